@@ -1,0 +1,35 @@
+import { Hono } from 'hono';
+import { createAuthApp } from './auth/routes.ts';
+import type { AppContext } from './context.ts';
+import { createFunctionsApp } from './functions/routes.ts';
+import { apiCors, apiSecurityHeaders, requestLog } from './http/middleware.ts';
+import { createRestApp } from './rest/routes.ts';
+import { createSpaApp } from './spa/routes.ts';
+import { createStorageApp } from './storage/routes.ts';
+
+/** The whole embedded backend: the four Supabase services and the SPA on one origin. */
+export async function createApp(ctx: AppContext): Promise<Hono> {
+  const app = new Hono();
+  app.use('*', requestLog(ctx.config.logRequests));
+
+  const api = new Hono();
+  api.use('*', apiCors(), apiSecurityHeaders());
+  api.route('/auth/v1', createAuthApp(ctx));
+  api.route('/rest/v1', createRestApp(ctx));
+  api.route('/storage/v1', createStorageApp(ctx));
+  api.route('/functions/v1', await createFunctionsApp(ctx));
+  // The SPA reads this at boot, so one build runs on any host and port. The API is on the
+  // same origin as the page, so the address is the origin the browser used.
+  api.get('/config.json', (c) =>
+    c.json({ supabaseUrl: new URL(c.req.url).origin, supabaseAnonKey: ctx.keys.anonKey }),
+  );
+  app.route('/', api);
+  app.route('/', createSpaApp(ctx));
+
+  app.onError((error, c) => {
+    // A bug, not a client mistake: log it whole here, tell the client nothing about internals.
+    console.error(`${c.req.method} ${c.req.path} failed:`, error);
+    return c.json({ code: 'unexpected_failure', message: 'Internal server error' }, 500);
+  });
+  return app;
+}

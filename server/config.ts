@@ -1,0 +1,44 @@
+import path from 'node:path';
+
+/** Runtime settings of the embedded backend, read once from the environment. */
+export interface ServerConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** When set, PostgreSQL is used instead of PGlite. */
+  databaseUrl: string | undefined;
+  /** When set, overrides the secret generated and kept in `dataDir`. */
+  jwtSecret: string | undefined;
+  /** Directory of the built SPA. */
+  distDir: string;
+  /** Repository root: `supabase/migrations` and `supabase/functions` are found from here. */
+  rootDir: string;
+  /** Lifetime of access tokens in seconds (GoTrue's default is 3600). */
+  jwtExpiry: number;
+  /** Print one line per request. */
+  logRequests: boolean;
+}
+
+const rootDir = path.resolve(import.meta.dirname, '..');
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const port = Number(env.PORT ?? 8080);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new Error(`PORT must be a port number, got "${env.PORT}"`);
+  }
+  const jwtSecret = env.JWT_SECRET || undefined;
+  if (jwtSecret !== undefined && jwtSecret.length < 32) {
+    throw new Error('JWT_SECRET must be at least 32 characters long');
+  }
+  return {
+    port,
+    host: env.HOST ?? '0.0.0.0',
+    dataDir: path.resolve(env.DATA_DIR ?? path.join(rootDir, '.data')),
+    databaseUrl: env.DATABASE_URL || undefined,
+    jwtSecret,
+    distDir: path.join(rootDir, 'dist'),
+    rootDir,
+    jwtExpiry: 3600,
+    logRequests: env.LOG_REQUESTS !== '0',
+  };
+}

@@ -1,0 +1,82 @@
+import type { Database, Queryable } from '../db/database.ts';
+import type { JwtClaims } from './jwt.ts';
+import { JwtError, verifyJwt } from './jwt.ts';
+
+export const API_ROLES = ['anon', 'authenticated', 'service_role'] as const;
+export type ApiRole = (typeof API_ROLES)[number];
+
+/** Who is calling: the database role a request runs as and the claims of its token. */
+export interface Caller {
+  role: ApiRole;
+  claims: JwtClaims;
+  /** The bearer token as sent, when there was one. */
+  token: string | null;
+}
+
+export type CallerResult =
+  | { ok: true; caller: Caller }
+  | { ok: false; reason: JwtError['reason'] | 'role'; message: string };
+
+function bearer(authorization: string | null | undefined): string | null {
+  if (!authorization) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  return match ? match[1]! : null;
+}
+
+/**
+ * Resolves the caller from `Authorization: Bearer …`, falling back to the `apikey` header, as
+ * PostgREST and the storage server do behind Supabase's gateway. No token at all means `anon`.
+ */
+export function resolveCaller(headers: Headers, jwtSecret: string): CallerResult {
+  const token = bearer(headers.get('authorization')) ?? headers.get('apikey');
+  if (!token) return { ok: true, caller: { role: 'anon', claims: { role: 'anon' }, token: null } };
+  let claims: JwtClaims;
+  try {
+    claims = verifyJwt(token, jwtSecret);
+  } catch (error) {
+    if (error instanceof JwtError)
+      return { ok: false, reason: error.reason, message: error.message };
+    throw error;
+  }
+  const role = claims.role ?? 'anon';
+  if (!(API_ROLES as readonly string[]).includes(role as string)) {
+    return { ok: false, reason: 'role', message: `role "${String(role)}" does not exist` };
+  }
+  return { ok: true, caller: { role: role as ApiRole, claims: { ...claims, role }, token } };
+}
+
+export interface RequestSettings {
+  method?: string;
+  path?: string;
+  headers?: Record<string, string>;
+}
+
+/**
+ * Runs `fn` in one transaction as the caller, exactly as PostgREST does: the role and the JWT
+ * claims are transaction-local settings, so row-level security and `auth.uid()` see them and
+ * nothing leaks into the next request on the same connection.
+ */
+export function asCaller<T>(
+  db: Database,
+  caller: Caller,
+  fn: (tx: Queryable) => Promise<T>,
+  settings: RequestSettings = {},
+): Promise<T> {
+  return db.transaction(async (tx) => {
+    await tx.query(
+      `select set_config('role', $1, true),
+              set_config('request.jwt.claims', $2, true),
+              set_config('request.method', $3, true),
+              set_config('request.path', $4, true),
+              set_config('request.headers', $5, true)`,
+      [
+        caller.role,
+        JSON.stringify(caller.claims),
+        settings.method ?? '',
+        settings.path ?? '',
+        JSON.stringify(settings.headers ?? {}),
+      ],
+    );
+    return fn(tx);
+  });
+}

@@ -1,0 +1,23 @@
+import { readConfig } from './config.ts';
+import { startServer } from './server.ts';
+
+/** Entry point of the embedded backend: `tsx server/index.ts`. */
+const config = readConfig();
+const started = performance.now();
+const server = await startServer({ config });
+const seconds = ((performance.now() - started) / 1000).toFixed(1);
+console.log(
+  `Steward is running at ${server.url} (ready in ${seconds}s, data in ${config.dataDir})`,
+);
+
+let closing = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (closing) return;
+    closing = true;
+    server.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  });
+}

@@ -1,0 +1,66 @@
+import { serve } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+import type { Hono } from 'hono';
+import { createApp } from './app.ts';
+import type { ServerConfig } from './config.ts';
+import type { AppContext } from './context.ts';
+import type { Database } from './db/database.ts';
+import { migrate } from './db/migrate.ts';
+import { openDatabase } from './db/open.ts';
+import type { ApiKeys } from './http/keys.ts';
+import { deriveKeys, loadJwtSecret } from './http/keys.ts';
+import path from 'node:path';
+
+export interface StartServerOptions {
+  config: ServerConfig;
+  /** An already open database (tests pass one made from a template); else one is opened. */
+  db?: Database;
+  /** Skip migrations (the database is known to be up to date). */
+  skipMigrations?: boolean;
+}
+
+export interface RunningServer {
+  url: string;
+  app: Hono;
+  db: Database;
+  keys: ApiKeys;
+  close(): Promise<void>;
+}
+
+/** Opens the database, applies migrations, and listens. Resolves once requests are served. */
+export async function startServer(options: StartServerOptions): Promise<RunningServer> {
+  const { config } = options;
+  const db = options.db ?? (await openDatabase(config));
+  if (!options.skipMigrations) {
+    await migrate(db, path.join(config.rootDir, 'supabase', 'migrations'));
+  }
+  const keys = deriveKeys(await loadJwtSecret(config.dataDir, config.jwtSecret));
+  let url = '';
+  const ctx: AppContext = { db, keys, config, publicUrl: () => url };
+  const app = await createApp(ctx);
+
+  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+    const listening = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () =>
+      resolve(listening),
+    );
+    listening.once('error', reject);
+  });
+  const address = server.address() as AddressInfo;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  url = `http://${host}:${address.port}`;
+
+  return {
+    url,
+    app,
+    db,
+    keys,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Idle keep-alive connections would otherwise hold close() open.
+        (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+      });
+      await db.close();
+    },
+  };
+}

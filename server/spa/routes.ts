@@ -1,0 +1,94 @@
+import { Hono } from 'hono';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import type { AppContext } from '../context.ts';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.ico': 'image/x-icon',
+  '.webmanifest': 'application/manifest+json',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+/**
+ * The policy for the app's pages: scripts only from this origin (no inline script), data only
+ * from this origin, documents previewed in frames from this origin or Office Online.
+ */
+export const SPA_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "media-src 'self' blob:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "frame-src 'self' blob: https://view.officeapps.live.com",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+function pageHeaders(contentType: string, immutable: boolean): Record<string, string> {
+  return {
+    'Content-Type': contentType,
+    'Content-Security-Policy': SPA_CSP,
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'strict-origin-when-cross-origin',
+    'X-Frame-Options': 'DENY',
+    'Permissions-Policy': 'camera=(), microphone=(), geolocation=()',
+    // Hashed assets never change; everything else is revalidated so a new build shows at once.
+    'Cache-Control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+  };
+}
+
+/** Serves the built SPA from `dist/` with history-API fallback to `index.html`. */
+export function createSpaApp(ctx: AppContext): Hono {
+  const root = ctx.config.distDir;
+  const app = new Hono();
+
+  app.on(['GET', 'HEAD'], '*', async (c) => {
+    let relative: string;
+    try {
+      relative = decodeURIComponent(c.req.path);
+    } catch {
+      return c.text('Bad Request', 400);
+    }
+    const resolved = path.resolve(root, '.' + path.posix.normalize('/' + relative));
+    const inside = resolved === root || resolved.startsWith(root + path.sep);
+    let file = resolved;
+    let info = inside ? await stat(file).catch(() => null) : null;
+    if (!info?.isFile()) {
+      // Unknown paths with a file extension are missing assets, not app routes.
+      if (path.extname(relative) && !relative.endsWith('.html')) {
+        return c.text('Not Found', 404, pageHeaders('text/plain; charset=utf-8', false));
+      }
+      file = path.join(root, 'index.html');
+      info = await stat(file).catch(() => null);
+      if (!info?.isFile()) {
+        return c.text(
+          'The app has not been built yet. Run `npm start`, which builds it first.',
+          503,
+          pageHeaders('text/plain; charset=utf-8', false),
+        );
+      }
+    }
+    const immutable = file.includes(`${path.sep}assets${path.sep}`);
+    const type = TYPES[path.extname(file)] ?? 'application/octet-stream';
+    const headers = { ...pageHeaders(type, immutable), 'Content-Length': String(info.size) };
+    if (c.req.method === 'HEAD') return new Response(null, { headers });
+    const body = Readable.toWeb(createReadStream(file)) as ReadableStream;
+    return new Response(body, { headers });
+  });
+  return app;
+}

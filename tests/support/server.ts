@@ -1,0 +1,79 @@
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import WebSocket from 'ws';
+import { readConfig } from '../../server/config.ts';
+import type { Database } from '../../server/db/database.ts';
+import { openPglite } from '../../server/db/pglite.ts';
+import { openPostgres } from '../../server/db/postgres.ts';
+import { startServer, type RunningServer } from '../../server/server.ts';
+import { freshPostgresDatabase, pgliteTemplate, postgresAdminUrl } from './template.ts';
+
+export interface TestServer extends RunningServer {
+  dataDir: string;
+  /** A supabase-js client with the anon key, as a browser would have. */
+  anon(): SupabaseClient;
+  /** A supabase-js client with the service-role key (bypasses RLS): for test set-up only. */
+  service(): SupabaseClient;
+}
+
+/** A supabase-js client for Node: no stored session, no timers, ws for the realtime client. */
+export function nodeClient(url: string, key: string): SupabaseClient {
+  return createClient(url, key, {
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+    realtime: { transport: WebSocket as never },
+  });
+}
+
+/**
+ * Starts the embedded backend on a random port over a fresh, fully migrated database: PGlite
+ * loaded from the template, or a new PostgreSQL database when TEST_DATABASE_URL is set.
+ */
+export async function startTestServer(
+  options: { env?: Record<string, string> } = {},
+): Promise<TestServer> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'steward-test-'));
+  const adminUrl = postgresAdminUrl();
+  let db: Database;
+  let dropDatabase = async () => {};
+  if (adminUrl) {
+    const fresh = await freshPostgresDatabase(adminUrl);
+    db = await openPostgres(fresh.url);
+    dropDatabase = fresh.drop;
+  } else {
+    const dump = await readFile(await pgliteTemplate());
+    db = await openPglite({ loadDataDir: new Blob([dump]) });
+  }
+  const config = {
+    ...readConfig({ ...options.env, DATA_DIR: dataDir }),
+    port: 0,
+    host: '127.0.0.1',
+    logRequests: false,
+  };
+  const server = await startServer({ config, db, skipMigrations: true });
+  return {
+    ...server,
+    dataDir,
+    anon: () => nodeClient(server.url, server.keys.anonKey),
+    service: () => nodeClient(server.url, server.keys.serviceRoleKey),
+    async close() {
+      await server.close();
+      await dropDatabase();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Signs up a new user through the API and returns a client signed in as them. */
+export async function signedInClient(
+  server: TestServer,
+  email: string,
+  password = 'correct horse battery staple',
+): Promise<{ client: SupabaseClient; userId: string }> {
+  const client = server.anon();
+  const { data, error } = await client.auth.signUp({ email, password });
+  if (error) throw error;
+  if (!data.user || !data.session) throw new Error('sign-up returned no session');
+  return { client, userId: data.user.id };
+}

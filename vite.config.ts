@@ -1,0 +1,20 @@
+import tailwindcss from '@tailwindcss/vite';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+// In `npm run dev` the embedded backend listens on BACKEND_URL and Vite proxies the API paths
+// (and /config.json) to it, so the browser sees one origin as it does with `npm start`.
+const backend = process.env.BACKEND_URL ?? 'http://localhost:54321';
+const proxied = ['/auth/v1', '/rest/v1', '/storage/v1', '/functions/v1', '/config.json'];
+
+export default defineConfig({
+  plugins: [react(), tailwindcss()],
+  server: {
+    proxy: Object.fromEntries(proxied.map((prefix) => [prefix, { target: backend }])),
+  },
+  build: {
+    target: 'es2022',
+    sourcemap: false,
+    chunkSizeWarningLimit: 600,
+  },
+});
