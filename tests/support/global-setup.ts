@@ -1,8 +1,10 @@
 import { pgliteTemplate, postgresAdminUrl, postgresTemplate } from './template.ts';
 
-/** Builds the migrated template database once, before any test file starts. */
+/** Builds the template databases once, before any test file starts. */
 export default async function setup(): Promise<void> {
   const adminUrl = postgresAdminUrl();
-  if (adminUrl) await postgresTemplate(adminUrl);
-  else await pgliteTemplate();
+  for (const kind of ['platform', 'app'] as const) {
+    if (adminUrl) await postgresTemplate(adminUrl, kind);
+    else await pgliteTemplate(kind);
+  }
 }

@@ -8,7 +8,12 @@ import type { Database } from '../../server/db/database.ts';
 import { openPglite } from '../../server/db/pglite.ts';
 import { openPostgres } from '../../server/db/postgres.ts';
 import { startServer, type RunningServer } from '../../server/server.ts';
-import { freshPostgresDatabase, pgliteTemplate, postgresAdminUrl } from './template.ts';
+import {
+  freshPostgresDatabase,
+  pgliteTemplate,
+  postgresAdminUrl,
+  type SchemaKind,
+} from './template.ts';
 
 export interface TestServer extends RunningServer {
   dataDir: string;
@@ -30,19 +35,24 @@ export function nodeClient(url: string, key: string): SupabaseClient {
  * Starts the embedded backend on a random port over a fresh, fully migrated database: PGlite
  * loaded from the template, or a new PostgreSQL database when TEST_DATABASE_URL is set.
  */
-export async function startTestServer(
-  options: { env?: Record<string, string> } = {},
-): Promise<TestServer> {
+export interface TestServerOptions {
+  /** `platform` for tests of the services themselves, `app` (default) for the product schema. */
+  schema?: SchemaKind;
+  env?: Record<string, string>;
+}
+
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const schema = options.schema ?? 'app';
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'steward-test-'));
   const adminUrl = postgresAdminUrl();
   let db: Database;
   let dropDatabase = async () => {};
   if (adminUrl) {
-    const fresh = await freshPostgresDatabase(adminUrl);
+    const fresh = await freshPostgresDatabase(adminUrl, { schema });
     db = await openPostgres(fresh.url);
     dropDatabase = fresh.drop;
   } else {
-    const dump = await readFile(await pgliteTemplate());
+    const dump = await readFile(await pgliteTemplate(schema));
     db = await openPglite({ loadDataDir: new Blob([dump]) });
   }
   const config = {

@@ -11,10 +11,20 @@ export const migrationsDir = path.join(rootDir, 'supabase', 'migrations');
 const platformDir = path.join(rootDir, 'server', 'db', 'platform');
 const templatesDir = path.join(rootDir, '.tmp', 'templates');
 
+/**
+ * What a test database holds: `platform` is what a new Supabase project has (roles, auth and
+ * storage schemas) and suits tests of the services themselves; `app` adds every migration.
+ */
+export type SchemaKind = 'platform' | 'app';
+
+const noMigrationsDir = path.join(rootDir, 'tests', 'support', 'no-migrations');
+const migrationsFor = (kind: SchemaKind) => (kind === 'app' ? migrationsDir : noMigrationsDir);
+
 /** A hash of everything a migrated database is made from, to name the template after. */
-export async function schemaHash(): Promise<string> {
+export async function schemaHash(kind: SchemaKind): Promise<string> {
   const hash = createHash('sha256');
-  for (const dir of [platformDir, migrationsDir]) {
+  hash.update(kind);
+  for (const dir of [platformDir, migrationsFor(kind)]) {
     const files = (await readdir(dir).catch(() => [] as string[]))
       .filter((f) => f.endsWith('.sql'))
       .sort();
@@ -31,13 +41,13 @@ export async function schemaHash(): Promise<string> {
  * A PGlite data directory with the platform SQL and all migrations applied, dumped once and
  * reused: loading the dump (about 1 s) is much faster than `initdb` plus migrations per file.
  */
-export async function pgliteTemplate(): Promise<string> {
-  const file = path.join(templatesDir, `pglite-${await schemaHash()}.tar.gz`);
+export async function pgliteTemplate(kind: SchemaKind): Promise<string> {
+  const file = path.join(templatesDir, `pglite-${kind}-${await schemaHash(kind)}.tar.gz`);
   if (await stat(file).catch(() => null)) return file;
   await mkdir(templatesDir, { recursive: true });
   const db = await openPglite();
   try {
-    await migrate(db, migrationsDir);
+    await migrate(db, migrationsFor(kind));
     const dump = await db.pglite.dumpDataDir('gzip');
     const temp = `${file}.${process.pid}.tmp`;
     await writeFile(temp, Buffer.from(await dump.arrayBuffer()));
@@ -59,8 +69,8 @@ function databaseUrl(adminUrl: string, database: string): string {
 }
 
 /** A migrated template database on the PostgreSQL server, created once per schema hash. */
-export async function postgresTemplate(adminUrl: string): Promise<string> {
-  const name = `steward_tpl_${await schemaHash()}`;
+export async function postgresTemplate(adminUrl: string, kind: SchemaKind): Promise<string> {
+  const name = `steward_tpl_${kind}_${await schemaHash(kind)}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
@@ -71,7 +81,7 @@ export async function postgresTemplate(adminUrl: string): Promise<string> {
     await admin.query(`create database "${building}"`);
     const db = await openPostgres(databaseUrl(adminUrl, building));
     try {
-      await migrate(db, migrationsDir);
+      await migrate(db, migrationsFor(kind));
     } finally {
       await db.close();
     }
@@ -88,9 +98,11 @@ export async function postgresTemplate(adminUrl: string): Promise<string> {
  */
 export async function freshPostgresDatabase(
   adminUrl: string,
-  options: { empty?: boolean } = {},
+  options: { empty?: boolean; schema?: SchemaKind } = {},
 ): Promise<{ url: string; drop: () => Promise<void> }> {
-  const template = options.empty ? 'template1' : await postgresTemplate(adminUrl);
+  const template = options.empty
+    ? 'template1'
+    : await postgresTemplate(adminUrl, options.schema ?? 'app');
   const name = `steward_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
