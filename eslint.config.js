@@ -44,22 +44,24 @@ export default tseslint.config(
             { target: './src/features', from: './src/app' },
             { target: './src/lib', from: ['./src/features', './src/app', './src/components'] },
             { target: './src/components', from: ['./src/features', './src/app'] },
-            ...[
-              'auth',
-              'documents',
-              'dashboard',
-              'users',
-              'organization',
-              'operations',
-              'departments',
-              'oauth',
-              'branding',
-              'email',
-              'invitations',
-            ].map((feature) => ({
+            // A feature imports only itself, except the documented reuse of the documents
+            // feature (preview, download) and of the category document list.
+            ...Object.entries({
+              auth: [],
+              branding: [],
+              dashboard: ['documents'],
+              documents: [],
+              'category-documents': ['documents'],
+              operations: ['documents', 'category-documents'],
+              departments: ['documents', 'category-documents'],
+              users: [],
+              organization: [],
+              invitations: [],
+              oauth: [],
+            }).map(([feature, allowed]) => ({
               target: `./src/features/${feature}`,
               from: './src/features',
-              except: [`./${feature}`],
+              except: [`./${feature}`, ...allowed.map((name) => `./${name}`)],
             })),
           ],
         },

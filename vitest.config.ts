@@ -12,6 +12,8 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['src/**/*.test.{ts,tsx}'],
           setupFiles: ['src/testing/setup.ts'],
+          globalSetup: ['src/testing/global-setup.ts'],
+          testTimeout: 20_000,
         },
       },
       {

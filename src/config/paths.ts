@@ -1,0 +1,27 @@
+/** Every route of the app in one place (product-spec §2, route table). */
+export const paths = {
+  dashboard: '/',
+  documents: '/documents',
+  upload: '/upload',
+  operations: '/operations',
+  operationsCategory: (category: string) => `/operations/${category}`,
+  department: (department: string) => `/department/${department}`,
+  users: '/users',
+  oauth: '/oauth',
+  oauthCallback: (providerId: string) => `/oauth/callback/${providerId}`,
+  invitation: (token: string) => `/invite/${token}`,
+} as const;
+
+/** Route patterns for the router. */
+export const routePatterns = {
+  dashboard: '/',
+  documents: '/documents',
+  upload: '/upload',
+  operations: '/operations',
+  operationsCategory: '/operations/:category',
+  department: '/department/:department',
+  users: '/users',
+  oauth: '/oauth',
+  oauthCallback: '/oauth/callback/:providerId',
+  invitation: '/invite/:token',
+} as const;

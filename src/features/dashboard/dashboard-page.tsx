@@ -1,0 +1,4 @@
+/** Placeholder until this page is built. */
+export function DashboardPage() {
+  return <h1>Dashboard</h1>;
+}

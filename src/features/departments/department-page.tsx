@@ -1,0 +1,4 @@
+/** Placeholder until this page is built. */
+export function DepartmentPage() {
+  return <h1>Department</h1>;
+}

@@ -1,0 +1,17 @@
+/** The three roles of a member (product-spec §1, §6). */
+export type Role = 'user' | 'admin' | 'master_admin';
+
+export const ROLE_LABELS: Record<Role, string> = {
+  master_admin: 'Master Admin',
+  admin: 'Admin',
+  user: 'User',
+};
+
+/** Admins and master admins administer the team (spec §6). */
+export function isAdminRole(role: Role | null | undefined): boolean {
+  return role === 'admin' || role === 'master_admin';
+}
+
+export function isMasterAdminRole(role: Role | null | undefined): boolean {
+  return role === 'master_admin';
+}
