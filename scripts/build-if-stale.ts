@@ -33,6 +33,6 @@ export async function buildIfStale(): Promise<boolean> {
   if (built >= newestInput) return false;
   console.log(built ? 'Sources changed: rebuilding the app…' : 'Building the app (first start)…');
   const { build } = await import('vite');
-  await build({ root: rootDir, logLevel: 'warn' });
+  await build({ root: rootDir, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
   return true;
 }

@@ -1,4 +1,6 @@
 import path from 'node:path';
+import type { AuthSettings } from './auth/config.ts';
+import { readAuthSettings } from './auth/config.ts';
 
 /** Runtime settings of the embedded backend, read once from the environment. */
 export interface ServerConfig {
@@ -17,6 +19,8 @@ export interface ServerConfig {
   jwtExpiry: number;
   /** Print one line per request. */
   logRequests: boolean;
+  /** Rate limits and refresh-token rules of `/auth/v1` (`AUTH_*` variables). */
+  auth: AuthSettings;
 }
 
 const rootDir = path.resolve(import.meta.dirname, '..');
@@ -36,9 +40,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     dataDir: path.resolve(env.DATA_DIR ?? path.join(rootDir, '.data')),
     databaseUrl: env.DATABASE_URL || undefined,
     jwtSecret,
-    distDir: path.join(rootDir, 'dist'),
+    distDir: path.resolve(env.DIST_DIR ?? path.join(rootDir, 'dist')),
     rootDir,
     jwtExpiry: 3600,
     logRequests: env.LOG_REQUESTS !== '0',
+    auth: readAuthSettings(env),
   };
 }
