@@ -25,8 +25,9 @@ async function newestMtime(target: string): Promise<number> {
 
 /** Builds the SPA into dist/ when it is missing or older than its sources. */
 export async function buildIfStale(): Promise<boolean> {
-  const built =
-    (await stat(path.join(rootDir, 'dist', 'index.html')).catch(() => null))?.mtimeMs ?? 0;
+  // DIST_DIR lets several checkouts or test runs build side by side without clobbering dist/.
+  const outDir = path.resolve(process.env.DIST_DIR ?? path.join(rootDir, 'dist'));
+  const built = (await stat(path.join(outDir, 'index.html')).catch(() => null))?.mtimeMs ?? 0;
   let newestInput = 0;
   for (const input of inputs)
     newestInput = Math.max(newestInput, await newestMtime(path.join(rootDir, input)));
