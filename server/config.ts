@@ -13,8 +13,10 @@ export interface ServerConfig {
   jwtSecret: string | undefined;
   /** Directory of the built SPA. */
   distDir: string;
-  /** Repository root: `supabase/migrations` and `supabase/functions` are found from here. */
+  /** Repository root: `supabase/migrations` and `supabase/config.toml` are found from here. */
   rootDir: string;
+  /** Edge functions served at `/functions/v1` (`FUNCTIONS_DIR`, default `supabase/functions`). */
+  functionsDir: string;
   /** Lifetime of access tokens in seconds (GoTrue's default is 3600). */
   jwtExpiry: number;
   /** Print one line per request. */
@@ -42,6 +44,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     jwtSecret,
     distDir: path.resolve(env.DIST_DIR ?? path.join(rootDir, 'dist')),
     rootDir,
+    functionsDir: path.resolve(env.FUNCTIONS_DIR ?? path.join(rootDir, 'supabase', 'functions')),
     jwtExpiry: 3600,
     logRequests: env.LOG_REQUESTS !== '0',
     auth: readAuthSettings(env),

@@ -1,6 +1,141 @@
 import { Hono } from 'hono';
+import type { Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
 import type { AppContext } from '../context.ts';
+import { registerAdmin } from './admin.ts';
+import { AuthError, errorResponse, unexpected } from './errors.ts';
+import { preparePasswordChecks } from './passwords.ts';
+import { FailureLimiter } from './rate-limit.ts';
+import { registerSignup } from './signup.ts';
+import { registerToken } from './token.ts';
+import { registerUserRoutes } from './user-routes.ts';
 
-export function createAuthApp(_ctx: AppContext): Hono {
-  return new Hono();
+/** Requests to the auth service carry small JSON bodies; anything bigger is refused unread. */
+const MAX_BODY_BYTES = 64 * 1024;
+
+/** The paths this service answers and their methods, for 405 answers on the others. */
+const ROUTES: Record<string, string[]> = {
+  '/signup': ['POST'],
+  '/token': ['POST'],
+  '/user': ['GET', 'PUT'],
+  '/logout': ['POST'],
+  '/settings': ['GET'],
+  '/health': ['GET'],
+  '/admin/users': ['POST'],
+  '/admin/users/:id': ['DELETE'],
+};
+
+const SETTINGS = {
+  external: {
+    anonymous_users: false,
+    apple: false,
+    azure: false,
+    bitbucket: false,
+    discord: false,
+    facebook: false,
+    snapchat: false,
+    figma: false,
+    fly: false,
+    github: false,
+    gitlab: false,
+    google: false,
+    keycloak: false,
+    kakao: false,
+    linkedin: false,
+    linkedin_oidc: false,
+    notion: false,
+    spotify: false,
+    slack: false,
+    slack_oidc: false,
+    workos: false,
+    twitch: false,
+    twitter: false,
+    email: true,
+    phone: false,
+    zoom: false,
+  },
+  disable_signup: false,
+  mailer_autoconfirm: true,
+  phone_autoconfirm: false,
+  sms_provider: '',
+  saml_enabled: false,
+  saml_private_key_next_configured: false,
+  passkeys_enabled: false,
+};
+
+function handleError(error: Error, c: Context): Response {
+  if (error instanceof AuthError) return errorResponse(c, error);
+  if (error instanceof HTTPException && error.status < 500) {
+    return errorResponse(c, new AuthError(error.status, 'validation_failed', error.message));
+  }
+  // A bug, not a client mistake: the log gets the details, the client GoTrue's generic answer.
+  console.error(`${c.req.method} ${c.req.path} failed:`, error);
+  return errorResponse(
+    c,
+    unexpected('Unexpected failure, please check server logs for more information'),
+  );
+}
+
+/**
+ * `/auth/v1`: the subset of GoTrue (Supabase Auth) that supabase-js uses for e-mail and
+ * password accounts, with GoTrue's status codes, error codes, messages and token claims.
+ */
+export function createAuthApp(ctx: AppContext): Hono {
+  const app = new Hono();
+  const settings = ctx.config.auth;
+  const limiter = new FailureLimiter({
+    windowSeconds: settings.failureWindowSeconds,
+    maxKeys: settings.limiterMaxKeys,
+  });
+  preparePasswordChecks();
+
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) =>
+        errorResponse(
+          c,
+          new AuthError(
+            413,
+            'request_entity_too_large',
+            `Request body too large (max ${MAX_BODY_BYTES} bytes)`,
+          ),
+        ),
+    }),
+  );
+
+  app.get('/health', (c) =>
+    c.json({
+      version: 'steward',
+      name: 'GoTrue',
+      description: 'GoTrue is a user registration and authentication API',
+    }),
+  );
+  app.get('/settings', (c) => c.json(SETTINGS));
+  registerSignup(app, ctx);
+  registerToken(app, ctx, limiter);
+  registerUserRoutes(app, ctx);
+  registerAdmin(app, ctx);
+
+  for (const [path, methods] of Object.entries(ROUTES)) {
+    app.all(path, (c) =>
+      errorResponse(
+        c,
+        new AuthError(
+          405,
+          'method_not_allowed',
+          `Method ${c.req.method} is not allowed here`,
+          {},
+          {
+            Allow: methods.join(', '),
+          },
+        ),
+      ),
+    );
+  }
+  app.all('*', (c) => errorResponse(c, new AuthError(404, 'not_found', 'Not Found')));
+  app.onError(handleError);
+  return app;
 }

@@ -1,0 +1,135 @@
+import type { Hono } from 'hono';
+import { randomUUID } from 'node:crypto';
+import type { AppContext } from '../context.ts';
+import { isPostgresError } from '../db/database.ts';
+import { requireServiceRole } from './authenticate.ts';
+import { AuthError, badRequest, unexpected, unprocessable } from './errors.ts';
+import { hashPassword } from './passwords.ts';
+import {
+  DuplicateEmailError,
+  DuplicateIdError,
+  deleteUser,
+  findUserByEmail,
+  findUserById,
+  insertUser,
+} from './users.ts';
+import { userJson } from './user-json.ts';
+import {
+  booleanField,
+  checkPasswordLength,
+  isUuid,
+  objectField,
+  optionalStringField,
+  readJsonObject,
+  stringField,
+  validateEmail,
+} from './validation.ts';
+
+const NIL_UUID = '00000000-0000-0000-0000-000000000000';
+const BCRYPT_HASH = /^\$2[aby]?\$\d{2}\$[./A-Za-z0-9]{53}$/;
+
+const emailExists = () =>
+  unprocessable('email_exists', 'A user with this email address has already been registered');
+
+/**
+ * The part of GoTrue's admin API that tests and benchmarks use to seed users:
+ * `POST /admin/users` and `DELETE /admin/users/{id}`, for the service-role key only.
+ */
+export function registerAdmin(app: Hono, ctx: AppContext): void {
+  app.post('/admin/users', async (c) => {
+    requireServiceRole(c, ctx);
+    const body = await readJsonObject(c);
+    const email = stringField(body, 'email');
+    const phone = stringField(body, 'phone');
+    const password = optionalStringField(body, 'password');
+    const passwordHash = stringField(body, 'password_hash');
+    const id = stringField(body, 'id');
+    const userMetadata = objectField(body, 'user_metadata') ?? {};
+    const appMetadata = objectField(body, 'app_metadata');
+    const emailConfirm = booleanField(body, 'email_confirm');
+
+    if (email === '' && phone === '') {
+      throw badRequest(
+        'validation_failed',
+        'Cannot create a user without either an email or phone',
+      );
+    }
+    if (phone !== '') throw badRequest('phone_provider_disabled', 'Phone signups are disabled');
+    const address = validateEmail(email);
+    if (await findUserByEmail(ctx.db, address)) throw emailExists();
+    if (password && passwordHash) {
+      throw badRequest(
+        'validation_failed',
+        'Only a password or a password hash should be provided',
+      );
+    }
+    if (passwordHash && !BCRYPT_HASH.test(passwordHash)) {
+      throw badRequest('validation_failed', 'password_hash must be a bcrypt hash');
+    }
+    if (id !== '' && !isUuid(id)) {
+      throw badRequest('validation_failed', 'ID must conform to the uuid v4 format');
+    }
+    if (id === NIL_UUID) throw badRequest('validation_failed', 'ID cannot be a nil uuid');
+    if (password) checkPasswordLength(password);
+
+    // Without a password the user cannot sign in with one (GoTrue sets a random one nobody
+    // knows; an empty hash has the same effect without the cost of hashing it).
+    const hash = passwordHash || (password ? await hashPassword(password) : '');
+    const userId = id || randomUUID();
+    try {
+      const json = await ctx.db.transaction(async (tx) => {
+        await insertUser(tx, {
+          id: userId,
+          email: address,
+          passwordHash: hash,
+          userMetadata,
+          confirmed: emailConfirm,
+          now: new Date().toISOString(),
+          ...(appMetadata ? { appMetadata } : {}),
+          identityWithMetadata: false,
+        });
+        const user = await findUserById(tx, userId);
+        if (!user) throw new Error('the new user vanished inside its own transaction');
+        return userJson(tx, user);
+      });
+      return c.json(json);
+    } catch (error) {
+      if (error instanceof DuplicateEmailError) throw emailExists();
+      if (error instanceof DuplicateIdError) {
+        throw unprocessable('user_already_exists', 'A user with this ID already exists');
+      }
+      console.error('admin user creation failed:', error);
+      throw unexpected('Database error creating new user');
+    }
+  });
+
+  app.delete('/admin/users/:id', async (c) => {
+    requireServiceRole(c, ctx);
+    const id = c.req.param('id');
+    if (!isUuid(id)) throw new AuthError(404, 'validation_failed', 'user_id must be an UUID');
+    // auth-js sends {"should_soft_delete": false}; the body is optional.
+    if ((await c.req.text()).trim() !== '') {
+      if (booleanField(await readJsonObject(c), 'should_soft_delete')) {
+        throw badRequest('validation_failed', 'Soft deletion of users is not supported');
+      }
+    }
+    if (!(await findUserById(ctx.db, id))) {
+      throw new AuthError(404, 'user_not_found', 'User not found');
+    }
+    try {
+      await ctx.db.transaction((tx) => deleteUser(tx, id));
+    } catch (error) {
+      // Typically a row of the app still refers to the user without ON DELETE CASCADE.
+      console.error('admin user deletion failed:', error);
+      if (isPostgresError(error) && error.code === '23503') {
+        throw new AuthError(
+          409,
+          'conflict',
+          'Database error deleting user: it is still referenced',
+        );
+      }
+      throw unexpected('Database error deleting user');
+    }
+    return c.json({});
+  });
+}

@@ -1,0 +1,89 @@
+import type { Hono } from 'hono';
+import { randomUUID } from 'node:crypto';
+import type { AppContext } from '../context.ts';
+import { badRequest, unexpected, unprocessable } from './errors.ts';
+import { hashPassword } from './passwords.ts';
+import { clientInfo, setSessionHeaders } from './request-info.ts';
+import { createSession } from './sessions.ts';
+import { issueAccessToken, sessionResponse } from './tokens.ts';
+import {
+  DuplicateEmailError,
+  findUserByEmail,
+  findUserById,
+  insertUser,
+  markSignedIn,
+} from './users.ts';
+import { userJson } from './user-json.ts';
+import {
+  checkPasswordStrength,
+  objectField,
+  readJsonObject,
+  stringField,
+  validateEmail,
+} from './validation.ts';
+
+const userExists = () => unprocessable('user_already_exists', 'User already registered');
+
+/**
+ * `POST /signup` with e-mail and password. E-mail confirmation is off, as in Supabase local
+ * development, so the new user is confirmed and signed in at once: the answer is a session.
+ */
+export function registerSignup(app: Hono, ctx: AppContext): void {
+  app.post('/signup', async (c) => {
+    const body = await readJsonObject(c);
+    const email = stringField(body, 'email');
+    const phone = stringField(body, 'phone');
+    const password = stringField(body, 'password');
+    const data = objectField(body, 'data') ?? {};
+
+    // The checks in GoTrue's order, so that each mistake gets the answer GoTrue gives it.
+    if (email === '' && phone === '') {
+      throw unprocessable('anonymous_provider_disabled', 'Anonymous sign-ins are disabled');
+    }
+    if (password === '') throw badRequest('validation_failed', 'Signup requires a valid password');
+    checkPasswordStrength(password);
+    if (email !== '' && phone !== '') {
+      throw badRequest(
+        'validation_failed',
+        'Only an email address or phone number should be provided on signup.',
+      );
+    }
+    if (phone !== '') throw badRequest('phone_provider_disabled', 'Phone signups are disabled');
+    const address = validateEmail(email);
+    if (await findUserByEmail(ctx.db, address)) throw userExists();
+
+    // Hashing takes a while; it happens before the transaction so no locks are held meanwhile.
+    const passwordHash = await hashPassword(password);
+    const id = randomUUID();
+    const now = new Date().toISOString();
+    let created;
+    try {
+      created = await ctx.db.transaction(async (tx) => {
+        await insertUser(tx, {
+          id,
+          email: address,
+          passwordHash,
+          userMetadata: data,
+          confirmed: true,
+          now,
+          identityWithMetadata: true,
+        });
+        const started = await createSession(tx, id, clientInfo(c), now);
+        await markSignedIn(tx, id, now);
+        // Read back: triggers on auth.users may have changed the row.
+        const user = await findUserById(tx, id);
+        if (!user) throw new Error('the new user vanished inside its own transaction');
+        return { ...started, user, json: await userJson(tx, user) };
+      });
+    } catch (error) {
+      if (error instanceof DuplicateEmailError) throw userExists();
+      // Most likely a trigger of the app's migrations failed: GoTrue's answer, and the whole
+      // sign-up is rolled back.
+      console.error('sign-up failed:', error);
+      throw unexpected('Database error saving new user');
+    }
+    const access = issueAccessToken(ctx, created.user, created.session);
+    setSessionHeaders(c, id, created.session.id);
+    return c.json(sessionResponse(access, created.refreshToken, created.json));
+  });
+}

@@ -1,0 +1,112 @@
+import type { Context, Hono } from 'hono';
+import type { AppContext } from '../context.ts';
+import { AuthError, badRequest, invalidCredentials, unprocessable } from './errors.ts';
+import { verifyPassword } from './passwords.ts';
+import type { FailureLimiter } from './rate-limit.ts';
+import { clientAddress, clientInfo, setSessionHeaders } from './request-info.ts';
+import { createSession, rotateRefreshToken } from './sessions.ts';
+import { REFRESH_TOKEN_PATTERN, issueAccessToken, sessionResponse } from './tokens.ts';
+import { userJson } from './user-json.ts';
+import { findUserByEmail, findUserById, markSignedIn } from './users.ts';
+import { passwordWeakness, readJsonObject, stringField } from './validation.ts';
+
+const rateLimited = (retryAfterSeconds: number) =>
+  new AuthError(
+    429,
+    'over_request_rate_limit',
+    'Request rate limit reached',
+    {},
+    {
+      'Retry-After': String(retryAfterSeconds),
+    },
+  );
+
+/**
+ * The password grant. Failed attempts are counted per e-mail address and per client address;
+ * past either limit every attempt is refused with 429, the right password included, until the
+ * window has moved on. Unknown addresses are counted too, and a decoy hash is checked for
+ * them, so neither the answer nor its timing tells whether an account exists.
+ */
+async function passwordGrant(c: Context, ctx: AppContext, limiter: FailureLimiter) {
+  const body = await readJsonObject(c);
+  const email = stringField(body, 'email');
+  const phone = stringField(body, 'phone');
+  const password = stringField(body, 'password');
+  if (email !== '' && phone !== '') {
+    throw badRequest(
+      'validation_failed',
+      'Only an email address or phone number should be provided on login.',
+    );
+  }
+  if (phone !== '') throw unprocessable('phone_provider_disabled', 'Phone logins are disabled');
+  if (email === '') throw badRequest('validation_failed', 'missing email or phone');
+
+  const settings = ctx.config.auth;
+  // Capped in length: no account has a longer address, and the limiter's memory stays bounded.
+  const emailKey = `email:${email.toLowerCase().slice(0, 255)}`;
+  const address = clientAddress(c);
+  // Without a peer address (an in-process request) only the per-e-mail limit applies.
+  const addressKey = address === null ? null : `address:${address}`;
+  const retryAfter = Math.max(
+    limiter.retryAfter(emailKey, settings.maxFailuresPerEmail),
+    addressKey ? limiter.retryAfter(addressKey, settings.maxFailuresPerAddress) : 0,
+  );
+  if (retryAfter > 0) throw rateLimited(retryAfter);
+
+  const user = await findUserByEmail(ctx.db, email);
+  const matches = await verifyPassword(password, user?.encrypted_password);
+  if (!user || !matches) {
+    limiter.recordFailure(emailKey, settings.maxFailuresPerEmail);
+    if (addressKey) limiter.recordFailure(addressKey, settings.maxFailuresPerAddress);
+    throw invalidCredentials();
+  }
+  limiter.clear(emailKey);
+  if (user.is_banned) throw badRequest('user_banned', 'User is banned');
+  if (!user.email_confirmed_at) throw badRequest('email_not_confirmed', 'Email not confirmed');
+
+  const now = new Date().toISOString();
+  const signedIn = await ctx.db.transaction(async (tx) => {
+    const started = await createSession(tx, user.id, clientInfo(c), now);
+    await markSignedIn(tx, user.id, now);
+    const fresh = (await findUserById(tx, user.id)) ?? user;
+    return { ...started, user: fresh, json: await userJson(tx, fresh) };
+  });
+  const access = issueAccessToken(ctx, signedIn.user, signedIn.session);
+  setSessionHeaders(c, user.id, signedIn.session.id);
+  // As GoTrue: a password that no longer meets the policy still signs in, with a warning.
+  const weakness = passwordWeakness(password) ?? undefined;
+  return c.json(sessionResponse(access, signedIn.refreshToken, signedIn.json, weakness));
+}
+
+/** The refresh-token grant: a new access token and a new refresh token (rotation). */
+async function refreshTokenGrant(c: Context, ctx: AppContext) {
+  const body = await readJsonObject(c);
+  const token = stringField(body, 'refresh_token');
+  if (!REFRESH_TOKEN_PATTERN.test(token)) {
+    throw badRequest('validation_failed', 'Refresh token is not valid');
+  }
+  const rotation = await rotateRefreshToken(ctx.db, token, {
+    jwtSecret: ctx.keys.jwtSecret,
+    reuseIntervalSeconds: ctx.config.auth.refreshTokenReuseIntervalSeconds,
+    client: clientInfo(c),
+  });
+  const access = issueAccessToken(ctx, rotation.user, rotation.session);
+  setSessionHeaders(c, rotation.user.id, rotation.session.id);
+  const user = await userJson(ctx.db, rotation.user);
+  return c.json(sessionResponse(access, rotation.refreshToken, user));
+}
+
+/** `POST /token?grant_type=password|refresh_token`. */
+export function registerToken(app: Hono, ctx: AppContext, limiter: FailureLimiter): void {
+  app.post('/token', async (c) => {
+    switch (c.req.query('grant_type')) {
+      case 'password':
+        return passwordGrant(c, ctx, limiter);
+      case 'refresh_token':
+        return refreshTokenGrant(c, ctx);
+      default:
+        // Sic: GoTrue names the problem in the message and uses this code.
+        throw badRequest('invalid_credentials', 'unsupported_grant_type');
+    }
+  });
+}
