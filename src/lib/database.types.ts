@@ -1,15 +1,815 @@
 /**
- * The schema as supabase-js sees it (the shape `supabase gen types typescript` produces).
- * Kept in step with supabase/migrations; a test compares it with the live schema.
+ * The schema as supabase-js sees it, in the shape `supabase gen types typescript` produces,
+ * kept by hand in step with `supabase/migrations/`. `tests/backend/schema-types.test.ts`
+ * compares it with the live database: tables, columns, nullability, type families, foreign
+ * keys, functions and their arguments, and the value lists below against the check constraints.
+ *
+ * Columns that Postgres constrains to a fixed list (roles, categories, statuses) are typed as
+ * those literal unions, as `gen types` does for enums.
  */
 export type Json = string | number | boolean | null | { [key: string]: Json | undefined } | Json[];
 
-export interface Database {
+// ---------------------------------------------------------------------------------------------
+// Value lists of the check constraints
+// ---------------------------------------------------------------------------------------------
+
+export const USER_ROLES = ['user', 'admin', 'master_admin'] as const;
+export type UserRole = (typeof USER_ROLES)[number];
+
+/** The roles an invitation (and update_user_role) may give. */
+export const INVITABLE_ROLES = ['user', 'admin'] as const;
+export type InvitableRole = (typeof INVITABLE_ROLES)[number];
+
+/** The specification's 14 document categories, in its order. */
+export const DOCUMENT_CATEGORIES = [
+  'HR',
+  'Accounting',
+  'Branding',
+  'Social Media',
+  'Communications',
+  'Volunteer/People Management',
+  'Streaming: Video & Podcast',
+  'Reports',
+  'Governance',
+  'Legal',
+  'Funding',
+  'Financial',
+  'Operations',
+  'Other',
+] as const;
+export type DocumentCategory = (typeof DOCUMENT_CATEGORIES)[number];
+
+export const DOCUMENT_STATUSES = ['Active'] as const;
+export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
+
+/** The nine operations category keys (routes /operations/{key}). */
+export const OPERATIONS_CATEGORY_KEYS = [
+  'hr',
+  'accounting',
+  'communications',
+  'legal',
+  'branding',
+  'social-media',
+  'volunteer-management',
+  'streaming',
+  'it',
+] as const;
+export type OperationsCategoryKey = (typeof OPERATIONS_CATEGORY_KEYS)[number];
+
+/** The specification's categories for editing an integration. */
+export const INTEGRATION_CATEGORIES = [
+  'HRIS',
+  'Payroll',
+  'Benefits',
+  'Safety',
+  'Insurance',
+  'Accounting',
+  'Invoicing',
+  'Free',
+  'Legal Services',
+  'E-Signature',
+  'Practice Management',
+  'Contract Management',
+  'Compliance',
+  'Design',
+  'Professional',
+  'UI/UX',
+  'Monitoring',
+  'Management',
+  'Scheduling',
+  'Enterprise',
+  'Visual',
+  'Internal',
+  'Email Marketing',
+  'Video',
+  'Volunteer',
+  'Opportunities',
+  'Streaming',
+  'Podcast',
+  'Custom',
+] as const;
+export type IntegrationCategory = (typeof INTEGRATION_CATEGORIES)[number];
+
+export const CORPORATE_ENTITY_TYPES = [
+  'Non-Profit Corporation',
+  'Corporation',
+  'LLC',
+  'Partnership',
+  'Other',
+] as const;
+export type CorporateEntityType = (typeof CORPORATE_ENTITY_TYPES)[number];
+
+export const CORPORATE_STATUSES = ['Active', 'Inactive', 'Suspended', 'Unknown'] as const;
+export type CorporateStatusValue = (typeof CORPORATE_STATUSES)[number];
+
+export const ANNUAL_REPORT_STATUSES = ['Current', 'Due Soon', 'Overdue', 'Unknown'] as const;
+export type AnnualReportStatus = (typeof ANNUAL_REPORT_STATUSES)[number];
+
+// ---------------------------------------------------------------------------------------------
+// The schema
+// ---------------------------------------------------------------------------------------------
+
+export type Database = {
   public: {
-    Tables: Record<string, never>;
-    Views: Record<string, never>;
-    Functions: Record<string, never>;
-    Enums: Record<string, never>;
-    CompositeTypes: Record<string, never>;
+    Tables: {
+      corporate_status: {
+        Row: {
+          annual_report_status: AnnualReportStatus | null;
+          entity_name: string | null;
+          entity_type: CorporateEntityType | null;
+          filing_date: string | null;
+          last_updated: string;
+          next_due_date: string | null;
+          organization_id: string;
+          status: CorporateStatusValue | null;
+        };
+        Insert: {
+          annual_report_status?: AnnualReportStatus | null;
+          entity_name?: string | null;
+          entity_type?: CorporateEntityType | null;
+          filing_date?: string | null;
+          last_updated?: string;
+          next_due_date?: string | null;
+          organization_id: string;
+          status?: CorporateStatusValue | null;
+        };
+        Update: {
+          annual_report_status?: AnnualReportStatus | null;
+          entity_name?: string | null;
+          entity_type?: CorporateEntityType | null;
+          filing_date?: string | null;
+          last_updated?: string;
+          next_due_date?: string | null;
+          organization_id?: string;
+          status?: CorporateStatusValue | null;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'corporate_status_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: true;
+            referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      custom_integrations: {
+        Row: {
+          category: IntegrationCategory;
+          created_at: string;
+          description: string;
+          id: string;
+          name: string;
+          note: string | null;
+          operations_category: OperationsCategoryKey;
+          organization_id: string;
+          supports_oauth: boolean;
+          tags: string[];
+          updated_at: string;
+          url: string;
+        };
+        Insert: {
+          category?: IntegrationCategory;
+          created_at?: string;
+          description?: string;
+          id?: string;
+          name?: string;
+          note?: string | null;
+          operations_category: OperationsCategoryKey;
+          organization_id: string;
+          supports_oauth?: boolean;
+          tags?: string[];
+          updated_at?: string;
+          url?: string;
+        };
+        Update: {
+          category?: IntegrationCategory;
+          created_at?: string;
+          description?: string;
+          id?: string;
+          name?: string;
+          note?: string | null;
+          operations_category?: OperationsCategoryKey;
+          organization_id?: string;
+          supports_oauth?: boolean;
+          tags?: string[];
+          updated_at?: string;
+          url?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'custom_integrations_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: false;
+            referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      documents: {
+        Row: {
+          category: DocumentCategory;
+          created_at: string;
+          description: string | null;
+          expiry_date: string | null;
+          file_path: string;
+          id: string;
+          name: string;
+          organization_id: string;
+          size: number;
+          status: DocumentStatus;
+          tags: string[];
+          updated_at: string;
+          upload_date: string;
+          uploaded_by: string | null;
+        };
+        Insert: {
+          category: DocumentCategory;
+          created_at?: string;
+          description?: string | null;
+          expiry_date?: string | null;
+          file_path: string;
+          id?: string;
+          name: string;
+          organization_id: string;
+          size?: number;
+          status?: DocumentStatus;
+          tags?: string[];
+          updated_at?: string;
+          upload_date?: string;
+          uploaded_by?: string | null;
+        };
+        Update: {
+          category?: DocumentCategory;
+          created_at?: string;
+          description?: string | null;
+          expiry_date?: string | null;
+          file_path?: string;
+          id?: string;
+          name?: string;
+          organization_id?: string;
+          size?: number;
+          status?: DocumentStatus;
+          tags?: string[];
+          updated_at?: string;
+          upload_date?: string;
+          uploaded_by?: string | null;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'documents_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: false;
+            referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'documents_uploaded_by_fkey';
+            columns: ['uploaded_by'];
+            isOneToOne: false;
+            referencedRelation: 'user_profiles';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      integration_contacts: {
+        Row: {
+          company: string | null;
+          email: string | null;
+          id: string;
+          integration_key: string;
+          name: string | null;
+          notes: string | null;
+          organization_id: string;
+          phone: string | null;
+          title: string | null;
+          updated_at: string;
+        };
+        Insert: {
+          company?: string | null;
+          email?: string | null;
+          id?: string;
+          integration_key: string;
+          name?: string | null;
+          notes?: string | null;
+          organization_id: string;
+          phone?: string | null;
+          title?: string | null;
+          updated_at?: string;
+        };
+        Update: {
+          company?: string | null;
+          email?: string | null;
+          id?: string;
+          integration_key?: string;
+          name?: string | null;
+          notes?: string | null;
+          organization_id?: string;
+          phone?: string | null;
+          title?: string | null;
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'integration_contacts_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: false;
+            referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      integration_customizations: {
+        Row: {
+          category: IntegrationCategory;
+          description: string;
+          id: string;
+          integration_key: string;
+          name: string;
+          note: string | null;
+          organization_id: string;
+          tags: string[];
+          updated_at: string;
+          url: string;
+        };
+        Insert: {
+          category: IntegrationCategory;
+          description: string;
+          id?: string;
+          integration_key: string;
+          name: string;
+          note?: string | null;
+          organization_id: string;
+          tags?: string[];
+          updated_at?: string;
+          url: string;
+        };
+        Update: {
+          category?: IntegrationCategory;
+          description?: string;
+          id?: string;
+          integration_key?: string;
+          name?: string;
+          note?: string | null;
+          organization_id?: string;
+          tags?: string[];
+          updated_at?: string;
+          url?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'integration_customizations_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: false;
+            referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      oauth_configs: {
+        /** `client_secret` is not readable by the API roles: read `oauth_provider_settings`. */
+        Row: {
+          authorize_url: string | null;
+          client_id: string;
+          client_secret: string | null;
+          created_at: string;
+          has_client_secret: boolean | null;
+          id: string;
+          organization_id: string;
+          provider_id: string;
+          token_url: string | null;
+          updated_at: string;
+        };
+        Insert: {
+          authorize_url?: string | null;
+          client_id: string;
+          client_secret?: string | null;
+          created_at?: string;
+          has_client_secret?: never;
+          id?: string;
+          organization_id: string;
+          provider_id: string;
+          token_url?: string | null;
+          updated_at?: string;
+        };
+        Update: {
+          authorize_url?: string | null;
+          client_id?: string;
+          client_secret?: string | null;
+          created_at?: string;
+          has_client_secret?: never;
+          id?: string;
+          organization_id?: string;
+          provider_id?: string;
+          token_url?: string | null;
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'oauth_configs_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: false;
+            referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      /** Service role only (the `oauth` edge function). */
+      oauth_connection_tokens: {
+        Row: {
+          access_token: string;
+          connection_id: string;
+          refresh_token: string | null;
+          refreshing_until: string | null;
+          updated_at: string;
+        };
+        Insert: {
+          access_token: string;
+          connection_id: string;
+          refresh_token?: string | null;
+          refreshing_until?: string | null;
+          updated_at?: string;
+        };
+        Update: {
+          access_token?: string;
+          connection_id?: string;
+          refresh_token?: string | null;
+          refreshing_until?: string | null;
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'oauth_connection_tokens_connection_id_fkey';
+            columns: ['connection_id'];
+            isOneToOne: true;
+            referencedRelation: 'oauth_connections';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      oauth_connections: {
+        Row: {
+          created_at: string;
+          expires_at: string | null;
+          id: string;
+          is_active: boolean;
+          needs_reconnect: boolean;
+          organization_id: string;
+          provider_id: string;
+          scopes: string[];
+          updated_at: string;
+          user_id: string;
+        };
+        Insert: {
+          created_at?: string;
+          expires_at?: string | null;
+          id?: string;
+          is_active?: boolean;
+          needs_reconnect?: boolean;
+          organization_id: string;
+          provider_id: string;
+          scopes?: string[];
+          updated_at?: string;
+          user_id: string;
+        };
+        Update: {
+          created_at?: string;
+          expires_at?: string | null;
+          id?: string;
+          is_active?: boolean;
+          needs_reconnect?: boolean;
+          organization_id?: string;
+          provider_id?: string;
+          scopes?: string[];
+          updated_at?: string;
+          user_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'oauth_connections_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: false;
+            referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'oauth_connections_user_id_fkey';
+            columns: ['user_id'];
+            isOneToOne: false;
+            referencedRelation: 'user_profiles';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      /** Service role only (the `oauth` edge function). */
+      oauth_states: {
+        Row: {
+          created_at: string;
+          expires_at: string;
+          id: string;
+          organization_id: string;
+          provider_id: string;
+          redirect_uri: string | null;
+          state_hash: string;
+          used_at: string | null;
+          user_id: string;
+        };
+        Insert: {
+          created_at?: string;
+          expires_at: string;
+          id?: string;
+          organization_id: string;
+          provider_id: string;
+          redirect_uri?: string | null;
+          state_hash: string;
+          used_at?: string | null;
+          user_id: string;
+        };
+        Update: {
+          created_at?: string;
+          expires_at?: string;
+          id?: string;
+          organization_id?: string;
+          provider_id?: string;
+          redirect_uri?: string | null;
+          state_hash?: string;
+          used_at?: string | null;
+          user_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'oauth_states_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: false;
+            referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'oauth_states_user_id_fkey';
+            columns: ['user_id'];
+            isOneToOne: false;
+            referencedRelation: 'user_profiles';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      organizations: {
+        Row: {
+          created_at: string;
+          created_by: string | null;
+          id: string;
+          name: string;
+          updated_at: string;
+        };
+        Insert: {
+          created_at?: string;
+          created_by?: string | null;
+          id?: string;
+          name: string;
+          updated_at?: string;
+        };
+        Update: {
+          created_at?: string;
+          created_by?: string | null;
+          id?: string;
+          name?: string;
+          updated_at?: string;
+        };
+        Relationships: [];
+      };
+      user_invitations: {
+        Row: {
+          accepted_at: string | null;
+          created_at: string;
+          email: string;
+          expires_at: string;
+          full_name: string | null;
+          id: string;
+          invited_by: string | null;
+          organization_id: string;
+          role: InvitableRole;
+        };
+        Insert: {
+          accepted_at?: string | null;
+          created_at?: string;
+          email: string;
+          expires_at: string;
+          full_name?: string | null;
+          id?: string;
+          invited_by?: string | null;
+          organization_id: string;
+          role?: InvitableRole;
+        };
+        Update: {
+          accepted_at?: string | null;
+          created_at?: string;
+          email?: string;
+          expires_at?: string;
+          full_name?: string | null;
+          id?: string;
+          invited_by?: string | null;
+          organization_id?: string;
+          role?: InvitableRole;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'user_invitations_invited_by_fkey';
+            columns: ['invited_by'];
+            isOneToOne: false;
+            referencedRelation: 'user_profiles';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'user_invitations_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: false;
+            referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      user_profiles: {
+        Row: {
+          created_at: string;
+          email: string;
+          full_name: string | null;
+          id: string;
+          invited_at: string | null;
+          invited_by: string | null;
+          is_active: boolean;
+          last_login: string | null;
+          organization_id: string | null;
+          role: UserRole;
+          updated_at: string;
+        };
+        Insert: {
+          created_at?: string;
+          email: string;
+          full_name?: string | null;
+          id: string;
+          invited_at?: string | null;
+          invited_by?: string | null;
+          is_active?: boolean;
+          last_login?: string | null;
+          organization_id?: string | null;
+          role?: UserRole;
+          updated_at?: string;
+        };
+        Update: {
+          created_at?: string;
+          email?: string;
+          full_name?: string | null;
+          id?: string;
+          invited_at?: string | null;
+          invited_by?: string | null;
+          is_active?: boolean;
+          last_login?: string | null;
+          organization_id?: string | null;
+          role?: UserRole;
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'user_profiles_invited_by_fkey';
+            columns: ['invited_by'];
+            isOneToOne: false;
+            referencedRelation: 'user_profiles';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'user_profiles_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: false;
+            referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+    };
+    Views: {
+      oauth_provider_settings: {
+        Row: {
+          authorize_url: string | null;
+          client_id: string | null;
+          has_client_secret: boolean | null;
+          provider_id: string | null;
+          token_url: string | null;
+          updated_at: string | null;
+        };
+        Relationships: [];
+      };
+    };
+    Functions: {
+      accept_invitation: {
+        Args: { token: string };
+        Returns: undefined;
+      };
+      cancel_invitation: {
+        Args: { invitation_id: string };
+        Returns: undefined;
+      };
+      count_documents_matching: {
+        Args: { term: string };
+        Returns: number;
+      };
+      create_organization: {
+        Args: { name: string };
+        Returns: Database['public']['Tables']['organizations']['Row'];
+      };
+      deactivate_user: {
+        Args: { user_id: string };
+        Returns: undefined;
+      };
+      disconnect_oauth_connection: {
+        Args: { connection_id: string };
+        Returns: undefined;
+      };
+      document_stats: {
+        Args: never;
+        Returns: Database['public']['CompositeTypes']['document_stats_result'];
+      };
+      get_invitation: {
+        Args: { token: string };
+        Returns: Database['public']['CompositeTypes']['invitation_details'];
+      };
+      invite_user: {
+        Args: { email: string; role: InvitableRole; full_name: string | null };
+        Returns: Database['public']['CompositeTypes']['invite_user_result'];
+      };
+      reactivate_user: {
+        Args: { user_id: string };
+        Returns: undefined;
+      };
+      save_oauth_config: {
+        Args: {
+          provider_id: string;
+          client_id: string;
+          client_secret: string | null;
+          authorize_url: string | null;
+          token_url: string | null;
+        };
+        Returns: undefined;
+      };
+      update_user_role: {
+        Args: { user_id: string; new_role: InvitableRole };
+        Returns: undefined;
+      };
+    };
+    Enums: {
+      [_ in never]: never;
+    };
+    CompositeTypes: {
+      document_stats_result: {
+        total: number | null;
+        expiring_soon: number | null;
+        overdue: number | null;
+        categories: number | null;
+      };
+      invitation_details: {
+        email: string | null;
+        role: InvitableRole | null;
+        full_name: string | null;
+        organization_name: string | null;
+        invited_by_name: string | null;
+        invited_by_email: string | null;
+        expires_at: string | null;
+      };
+      invite_user_result: {
+        id: string | null;
+        email: string | null;
+        token: string | null;
+      };
+    };
   };
-}
+};
+
+// ---------------------------------------------------------------------------------------------
+// Helpers, as `supabase gen types` exports them (for the one schema, `public`)
+// ---------------------------------------------------------------------------------------------
+
+type PublicSchema = Database['public'];
+type TablesAndViews = PublicSchema['Tables'] & PublicSchema['Views'];
+
+/** The row of a table or view: `Tables<'documents'>`. */
+export type Tables<Name extends keyof TablesAndViews> = TablesAndViews[Name]['Row'];
+/** What an insert into a table accepts: `TablesInsert<'documents'>`. */
+export type TablesInsert<Name extends keyof PublicSchema['Tables']> =
+  PublicSchema['Tables'][Name]['Insert'];
+/** What an update of a table accepts: `TablesUpdate<'documents'>`. */
+export type TablesUpdate<Name extends keyof PublicSchema['Tables']> =
+  PublicSchema['Tables'][Name]['Update'];
+export type Enums<Name extends keyof PublicSchema['Enums']> = PublicSchema['Enums'][Name];
+export type CompositeTypes<Name extends keyof PublicSchema['CompositeTypes']> =
+  PublicSchema['CompositeTypes'][Name];
+/** The arguments of an rpc function: `FunctionArgs<'invite_user'>`. */
+export type FunctionArgs<Name extends keyof PublicSchema['Functions']> =
+  PublicSchema['Functions'][Name]['Args'];
+/** What an rpc function returns: `FunctionReturns<'document_stats'>`. */
+export type FunctionReturns<Name extends keyof PublicSchema['Functions']> =
+  PublicSchema['Functions'][Name]['Returns'];
+
+export const Constants = {
+  public: {
+    Enums: {},
+  },
+} as const;

@@ -1,0 +1,301 @@
+/**
+ * Named attacks the matrix does not spell out by itself: documents smuggled into another
+ * organisation's folder, forged uploaders, moved rows, secrets and tokens asked for by column
+ * name or schema, and storage paths that climb out of the own folder.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { SupabaseClient } from '@supabase/supabase-js';
+import type { TestServer } from '../support/server.ts';
+import type { Actor, World } from './actors.ts';
+import { allowedIf, judgeWrite, type Case, type Outcome } from './cases.ts';
+import { invite, uniqueEmail, unwrap } from './world.ts';
+
+const tag = () => randomBytes(4).toString('hex');
+
+function actorOf(world: World, label: string): Actor {
+  const actor = world.actors.find((a) => a.label === label);
+  if (!actor) throw new Error(`no actor ${label}`);
+  return actor;
+}
+
+/** Any answer that carries rows or the secret counts as a leak. */
+function leaks(result: { data: unknown; error: unknown }, secret?: string): Outcome {
+  const body = JSON.stringify(result.data ?? null) + JSON.stringify(result.error ?? null);
+  if (secret && body.includes(secret)) return 'allowed';
+  const rows = Array.isArray(result.data) ? result.data.length : result.data ? 1 : 0;
+  return allowedIf(!result.error && rows > 0);
+}
+
+export function attackCases(server: TestServer, world: World): Case[] {
+  const service = () => server.service();
+  const a = world.orgs.A.organisation;
+  const b = world.orgs.B.organisation;
+  const aUser = actorOf(world, 'A.user');
+  const aAdmin = actorOf(world, 'A.admin');
+  const aMaster = actorOf(world, 'A.master_admin');
+  const cases: Case[] = [];
+  const attack = (name: string, run: () => Promise<Outcome>, expected: Outcome = 'denied') =>
+    cases.push({ group: 'attacks', name, expected, run });
+
+  // ---- documents -----------------------------------------------------------------------------
+  const documentExists = async (id: string) =>
+    (unwrap(await service().from('documents').select('id').eq('id', id), 'check') as unknown[])
+      .length > 0;
+  const insertDocument = async (client: SupabaseClient, overrides: Record<string, unknown>) => {
+    const id = randomUUID();
+    const { error } = await client.from('documents').insert({
+      id,
+      organization_id: a.id,
+      name: 'smuggled.pdf',
+      category: 'Legal',
+      file_path: `documents/${a.id}/${Date.now()}-${tag()}.pdf`,
+      size: 10,
+      ...overrides,
+    });
+    return judgeWrite(error, await documentExists(id));
+  };
+  attack("A.user inserts a document of A whose file lies in B's folder", () =>
+    insertDocument(aUser.client, { file_path: `documents/${b.id}/${Date.now()}-x.pdf` }),
+  );
+  attack('A.user inserts a document whose path climbs out with ..', () =>
+    insertDocument(aUser.client, { file_path: `documents/${a.id}/../${b.id}/x.pdf` }),
+  );
+  attack('A.user inserts a document whose path lacks the documents/ prefix', () =>
+    insertDocument(aUser.client, { file_path: `${a.id}/x.pdf` }),
+  );
+  attack('A.user inserts a document into a subfolder of the own folder', () =>
+    insertDocument(aUser.client, { file_path: `documents/${a.id}/sub/x.pdf` }),
+  );
+  attack("A.user inserts a document into B with B's folder", () =>
+    insertDocument(aUser.client, {
+      organization_id: b.id,
+      file_path: `documents/${b.id}/${Date.now()}-x.pdf`,
+    }),
+  );
+  attack('A.user inserts a document uploaded "by" B\'s master admin', () =>
+    insertDocument(aUser.client, { uploaded_by: b.master.userId }),
+  );
+  attack('A.user inserts a document with another status', () =>
+    insertDocument(aUser.client, { status: 'Archived' }),
+  );
+  attack('A.user inserts a document with a negative size', () =>
+    insertDocument(aUser.client, { size: -1 }),
+  );
+  attack('A.user inserts a document with an unknown category', () =>
+    insertDocument(aUser.client, { category: 'Secrets' }),
+  );
+  attack(
+    'A.user inserts a well-formed document (control)',
+    () => insertDocument(aUser.client, {}),
+    'allowed',
+  );
+
+  const ownDocument = async () =>
+    unwrap(
+      await service()
+        .from('documents')
+        .insert({
+          organization_id: a.id,
+          name: 'mine.pdf',
+          category: 'HR',
+          file_path: `documents/${a.id}/${Date.now()}-${tag()}.pdf`,
+        })
+        .select('*')
+        .single(),
+      'document',
+    ) as Record<string, unknown>;
+  for (const [column, value] of [
+    ['organization_id', () => b.id],
+    ['file_path', () => `documents/${b.id}/${Date.now()}-moved.pdf`],
+    ['uploaded_by', () => b.master.userId],
+    ['created_at', () => '2000-01-01T00:00:00+00:00'],
+  ] as const) {
+    attack(`A.user moves a document of A by updating ${column}`, async () => {
+      const document = await ownDocument();
+      const wanted = value();
+      const { error } = await aUser.client
+        .from('documents')
+        .update({ [column]: wanted })
+        .eq('id', document.id);
+      const after = unwrap(
+        await service().from('documents').select('*').eq('id', document.id),
+        'check',
+      )[0] as Record<string, unknown>;
+      return judgeWrite(error, after[column] !== document[column]);
+    });
+  }
+
+  // ---- secrets and tokens --------------------------------------------------------------------
+  const secret = `top-secret-${tag()}`;
+  const withConfig = async () => {
+    unwrap(
+      await aMaster.client.rpc('save_oauth_config', {
+        provider_id: 'attack-provider',
+        client_id: 'attack-client',
+        client_secret: secret,
+        authorize_url: null,
+        token_url: null,
+      }),
+      'save_oauth_config',
+    );
+  };
+  for (const actor of [aMaster, aAdmin, aUser]) {
+    attack(`${actor.label} selects client_secret from oauth_configs`, async () => {
+      await withConfig();
+      return leaks(await actor.client.from('oauth_configs').select('client_secret'), secret);
+    });
+    attack(`${actor.label} selects * from oauth_configs`, async () => {
+      await withConfig();
+      return leaks(await actor.client.from('oauth_configs').select('*'), secret);
+    });
+    attack(`${actor.label} filters oauth_configs by client_secret`, async () => {
+      await withConfig();
+      return leaks(
+        await actor.client.from('oauth_configs').select('id').eq('client_secret', secret),
+      );
+    });
+  }
+  attack(
+    'A.master_admin reads the provider settings view without the secret (control)',
+    async () => {
+      await withConfig();
+      const result = await aMaster.client.from('oauth_provider_settings').select('*');
+      const body = JSON.stringify(result.data);
+      const rows = (result.data ?? []) as Record<string, unknown>[];
+      if (body.includes(secret) || rows.some((row) => 'client_secret' in row)) {
+        return 'error: secret in the view';
+      }
+      return allowedIf(!result.error && body.includes('attack-provider'));
+    },
+    'allowed',
+  );
+
+  attack('A.user selects token columns from oauth_connections', async () => {
+    const result = await aUser.client
+      .from('oauth_connections')
+      .select('access_token, refresh_token');
+    return leaks(result);
+  });
+  attack('A.master_admin reads every connection token', async () =>
+    leaks(await aMaster.client.from('oauth_connection_tokens').select('*')),
+  );
+  attack('A.master_admin reads every OAuth state', async () =>
+    leaks(await aMaster.client.from('oauth_states').select('*')),
+  );
+
+  const withInvitation = () => invite(aMaster.person!, uniqueEmail('attack-invitee'));
+  attack('A.admin selects token_hash from user_invitations', async () => {
+    await withInvitation();
+    return leaks(await aAdmin.client.from('user_invitations').select('token_hash'));
+  });
+  attack('A.admin selects token from user_invitations', async () => {
+    await withInvitation();
+    return leaks(await aAdmin.client.from('user_invitations').select('token'));
+  });
+  attack('A.admin finds the token in the invitation listing', async () => {
+    const { token } = await withInvitation();
+    const result = await aAdmin.client.from('user_invitations').select('*');
+    if (result.error) return `error: ${result.error.message}`;
+    return allowedIf(JSON.stringify(result.data).includes(token));
+  });
+  for (const actor of [aAdmin, actorOf(world, 'anonymous')]) {
+    attack(`${actor.label} reads private.invitation_tokens through the API`, async () => {
+      await withInvitation();
+      return leaks(await actor.client.schema('private').from('invitation_tokens').select('*'));
+    });
+  }
+  attack('anonymous finds a token or a hash in an invitation lookup', async () => {
+    const { token } = await withInvitation();
+    const result = await server.anon().rpc('get_invitation', { token });
+    const body = JSON.stringify(result.data);
+    if (result.error) return `error: ${result.error.message}`;
+    return allowedIf(body.includes(token) || /[0-9a-f]{64}/.test(body));
+  });
+
+  // ---- storage paths -------------------------------------------------------------------------
+  const documents = (client: SupabaseClient) => client.storage.from('documents');
+  const objectExists = async (bucket: string, name: string) =>
+    !(await service().storage.from(bucket).download(name)).error;
+  const upload = async (
+    client: SupabaseClient,
+    bucket: string,
+    name: string,
+    body: string | Uint8Array,
+    contentType: string,
+  ) => {
+    const { error } = await client.storage.from(bucket).upload(name, body, { contentType });
+    return { error, exists: await objectExists(bucket, name) };
+  };
+  for (const [what, name] of [
+    ['climbing out of the own folder with ..', () => `documents/${a.id}/../${b.id}/${tag()}.txt`],
+    ['outside any organisation folder', () => `documents/${tag()}.txt`],
+    ['in the bucket root without the documents/ prefix', () => `${a.id}/${tag()}.txt`],
+    ["in B's folder", () => `documents/${b.id}/${tag()}.txt`],
+  ] as const) {
+    attack(`A.user uploads a document file ${what}`, async () => {
+      const target = name();
+      const { error, exists } = await upload(aUser.client, 'documents', target, 'x', 'text/plain');
+      // A server may also normalise `a/../b` into `b`: that must not land in B's folder either.
+      const normalised = target.includes('/../') ? target.replace(/[^/]+\/\.\.\//, '') : target;
+      return judgeWrite(error, exists || (await objectExists('documents', normalised)));
+    });
+  }
+  attack('A.user lists the documents bucket root and sees no other organisation', async () => {
+    await service()
+      .storage.from('documents')
+      .upload(`documents/${b.id}/${tag()}.txt`, 'b', { upsert: true });
+    const { data } = await documents(aUser.client).list('documents');
+    return allowedIf(JSON.stringify(data ?? []).includes(b.id));
+  });
+  attack('A.user lists the branding bucket root and sees no other organisation', async () => {
+    await service()
+      .storage.from('branding')
+      .upload(`${b.id}/logo.svg`, '<svg xmlns="http://www.w3.org/2000/svg"/>', {
+        upsert: true,
+        contentType: 'image/svg+xml',
+      });
+    const { data } = await aUser.client.storage.from('branding').list('');
+    return allowedIf(JSON.stringify(data ?? []).includes(b.id));
+  });
+  attack('A.admin uploads a second file next to the logo', async () => {
+    const { error, exists } = await upload(
+      aAdmin.client,
+      'branding',
+      `${a.id}/other-${tag()}.svg`,
+      '<svg xmlns="http://www.w3.org/2000/svg"/>',
+      'image/svg+xml',
+    );
+    return judgeWrite(error, exists);
+  });
+  attack('A.admin uploads a PNG as the logo', async () => {
+    await service()
+      .storage.from('branding')
+      .remove([`${a.id}/logo.svg`]);
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    const { error, exists } = await upload(
+      aAdmin.client,
+      'branding',
+      `${a.id}/logo.svg`,
+      png,
+      'image/png',
+    );
+    return judgeWrite(error, exists);
+  });
+  attack('A.admin uploads a logo of exactly 1 MB', async () => {
+    await service()
+      .storage.from('branding')
+      .remove([`${a.id}/logo.svg`]);
+    const head = '<svg xmlns="http://www.w3.org/2000/svg"><!--';
+    const tail = '--></svg>';
+    const body = head + 'x'.repeat(1024 * 1024 - head.length - tail.length) + tail;
+    const { error, exists } = await upload(
+      aAdmin.client,
+      'branding',
+      `${a.id}/logo.svg`,
+      body,
+      'image/svg+xml',
+    );
+    return judgeWrite(error, exists);
+  });
+  return cases;
+}

@@ -1,0 +1,207 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Queryable } from '../../server/db/database.ts';
+import { openMigratedDatabase, type MigratedDatabase } from './migrated-database.ts';
+
+// Rules the migrations follow everywhere, read back from the catalogue so that a new table,
+// policy or function that forgets one of them fails here.
+
+/** The rpc functions the signed-in role may call, and the one the anonymous role may call. */
+const AUTHENTICATED_RPC = [
+  'accept_invitation',
+  'cancel_invitation',
+  'count_documents_matching',
+  'create_organization',
+  'deactivate_user',
+  'disconnect_oauth_connection',
+  'document_stats',
+  'get_invitation',
+  'invite_user',
+  'reactivate_user',
+  'save_oauth_config',
+  'update_user_role',
+];
+const ANON_RPC = ['get_invitation'];
+
+async function rows<T>(db: Queryable, sql: string): Promise<T[]> {
+  return (await db.query<T>(sql)).rows;
+}
+
+describe('security rules in the catalogue', () => {
+  let database: MigratedDatabase;
+  let db: Queryable;
+  beforeAll(async () => {
+    database = await openMigratedDatabase();
+    db = database.db;
+  });
+  afterAll(() => database?.close());
+
+  it('enables row-level security on every table of public and private', async () => {
+    const tables = await rows<{ name: string; rls: boolean }>(
+      db,
+      `select n.nspname || '.' || c.relname as name, c.relrowsecurity as rls
+       from pg_class c join pg_namespace n on n.oid = c.relnamespace
+       where n.nspname in ('public', 'private') and c.relkind = 'r' order by 1`,
+    );
+    expect(tables.length).toBeGreaterThanOrEqual(13);
+    expect(tables.filter((t) => !t.rls)).toEqual([]);
+  });
+
+  it('writes every policy to authenticated, one per operation, with wrapped helper calls', async () => {
+    const policies = await rows<{
+      tbl: string;
+      name: string;
+      cmd: string;
+      roles: string[];
+      expr: string;
+    }>(
+      db,
+      `select p.schemaname || '.' || p.tablename as tbl, p.policyname as name, p.cmd,
+              p.roles::text[] as roles, coalesce(p.qual, '') || ' ' || coalesce(p.with_check, '') as expr
+       from pg_policies p where p.schemaname in ('public', 'storage') order by 1, 2`,
+    );
+    expect(policies.length).toBeGreaterThan(30);
+    expect(policies.filter((p) => p.roles.join() !== 'authenticated')).toEqual([]);
+    expect(policies.filter((p) => p.cmd === 'ALL')).toEqual([]);
+    const perOperation = new Map<string, string[]>();
+    for (const p of policies.filter((p) => p.tbl.startsWith('public.'))) {
+      const key = `${p.tbl} ${p.cmd}`;
+      perOperation.set(key, [...(perOperation.get(key) ?? []), p.name]);
+    }
+    expect([...perOperation].filter(([, names]) => names.length > 1)).toEqual([]);
+    // `auth.uid()` and the private helper only inside `(select …)`, so they run once per
+    // statement; Postgres prints that as `( SELECT auth.uid() AS uid)`, or with a cast as
+    // `( SELECT (private.caller_organization_id())::text AS …)`.
+    const unwrapped = policies.filter((p) =>
+      /(?<!SELECT \(?)(auth\.uid\(\)|private\.caller_organization_id\()/.test(p.expr),
+    );
+    expect(unwrapped).toEqual([]);
+  });
+
+  it('gives the anonymous role no table, view or column of public', async () => {
+    const granted = await rows<{ name: string }>(
+      db,
+      `select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+       where n.nspname = 'public' and c.relkind in ('r', 'v')
+         and (has_table_privilege('anon', c.oid, 'select, insert, update, delete, truncate')
+              or has_any_column_privilege('anon', c.oid, 'select, insert, update'))`,
+    );
+    expect(granted).toEqual([]);
+  });
+
+  it('lets each API role execute exactly its rpc functions, and nothing in private but the policy helper', async () => {
+    const executable = async (role: string, schema: string) =>
+      (
+        await rows<{ name: string }>(
+          db,
+          `select p.proname as name from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+           where n.nspname = '${schema}' and has_function_privilege('${role}', p.oid, 'execute')
+           order by 1`,
+        )
+      ).map((r) => r.name);
+    expect(await executable('anon', 'public')).toEqual(ANON_RPC);
+    expect(await executable('authenticated', 'public')).toEqual(AUTHENTICATED_RPC);
+    expect(await executable('anon', 'private')).toEqual([]);
+    expect(await executable('authenticated', 'private')).toEqual(['caller_organization_id']);
+    const usage = await rows<{ anon: boolean; authenticated: boolean }>(
+      db,
+      `select has_schema_privilege('anon', 'private', 'usage') as anon,
+              has_schema_privilege('authenticated', 'private', 'usage') as authenticated`,
+    );
+    expect(usage).toEqual([{ anon: false, authenticated: false }]);
+  });
+
+  it('pins search_path on every function of public and private', async () => {
+    const unpinned = await rows<{ name: string }>(
+      db,
+      `select n.nspname || '.' || p.proname as name
+       from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+       where n.nspname in ('public', 'private')
+         and not coalesce('search_path=""' = any (p.proconfig), false)`,
+    );
+    expect(unpinned).toEqual([]);
+  });
+
+  it('keeps secrets out of reach of the browser roles', async () => {
+    const reach = await rows<Record<string, boolean>>(
+      db,
+      `select
+         has_column_privilege('authenticated', 'public.oauth_configs', 'client_secret', 'select') as client_secret,
+         has_any_column_privilege('authenticated', 'public.oauth_connection_tokens', 'select, insert, update') as connection_tokens,
+         has_any_column_privilege('authenticated', 'public.oauth_states', 'select, insert, update') as states,
+         has_table_privilege('authenticated', 'public.oauth_configs', 'insert, update, delete') as write_configs,
+         has_table_privilege('authenticated', 'public.oauth_connections', 'insert, update, delete') as write_connections,
+         has_any_column_privilege('authenticated', 'public.oauth_connections', 'insert, update') as write_connection_columns,
+         has_table_privilege('authenticated', 'public.user_invitations', 'insert, update, delete') as write_invitations,
+         has_table_privilege('authenticated', 'public.organizations', 'insert, update, delete') as write_organizations`,
+    );
+    expect(reach).toEqual([
+      {
+        client_secret: false,
+        connection_tokens: false,
+        states: false,
+        write_configs: false,
+        write_connections: false,
+        write_connection_columns: false,
+        write_invitations: false,
+        write_organizations: false,
+      },
+    ]);
+  });
+
+  it('lets signed-in users update only their name on profiles and document properties on documents', async () => {
+    const updatable = async (table: string) =>
+      (
+        await rows<{ name: string }>(
+          db,
+          `select a.attname as name from pg_attribute a
+           where a.attrelid = 'public.${table}'::regclass and a.attnum > 0 and not a.attisdropped
+             and has_column_privilege('authenticated', a.attrelid, a.attnum, 'update')
+           order by 1`,
+        )
+      ).map((r) => r.name);
+    expect(await updatable('user_profiles')).toEqual(['full_name']);
+    expect(await updatable('documents')).toEqual([
+      'category',
+      'description',
+      'expiry_date',
+      'name',
+      'size',
+      'tags',
+    ]);
+  });
+
+  it('creates the two private buckets with their limits', async () => {
+    const buckets = await rows<Record<string, unknown>>(
+      db,
+      `select id, public, file_size_limit::int as file_size_limit, allowed_mime_types
+       from storage.buckets order by id`,
+    );
+    expect(buckets).toEqual([
+      {
+        id: 'branding',
+        public: false,
+        file_size_limit: 1048575,
+        allowed_mime_types: ['image/svg+xml'],
+      },
+      { id: 'documents', public: false, file_size_limit: 52428800, allowed_mime_types: null },
+    ]);
+  });
+
+  it('indexes every foreign key and every organisation column as a leading index column', async () => {
+    const unindexed = await rows<{ name: string }>(
+      db,
+      `select c.relname || '.' || a.attname as name
+       from pg_class c
+       join pg_namespace n on n.oid = c.relnamespace
+       join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
+       where n.nspname = 'public' and c.relkind = 'r'
+         and (a.attname in ('organization_id', 'user_id')
+              or exists (select 1 from pg_constraint k
+                         where k.conrelid = c.oid and k.contype = 'f' and k.conkey[1] = a.attnum))
+         and not exists (select 1 from pg_index i
+                         where i.indrelid = c.oid and i.indkey[0] = a.attnum)
+       order by 1`,
+    );
+    expect(unindexed).toEqual([]);
+  });
+});

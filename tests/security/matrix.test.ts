@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../support/server.ts';
+import { buildWorld, type World } from './actors.ts';
+import { attackCases } from './attack-cases.ts';
+import type { Case, Outcome } from './cases.ts';
+import { ownRowCases } from './own-row-cases.ts';
+import { rpcCases } from './rpc-cases.ts';
+import { storageCases } from './storage-cases.ts';
+import { tableCases } from './table-cases.ts';
+
+/**
+ * The security matrix: two organisations × {anonymous, user, admin, master_admin, deactivated
+ * user, signed-in user without organisation} × every table (select, insert, update, delete),
+ * every rpc function and every bucket operation, plus named attacks. Everything goes through
+ * unmodified supabase-js against the embedded server; every case checks its effect in the
+ * database with the service role. The expected outcomes come from the rules written out in
+ * table-cases.ts, rpc-cases.ts, storage-cases.ts, own-row-cases.ts and attack-cases.ts.
+ */
+const SUITES: [string, (server: TestServer, world: World) => Case[]][] = [
+  ['tables and the view', tableCases],
+  ['own rows', ownRowCases],
+  ['rpc functions', rpcCases],
+  ['storage buckets', storageCases],
+  ['named attacks', attackCases],
+];
+
+describe('security matrix', () => {
+  let server: TestServer;
+  let world: World;
+  const counts = new Map<string, number>();
+  const outcomes = new Map<string, number>();
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    world = await buildWorld(server);
+  }, 300_000);
+
+  afterAll(async () => {
+    const total = [...counts.values()].reduce((sum, n) => sum + n, 0);
+    const groups = [...counts].map(([group, n]) => `${group} ${n}`).join(', ');
+    const kinds = [...outcomes].map(([kind, n]) => `${n} ${kind}`).join(', ');
+    console.log(`security matrix: ran ${total} cases (${groups}); expected ${kinds}`);
+    await server?.close();
+  });
+
+  for (const [title, build] of SUITES) {
+    it(title, { timeout: 900_000 }, async () => {
+      const failures: string[] = [];
+      for (const testCase of build(server, world)) {
+        let observed: Outcome;
+        try {
+          observed = await testCase.run();
+        } catch (error) {
+          observed = `error: the case threw ${(error as Error).message}`;
+        }
+        counts.set(title, (counts.get(title) ?? 0) + 1);
+        const kind = testCase.expected.startsWith('error:') ? 'error texts' : testCase.expected;
+        outcomes.set(kind, (outcomes.get(kind) ?? 0) + 1);
+        if (observed !== testCase.expected) {
+          failures.push(
+            `[${testCase.group}] ${testCase.name}: expected ${testCase.expected}, got ${observed}`,
+          );
+        }
+      }
+      expect(failures).toEqual([]);
+    });
+  }
+});

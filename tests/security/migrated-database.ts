@@ -1,0 +1,33 @@
+import { readFile } from 'node:fs/promises';
+import type { Database } from '../../server/db/database.ts';
+import { openPglite } from '../../server/db/pglite.ts';
+import { openPostgres } from '../../server/db/postgres.ts';
+import { freshPostgresDatabase, pgliteTemplate, postgresAdminUrl } from '../support/template.ts';
+
+export interface MigratedDatabase {
+  db: Database;
+  close(): Promise<void>;
+}
+
+/**
+ * A fresh database with the platform SQL and every migration applied, for checks that talk SQL
+ * directly: PGlite loaded from the template, or a new PostgreSQL database copied from the template
+ * when TEST_DATABASE_URL is set.
+ */
+export async function openMigratedDatabase(): Promise<MigratedDatabase> {
+  const adminUrl = postgresAdminUrl();
+  if (adminUrl) {
+    const fresh = await freshPostgresDatabase(adminUrl, { schema: 'app' });
+    const db = await openPostgres(fresh.url);
+    return {
+      db,
+      async close() {
+        await db.close();
+        await fresh.drop();
+      },
+    };
+  }
+  const dump = await readFile(await pgliteTemplate('app'));
+  const db = await openPglite({ loadDataDir: new Blob([dump]) });
+  return { db, close: () => db.close() };
+}

@@ -1,0 +1,432 @@
+/**
+ * Every rpc function × every actor (× both organisations where the function takes another
+ * person's row): the exact error text of the specification, or success with its effect checked
+ * and then undone with the service role so that the next case starts from the same world.
+ */
+import { randomBytes } from 'node:crypto';
+import type { TestServer } from '../support/server.ts';
+import { standing, type Actor, type OrgKey, type OrgWorld, type World } from './actors.ts';
+import type { Case, Outcome } from './cases.ts';
+import { invite, profileOf, restoreProfile, uniqueEmail, unwrap } from './world.ts';
+
+interface RpcResult {
+  data: unknown;
+  error: { message: string } | null;
+  status: number;
+}
+
+/** `allowed` on success, `denied` when the role may not call the function, else the error text. */
+function outcomeOf(result: RpcResult): Outcome {
+  if (!result.error) return 'allowed';
+  if (result.status === 401 || result.status === 403) return 'denied';
+  return `error: ${result.error.message}`;
+}
+
+const isAdmin = (actor: Actor) => actor.kind === 'admin' || actor.kind === 'master_admin';
+
+/**
+ * The answer of a function that an admin (or master admin) uses on someone of organisation
+ * `target`: the same checks, in the same order, as the functions make them.
+ */
+function teamAction(
+  actor: Actor,
+  target: OrgKey,
+  allowed: (actor: Actor) => boolean,
+  refusal: string,
+  notFound: string,
+): Outcome {
+  if (actor.kind === 'anonymous') return 'denied';
+  if (actor.kind === 'no_organization') return 'error: No organization found';
+  if (!allowed(actor)) return `error: ${refusal}`;
+  if (standing(actor, target) === 'outsider') return `error: ${notFound}`;
+  return 'allowed';
+}
+
+/** For functions that act on the caller's own organisation only. */
+function ownOrganisationAction(
+  actor: Actor,
+  allowed: (actor: Actor) => boolean,
+  refusal: string,
+): Outcome {
+  if (actor.kind === 'anonymous') return 'denied';
+  if (actor.kind === 'no_organization') return 'error: No organization found';
+  return allowed(actor) ? 'allowed' : `error: ${refusal}`;
+}
+
+const memberOnly = (actor: Actor): Outcome =>
+  actor.kind === 'anonymous'
+    ? 'denied'
+    : actor.kind === 'no_organization' || actor.kind === 'deactivated'
+      ? 'error: No organization found'
+      : 'allowed';
+
+async function documentsOf(server: TestServer, organizationId: string) {
+  return unwrap(
+    await server
+      .service()
+      .from('documents')
+      .select('category, tags')
+      .eq('organization_id', organizationId),
+    'documents',
+  ) as { category: string; tags: string[] }[];
+}
+
+export function rpcCases(server: TestServer, world: World): Case[] {
+  const cases: Case[] = [];
+  const service = () => server.service();
+  const orgOf = (actor: Actor): OrgWorld | null => (actor.org ? world.orgs[actor.org] : null);
+  const validTokens: Partial<Record<OrgKey, Promise<string>>> = {};
+  const validToken = (target: OrgKey) =>
+    (validTokens[target] ??= invite(
+      world.orgs[target].organisation.master,
+      uniqueEmail('lookup'),
+    ).then((i) => i.token));
+
+  for (const actor of world.actors) {
+    const group = (fn: string) => `rpc ${fn}`;
+
+    cases.push({
+      group: group('create_organization'),
+      name: `${actor.label} creates an organisation`,
+      expected:
+        actor.kind === 'anonymous'
+          ? 'denied'
+          : actor.kind === 'no_organization'
+            ? 'allowed'
+            : 'error: User already belongs to an organization',
+      run: async () => {
+        const result = await actor.client.rpc('create_organization', { name: 'Matrix Fellowship' });
+        const outcome = outcomeOf(result);
+        if (outcome === 'allowed' && actor.person) {
+          const created = result.data as { id: string };
+          const profile = await profileOf(server, actor.person.userId);
+          if (profile.organization_id !== created.id || profile.role !== 'master_admin') {
+            return 'error: succeeded without joining the new organisation';
+          }
+          unwrap(await service().from('organizations').delete().eq('id', created.id), 'undo');
+          await restoreProfile(server, actor.person.userId, { role: 'user' });
+        }
+        return outcome;
+      },
+    });
+
+    cases.push({
+      group: group('invite_user'),
+      name: `${actor.label} invites someone to their organisation`,
+      expected: ownOrganisationAction(actor, isAdmin, 'Insufficient permissions to invite users'),
+      run: async () => {
+        const email = uniqueEmail('matrix-invite');
+        const result = await actor.client.rpc('invite_user', {
+          email,
+          role: 'user',
+          full_name: null,
+        });
+        const outcome = outcomeOf(result);
+        const rows = unwrap(
+          await service().from('user_invitations').select('organization_id').eq('email', email),
+          'check',
+        );
+        const org = orgOf(actor);
+        if (
+          outcome === 'allowed' &&
+          (rows.length !== 1 || rows[0]!.organization_id !== org?.organisation.id)
+        ) {
+          return 'error: no invitation in the own organisation';
+        }
+        if (outcome !== 'allowed' && rows.length > 0)
+          return 'error: invitation created despite the refusal';
+        return outcome;
+      },
+    });
+
+    cases.push({
+      group: group('get_invitation'),
+      name: `${actor.label} looks up an unknown token`,
+      expected: 'error: Invalid or expired invitation',
+      run: async () =>
+        outcomeOf(
+          await actor.client.rpc('get_invitation', { token: randomBytes(32).toString('hex') }),
+        ),
+    });
+
+    cases.push({
+      group: group('document_stats'),
+      name: `${actor.label} reads the document counters`,
+      expected: memberOnly(actor),
+      run: async () => {
+        const result = await actor.client.rpc('document_stats');
+        const outcome = outcomeOf(result);
+        const org = orgOf(actor);
+        if (outcome === 'allowed' && org) {
+          const documents = await documentsOf(server, org.organisation.id);
+          if ((result.data as { total: number }).total !== documents.length) {
+            return 'error: counted documents outside the own organisation';
+          }
+        }
+        return outcome;
+      },
+    });
+
+    cases.push({
+      group: group('count_documents_matching'),
+      name: `${actor.label} counts related documents`,
+      expected: memberOnly(actor),
+      run: async () => {
+        const result = await actor.client.rpc('count_documents_matching', { term: 'hr' });
+        const outcome = outcomeOf(result);
+        const org = orgOf(actor);
+        if (outcome === 'allowed' && org) {
+          const documents = await documentsOf(server, org.organisation.id);
+          const matching = documents.filter(
+            (d) =>
+              d.category.toLowerCase().includes('hr') ||
+              d.tags.some((t) => t.toLowerCase().includes('hr')),
+          );
+          if (result.data !== matching.length)
+            return 'error: counted documents outside the own organisation';
+        }
+        return outcome;
+      },
+    });
+
+    cases.push({
+      group: group('save_oauth_config'),
+      name: `${actor.label} configures an OAuth provider`,
+      expected: ownOrganisationAction(
+        actor,
+        (a) => a.kind === 'master_admin',
+        'Only master admins can configure OAuth providers',
+      ),
+      run: async () => {
+        const provider = `matrix-${randomBytes(3).toString('hex')}`;
+        const result = await actor.client.rpc('save_oauth_config', {
+          provider_id: provider,
+          client_id: 'matrix-client',
+          client_secret: 'matrix-secret',
+          authorize_url: null,
+          token_url: null,
+        });
+        const outcome = outcomeOf(result);
+        const rows = unwrap(
+          await service()
+            .from('oauth_configs')
+            .select('organization_id')
+            .eq('provider_id', provider),
+          'check',
+        );
+        if (outcome === 'allowed' && rows[0]?.organization_id !== orgOf(actor)?.organisation.id) {
+          return 'error: configuration not stored for the own organisation';
+        }
+        if (outcome !== 'allowed' && rows.length > 0) return 'error: stored despite the refusal';
+        return outcome;
+      },
+    });
+
+    if (actor.person && actor.org) {
+      const person = actor.person;
+      const org = world.orgs[actor.org];
+      cases.push({
+        group: group('disconnect_oauth_connection'),
+        name: `${actor.label} disconnects their own connection`,
+        expected: actor.kind === 'deactivated' ? 'error: Connection not found' : 'allowed',
+        run: async () => {
+          const connection = unwrap(
+            await service()
+              .from('oauth_connections')
+              .insert({
+                provider_id: `own-${randomBytes(3).toString('hex')}`,
+                user_id: person.userId,
+                organization_id: org.organisation.id,
+              })
+              .select('id')
+              .single(),
+            'connection',
+          ) as { id: string };
+          const outcome = outcomeOf(
+            await actor.client.rpc('disconnect_oauth_connection', { connection_id: connection.id }),
+          );
+          const row = unwrap(
+            await service().from('oauth_connections').select('is_active').eq('id', connection.id),
+            'check',
+          );
+          if ((outcome === 'allowed') === row[0]!.is_active)
+            return 'error: effect does not match the answer';
+          return outcome;
+        },
+      });
+    }
+
+    for (const target of ['A', 'B'] as const) {
+      const org = world.orgs[target];
+      const on = `${target}`;
+
+      cases.push({
+        group: group('update_user_role'),
+        name: `${actor.label} promotes a user of ${on}`,
+        expected: teamAction(
+          actor,
+          target,
+          (a) => a.kind === 'master_admin',
+          'Only master admins can change user roles',
+          'User not found',
+        ),
+        run: async () => {
+          const outcome = outcomeOf(
+            await actor.client.rpc('update_user_role', {
+              user_id: org.bystander.userId,
+              new_role: 'admin',
+            }),
+          );
+          const promoted = (await profileOf(server, org.bystander.userId)).role === 'admin';
+          if (promoted) await restoreProfile(server, org.bystander.userId, { role: 'user' });
+          if (promoted !== (outcome === 'allowed'))
+            return 'error: effect does not match the answer';
+          return outcome;
+        },
+      });
+
+      for (const [fn, verb, person, becomes] of [
+        ['deactivate_user', 'deactivate', org.bystander, false],
+        ['reactivate_user', 'reactivate', org.deactivatedBystander, true],
+      ] as const) {
+        cases.push({
+          group: group(fn),
+          name: `${actor.label} ${verb}s a user of ${on}`,
+          expected: teamAction(
+            actor,
+            target,
+            isAdmin,
+            `Insufficient permissions to ${verb} users`,
+            'User not found',
+          ),
+          run: async () => {
+            const outcome = outcomeOf(await actor.client.rpc(fn, { user_id: person.userId }));
+            const changed = (await profileOf(server, person.userId)).is_active === becomes;
+            if (changed) await restoreProfile(server, person.userId, { is_active: !becomes });
+            if (changed !== (outcome === 'allowed'))
+              return 'error: effect does not match the answer';
+            return outcome;
+          },
+        });
+      }
+
+      cases.push({
+        group: group('cancel_invitation'),
+        name: `${actor.label} cancels an invitation of ${on}`,
+        expected: teamAction(
+          actor,
+          target,
+          isAdmin,
+          'Insufficient permissions to cancel invitations',
+          'Invitation not found',
+        ),
+        run: async () => {
+          const { id } = await invite(org.organisation.master, uniqueEmail('matrix-cancel'));
+          const outcome = outcomeOf(
+            await actor.client.rpc('cancel_invitation', { invitation_id: id }),
+          );
+          const rows = unwrap(
+            await service().from('user_invitations').select('id').eq('id', id),
+            'check',
+          );
+          if ((rows.length === 0) !== (outcome === 'allowed'))
+            return 'error: effect does not match the answer';
+          return outcome;
+        },
+      });
+
+      cases.push({
+        group: group('get_invitation'),
+        name: `${actor.label} looks up a valid invitation of ${on}`,
+        expected: 'allowed',
+        run: async () => {
+          const result = await actor.client.rpc('get_invitation', {
+            token: await validToken(target),
+          });
+          const outcome = outcomeOf(result);
+          if (
+            outcome === 'allowed' &&
+            (result.data as { organization_name: string }).organization_name !==
+              org.organisation.name
+          ) {
+            return 'error: wrong invitation';
+          }
+          return outcome;
+        },
+      });
+
+      cases.push({
+        group: group('accept_invitation'),
+        name:
+          actor.org === target
+            ? `${actor.label} accepts an invitation of ${on} meant for someone else`
+            : `${actor.label} accepts an invitation of ${on} addressed to them`,
+        expected:
+          actor.kind === 'anonymous'
+            ? 'denied'
+            : actor.org === target
+              ? 'error: This invitation was sent to a different email address'
+              : actor.org
+                ? 'error: User already belongs to an organization'
+                : 'allowed',
+        run: async () => {
+          const email =
+            actor.person && actor.org !== target ? actor.person.email : uniqueEmail('someone');
+          const { id, token } = await invite(org.organisation.master, email);
+          const outcome = outcomeOf(await actor.client.rpc('accept_invitation', { token }));
+          const accepted =
+            unwrap(
+              await service().from('user_invitations').select('accepted_at').eq('id', id),
+              'check',
+            )[0]!.accepted_at !== null;
+          if (outcome === 'allowed' && actor.person) {
+            const profile = await profileOf(server, actor.person.userId);
+            if (profile.organization_id !== org.organisation.id)
+              return 'error: accepted without joining';
+            await restoreProfile(server, actor.person.userId, {
+              organization_id: null,
+              role: 'user',
+              full_name: null,
+              invited_by: null,
+              invited_at: null,
+            });
+          }
+          if (accepted !== (outcome === 'allowed'))
+            return 'error: effect does not match the answer';
+          return outcome;
+        },
+      });
+
+      cases.push({
+        group: group('disconnect_oauth_connection'),
+        name: `${actor.label} disconnects someone else's connection in ${on}`,
+        expected: actor.kind === 'anonymous' ? 'denied' : 'error: Connection not found',
+        run: async () => {
+          const connection = unwrap(
+            await service()
+              .from('oauth_connections')
+              .insert({
+                provider_id: `p-${randomBytes(3).toString('hex')}`,
+                user_id: org.bystander.userId,
+                organization_id: org.organisation.id,
+              })
+              .select('id')
+              .single(),
+            'connection',
+          ) as { id: string };
+          const outcome = outcomeOf(
+            await actor.client.rpc('disconnect_oauth_connection', { connection_id: connection.id }),
+          );
+          const row = unwrap(
+            await service().from('oauth_connections').select('is_active').eq('id', connection.id),
+            'check',
+          );
+          if (!row[0]!.is_active && outcome !== 'allowed')
+            return 'error: disconnected despite the refusal';
+          return outcome;
+        },
+      });
+    }
+  }
+  return cases;
+}

@@ -1,0 +1,420 @@
+/**
+ * Every table (and the view) × select / insert / update / delete × every actor × both
+ * organisations. The rules below are the contract of docs/data-model.md; each case creates its
+ * own row with the service role, lets the actor try, and judges by what is in the database.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { SupabaseClient } from '@supabase/supabase-js';
+import type { TestServer } from '../support/server.ts';
+import { standing, type OrgKey, type OrgWorld, type World } from './actors.ts';
+import { admits, allowedIf, judgeWrite, type Case, type Outcome, type Rule } from './cases.ts';
+import { unwrap } from './world.ts';
+
+type Operation = 'select' | 'insert' | 'update' | 'delete';
+type Row = Record<string, unknown>;
+
+export interface TableSpec {
+  /** What the actor calls `from(…)` on. */
+  table: string;
+  /** Where the service role checks the effect (the table behind a view). */
+  storedIn?: string;
+  /** The column that identifies the case's row. */
+  key: string;
+  /** Columns the actor selects (default `*`). */
+  columns?: string;
+  rules: Record<Operation, Rule>;
+  /** A row of the organisation, made (or found) with the service role; returns its key. */
+  fixture(server: TestServer, org: OrgWorld): Promise<string>;
+  /** A new row of the organisation for the actor to insert, with its key. */
+  newRow(server: TestServer, org: OrgWorld): Promise<{ key: string; row: Row }>;
+  /** What the actor tries to change. */
+  change: Row;
+}
+
+const tag = () => randomBytes(4).toString('hex');
+const inAWeek = () => new Date(Date.now() + 7 * 86_400_000).toISOString();
+
+async function serviceInsert(server: TestServer, table: string, row: Row, key: string) {
+  const inserted = unwrap(
+    await server.service().from(table).insert(row).select(key).single(),
+    `fixture ${table}`,
+  ) as Row;
+  return String(inserted[key]);
+}
+
+/** A connection of the organisation's bystander (someone else's connection for every actor). */
+async function bystanderConnection(server: TestServer, org: OrgWorld, withTokens: boolean) {
+  const id = await serviceInsert(
+    server,
+    'oauth_connections',
+    {
+      provider_id: `p-${tag()}`,
+      user_id: org.bystander.userId,
+      organization_id: org.organisation.id,
+      scopes: ['read'],
+    },
+    'id',
+  );
+  if (withTokens) {
+    await serviceInsert(
+      server,
+      'oauth_connection_tokens',
+      { connection_id: id, access_token: 'enc:access', refresh_token: 'enc:refresh' },
+      'connection_id',
+    );
+  }
+  return id;
+}
+
+const documentRow = (org: OrgWorld): Row => ({
+  organization_id: org.organisation.id,
+  name: `report-${tag()}.pdf`,
+  category: 'HR',
+  file_path: `documents/${org.organisation.id}/${Date.now()}-${tag()}.pdf`,
+  size: 1234,
+  tags: ['matrix'],
+});
+
+const integrationRow = (org: OrgWorld): Row => ({
+  organization_id: org.organisation.id,
+  integration_key: `tool-${tag()}`,
+  name: 'Tool',
+  description: 'A tool',
+  url: 'https://tool.example.test',
+  category: 'Custom',
+});
+
+const configRow = (org: OrgWorld): Row => ({
+  organization_id: org.organisation.id,
+  provider_id: `p-${tag()}`,
+  client_id: 'client',
+  client_secret: 'matrix-client-secret',
+});
+
+export const TABLES: TableSpec[] = [
+  {
+    table: 'organizations',
+    key: 'id',
+    rules: { select: 'member', insert: 'nobody', update: 'nobody', delete: 'nobody' },
+    fixture: async (_server, org) => org.organisation.id,
+    newRow: async () => {
+      const id = randomUUID();
+      return { key: id, row: { id, name: 'Injected organisation' } };
+    },
+    change: { name: 'Renamed by someone' },
+  },
+  {
+    // Someone else's profile (the bystander's); one's own profile is in own-row-cases.ts.
+    table: 'user_profiles',
+    key: 'id',
+    rules: { select: 'member', insert: 'nobody', update: 'nobody', delete: 'nobody' },
+    fixture: async (_server, org) => org.bystander.userId,
+    newRow: async (_server, org) => {
+      const id = randomUUID();
+      return {
+        key: id,
+        row: { id, email: `${tag()}@example.test`, organization_id: org.organisation.id },
+      };
+    },
+    change: { full_name: 'Renamed by someone' },
+  },
+  {
+    table: 'documents',
+    key: 'id',
+    rules: { select: 'member', insert: 'member', update: 'member', delete: 'member' },
+    fixture: (server, org) => serviceInsert(server, 'documents', documentRow(org), 'id'),
+    newRow: async (_server, org) => {
+      const id = randomUUID();
+      return { key: id, row: { id, ...documentRow(org) } };
+    },
+    change: { name: 'renamed.pdf' },
+  },
+  {
+    table: 'user_invitations',
+    key: 'id',
+    rules: { select: 'admin', insert: 'nobody', update: 'nobody', delete: 'nobody' },
+    fixture: (server, org) =>
+      serviceInsert(
+        server,
+        'user_invitations',
+        {
+          email: `invitee-${tag()}@example.test`,
+          role: 'user',
+          organization_id: org.organisation.id,
+          invited_by: org.organisation.master.userId,
+          expires_at: inAWeek(),
+        },
+        'id',
+      ),
+    newRow: async (_server, org) => {
+      const id = randomUUID();
+      return {
+        key: id,
+        row: {
+          id,
+          email: `forged-${tag()}@example.test`,
+          role: 'admin',
+          organization_id: org.organisation.id,
+          expires_at: inAWeek(),
+        },
+      };
+    },
+    change: { role: 'admin' },
+  },
+  {
+    // The readable columns only; client_secret is tried in attack-cases.ts.
+    table: 'oauth_configs',
+    key: 'id',
+    columns: 'id, provider_id, client_id, has_client_secret',
+    rules: { select: 'member', insert: 'nobody', update: 'nobody', delete: 'nobody' },
+    fixture: (server, org) => serviceInsert(server, 'oauth_configs', configRow(org), 'id'),
+    newRow: async (_server, org) => {
+      const id = randomUUID();
+      return { key: id, row: { id, ...configRow(org) } };
+    },
+    change: { client_id: 'hijacked' },
+  },
+  {
+    table: 'oauth_provider_settings',
+    storedIn: 'oauth_configs',
+    key: 'provider_id',
+    rules: { select: 'member', insert: 'nobody', update: 'nobody', delete: 'nobody' },
+    fixture: (server, org) => serviceInsert(server, 'oauth_configs', configRow(org), 'provider_id'),
+    newRow: async () => {
+      const provider = `p-${tag()}`;
+      return { key: provider, row: { provider_id: provider, client_id: 'client' } };
+    },
+    change: { client_id: 'hijacked' },
+  },
+  {
+    // Someone else's connection; one's own is in own-row-cases.ts.
+    table: 'oauth_connections',
+    key: 'id',
+    rules: { select: 'nobody', insert: 'nobody', update: 'nobody', delete: 'nobody' },
+    fixture: (server, org) => bystanderConnection(server, org, false),
+    newRow: async (_server, org) => {
+      const id = randomUUID();
+      return {
+        key: id,
+        row: {
+          id,
+          provider_id: `p-${tag()}`,
+          user_id: org.bystander.userId,
+          organization_id: org.organisation.id,
+        },
+      };
+    },
+    change: { is_active: false },
+  },
+  {
+    table: 'oauth_connection_tokens',
+    key: 'connection_id',
+    rules: { select: 'nobody', insert: 'nobody', update: 'nobody', delete: 'nobody' },
+    fixture: (server, org) => bystanderConnection(server, org, true),
+    newRow: async (server, org) => {
+      const connection = await bystanderConnection(server, org, false);
+      return { key: connection, row: { connection_id: connection, access_token: 'forged' } };
+    },
+    change: { access_token: 'replaced' },
+  },
+  {
+    table: 'oauth_states',
+    key: 'id',
+    rules: { select: 'nobody', insert: 'nobody', update: 'nobody', delete: 'nobody' },
+    fixture: (server, org) =>
+      serviceInsert(
+        server,
+        'oauth_states',
+        {
+          state_hash: randomBytes(32).toString('hex'),
+          user_id: org.bystander.userId,
+          organization_id: org.organisation.id,
+          provider_id: 'github',
+          expires_at: inAWeek(),
+        },
+        'id',
+      ),
+    newRow: async (_server, org) => {
+      const id = randomUUID();
+      return {
+        key: id,
+        row: {
+          id,
+          state_hash: randomBytes(32).toString('hex'),
+          user_id: org.bystander.userId,
+          organization_id: org.organisation.id,
+          provider_id: 'github',
+          expires_at: inAWeek(),
+        },
+      };
+    },
+    change: { used_at: new Date().toISOString() },
+  },
+  {
+    table: 'integration_customizations',
+    key: 'id',
+    rules: {
+      select: 'member',
+      insert: 'master_admin',
+      update: 'master_admin',
+      delete: 'master_admin',
+    },
+    fixture: (server, org) =>
+      serviceInsert(server, 'integration_customizations', integrationRow(org), 'id'),
+    newRow: async (_server, org) => {
+      const id = randomUUID();
+      return { key: id, row: { id, ...integrationRow(org) } };
+    },
+    change: { name: 'Renamed tool' },
+  },
+  {
+    table: 'custom_integrations',
+    key: 'id',
+    rules: {
+      select: 'member',
+      insert: 'master_admin',
+      update: 'master_admin',
+      delete: 'master_admin',
+    },
+    fixture: (server, org) =>
+      serviceInsert(
+        server,
+        'custom_integrations',
+        { organization_id: org.organisation.id, operations_category: 'hr' },
+        'id',
+      ),
+    newRow: async (_server, org) => {
+      const id = randomUUID();
+      return {
+        key: id,
+        row: { id, organization_id: org.organisation.id, operations_category: 'it', name: 'Mine' },
+      };
+    },
+    change: { name: 'Renamed integration' },
+  },
+  {
+    table: 'integration_contacts',
+    key: 'id',
+    rules: { select: 'member', insert: 'admin', update: 'admin', delete: 'admin' },
+    fixture: (server, org) =>
+      serviceInsert(
+        server,
+        'integration_contacts',
+        { organization_id: org.organisation.id, integration_key: `tool-${tag()}`, name: 'Pat' },
+        'id',
+      ),
+    newRow: async (_server, org) => {
+      const id = randomUUID();
+      return {
+        key: id,
+        row: {
+          id,
+          organization_id: org.organisation.id,
+          integration_key: `tool-${tag()}`,
+          name: 'Sam',
+        },
+      };
+    },
+    change: { name: 'Renamed contact' },
+  },
+  {
+    // One row per organisation: the fixture (re)creates it, an insert case first removes it.
+    table: 'corporate_status',
+    key: 'organization_id',
+    rules: { select: 'member', insert: 'admin', update: 'admin', delete: 'admin' },
+    fixture: async (server, org) => {
+      unwrap(
+        await server
+          .service()
+          .from('corporate_status')
+          .upsert({ organization_id: org.organisation.id, entity_name: 'Fixture Inc.' }),
+        'fixture corporate_status',
+      );
+      return org.organisation.id;
+    },
+    newRow: async (server, org) => {
+      unwrap(
+        await server
+          .service()
+          .from('corporate_status')
+          .delete()
+          .eq('organization_id', org.organisation.id),
+        'clear corporate_status',
+      );
+      return {
+        key: org.organisation.id,
+        row: {
+          organization_id: org.organisation.id,
+          entity_name: 'Inserted Inc.',
+          entity_type: 'LLC',
+        },
+      };
+    },
+    change: { entity_name: 'Renamed Inc.' },
+  },
+];
+
+async function storedRow(server: TestServer, spec: TableSpec, key: string): Promise<Row | null> {
+  const { data, error } = await server
+    .service()
+    .from(spec.storedIn ?? spec.table)
+    .select('*')
+    .eq(spec.key, key);
+  if (error) throw new Error(`service read of ${spec.table}: ${error.message}`);
+  return (data[0] as Row | undefined) ?? null;
+}
+
+async function attempt(
+  server: TestServer,
+  spec: TableSpec,
+  operation: Operation,
+  client: SupabaseClient,
+  org: OrgWorld,
+  selectFixture: () => Promise<string>,
+): Promise<Outcome> {
+  if (operation === 'select') {
+    const key = await selectFixture();
+    const { data, error } = await client
+      .from(spec.table)
+      .select(spec.columns ?? '*')
+      .eq(spec.key, key);
+    return allowedIf(!error && data.length === 1);
+  }
+  if (operation === 'insert') {
+    const { key, row } = await spec.newRow(server, org);
+    const { error } = await client.from(spec.table).insert(row);
+    return judgeWrite(error, (await storedRow(server, spec, key)) !== null);
+  }
+  const key = await spec.fixture(server, org);
+  if (operation === 'update') {
+    const { error } = await client.from(spec.table).update(spec.change).eq(spec.key, key);
+    const row = await storedRow(server, spec, key);
+    const changed = Object.entries(spec.change).every(([column, value]) => row?.[column] === value);
+    return judgeWrite(error, changed);
+  }
+  const { error } = await client.from(spec.table).delete().eq(spec.key, key);
+  return judgeWrite(error, (await storedRow(server, spec, key)) === null);
+}
+
+export function tableCases(server: TestServer, world: World): Case[] {
+  const cases: Case[] = [];
+  for (const spec of TABLES) {
+    for (const target of ['A', 'B'] as OrgKey[]) {
+      const org = world.orgs[target];
+      // One row to read per table and organisation is enough: reading changes nothing.
+      let readable: Promise<string> | undefined;
+      const selectFixture = () => (readable ??= spec.fixture(server, org));
+      for (const operation of ['select', 'insert', 'update', 'delete'] as const) {
+        for (const actor of world.actors) {
+          cases.push({
+            group: `table ${spec.table}`,
+            name: `${actor.label} ${operation} ${spec.table} of ${target}`,
+            expected: allowedIf(admits(spec.rules[operation], standing(actor, target))),
+            run: () => attempt(server, spec, operation, actor.client, org, selectFixture),
+          });
+        }
+      }
+    }
+  }
+  return cases;
+}
