@@ -22,6 +22,9 @@ export interface ModalProps {
   dismissible?: boolean;
 }
 
+/** Open modals, innermost last: only the innermost one answers Escape and traps Tab. */
+const openModals: symbol[] = [];
+
 const sizes = {
   sm: 'max-w-sm',
   md: 'max-w-md',
@@ -54,6 +57,8 @@ export function Modal({
   });
 
   useEffect(() => {
+    const self = Symbol('modal');
+    openModals.push(self);
     const previouslyFocused = document.activeElement as HTMLElement | null;
     const panel = panelRef.current;
     const first =
@@ -64,6 +69,7 @@ export function Modal({
     first?.focus();
 
     function onKeyDown(event: KeyboardEvent) {
+      if (openModals[openModals.length - 1] !== self) return;
       if (event.key === 'Escape' && dismissibleRef.current) {
         event.stopPropagation();
         onCloseRef.current();
@@ -94,6 +100,7 @@ export function Modal({
     const { overflow } = document.body.style;
     document.body.style.overflow = 'hidden';
     return () => {
+      openModals.splice(openModals.indexOf(self), 1);
       document.removeEventListener('keydown', onKeyDown, true);
       document.body.style.overflow = overflow;
       previouslyFocused?.focus?.();
