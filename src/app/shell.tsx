@@ -1,14 +1,29 @@
 import { Outlet } from 'react-router-dom';
 import { Spinner } from '../components/spinner.tsx';
+import { AuthForm } from '../features/auth/components/auth-form.tsx';
 import { useSession } from '../lib/session.tsx';
+import { DeactivatedNotice, ProfileLoadError } from './account-notices.tsx';
+import { NavigationBar } from './navigation/navigation-bar.tsx';
 
-/** Placeholder shell: the navigation bar and sign-in form come with the sign-in work. */
+/**
+ * The authenticated shell around every page but the invitation page (product-spec §2):
+ * Loading... while the session resolves, the sign-in form in place of the page while signed
+ * out (the URL stays, so signing in leads to the page asked for), otherwise the navigation bar
+ * and the page. Pages may rely on the profile being loaded.
+ */
 export function AppShell() {
-  const { status } = useSession();
+  const { status, profile, profileError } = useSession();
   if (status === 'loading') return <Spinner fullScreen />;
+  if (status === 'signed-out') return <AuthForm />;
+  if (!profile) {
+    return profileError ? <ProfileLoadError message={profileError} /> : <Spinner fullScreen />;
+  }
   return (
-    <main className="mx-auto max-w-7xl p-4">
-      <Outlet />
-    </main>
+    <div className="min-h-screen">
+      <NavigationBar />
+      <main className="mx-auto max-w-7xl px-4 py-6 sm:px-6">
+        {profile.is_active ? <Outlet /> : <DeactivatedNotice />}
+      </main>
+    </div>
   );
 }

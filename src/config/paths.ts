@@ -23,5 +23,5 @@ export const routePatterns = {
   users: '/users',
   oauth: '/oauth',
   oauthCallback: '/oauth/callback/:providerId',
-  invitation: '/invite/:token',
+  invitation: '/invite/:token?',
 } as const;

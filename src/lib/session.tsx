@@ -5,6 +5,7 @@ import {
   useContext,
   useEffect,
   useMemo,
+  useRef,
   useState,
   type ReactNode,
 } from 'react';
@@ -83,7 +84,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     };
   }, []);
 
+  // Only the latest load may write its result: a load started by the SIGNED_IN event can
+  // finish after a refresh that followed it (e.g. accepting an invitation right after sign-up)
+  // and must not put the older profile back.
+  const latestLoad = useRef(0);
   const loadProfile = useCallback(async (id: string) => {
+    const load = ++latestLoad.current;
     setProfileState((previous) => ({
       ...(previous.userId === id ? previous : noProfile),
       userId: id,
@@ -95,12 +101,14 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       const organization = profile.organization_id
         ? await fetchOrganization(profile.organization_id)
         : null;
+      if (load !== latestLoad.current) return;
       setProfileState((previous) =>
         previous.userId === id
           ? { userId: id, profile, organization, error: null, loading: false }
           : previous,
       );
     } catch (error) {
+      if (load !== latestLoad.current) return;
       setProfileState((previous) =>
         previous.userId === id
           ? {
@@ -119,8 +127,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [userId, loadProfile]);
 
   const refreshProfile = useCallback(async () => {
-    if (userId) await loadProfile(userId);
-  }, [userId, loadProfile]);
+    // Asks the client, not React state: right after a sign-in or sign-up (accepting an
+    // invitation) the state may not have caught up with the new session yet.
+    const { data } = await supabase().auth.getSession();
+    const id = data.session?.user.id;
+    if (id) await loadProfile(id);
+  }, [loadProfile]);
 
   const signOut = useCallback(async () => {
     const { error } = await supabase().auth.signOut();

@@ -76,3 +76,14 @@ export async function addMember(
   if (accepted.error) throw new Error(accepted.error.message);
   return member;
 }
+
+/**
+ * A client with the service-role key (bypasses row-level security), for arranging situations
+ * a test needs that no user could create through the app, such as an expired invitation.
+ */
+export function serviceClient(): AppSupabaseClient {
+  const { url, serviceRoleKey } = inject('backend');
+  return createClient<Database>(url, serviceRoleKey, {
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+  });
+}

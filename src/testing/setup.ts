@@ -1,7 +1,11 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 import { setSupabaseClient } from '../lib/supabase.ts';
+
+// Screens here load lazily and talk to a real backend on a shared 2-core machine: Testing
+// Library's 1-second default for findBy/waitFor is too short for that.
+configure({ asyncUtilTimeout: 10_000 });
 
 afterEach(() => {
   cleanup();

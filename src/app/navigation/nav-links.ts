@@ -1,0 +1,35 @@
+import {
+  Briefcase,
+  FileText,
+  KeyRound,
+  LayoutDashboard,
+  Upload,
+  Users,
+  type LucideIcon,
+} from 'lucide-react';
+import { paths } from '../../config/paths.ts';
+
+export interface NavLinkItem {
+  label: string;
+  to: string;
+  icon: LucideIcon;
+  /** Active only on this exact path (the dashboard), not on everything below it. */
+  end?: boolean;
+}
+
+const everyone: NavLinkItem[] = [
+  { label: 'Dashboard', to: paths.dashboard, icon: LayoutDashboard, end: true },
+  { label: 'Documents', to: paths.documents, icon: FileText },
+  { label: 'Upload', to: paths.upload, icon: Upload },
+  { label: 'Operations', to: paths.operations, icon: Briefcase },
+];
+
+const adminsOnly: NavLinkItem[] = [
+  { label: 'Users', to: paths.users, icon: Users },
+  { label: 'OAuth', to: paths.oauth, icon: KeyRound },
+];
+
+/** The navigation links (product-spec §2): admins also get Users and OAuth. */
+export function navLinksFor(isAdmin: boolean): NavLinkItem[] {
+  return isAdmin ? [...everyone, ...adminsOnly] : everyone;
+}

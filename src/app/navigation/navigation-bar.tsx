@@ -1,0 +1,117 @@
+import { Menu, X } from 'lucide-react';
+import { useEffect, useId, useState } from 'react';
+import { NavLink, useLocation } from 'react-router-dom';
+import { APP_VERSION } from '../../config/app-info.ts';
+import { BrandLogo } from '../../features/branding/components/brand-logo.tsx';
+import { isAdminRole } from '../../lib/roles.ts';
+import { useSession } from '../../lib/session.tsx';
+import { navLinksFor, type NavLinkItem } from './nav-links.ts';
+import { UserSummary } from './user-summary.tsx';
+
+function linkClass(layout: 'row' | 'stacked') {
+  return ({ isActive }: { isActive: boolean }) =>
+    [
+      'flex items-center gap-1.5 rounded-md py-2 text-sm font-medium whitespace-nowrap focus-visible:outline-2 focus-visible:outline-blue-600',
+      layout === 'stacked' ? 'w-full px-3' : 'px-2',
+      // The active page is marked by weight and aria-current as well as by colour.
+      isActive
+        ? 'bg-blue-50 font-semibold text-blue-700'
+        : 'text-gray-700 hover:bg-gray-100 hover:text-gray-900',
+    ].join(' ');
+}
+
+function NavLinks({ links, layout }: { links: NavLinkItem[]; layout: 'row' | 'stacked' }) {
+  return (
+    <ul className={layout === 'row' ? 'flex items-center gap-0.5' : 'flex flex-col gap-1'}>
+      {links.map(({ label, to, icon: Icon, end }) => (
+        <li key={to}>
+          <NavLink to={to} end={end} className={linkClass(layout)}>
+            <Icon className="h-4 w-4" aria-hidden="true" />
+            {label}
+          </NavLink>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * The navigation bar (product-spec §2): logo, version badge, links by role, who is signed in and
+ * Sign out. Below the `xl` breakpoint the links and the user move into a menu.
+ */
+export function NavigationBar() {
+  const { user, profile, organization } = useSession();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const menuId = useId();
+  const location = useLocation();
+
+  // Following a link closes the small-screen menu.
+  const [menuPath, setMenuPath] = useState(location.pathname);
+  if (menuPath !== location.pathname) {
+    setMenuPath(location.pathname);
+    setMenuOpen(false);
+  }
+
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setMenuOpen(false);
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, [menuOpen]);
+
+  const active = profile?.is_active ?? false;
+  const isAdmin = active && isAdminRole(profile?.role);
+  // A deactivated member has nothing to navigate to; the shell explains why.
+  const links = active ? navLinksFor(isAdmin) : [];
+  const email = profile?.email || user?.email || '';
+  const summary = {
+    fullName: profile?.full_name ?? null,
+    email,
+    role: profile?.role ?? null,
+  };
+
+  return (
+    <header className="sticky top-0 z-40 border-b border-gray-200 bg-white">
+      <nav aria-label="Main" className="mx-auto flex h-16 max-w-7xl items-center gap-3 px-4">
+        <BrandLogo
+          organizationId={active ? (organization?.id ?? null) : null}
+          organizationName={organization?.name ?? null}
+          canUpload={isAdmin}
+        />
+        <span className="shrink-0 rounded-full bg-gray-100 px-2 py-0.5 text-xs font-medium text-gray-600">
+          v{APP_VERSION}
+        </span>
+        <div className="ml-2 hidden shrink-0 xl:block">
+          <NavLinks links={links} layout="row" />
+        </div>
+        <div className="ml-auto hidden min-w-0 xl:block">
+          <UserSummary {...summary} layout="row" />
+        </div>
+        <button
+          type="button"
+          onClick={() => setMenuOpen((open) => !open)}
+          aria-expanded={menuOpen}
+          aria-controls={menuId}
+          aria-label={menuOpen ? 'Close menu' : 'Open menu'}
+          className="ml-auto rounded-md p-2 text-gray-600 hover:bg-gray-100 focus-visible:outline-2 focus-visible:outline-blue-600 xl:hidden"
+        >
+          {menuOpen ? (
+            <X className="h-5 w-5" aria-hidden="true" />
+          ) : (
+            <Menu className="h-5 w-5" aria-hidden="true" />
+          )}
+        </button>
+      </nav>
+      {menuOpen && (
+        <div id={menuId} className="border-t border-gray-200 bg-white px-4 py-3 xl:hidden">
+          <NavLinks links={links} layout="stacked" />
+          <div className="mt-3 border-t border-gray-200">
+            <UserSummary {...summary} layout="stacked" />
+          </div>
+        </div>
+      )}
+    </header>
+  );
+}

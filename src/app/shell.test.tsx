@@ -1,0 +1,138 @@
+import { configure, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { addMember, createOrganization, serviceClient, signUpUser } from '../testing/backend.ts';
+import { renderApp } from '../testing/render.tsx';
+
+// The first render loads the route's chunk and talks to a real backend on a busy machine.
+configure({ asyncUtilTimeout: 10_000 });
+
+const nav = () => screen.getByRole('navigation', { name: 'Main' });
+
+describe('the authenticated shell', () => {
+  it('shows Loading... while the session resolves, then the sign-in form in place of the page', async () => {
+    const { router } = renderApp({ route: '/documents' });
+    expect(screen.getByRole('status')).toHaveTextContent('Loading...');
+    expect(await screen.findByRole('heading', { name: 'Sign in to Steward' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/documents');
+    expect(screen.queryByRole('navigation', { name: 'Main' })).not.toBeInTheDocument();
+  });
+
+  it('gives a master admin every link, the version badge, who they are and their role', async () => {
+    const organization = await createOrganization();
+    renderApp({ client: organization.masterAdmin.client, route: '/users' });
+    await waitFor(() => expect(within(nav()).getByText('Master Admin')).toBeInTheDocument());
+
+    const links = within(nav())
+      .getAllByRole('link')
+      .map((link) => link.textContent?.trim())
+      .filter(Boolean);
+    expect(links).toEqual(
+      expect.arrayContaining(['Dashboard', 'Documents', 'Upload', 'Operations', 'Users', 'OAuth']),
+    );
+    expect(within(nav()).getByText('v2.1.0')).toBeInTheDocument();
+    // No custom logo stored: the product name stands in.
+    expect(within(nav()).getByText('Steward')).toBeInTheDocument();
+    // No full name yet: the e-mail stands in for it, and the e-mail is shown as well.
+    expect(within(nav()).getAllByText(organization.masterAdmin.email)).toHaveLength(2);
+    expect(within(nav()).getByRole('link', { name: 'Users' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
+    expect(within(nav()).getByRole('link', { name: 'Dashboard' })).not.toHaveAttribute(
+      'aria-current',
+    );
+    expect(within(nav()).getByRole('button', { name: 'Sign out' })).toBeInTheDocument();
+  });
+
+  it('gives a user the four links only, their full name and the User badge', async () => {
+    const organization = await createOrganization();
+    const member = await addMember(organization, 'user', 'Ruth Miller');
+    renderApp({ client: member.client, route: '/users' });
+    await waitFor(() => expect(within(nav()).getByText('User')).toBeInTheDocument());
+    expect(within(nav()).getByText('Ruth Miller')).toBeInTheDocument();
+    expect(within(nav()).getByText(member.email)).toBeInTheDocument();
+    expect(within(nav()).queryByRole('link', { name: 'Users' })).not.toBeInTheDocument();
+    expect(within(nav()).queryByRole('link', { name: 'OAuth' })).not.toBeInTheDocument();
+    expect(within(nav()).getByRole('link', { name: 'Operations' })).toBeInTheDocument();
+    expect(
+      within(nav()).queryByRole('button', { name: 'Upload custom logo' }),
+    ).not.toBeInTheDocument();
+  });
+
+  it('shows an admin the Admin badge and the admin links', async () => {
+    const organization = await createOrganization();
+    const admin = await addMember(organization, 'admin');
+    renderApp({ client: admin.client, route: '/users' });
+    await waitFor(() => expect(within(nav()).getByText('Admin')).toBeInTheDocument());
+    expect(within(nav()).getByRole('link', { name: 'OAuth' })).toBeInTheDocument();
+    expect(within(nav()).getByRole('button', { name: 'Upload custom logo' })).toBeInTheDocument();
+  });
+
+  it('signs out to the sign-in form, staying on the same address', async () => {
+    const user = userEvent.setup();
+    const organization = await createOrganization();
+    const { router } = renderApp({ client: organization.masterAdmin.client, route: '/users' });
+    await waitFor(() => expect(within(nav()).getByText('Master Admin')).toBeInTheDocument());
+    await user.click(within(nav()).getByRole('button', { name: 'Sign out' }));
+    expect(await screen.findByRole('heading', { name: 'Sign in to Steward' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/users');
+    const { data } = await organization.masterAdmin.client.auth.getSession();
+    expect(data.session).toBeNull();
+  });
+
+  it('puts the links and the user in a menu that opens and closes (small screens)', async () => {
+    const user = userEvent.setup();
+    const organization = await createOrganization();
+    const { router } = renderApp({ client: organization.masterAdmin.client, route: '/users' });
+    const toggle = await screen.findByRole('button', { name: 'Open menu' });
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+
+    await user.click(toggle);
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    expect(toggle).toHaveAccessibleName('Close menu');
+    const menu = document.getElementById(toggle.getAttribute('aria-controls')!)!;
+    expect(within(menu).getByRole('link', { name: 'Users' })).toBeInTheDocument();
+    expect(within(menu).getByRole('button', { name: 'Sign out' })).toBeInTheDocument();
+    await user.keyboard('{Escape}');
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+
+    // Following a link closes the menu.
+    await user.click(toggle);
+    const opened = document.getElementById(toggle.getAttribute('aria-controls')!)!;
+    await user.click(within(opened).getByRole('link', { name: 'Upload' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/upload'));
+    expect(await screen.findByRole('button', { name: 'Open menu' })).toHaveAttribute(
+      'aria-expanded',
+      'false',
+    );
+  });
+
+  it('tells a deactivated member so, instead of showing empty pages', async () => {
+    const organization = await createOrganization();
+    const member = await addMember(organization, 'user');
+    const { error } = await organization.masterAdmin.client.rpc('deactivate_user', {
+      user_id: member.userId,
+    });
+    expect(error).toBeNull();
+    renderApp({ client: member.client, route: '/documents' });
+    expect(
+      await screen.findByRole('heading', { name: 'Your account has been deactivated' }),
+    ).toBeInTheDocument();
+    expect(screen.getByText(/contact an administrator/)).toBeInTheDocument();
+    expect(within(nav()).queryByRole('link', { name: 'Documents' })).not.toBeInTheDocument();
+    expect(within(nav()).getByRole('button', { name: 'Sign out' })).toBeInTheDocument();
+  });
+
+  it('explains a profile that cannot be loaded, with Try again', async () => {
+    const user = await signUpUser();
+    // Arranged with the service key: a user whose profile row is gone.
+    const { error } = await serviceClient().from('user_profiles').delete().eq('id', user.userId);
+    expect(error).toBeNull();
+    renderApp({ client: user.client, route: '/' });
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Error: Failed to fetch user profile');
+    expect(within(alert).getByRole('button', { name: 'Try again' })).toBeInTheDocument();
+    expect(within(alert).getByRole('button', { name: 'Sign out' })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,142 @@
+import { configure, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { signUpUser, TEST_PASSWORD, uniqueEmail } from '../../../testing/backend.ts';
+import { renderApp } from '../../../testing/render.tsx';
+
+// The first render loads the route's chunk and talks to a real backend on a busy machine.
+configure({ asyncUtilTimeout: 10_000 });
+
+async function openSignedOut(route = '/users') {
+  const view = renderApp({ route });
+  await screen.findByRole('heading', { name: 'Sign in to Steward' });
+  return view;
+}
+
+describe('the sign-in form', () => {
+  it('shows both modes with their texts, toggled by a link', async () => {
+    const user = userEvent.setup();
+    await openSignedOut();
+    expect(screen.getByText('Access your document management system')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Sign in' })).toHaveAttribute('type', 'submit');
+    expect(screen.getByText(/Don't have an account\?/)).toHaveTextContent(
+      "Don't have an account? Sign up",
+    );
+
+    await user.click(screen.getByRole('button', { name: 'Sign up' }));
+    expect(screen.getByRole('heading', { name: 'Create your account' })).toBeInTheDocument();
+    expect(screen.getByText('Join your organization')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Create account' })).toHaveAttribute(
+      'type',
+      'submit',
+    );
+    expect(screen.getByText(/Already have an account\?/)).toHaveTextContent(
+      'Already have an account? Sign in',
+    );
+
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(screen.getByRole('heading', { name: 'Sign in to Steward' })).toBeInTheDocument();
+  });
+
+  it('masks the password with a show/hide toggle', async () => {
+    const user = userEvent.setup();
+    await openSignedOut();
+    const password = screen.getByLabelText('Password');
+    expect(password).toHaveAttribute('type', 'password');
+    await user.click(screen.getByRole('button', { name: 'Show password' }));
+    expect(password).toHaveAttribute('type', 'text');
+    await user.click(screen.getByRole('button', { name: 'Hide password' }));
+    expect(password).toHaveAttribute('type', 'password');
+  });
+
+  it('shows a wrong password as "Invalid email or password" in a red box, and logs it', async () => {
+    const user = userEvent.setup();
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const { email } = await signUpUser();
+    await openSignedOut();
+    await user.type(screen.getByLabelText('Email address'), email);
+    await user.type(screen.getByLabelText('Password'), 'not the password');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(screen.getByRole('button', { name: 'Signing in...' })).toBeDisabled();
+
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Invalid email or password');
+    expect(alert).toHaveClass('bg-red-50');
+    // The error box sits above the fields.
+    expect(
+      alert.compareDocumentPosition(screen.getByLabelText('Email address')) &
+        Node.DOCUMENT_POSITION_FOLLOWING,
+    ).toBeTruthy();
+    expect(logged).toHaveBeenCalledWith('Authentication error', expect.anything());
+    logged.mockRestore();
+  });
+
+  it('signs in and shows the page that was asked for, at the same address', async () => {
+    const user = userEvent.setup();
+    const { email } = await signUpUser();
+    const { router } = await openSignedOut('/users');
+    await user.type(screen.getByLabelText('Email address'), email);
+    await user.type(screen.getByLabelText('Password'), TEST_PASSWORD);
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+
+    // /users for someone without an organisation is the organisation set-up screen.
+    expect(
+      await screen.findByRole('heading', { name: 'Set up your organization' }),
+    ).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/users');
+  });
+
+  it('creates an account: the success alert, and the new user is signed in', async () => {
+    const user = userEvent.setup();
+    const email = uniqueEmail('new');
+    await openSignedOut('/users');
+    await user.click(screen.getByRole('button', { name: 'Sign up' }));
+    await user.type(screen.getByLabelText('Email address'), email);
+    await user.type(screen.getByLabelText('Password'), TEST_PASSWORD);
+    await user.click(screen.getByRole('button', { name: 'Create account' }));
+
+    const notice = await screen.findByRole('dialog', { name: 'Notice' });
+    expect(
+      within(notice).getByText('Account created successfully! You can now sign in.'),
+    ).toBeInTheDocument();
+    await user.click(within(notice).getByRole('button', { name: 'OK' }));
+    expect(
+      await screen.findByRole('heading', { name: 'Set up your organization' }),
+    ).toBeInTheDocument();
+    expect(screen.getAllByText(email).length).toBeGreaterThan(0);
+  });
+
+  it('says "An account with this email already exists" on a second sign-up', async () => {
+    const user = userEvent.setup();
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const { email } = await signUpUser();
+    await openSignedOut();
+    await user.click(screen.getByRole('button', { name: 'Sign up' }));
+    await user.type(screen.getByLabelText('Email address'), email);
+    await user.type(screen.getByLabelText('Password'), TEST_PASSWORD);
+    await user.click(screen.getByRole('button', { name: 'Create account' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'An account with this email already exists',
+    );
+    // Still in sign-up mode: nothing was created.
+    expect(screen.getByRole('heading', { name: 'Create your account' })).toBeInTheDocument();
+    vi.mocked(console.error).mockRestore();
+  });
+
+  it("shows other errors in the backend's own words, and clears them on switching mode", async () => {
+    const user = userEvent.setup();
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    await openSignedOut();
+    await user.click(screen.getByRole('button', { name: 'Sign up' }));
+    await user.type(screen.getByLabelText('Email address'), uniqueEmail('short'));
+    await user.type(screen.getByLabelText('Password'), '123');
+    await user.click(screen.getByRole('button', { name: 'Create account' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toMatch(/password/i);
+    expect(alert).not.toHaveTextContent('An error occurred');
+
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await waitFor(() => expect(screen.queryByRole('alert')).not.toBeInTheDocument());
+    vi.mocked(console.error).mockRestore();
+  });
+});

@@ -1,0 +1,29 @@
+import { supabase } from '../../../lib/supabase.ts';
+
+const BUCKET = 'branding';
+
+/** Where an organisation's logo is kept in the `branding` bucket (docs/data-model.md). */
+export function logoPath(organizationId: string): string {
+  return `${organizationId}/logo.svg`;
+}
+
+/**
+ * The bytes of the organisation's custom logo, or null when none is stored. Any failure to read
+ * it counts as "no logo": the navigation then shows the product name, always a sound fallback.
+ */
+export async function downloadLogo(organizationId: string): Promise<ArrayBuffer | null> {
+  const { data, error } = await supabase().storage.from(BUCKET).download(logoPath(organizationId));
+  if (error || !data) return null;
+  return data.arrayBuffer();
+}
+
+/** Stores (or replaces) the organisation's logo. */
+export async function uploadLogo(organizationId: string, bytes: ArrayBuffer): Promise<void> {
+  const { error } = await supabase().storage.from(BUCKET).upload(logoPath(organizationId), bytes, {
+    upsert: true,
+    contentType: 'image/svg+xml',
+    // Revalidate on every load, so a replaced logo shows for the whole team at once.
+    cacheControl: '0',
+  });
+  if (error) throw new Error(error.message);
+}

@@ -1,0 +1,103 @@
+import { configure, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { addMember, createOrganization } from '../../../testing/backend.ts';
+import { renderApp } from '../../../testing/render.tsx';
+
+// The first render loads the route's chunk and talks to a real backend on a busy machine.
+configure({ asyncUtilTimeout: 10_000 });
+
+const SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="96" height="28"><rect width="96" height="28" fill="#1d4ed8"/></svg>';
+
+const svgFile = (content = SVG, name = 'logo.svg') =>
+  new File([content], name, { type: 'image/svg+xml' });
+
+const nav = () => screen.getByRole('navigation', { name: 'Main' });
+
+function decoded(src: string): string {
+  return Buffer.from(src.slice(src.indexOf(',') + 1), 'base64').toString('utf8');
+}
+
+async function openUploadDialog(user: ReturnType<typeof userEvent.setup>) {
+  await screen.findByRole('navigation', { name: 'Main' });
+  await user.click(await within(nav()).findByRole('button', { name: 'Upload custom logo' }));
+  return screen.getByRole('dialog', { name: 'Upload Custom Logo' });
+}
+
+describe('the custom logo', () => {
+  it('is uploaded by an admin, shown at once, and seen by the rest of the team', async () => {
+    const user = userEvent.setup({ applyAccept: false });
+    const org = await createOrganization();
+    const member = await addMember(org, 'user');
+    const first = renderApp({ client: org.masterAdmin.client, route: '/users' });
+    await waitFor(() => expect(within(nav()).getByText('Master Admin')).toBeInTheDocument());
+    expect(within(nav()).getByText('Steward')).toBeInTheDocument();
+
+    const dialog = await openUploadDialog(user);
+    expect(within(dialog).getByText(/Recommended height: 24-32px/)).toBeInTheDocument();
+    const upload = within(dialog).getByRole('button', { name: 'Upload Logo' });
+    expect(upload).toBeDisabled();
+    await user.upload(within(dialog).getByLabelText('Logo file'), svgFile());
+    await user.click(upload);
+
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    const logo = within(nav()).getByRole('img', { name: `${org.name} logo` });
+    expect(decoded(logo.getAttribute('src')!)).toBe(SVG);
+    expect(within(nav()).queryByText('Steward')).not.toBeInTheDocument();
+    first.unmount();
+
+    // Another member of the organisation gets it from the server.
+    renderApp({ client: member.client, route: '/' });
+    const seen = await within(await screen.findByRole('navigation', { name: 'Main' })).findByRole(
+      'img',
+      { name: `${org.name} logo` },
+    );
+    expect(decoded(seen.getAttribute('src')!)).toBe(SVG);
+  });
+
+  it('refuses anything but an SVG, and files of 1MB or more', async () => {
+    const user = userEvent.setup({ applyAccept: false });
+    const org = await createOrganization();
+    renderApp({ client: org.masterAdmin.client, route: '/users' });
+    const dialog = await openUploadDialog(user);
+    const input = within(dialog).getByLabelText('Logo file') as HTMLInputElement;
+    expect(input).toHaveAttribute('accept', '.svg,image/svg+xml');
+
+    await user.upload(input, new File(['png'], 'logo.png', { type: 'image/png' }));
+    let notice = await screen.findByRole('dialog', { name: 'Notice' });
+    expect(within(notice).getByRole('alert')).toHaveTextContent('Please upload an SVG file only.');
+    await user.click(within(notice).getByRole('button', { name: 'OK' }));
+    expect(within(dialog).getByRole('button', { name: 'Upload Logo' })).toBeDisabled();
+    expect(input.value).toBe('');
+
+    await user.upload(input, svgFile(`<svg>${' '.repeat(1024 * 1024)}</svg>`));
+    notice = await screen.findByRole('dialog', { name: 'Notice' });
+    expect(within(notice).getByRole('alert')).toHaveTextContent('File size must be less than 1MB.');
+    await user.click(within(notice).getByRole('button', { name: 'OK' }));
+    expect(within(dialog).getByRole('button', { name: 'Upload Logo' })).toBeDisabled();
+  });
+
+  it('alerts "Failed to upload logo." when the server refuses the upload', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const user = userEvent.setup({ applyAccept: false });
+    const org = await createOrganization();
+    const admin = await addMember(org, 'admin');
+    renderApp({ client: admin.client, route: '/users' });
+    const dialog = await openUploadDialog(user);
+    await user.upload(within(dialog).getByLabelText('Logo file'), svgFile());
+    // Meanwhile the master admin makes them a plain user, who may not change the logo.
+    await org.masterAdmin.client.rpc('update_user_role', {
+      user_id: admin.userId,
+      new_role: 'user',
+    });
+
+    await user.click(within(dialog).getByRole('button', { name: 'Upload Logo' }));
+    const notice = await screen.findByRole('dialog', { name: 'Notice' });
+    expect(within(notice).getByRole('alert')).toHaveTextContent('Failed to upload logo.');
+    await user.click(within(notice).getByRole('button', { name: 'OK' }));
+    expect(within(nav()).getByText('Steward')).toBeInTheDocument();
+    expect(logged).toHaveBeenCalledWith('Logo upload failed', expect.anything());
+    logged.mockRestore();
+  });
+});

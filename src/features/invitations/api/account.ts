@@ -1,0 +1,23 @@
+import { supabase } from '../../../lib/supabase.ts';
+
+/** Why creating the invited person's account did not leave them signed in. */
+export type SignUpOutcome = 'signed-in' | 'already-registered' | 'needs-confirmation';
+
+/** Creates the invited person's account with the invitation's e-mail. */
+export async function createInvitedAccount(
+  email: string,
+  password: string,
+): Promise<SignUpOutcome> {
+  const { data, error } = await supabase().auth.signUp({ email, password });
+  if (error) {
+    if (error.message.includes('User already registered')) return 'already-registered';
+    throw new Error(error.message || 'Failed to create user');
+  }
+  return data.session ? 'signed-in' : 'needs-confirmation';
+}
+
+/** Signs an existing account in, for a person invited with an e-mail that already has one. */
+export async function signInExistingAccount(email: string, password: string): Promise<boolean> {
+  const { error } = await supabase().auth.signInWithPassword({ email, password });
+  return !error;
+}

@@ -1,0 +1,62 @@
+import { configure, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { signUpUser } from '../../../testing/backend.ts';
+import { renderApp } from '../../../testing/render.tsx';
+
+// The first render loads the route's chunk and talks to a real backend on a busy machine.
+configure({ asyncUtilTimeout: 10_000 });
+
+describe('the organisation set-up screen', () => {
+  it('creates the organisation; the creator becomes Master Admin at once', async () => {
+    const user = userEvent.setup();
+    const founder = await signUpUser();
+    renderApp({ client: founder.client, route: '/users' });
+
+    expect(
+      await screen.findByRole('heading', { name: 'Set up your organization' }),
+    ).toBeInTheDocument();
+    expect(screen.getByText(/master administrator/)).toBeInTheDocument();
+    const nav = screen.getByRole('navigation', { name: 'Main' });
+    expect(within(nav).getByText('User')).toBeInTheDocument();
+
+    const create = screen.getByRole('button', { name: 'Create Organization' });
+    expect(create).toBeDisabled();
+    // A name of spaces only is not submitted.
+    await user.type(screen.getByLabelText('Organization Name'), '   ');
+    expect(create).toBeDisabled();
+
+    await user.type(screen.getByLabelText('Organization Name'), 'Grace Chapel  ');
+    await user.click(create);
+    expect(screen.getByRole('button', { name: 'Creating organization...' })).toBeDisabled();
+
+    expect(await screen.findByRole('heading', { name: 'User Management' })).toBeInTheDocument();
+    await waitFor(() => expect(within(nav).getByText('Master Admin')).toBeInTheDocument());
+    expect(within(nav).getByRole('link', { name: 'Users' })).toBeInTheDocument();
+
+    const { data } = await founder.client
+      .from('user_profiles')
+      .select('role, organization:organizations(name)')
+      .eq('id', founder.userId)
+      .single();
+    expect(data).toEqual({ role: 'master_admin', organization: { name: 'Grace Chapel' } });
+  });
+
+  it('alerts "Failed to create organization: …" when the server refuses', async () => {
+    const user = userEvent.setup();
+    const founder = await signUpUser();
+    renderApp({ client: founder.client, route: '/users' });
+    await user.type(await screen.findByLabelText('Organization Name'), 'Second Church');
+    // Meanwhile, in another tab, the same person already created an organisation.
+    const { error } = await founder.client.rpc('create_organization', { name: 'First Church' });
+    expect(error).toBeNull();
+
+    await user.click(screen.getByRole('button', { name: 'Create Organization' }));
+    const notice = await screen.findByRole('dialog', { name: 'Notice' });
+    expect(within(notice).getByRole('alert')).toHaveTextContent(
+      'Failed to create organization: User already belongs to an organization',
+    );
+    await user.click(within(notice).getByRole('button', { name: 'OK' }));
+    expect(screen.getByRole('button', { name: 'Create Organization' })).toBeEnabled();
+  });
+});

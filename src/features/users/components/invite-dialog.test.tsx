@@ -1,0 +1,155 @@
+import { configure, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createOrganization, newClient, uniqueEmail } from '../../../testing/backend.ts';
+import { renderApp } from '../../../testing/render.tsx';
+
+// The first render loads the route's chunk and talks to a real backend on a busy machine.
+configure({ asyncUtilTimeout: 10_000 });
+
+async function openDialog() {
+  const user = userEvent.setup();
+  const org = await createOrganization();
+  renderApp({ client: org.masterAdmin.client, route: '/users' });
+  await user.click(await screen.findByRole('button', { name: 'Invite User' }));
+  const dialog = screen.getByRole('dialog', { name: 'Invite User' });
+  return { user, org, dialog };
+}
+
+async function sendInvitation(
+  user: ReturnType<typeof userEvent.setup>,
+  dialog: HTMLElement,
+  email: string,
+) {
+  await user.type(within(dialog).getByLabelText('Email address'), email);
+  await user.click(within(dialog).getByRole('button', { name: 'Send Invitation' }));
+  await within(dialog).findByText('Invitation sent successfully!');
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('the invite dialog', () => {
+  it('has the fields, help text and the organisation it invites to', async () => {
+    const { org, dialog } = await openDialog();
+    expect(within(dialog).getByLabelText('Email address')).toBeRequired();
+    expect(within(dialog).getByLabelText('Email address')).toHaveAttribute('type', 'email');
+    expect(within(dialog).getByLabelText('Full name (optional)')).not.toBeRequired();
+    const role = within(dialog).getByLabelText('Role');
+    expect(role).toHaveValue('user');
+    expect(
+      within(role)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['User', 'Admin']);
+    expect(
+      within(dialog).getByText(
+        'Users can view and manage documents. Admins can also invite and manage other users.',
+      ),
+    ).toBeInTheDocument();
+    expect(within(dialog).getByText(/will join/)).toHaveTextContent(
+      `The invited user will join ${org.name}.`,
+    );
+  });
+
+  it('sends the invitation and shows a working {origin}/invite/{token} link', async () => {
+    const { user, dialog } = await openDialog();
+    const email = uniqueEmail('colleague');
+    await user.type(within(dialog).getByLabelText('Full name (optional)'), 'Naomi Reed');
+    await user.selectOptions(within(dialog).getByLabelText('Role'), 'admin');
+    await sendInvitation(user, dialog, email);
+
+    expect(within(dialog).getByText(email)).toBeInTheDocument();
+    const link = within(dialog).getByLabelText('Invitation link');
+    const value = (link as HTMLInputElement).value;
+    const prefix = `${window.location.origin}/invite/`;
+    expect(value.startsWith(prefix)).toBe(true);
+    const { data, error } = await newClient().rpc('get_invitation', {
+      token: value.slice(prefix.length),
+    });
+    expect(error).toBeNull();
+    expect(data).toMatchObject({ email, role: 'admin', full_name: 'Naomi Reed' });
+
+    // Done closes the dialog; the invitation is listed behind it.
+    await user.click(within(dialog).getByRole('button', { name: 'Done' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Pending Invitations' })).toBeInTheDocument();
+    expect(screen.getByRole('row', { name: new RegExp(email) })).toBeInTheDocument();
+  });
+
+  it('copies the link, says Copied! for 2 seconds', async () => {
+    const { user, dialog } = await openDialog();
+    await sendInvitation(user, dialog, uniqueEmail('colleague'));
+    const link = (within(dialog).getByLabelText('Invitation link') as HTMLInputElement).value;
+
+    await user.click(within(dialog).getByRole('button', { name: 'Copy link' }));
+    expect(await navigator.clipboard.readText()).toBe(link);
+    expect(within(dialog).getByRole('button', { name: 'Copied!' })).toBeInTheDocument();
+    await waitFor(
+      () => expect(within(dialog).getByRole('button', { name: 'Copy link' })).toBeInTheDocument(),
+      { timeout: 3000 },
+    );
+  });
+
+  it('falls back to selecting the link and the copy command without the Clipboard API', async () => {
+    const { user, dialog } = await openDialog();
+    await sendInvitation(user, dialog, uniqueEmail('colleague'));
+    const input = within(dialog).getByLabelText('Invitation link') as HTMLInputElement;
+    // A plain-http origin has no navigator.clipboard.
+    Object.defineProperty(navigator, 'clipboard', { value: undefined, configurable: true });
+    const execCommand = vi.fn(() => true);
+    document.execCommand = execCommand;
+    try {
+      await user.click(within(dialog).getByRole('button', { name: 'Copy link' }));
+      expect(execCommand).toHaveBeenCalledWith('copy');
+      expect(input.selectionStart).toBe(0);
+      expect(input.selectionEnd).toBe(input.value.length);
+      expect(within(dialog).getByRole('button', { name: 'Copied!' })).toBeInTheDocument();
+
+      // When even that is refused, the user is told how to copy the selected link.
+      execCommand.mockReturnValue(false);
+      await waitFor(
+        () => expect(within(dialog).getByRole('button', { name: 'Copy link' })).toBeVisible(),
+        { timeout: 3000 },
+      );
+      await user.click(within(dialog).getByRole('button', { name: 'Copy link' }));
+      expect(within(dialog).getByText(/press Ctrl\+C/)).toBeInTheDocument();
+    } finally {
+      Reflect.deleteProperty(document, 'execCommand');
+    }
+  });
+
+  it('alerts "Failed to send invitation: …" and keeps the form', async () => {
+    const { user, org, dialog } = await openDialog();
+    await user.type(within(dialog).getByLabelText('Email address'), org.masterAdmin.email);
+    await user.click(within(dialog).getByRole('button', { name: 'Send Invitation' }));
+    const notice = await screen.findByRole('dialog', { name: 'Notice' });
+    expect(within(notice).getByRole('alert')).toHaveTextContent(
+      'Failed to send invitation: User is already a member of this organization',
+    );
+    await user.click(within(notice).getByRole('button', { name: 'OK' }));
+    expect(within(dialog).getByLabelText('Email address')).toHaveValue(org.masterAdmin.email);
+  });
+
+  it('starts from a clean form after closing', async () => {
+    const { user, dialog } = await openDialog();
+    await user.type(within(dialog).getByLabelText('Email address'), 'someone@example.test');
+    await user.selectOptions(within(dialog).getByLabelText('Role'), 'admin');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Invite User' }));
+    const reopened = screen.getByRole('dialog', { name: 'Invite User' });
+    expect(within(reopened).getByLabelText('Email address')).toHaveValue('');
+    expect(within(reopened).getByLabelText('Role')).toHaveValue('user');
+
+    // And after a sent invitation, closing with Escape starts over with the form too.
+    await sendInvitation(user, reopened, uniqueEmail('colleague'));
+    await user.keyboard('{Escape}');
+    await user.click(screen.getByRole('button', { name: 'Invite User' }));
+    expect(
+      within(screen.getByRole('dialog', { name: 'Invite User' })).getByLabelText('Email address'),
+    ).toHaveValue('');
+  });
+});
