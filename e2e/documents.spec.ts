@@ -1,0 +1,218 @@
+import { expect, test, type Page } from '@playwright/test';
+import { readFile } from 'node:fs/promises';
+import {
+  isoDate,
+  makeDocx,
+  makePdf,
+  makePng,
+  signInNewOrganization,
+  type SignedInMember,
+} from './support/documents.ts';
+
+const stamp = Date.now().toString(36);
+const files = {
+  pdf: { name: `budget-${stamp}.pdf`, mimeType: 'application/pdf', buffer: makePdf('Budget 2025') },
+  png: { name: `logo-${stamp}.png`, mimeType: 'image/png', buffer: makePng() },
+  txt: {
+    name: `notes-${stamp}.txt`,
+    mimeType: 'text/plain',
+    buffer: Buffer.from('Board meeting notes\nItem one\n'),
+  },
+  docx: {
+    name: `minutes-${stamp}.docx`,
+    mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    buffer: makeDocx('Minutes of the elder board'),
+  },
+};
+const expiry = isoDate(10);
+
+function row(page: Page, name: string) {
+  return page.getByRole('row').filter({ hasText: name });
+}
+
+async function openPreview(page: Page, name: string) {
+  await row(page, name).getByRole('button', { name: 'View' }).click();
+  return page.getByRole('dialog');
+}
+
+test.describe.configure({ mode: 'serial' });
+
+let member: SignedInMember;
+
+test('upload four files at once, then preview, edit, download and delete them', async ({
+  page,
+  baseURL,
+}) => {
+  member = await signInNewOrganization(page, baseURL!);
+
+  // Upload: four kinds in one go, with category, expiry date and tags.
+  await page.goto('/upload');
+  await page.getByLabel('Choose files to upload').setInputFiles(Object.values(files));
+  for (const file of Object.values(files)) {
+    await expect(page.getByText(file.name)).toBeVisible();
+  }
+  await page.getByLabel('Category').selectOption('Legal');
+  await page.getByLabel('Expiry Date').fill(expiry);
+  await page.getByLabel('Tags').fill(' board , 2025,, contracts, archive ');
+  await page.getByRole('button', { name: 'Upload Documents' }).click();
+  await expect(page).toHaveURL(/\/documents$/);
+
+  // Each appears in the table, with three tags and +1, the expiry date and the status.
+  for (const file of Object.values(files)) {
+    const line = row(page, file.name);
+    await expect(line).toBeVisible();
+    await expect(line).toContainText('Legal');
+    await expect(line).toContainText('+1');
+    await expect(line).toContainText('Active');
+  }
+  await expect(
+    row(page, files.txt.name).getByRole('button', { name: 'Edit Content' }),
+  ).toBeVisible();
+  await expect(row(page, files.pdf.name).getByRole('button', { name: 'Edit Content' })).toHaveCount(
+    0,
+  );
+
+  const stored = await member.api
+    .from('documents')
+    .select('name, category, tags, expiry_date, status, size, file_path, description');
+  expect(stored.error).toBeNull();
+  expect(stored.data).toHaveLength(4);
+  for (const document of stored.data!) {
+    expect(document).toMatchObject({
+      category: 'Legal',
+      tags: ['board', '2025', 'contracts', 'archive'],
+      expiry_date: expiry,
+      status: 'Active',
+      description: null,
+    });
+    expect(document.file_path).toMatch(
+      new RegExp(`^documents/${member.organizationId}/\\d+-[a-z0-9]+\\.(pdf|png|txt|docx)$`),
+    );
+  }
+
+  // The dashboard counts them and lists them as recent and as renewals due soon.
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: member.organizationName })).toBeVisible();
+  const stats = page.getByTestId('dashboard-stats');
+  await expect(stats.getByText('Total Documents').locator('..')).toContainText('4');
+  await expect(stats.getByText('Expiring Soon').locator('..')).toContainText('4');
+  await expect(stats.getByText('Overdue').locator('..')).toContainText('0');
+  await expect(stats.getByText('Categories').locator('..')).toContainText('1');
+  const recent = page.getByRole('region', { name: 'Recent Documents' });
+  const renewals = page.getByRole('region', { name: 'Upcoming Renewals' });
+  for (const file of Object.values(files)) {
+    await expect(recent.getByText(file.name)).toBeVisible();
+    await expect(renewals.getByText(file.name)).toBeVisible();
+  }
+  await expect(renewals.getByText('soon', { exact: true })).toHaveCount(4);
+
+  // Previews: the PDF and the image render, the text shows, the Word file offers a download.
+  await page.goto('/documents');
+  let dialog = await openPreview(page, files.pdf.name);
+  const frame = dialog.locator('iframe');
+  await expect(frame).toHaveAttribute('src', /^blob:/);
+  // Chromium hands the frame to its built-in PDF viewer (an extension frame inside it), which
+  // it does only for a document it recognised as a PDF.
+  const pdfFrame = await (await frame.elementHandle())!.contentFrame();
+  await expect
+    .poll(() => pdfFrame!.childFrames().map((child) => new URL(child.url()).protocol))
+    .toContain('chrome-extension:');
+  await expect(dialog.getByText('Unable to load document')).toHaveCount(0);
+  await dialog.getByRole('button', { name: 'Close' }).click();
+
+  dialog = await openPreview(page, files.png.name);
+  const image = dialog.getByRole('img', { name: files.png.name });
+  await expect(image).toBeVisible();
+  await expect
+    .poll(() => image.evaluate((element: HTMLImageElement) => element.naturalWidth))
+    .toBe(16);
+  await dialog.getByRole('button', { name: 'Close' }).click();
+
+  dialog = await openPreview(page, files.txt.name);
+  await expect(dialog.getByText('Board meeting notes')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Close' }).click();
+
+  dialog = await openPreview(page, files.docx.name);
+  await expect(
+    dialog.getByText('Office files can’t be shown here', { exact: false }),
+  ).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'Download File' })).toBeVisible();
+  await expect(dialog.getByRole('link', { name: 'Open in Office Online' })).toHaveAttribute(
+    'href',
+    /^https:\/\/view\.officeapps\.live\.com\/op\/view\.aspx\?src=/,
+  );
+  await dialog.getByRole('button', { name: 'Close' }).click();
+
+  // Edit the text file's content; the new text is there after a reload.
+  await row(page, files.txt.name).getByRole('button', { name: 'Edit Content' }).click();
+  dialog = page.getByRole('dialog');
+  const editor = dialog.getByRole('textbox', { name: `Content of ${files.txt.name}` });
+  await expect(editor).toHaveValue('Board meeting notes\nItem one\n');
+  const newText = 'Board meeting notes\nItem one\nItem two: approved\n';
+  await editor.fill(newText);
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog.getByText('All changes saved')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await page.reload();
+  dialog = await openPreview(page, files.txt.name);
+  await expect(dialog.getByText('Item two: approved')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  const edited = await member.api
+    .from('documents')
+    .select('size')
+    .eq('name', files.txt.name)
+    .single();
+  expect(edited.data?.size).toBe(Buffer.byteLength(newText));
+
+  // Edit properties of the image.
+  await row(page, files.png.name).getByRole('button', { name: 'Edit Properties' }).click();
+  dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Category').selectOption('Branding');
+  await dialog.getByLabel('Tags').fill('logo, print');
+  await dialog.getByLabel('Expiry Date').fill('');
+  await dialog.getByLabel('Description').fill('The logo for print');
+  await dialog.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(dialog).toHaveCount(0);
+  const pngRow = row(page, files.png.name);
+  await expect(pngRow).toContainText('Branding');
+  await expect(pngRow).toContainText('logo');
+  await expect(pngRow).toContainText('N/A');
+  const properties = await member.api
+    .from('documents')
+    .select('category, tags, expiry_date, description')
+    .eq('name', files.png.name)
+    .single();
+  expect(properties.data).toEqual({
+    category: 'Branding',
+    tags: ['logo', 'print'],
+    expiry_date: null,
+    description: 'The logo for print',
+  });
+
+  // Download returns the same bytes that were uploaded.
+  const downloading = page.waitForEvent('download');
+  await row(page, files.pdf.name).getByRole('button', { name: 'Download' }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe(files.pdf.name);
+  expect(Buffer.compare(await readFile((await download.path())!), files.pdf.buffer)).toBe(0);
+
+  // Delete removes the row and the stored object.
+  const docx = await member.api
+    .from('documents')
+    .select('id, file_path')
+    .eq('name', files.docx.name)
+    .single();
+  await row(page, files.docx.name).getByRole('button', { name: 'Delete' }).click();
+  const confirmation = page.getByRole('dialog', { name: 'Please confirm' });
+  await expect(confirmation).toContainText(`Are you sure you want to delete "${files.docx.name}"?`);
+  await confirmation.getByRole('button', { name: 'OK' }).click();
+  await expect(row(page, files.docx.name)).toHaveCount(0);
+  const gone = await member.api.from('documents').select('id').eq('id', docx.data!.id);
+  expect(gone.data).toEqual([]);
+  const object = await member.api.storage.from('documents').download(docx.data!.file_path);
+  expect(object.error).not.toBeNull();
+  const listed = await member.api.storage
+    .from('documents')
+    .list(`documents/${member.organizationId}`);
+  expect(listed.data?.map((entry) => entry.name)).toHaveLength(3);
+});

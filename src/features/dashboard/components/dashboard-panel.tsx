@@ -1,0 +1,34 @@
+import type { ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+
+/** A titled dashboard list with a link to where it is managed. */
+export function DashboardPanel({
+  id,
+  title,
+  linkText,
+  linkTo,
+  children,
+}: {
+  id: string;
+  title: string;
+  linkText: string;
+  linkTo: string;
+  children: ReactNode;
+}) {
+  return (
+    <section
+      aria-labelledby={id}
+      className="flex flex-col rounded-lg border border-gray-200 bg-white shadow-sm"
+    >
+      <div className="flex items-center justify-between border-b border-gray-100 px-4 py-3">
+        <h2 id={id} className="text-lg font-semibold text-gray-900">
+          {title}
+        </h2>
+        <Link to={linkTo} className="text-sm font-medium text-blue-600 hover:text-blue-800">
+          {linkText}
+        </Link>
+      </div>
+      <div className="flex-1">{children}</div>
+    </section>
+  );
+}

@@ -1,0 +1,35 @@
+import { AlertTriangle, Clock, FileText, FolderOpen } from 'lucide-react';
+import { StatCard } from '../../../components/stat-card.tsx';
+import type { DocumentStats } from '../api/dashboard-data.ts';
+
+/** Total Documents, Expiring Soon, Overdue and Categories (spec §2 Dashboard). */
+export function DashboardStats({ stats }: { stats: DocumentStats }) {
+  return (
+    <div
+      className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4"
+      data-testid="dashboard-stats"
+    >
+      <StatCard label="Total Documents" value={stats.total.toLocaleString()} icon={FileText} />
+      <StatCard
+        label="Expiring Soon"
+        value={stats.expiringSoon.toLocaleString()}
+        icon={Clock}
+        tone="text-yellow-700 bg-yellow-50"
+        hint="Within the next 30 days"
+      />
+      <StatCard
+        label="Overdue"
+        value={stats.overdue.toLocaleString()}
+        icon={AlertTriangle}
+        tone="text-red-600 bg-red-50"
+        hint="Past their expiry date"
+      />
+      <StatCard
+        label="Categories"
+        value={stats.categories.toLocaleString()}
+        icon={FolderOpen}
+        tone="text-purple-600 bg-purple-50"
+      />
+    </div>
+  );
+}

@@ -1,0 +1,36 @@
+import { Link } from 'react-router-dom';
+import { DEPARTMENTS, findDepartment } from '../../../config/departments.ts';
+import { paths } from '../../../config/paths.ts';
+import { TONES } from '../../../config/tones.ts';
+
+/** The nine Business Departments tiles, each opening its department page (spec §2). */
+export function DepartmentTiles() {
+  return (
+    <section aria-labelledby="departments-heading">
+      <h2 id="departments-heading" className="text-lg font-semibold text-gray-900">
+        Business Departments
+      </h2>
+      <ul className="mt-3 grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-5">
+        {DEPARTMENTS.map(({ key, label }) => {
+          const details = findDepartment(key);
+          const Icon = details?.icon;
+          return (
+            <li key={key}>
+              <Link
+                to={paths.department(key)}
+                className="flex h-full items-center gap-3 rounded-lg border border-gray-200 bg-white p-3 shadow-sm hover:border-blue-300 hover:shadow focus-visible:outline-2 focus-visible:outline-blue-600"
+              >
+                {Icon && details && (
+                  <span className={`rounded-md p-2 ${TONES[details.tone].icon}`} aria-hidden="true">
+                    <Icon className="h-5 w-5" />
+                  </span>
+                )}
+                <span className="text-sm font-medium text-gray-900">{label}</span>
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}

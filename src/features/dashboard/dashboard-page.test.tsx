@@ -1,0 +1,152 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { utcDateString } from '../../lib/expiry.ts';
+import { createOrganization, signUpUser } from '../../testing/backend.ts';
+import { renderApp } from '../../testing/render.tsx';
+import { seedDocuments, seedStoredDocument } from '../documents/testing/seed-documents.ts';
+
+// The first render waits for the session, the profile and the lazily loaded page.
+const PAGE = { timeout: 10_000 };
+
+function daysFromToday(days: number): string {
+  const today = Date.parse(`${utcDateString()}T00:00:00Z`);
+  return new Date(today + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+function statValue(label: string): string | null {
+  return screen.getByText(label).nextElementSibling?.textContent ?? null;
+}
+
+describe('dashboard', () => {
+  it('welcomes a user without an organisation and points to the set-up', async () => {
+    const { client } = await signUpUser();
+    renderApp({ client, route: '/' });
+    expect(
+      await screen.findByRole('heading', { name: 'Set up your organization' }, PAGE),
+    ).toBeVisible();
+    expect(screen.getByRole('link', { name: 'Set Up Organization' })).toHaveAttribute(
+      'href',
+      '/users',
+    );
+    expect(screen.queryByText('Total Documents')).not.toBeInTheDocument();
+  });
+
+  it('shows the loading skeleton, then the organisation and the counters at the boundaries', async () => {
+    const organization = await createOrganization();
+    await seedDocuments(organization, [
+      { name: 'long overdue.pdf', category: 'Legal', expiry_date: daysFromToday(-400) },
+      { name: 'yesterday.pdf', category: 'Legal', expiry_date: daysFromToday(-1) },
+      { name: 'today.pdf', category: 'HR', expiry_date: daysFromToday(0) },
+      { name: 'in 30 days.pdf', category: 'HR', expiry_date: daysFromToday(30) },
+      { name: 'in 31 days.pdf', category: 'Reports', expiry_date: daysFromToday(31) },
+      { name: 'no expiry.pdf', category: 'Reports' },
+      { name: 'far away.pdf', category: 'Other', expiry_date: daysFromToday(900) },
+    ]);
+    renderApp({ client: organization.masterAdmin.client, route: '/' });
+    expect(
+      await screen.findByRole('status', { name: 'Loading dashboard' }, PAGE),
+    ).toHaveTextContent('Loading...');
+
+    expect(await screen.findByRole('heading', { name: organization.name })).toBeInTheDocument();
+    expect(statValue('Total Documents')).toBe('7');
+    expect(statValue('Expiring Soon')).toBe('2');
+    expect(statValue('Overdue')).toBe('2');
+    expect(statValue('Categories')).toBe('4');
+
+    const renewals = screen.getByRole('region', { name: 'Upcoming Renewals' });
+    const items = within(renewals).getAllByRole('listitem');
+    expect(
+      items.map((item) => [
+        item.firstElementChild?.firstElementChild?.textContent,
+        item.lastElementChild?.textContent,
+      ]),
+    ).toEqual([
+      ['long overdue.pdf', 'overdue'],
+      ['yesterday.pdf', 'overdue'],
+      ['today.pdf', 'soon'],
+      ['in 30 days.pdf', 'soon'],
+      ['in 31 days.pdf', 'ok'],
+    ]);
+    expect(within(renewals).getByRole('link', { name: 'Manage' })).toHaveAttribute(
+      'href',
+      '/documents',
+    );
+  });
+
+  it('lists the five newest documents and opens one in the preview', async () => {
+    const organization = await createOrganization();
+    await seedDocuments(
+      organization,
+      Array.from({ length: 7 }, (_, index) => ({
+        name: `Doc ${index + 1}.pdf`,
+        created_at: `2025-01-0${index + 1}T09:00:00Z`,
+      })),
+    );
+    await seedStoredDocument(
+      organization,
+      { name: 'Newest notes.txt', category: 'Operations', created_at: '2025-02-01T09:00:00Z' },
+      'Welcome team',
+    );
+    renderApp({ client: organization.masterAdmin.client, route: '/' });
+    const recent = await screen.findByRole('region', { name: 'Recent Documents' }, PAGE);
+    expect(
+      within(recent)
+        .getAllByRole('listitem')
+        .map((item) => item.querySelector('span span')?.textContent),
+    ).toEqual(['Newest notes.txt', 'Doc 7.pdf', 'Doc 6.pdf', 'Doc 5.pdf', 'Doc 4.pdf']);
+    expect(within(recent).getByRole('link', { name: 'View all' })).toHaveAttribute(
+      'href',
+      '/documents',
+    );
+    await userEvent.click(within(recent).getByRole('button', { name: /Newest notes\.txt/ }));
+    const dialog = await screen.findByRole('dialog');
+    expect(await within(dialog).findByText('Welcome team')).toBeInTheDocument();
+  });
+
+  it('shows the empty states, departments, operations and version labels', async () => {
+    const organization = await createOrganization();
+    renderApp({ client: organization.masterAdmin.client, route: '/' });
+    const recent = await screen.findByRole('region', { name: 'Recent Documents' }, PAGE);
+    expect(
+      within(recent).getByRole('link', { name: 'Upload your first document' }),
+    ).toHaveAttribute('href', '/upload');
+    expect(
+      within(screen.getByRole('region', { name: 'Upcoming Renewals' })).getByText(
+        'No upcoming renewals.',
+      ),
+    ).toBeInTheDocument();
+    expect(statValue('Total Documents')).toBe('0');
+
+    const departments = screen.getByRole('region', { name: 'Business Departments' });
+    expect(
+      within(departments)
+        .getAllByRole('link')
+        .map((link) => [link.textContent, link.getAttribute('href')]),
+    ).toEqual([
+      ['Foster & Adopt', '/department/foster-adopt'],
+      ['R/Kids', '/department/r-kids'],
+      ['R/Youth', '/department/r-youth'],
+      ['Creative Media', '/department/creative-media'],
+      ['CGE', '/department/cge'],
+      ['Sunday Production', '/department/sunday-production'],
+      ['Worship', '/department/worship'],
+      ['Elder Board', '/department/elder-board'],
+      ['Deacon Board', '/department/deacon-board'],
+    ]);
+
+    const operations = screen.getByRole('region', { name: 'Business Operations' });
+    expect(within(operations).getByRole('link', { name: 'Operations Center' })).toHaveAttribute(
+      'href',
+      '/operations',
+    );
+    expect(
+      within(operations)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['HR Management', 'Financial Operations', 'Legal Compliance', 'IT & Technology']);
+
+    expect(screen.getByText('Version').nextElementSibling).toHaveTextContent('2.1.0');
+    expect(screen.getByText('Environment').nextElementSibling).toHaveTextContent('production');
+  });
+});

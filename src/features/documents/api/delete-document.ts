@@ -1,0 +1,24 @@
+import { supabase } from '../../../lib/supabase.ts';
+import type { DocumentRecord } from './document.ts';
+import { removeDocumentFiles } from './store-file.ts';
+
+/**
+ * Deletes a document: its row, then its stored file. The row goes first: if removing the file
+ * then fails, what is left is an unreferenced file, never a listed document whose file is gone.
+ */
+export async function deleteDocument(
+  document: Pick<DocumentRecord, 'id' | 'file_path'>,
+): Promise<void> {
+  const { data, error } = await supabase()
+    .from('documents')
+    .delete()
+    .eq('id', document.id)
+    .select('id');
+  if (error) throw new Error(error.message || 'Delete failed');
+  if (!data || data.length === 0) throw new Error('Delete failed');
+  try {
+    await removeDocumentFiles([document.file_path]);
+  } catch (cause) {
+    console.warn(`The file of deleted document ${document.id} could not be removed`, cause);
+  }
+}

@@ -1,0 +1,50 @@
+import type { DocumentCategory, Tables } from '../../../lib/database.types.ts';
+
+/**
+ * A document as the app shows it (table `documents`, docs/data-model.md). `expiry_date` is a
+ * calendar date (`yyyy-MM-dd`); `size` is in bytes; `file_path` is the object name in the
+ * `documents` bucket, `documents/{organization_id}/{file}`.
+ */
+export type DocumentRecord = Pick<
+  Tables<'documents'>,
+  | 'id'
+  | 'organization_id'
+  | 'name'
+  | 'category'
+  | 'expiry_date'
+  | 'size'
+  | 'status'
+  | 'file_path'
+  | 'tags'
+  | 'description'
+  | 'created_at'
+  | 'upload_date'
+>;
+
+/** The columns of `DocumentRecord`, for `select`. */
+export const DOCUMENT_COLUMNS =
+  'id, organization_id, name, category, expiry_date, size, status, file_path, tags, description, created_at, upload_date';
+
+/** The storage bucket of every document's bytes. */
+export const DOCUMENTS_BUCKET = 'documents';
+
+/** The properties a user sets at upload and in the edit-properties modal. */
+export interface DocumentProperties {
+  category: DocumentCategory;
+  expiry_date: string | null;
+  tags: string[];
+  description: string | null;
+}
+
+/**
+ * The message of a failed call, or `fallback` when it has none (the spec's "Upload failed",
+ * "Delete failed"… defaults, §8).
+ */
+export function messageOf(error: unknown, fallback: string): string {
+  if (error instanceof Error && error.message) return error.message;
+  if (typeof error === 'object' && error && 'message' in error) {
+    const { message } = error as { message?: unknown };
+    if (typeof message === 'string' && message) return message;
+  }
+  return fallback;
+}

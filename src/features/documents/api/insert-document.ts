@@ -1,0 +1,20 @@
+import { supabase } from '../../../lib/supabase.ts';
+import { DOCUMENT_COLUMNS, type DocumentProperties, type DocumentRecord } from './document.ts';
+
+export interface NewDocument extends DocumentProperties {
+  organization_id: string;
+  name: string;
+  size: number;
+  file_path: string;
+}
+
+/** Inserts the row of an uploaded file, with status Active (spec §4). */
+export async function insertDocument(document: NewDocument): Promise<DocumentRecord> {
+  const { data, error } = await supabase()
+    .from('documents')
+    .insert({ ...document, status: 'Active' })
+    .select(DOCUMENT_COLUMNS)
+    .single();
+  if (error) throw new Error(error.message || 'Upload failed');
+  return data;
+}

@@ -1,0 +1,28 @@
+import { FolderOpen, Upload } from 'lucide-react';
+import { Link } from 'react-router-dom';
+import { paths } from '../../../config/paths.ts';
+
+/** The empty table: no documents at all (spec text), or none matching the filters. */
+export function DocumentsEmpty({ filtered }: { filtered: boolean }) {
+  return (
+    <div className="flex flex-col items-center gap-3 rounded-lg border border-dashed border-gray-300 bg-white px-6 py-16 text-center">
+      <FolderOpen className="h-10 w-10 text-gray-400" aria-hidden="true" />
+      {filtered ? (
+        <p className="text-sm text-gray-600">No documents match your search.</p>
+      ) : (
+        <>
+          <p className="text-sm text-gray-600">
+            No documents found. Upload your first document to get started!
+          </p>
+          <Link
+            to={paths.upload}
+            className="inline-flex items-center gap-2 rounded-md bg-blue-600 px-4 py-2 text-sm font-medium text-white hover:bg-blue-700"
+          >
+            <Upload className="h-4 w-4" aria-hidden="true" />
+            Upload Documents
+          </Link>
+        </>
+      )}
+    </div>
+  );
+}

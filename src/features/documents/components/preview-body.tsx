@@ -1,0 +1,117 @@
+import { Download, ExternalLink, FileQuestion, FileText } from 'lucide-react';
+import type { DocumentPreviewState } from '../hooks/use-document-preview.ts';
+
+export interface PreviewBodyProps {
+  name: string;
+  preview: DocumentPreviewState;
+  onDisplayError: () => void;
+  onDownload: () => void;
+}
+
+const OFFICE_VIEWER = 'https://view.officeapps.live.com/op/view.aspx?src=';
+
+const downloadButton =
+  'inline-flex items-center gap-2 rounded-md bg-blue-600 px-4 py-2 text-sm font-medium text-white hover:bg-blue-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600';
+
+/** The preview itself, by kind (spec §2 Preview modal, §5 preview type mapping). */
+export function PreviewBody({ name, preview, onDisplayError, onDownload }: PreviewBodyProps) {
+  const { kind, objectUrl, text, url } = preview;
+  switch (kind) {
+    case 'pdf':
+      return (
+        <iframe
+          data-testid="preview-media"
+          src={objectUrl ?? undefined}
+          title={`Preview of ${name}`}
+          className="h-[70vh] w-full rounded border border-gray-200"
+        />
+      );
+    case 'image':
+      return (
+        <div className="flex justify-center">
+          <img
+            data-testid="preview-media"
+            src={objectUrl ?? undefined}
+            alt={name}
+            onError={onDisplayError}
+            className="max-h-[70vh] max-w-full object-contain"
+          />
+        </div>
+      );
+    case 'video':
+      return (
+        <video
+          data-testid="preview-media"
+          src={objectUrl ?? undefined}
+          controls
+          onError={onDisplayError}
+          aria-label={name}
+          className="max-h-[70vh] w-full rounded bg-black"
+        />
+      );
+    case 'audio':
+      return (
+        <div className="flex justify-center py-8">
+          <audio
+            data-testid="preview-media"
+            src={objectUrl ?? undefined}
+            controls
+            onError={onDisplayError}
+            aria-label={name}
+          />
+        </div>
+      );
+    case 'text':
+      return (
+        <pre
+          tabIndex={0}
+          aria-label={`Content of ${name}`}
+          className="max-h-[70vh] overflow-auto rounded border border-gray-200 bg-gray-50 p-4 font-mono text-sm whitespace-pre-wrap text-gray-800"
+        >
+          {text}
+        </pre>
+      );
+    case 'office':
+      return (
+        <div className="flex flex-col items-center gap-3 px-4 py-10 text-center">
+          <FileText className="h-12 w-12 text-blue-500" aria-hidden="true" />
+          <h3 className="text-base font-semibold text-gray-900">Office document</h3>
+          <p className="max-w-md text-sm text-gray-600">
+            Office files can’t be shown here. Download the file to open it on your computer, or view
+            it in Office Online.
+          </p>
+          <div className="flex flex-wrap justify-center gap-2">
+            <button type="button" onClick={onDownload} className={downloadButton}>
+              <Download className="h-4 w-4" aria-hidden="true" />
+              Download File
+            </button>
+            {url && (
+              <a
+                href={`${OFFICE_VIEWER}${encodeURIComponent(url)}`}
+                target="_blank"
+                rel="noopener noreferrer"
+                className="inline-flex items-center gap-2 rounded-md border border-gray-300 px-4 py-2 text-sm font-medium text-gray-700 hover:bg-gray-50"
+              >
+                <ExternalLink className="h-4 w-4" aria-hidden="true" />
+                Open in Office Online
+              </a>
+            )}
+          </div>
+        </div>
+      );
+    default:
+      return (
+        <div className="flex flex-col items-center gap-3 px-4 py-10 text-center">
+          <FileQuestion className="h-12 w-12 text-gray-400" aria-hidden="true" />
+          <h3 className="text-base font-semibold text-gray-900">Preview not available</h3>
+          <p className="max-w-md text-sm text-gray-600">
+            This type of file can’t be previewed. Download it to open it on your computer.
+          </p>
+          <button type="button" onClick={onDownload} className={downloadButton}>
+            <Download className="h-4 w-4" aria-hidden="true" />
+            Download File
+          </button>
+        </div>
+      );
+  }
+}

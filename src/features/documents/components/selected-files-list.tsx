@@ -1,0 +1,84 @@
+import { AlertCircle, CheckCircle2, Clock, FileText, Loader2, X } from 'lucide-react';
+import { formatFileSize } from '../../../lib/format.ts';
+import type { QueuedFile, UploadState } from '../hooks/use-upload-queue.ts';
+
+const STATE_LABELS: Record<UploadState, string> = {
+  queued: 'Waiting',
+  uploading: 'Uploading...',
+  done: 'Uploaded',
+  failed: 'Failed',
+};
+
+function StateIndicator({ state }: { state: UploadState }) {
+  const Icon = { queued: Clock, uploading: Loader2, done: CheckCircle2, failed: AlertCircle }[
+    state
+  ];
+  const tone = {
+    queued: 'text-gray-500',
+    uploading: 'text-blue-600',
+    done: 'text-green-700',
+    failed: 'text-red-700',
+  }[state];
+  return (
+    <span className={`inline-flex items-center gap-1 text-xs font-medium ${tone}`}>
+      <Icon
+        className={`h-4 w-4 ${state === 'uploading' ? 'animate-spin' : ''}`}
+        aria-hidden="true"
+      />
+      {STATE_LABELS[state]}
+    </span>
+  );
+}
+
+/**
+ * The selected files with their sizes and a remove control (spec §2); while and after
+ * uploading, each file's state and, for a failure, the reason.
+ */
+export function SelectedFilesList({
+  files,
+  running,
+  started,
+  onRemove,
+}: {
+  files: QueuedFile[];
+  running: boolean;
+  /** Whether an upload was started: before that the state column is left out. */
+  started: boolean;
+  onRemove: (key: string) => void;
+}) {
+  if (files.length === 0) return null;
+  return (
+    <section aria-labelledby="selected-files-heading">
+      <h2 id="selected-files-heading" className="text-sm font-medium text-gray-900">
+        Selected files ({files.length})
+      </h2>
+      <ul className="mt-2 divide-y divide-gray-100 rounded-lg border border-gray-200 bg-white">
+        {files.map(({ key, file, state, error }) => (
+          <li key={key} className="flex items-center gap-3 px-4 py-3">
+            <FileText className="h-5 w-5 shrink-0 text-gray-400" aria-hidden="true" />
+            <div className="min-w-0 flex-1">
+              <p className="truncate text-sm font-medium text-gray-900" title={file.name}>
+                {file.name}
+              </p>
+              <p className="text-xs text-gray-500">{formatFileSize(file.size)}</p>
+              {error && <p className="mt-0.5 text-xs text-red-700">{error}</p>}
+            </div>
+            {started && <StateIndicator state={state} />}
+            {state !== 'done' && (
+              <button
+                type="button"
+                onClick={() => onRemove(key)}
+                disabled={running}
+                aria-label={`Remove ${file.name}`}
+                title="Remove"
+                className="rounded-md p-1.5 text-gray-500 hover:bg-gray-100 hover:text-red-600 focus-visible:outline-2 focus-visible:outline-blue-600 disabled:opacity-40"
+              >
+                <X className="h-4 w-4" aria-hidden="true" />
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,279 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createOrganization, signUpUser } from '../../testing/backend.ts';
+import { renderApp } from '../../testing/render.tsx';
+import {
+  readStoredText,
+  seedDocuments,
+  seedStoredDocument,
+  serviceClient,
+} from './testing/seed-documents.ts';
+
+// Only for answers a real server cannot be made to give (a failing backend); everything else
+// passes through to the real one.
+// The first render waits for the session, the profile and the lazily loaded page.
+const PAGE = { timeout: 10_000 };
+
+const network = setupServer();
+beforeAll(() => network.listen({ onUnhandledRequest: 'bypass' }));
+afterEach(() => network.resetHandlers());
+afterAll(() => network.close());
+
+async function openDocuments() {
+  const organization = await createOrganization();
+  return { organization, user: userEvent.setup() };
+}
+
+function rowOf(name: string) {
+  return screen.getByText(name, { selector: 'span' }).closest('tr')!;
+}
+
+describe('documents page', () => {
+  it('shows the empty text when the organisation has no documents', async () => {
+    const { organization } = await openDocuments();
+    renderApp({ client: organization.masterAdmin.client, route: '/documents' });
+    expect(
+      await screen.findByText(
+        'No documents found. Upload your first document to get started!',
+        {},
+        PAGE,
+      ),
+    ).toBeInTheDocument();
+    expect(screen.getAllByRole('link', { name: 'Upload Documents' })[0]).toHaveAttribute(
+      'href',
+      '/upload',
+    );
+  });
+
+  it('lists documents newest first with tags, dates, N/A, sizes and status', async () => {
+    const { organization } = await openDocuments();
+    await seedDocuments(organization, [
+      {
+        name: 'older.pdf',
+        category: 'Legal',
+        size: 1536,
+        tags: ['insurance', 'board', '2025', 'renewal', 'church'],
+        expiry_date: '2031-02-03',
+        created_at: '2025-01-05T12:00:00Z',
+        upload_date: '2025-01-05T12:00:00Z',
+      },
+      {
+        name: 'newer.txt',
+        category: 'HR',
+        size: 3 * 1024 * 1024,
+        tags: ['one'],
+        created_at: '2025-02-10T12:00:00Z',
+        upload_date: '2025-02-10T12:00:00Z',
+      },
+    ]);
+    renderApp({ client: organization.masterAdmin.client, route: '/documents' });
+
+    await screen.findByText('older.pdf', {}, PAGE);
+    const headers = screen.getAllByRole('columnheader').map((header) => header.textContent);
+    expect(headers).toEqual([
+      'Name',
+      'Category',
+      'Upload Date',
+      'Expiry Date',
+      'Size',
+      'Status',
+      'Actions',
+    ]);
+    const rows = screen.getAllByRole('row').slice(1);
+    expect(rows.map((row) => within(row).getAllByRole('cell')[0]!.textContent)).toEqual([
+      expect.stringContaining('newer.txt'),
+      expect.stringContaining('older.pdf'),
+    ]);
+
+    const older = within(rowOf('older.pdf'));
+    expect(older.getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+      'insurance',
+      'board',
+      '2025',
+      '+2and 2 more',
+    ]);
+    expect(older.getByText('Legal')).toBeInTheDocument();
+    expect(older.getByText('Jan 05, 2025')).toBeInTheDocument();
+    expect(older.getByText('Feb 03, 2031')).toBeInTheDocument();
+    expect(older.getByText('1.5 KB')).toBeInTheDocument();
+    expect(older.getByText('Active')).toBeInTheDocument();
+    expect(older.queryByRole('button', { name: 'Edit Content' })).not.toBeInTheDocument();
+
+    const newer = within(rowOf('newer.txt'));
+    expect(newer.getByText('N/A')).toBeInTheDocument();
+    expect(newer.getByText('3 MB')).toBeInTheDocument();
+    expect(newer.getAllByRole('button').map((button) => button.getAttribute('aria-label'))).toEqual(
+      ['View', 'Edit Properties', 'Edit Content', 'Download', 'Delete'],
+    );
+  });
+
+  it('filters by name as you type and by category', async () => {
+    const { organization, user } = await openDocuments();
+    await seedDocuments(organization, [
+      { name: 'Insurance Policy.pdf', category: 'Legal' },
+      { name: 'Youth Camp Budget.xlsx', category: 'Financial' },
+      { name: 'insurance-claims.docx', category: 'Financial' },
+    ]);
+    renderApp({ client: organization.masterAdmin.client, route: '/documents' });
+    await screen.findByText('Insurance Policy.pdf', {}, PAGE);
+
+    await user.type(screen.getByLabelText('Search documents by name'), 'INSUR');
+    await waitFor(() =>
+      expect(screen.queryByText('Youth Camp Budget.xlsx')).not.toBeInTheDocument(),
+    );
+    expect(screen.getByText('Insurance Policy.pdf')).toBeInTheDocument();
+    expect(screen.getByText('insurance-claims.docx')).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('Showing 2 of 3 documents');
+
+    await user.selectOptions(screen.getByLabelText('Filter by category'), 'Financial');
+    await waitFor(() => expect(screen.queryByText('Insurance Policy.pdf')).not.toBeInTheDocument());
+    expect(screen.getByText('insurance-claims.docx')).toBeInTheDocument();
+
+    await user.clear(screen.getByLabelText('Search documents by name'));
+    await user.type(screen.getByLabelText('Search documents by name'), 'nothing like it');
+    expect(await screen.findByText('No documents match your search.')).toBeInTheDocument();
+
+    const options = within(screen.getByLabelText('Filter by category')).getAllByRole('option');
+    expect(options[0]).toHaveTextContent('All Categories');
+    expect(options).toHaveLength(15);
+  });
+
+  it('deletes a document after the confirmation, with its stored file', async () => {
+    const { organization, user } = await openDocuments();
+    const keep = await seedStoredDocument(organization, { name: 'keep.txt' }, 'keep');
+    const doomed = await seedStoredDocument(organization, { name: 'old minutes.txt' }, 'bye');
+    renderApp({ client: organization.masterAdmin.client, route: '/documents' });
+    await screen.findByText('old minutes.txt', {}, PAGE);
+
+    await user.click(within(rowOf('old minutes.txt')).getByRole('button', { name: 'Delete' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Please confirm' });
+    expect(confirm).toHaveTextContent('Are you sure you want to delete "old minutes.txt"?');
+    await user.click(within(confirm).getByRole('button', { name: 'Cancel' }));
+    expect(screen.getByText('old minutes.txt')).toBeInTheDocument();
+
+    await user.click(within(rowOf('old minutes.txt')).getByRole('button', { name: 'Delete' }));
+    await user.click(
+      within(await screen.findByRole('dialog', { name: 'Please confirm' })).getByRole('button', {
+        name: 'OK',
+      }),
+    );
+    await waitFor(() => expect(screen.queryByText('old minutes.txt')).not.toBeInTheDocument());
+    expect(screen.getByText('keep.txt')).toBeInTheDocument();
+
+    const service = serviceClient();
+    const rows = await service
+      .from('documents')
+      .select('id')
+      .eq('organization_id', organization.organizationId);
+    expect(rows.data).toEqual([{ id: keep.id }]);
+    await expect(readStoredText(organization, doomed.file_path)).rejects.toThrow();
+    expect(await readStoredText(organization, keep.file_path)).toBe('keep');
+  });
+
+  it('says why a delete failed', async () => {
+    const { organization, user } = await openDocuments();
+    await seedDocuments(organization, [{ name: 'locked.pdf' }]);
+    network.use(
+      http.delete('*/rest/v1/documents', () =>
+        HttpResponse.json(
+          { code: '42501', message: 'permission denied for table documents' },
+          { status: 403 },
+        ),
+      ),
+    );
+    renderApp({ client: organization.masterAdmin.client, route: '/documents' });
+    await screen.findByText('locked.pdf', {}, PAGE);
+    await user.click(within(rowOf('locked.pdf')).getByRole('button', { name: 'Delete' }));
+    await user.click(
+      within(await screen.findByRole('dialog', { name: 'Please confirm' })).getByRole('button', {
+        name: 'OK',
+      }),
+    );
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Failed to delete document: permission denied for table documents',
+    );
+    expect(screen.getByText('locked.pdf', { selector: 'span' })).toBeInTheDocument();
+  });
+
+  it('edits the properties of a document', async () => {
+    const { organization, user } = await openDocuments();
+    const [document] = await seedDocuments(organization, [
+      { name: 'policy.pdf', category: 'Legal', tags: ['a'], expiry_date: '2030-01-01' },
+    ]);
+    renderApp({ client: organization.masterAdmin.client, route: '/documents' });
+    await screen.findByText('policy.pdf', {}, PAGE);
+    await user.click(within(rowOf('policy.pdf')).getByRole('button', { name: 'Edit Properties' }));
+
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByLabelText(/Category/)).toHaveValue('Legal');
+    expect(within(dialog).getByLabelText('Tags')).toHaveValue('a');
+    await user.selectOptions(within(dialog).getByLabelText(/Category/), '');
+    await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Please select a category.');
+    await user.click(screen.getByRole('button', { name: 'OK' }));
+
+    await user.selectOptions(within(dialog).getByLabelText(/Category/), 'Governance');
+    await user.clear(within(dialog).getByLabelText('Tags'));
+    await user.type(within(dialog).getByLabelText('Tags'), 'bylaws, , 2025 ');
+    await user.clear(within(dialog).getByLabelText('Expiry Date'));
+    await user.type(within(dialog).getByLabelText('Description'), 'Adopted in May');
+    await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
+
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    const row = within(rowOf('policy.pdf'));
+    expect(row.getByText('Governance')).toBeInTheDocument();
+    expect(row.getByText('bylaws')).toBeInTheDocument();
+    expect(row.getByText('N/A')).toBeInTheDocument();
+    const saved = await serviceClient()
+      .from('documents')
+      .select('category, tags, expiry_date, description')
+      .eq('id', document!.id)
+      .single();
+    expect(saved.data).toEqual({
+      category: 'Governance',
+      tags: ['bylaws', '2025'],
+      expiry_date: null,
+      description: 'Adopted in May',
+    });
+  });
+
+  it('shows the load failure with the backend note', async () => {
+    const user = await signUpUser();
+    network.use(
+      http.get('*/rest/v1/documents', () =>
+        HttpResponse.json(
+          { code: 'PGRST002', message: 'Could not query the database for the schema cache' },
+          { status: 503 },
+        ),
+      ),
+    );
+    renderApp({ client: user.client, route: '/documents' });
+    const alert = await screen.findByRole('alert', {}, PAGE);
+    expect(alert).toHaveTextContent(
+      'Error loading documents: Could not query the database for the schema cache',
+    );
+    expect(alert).toHaveTextContent('make sure the backend is configured');
+  });
+
+  it('loads a large list in slices and renders only the rows on screen', async () => {
+    const { organization } = await openDocuments();
+    await seedDocuments(
+      organization,
+      Array.from({ length: 1500 }, (_, index) => ({
+        name: `Doc ${String(index).padStart(4, '0')}.pdf`,
+      })),
+    );
+    renderApp({ client: organization.masterAdmin.client, route: '/documents' });
+    await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent(/^1,500 documents$/), {
+      timeout: 15_000,
+    });
+    const table = screen.getByRole('table');
+    expect(table).toHaveAttribute('aria-rowcount', '1501');
+    const rendered = within(table).getAllByRole('row').length - 1;
+    expect(rendered).toBeGreaterThan(0);
+    expect(rendered).toBeLessThan(60);
+  });
+});

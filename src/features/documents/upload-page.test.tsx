@@ -1,0 +1,161 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { File as NodeFile } from 'node:buffer';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { createOrganization, signUpUser } from '../../testing/backend.ts';
+import { renderApp } from '../../testing/render.tsx';
+import { serviceClient } from './testing/seed-documents.ts';
+
+// The first render waits for the session, the profile and the lazily loaded page.
+const PAGE = { timeout: 10_000 };
+
+/**
+ * A file as the browser's picker gives it. Node's File, not jsdom's: Node's fetch cannot send
+ * jsdom's File or FormData (the request never completes), while in a browser fetch and File come
+ * from the same implementation.
+ */
+function file(name: string, content: string, type = 'application/pdf'): File {
+  return new NodeFile([content], name, { type }) as unknown as File;
+}
+
+async function openUpload() {
+  const organization = await createOrganization();
+  const view = renderApp({ client: organization.masterAdmin.client, route: '/upload' });
+  await screen.findByRole('heading', { name: 'Upload Documents' }, PAGE);
+  return { organization, user: userEvent.setup(), ...view };
+}
+
+async function storedDocuments(organizationId: string) {
+  const { data } = await serviceClient()
+    .from('documents')
+    .select('name, category, expiry_date, tags, description, size, status, file_path')
+    .eq('organization_id', organizationId)
+    .order('name');
+  return data ?? [];
+}
+
+async function storedObjects(organizationId: string) {
+  const { data } = await serviceClient()
+    .storage.from('documents')
+    .list(`documents/${organizationId}`);
+  return (data ?? []).map((entry) => entry.name);
+}
+
+describe('upload page', () => {
+  it('asks for at least one file, then for a category', async () => {
+    const { user } = await openUpload();
+    await user.click(screen.getByRole('button', { name: 'Upload Documents' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Please select at least one file to upload.',
+    );
+    await user.click(screen.getByRole('button', { name: 'OK' }));
+
+    await user.upload(screen.getByLabelText('Choose files to upload'), file('a.pdf', 'x'));
+    await user.click(screen.getByRole('button', { name: 'Upload Documents' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Please select a category.');
+  });
+
+  it('lists the selected files with sizes and removes one', async () => {
+    const { user } = await openUpload();
+    const input = screen.getByLabelText('Choose files to upload');
+    expect(input).toHaveAttribute('accept', '.pdf,.doc,.docx,.xls,.xlsx,.jpg,.jpeg,.png,.gif');
+    expect(input).toHaveAttribute('multiple');
+    expect(screen.getByText(/up to 10MB/)).toBeInTheDocument();
+    await user.upload(input, [file('one.pdf', 'x'.repeat(2048)), file('two.pdf', 'y')]);
+    const list = screen.getByRole('region', { name: 'Selected files (2)' });
+    expect(within(list).getByText('one.pdf')).toBeInTheDocument();
+    expect(within(list).getByText('2 KB')).toBeInTheDocument();
+    expect(within(list).getByText('1 Bytes')).toBeInTheDocument();
+    await user.click(within(list).getByRole('button', { name: 'Remove one.pdf' }));
+    expect(screen.getByRole('region', { name: 'Selected files (1)' })).not.toHaveTextContent(
+      'one.pdf',
+    );
+  });
+
+  it('uploads several files with their properties and goes to the documents page', async () => {
+    const { organization, user, router } = await openUpload();
+    await user.upload(screen.getByLabelText('Choose files to upload'), [
+      file('Budget 2025.pdf', '%PDF-1.4 budget'),
+      file('minutes.docx', 'hello', ''),
+    ]);
+    await user.selectOptions(screen.getByLabelText(/Category/), 'Financial');
+    await user.type(screen.getByLabelText('Expiry Date'), '2026-06-30');
+    await user.type(screen.getByLabelText('Tags'), ' budget, ,2025 ,');
+    await user.click(screen.getByRole('button', { name: 'Upload Documents' }));
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/documents'), PAGE);
+    const rows = await storedDocuments(organization.organizationId);
+    expect(rows).toEqual([
+      expect.objectContaining({
+        name: 'Budget 2025.pdf',
+        category: 'Financial',
+        expiry_date: '2026-06-30',
+        tags: ['budget', '2025'],
+        description: null,
+        size: 15,
+        status: 'Active',
+      }),
+      expect.objectContaining({ name: 'minutes.docx', size: 5, tags: ['budget', '2025'] }),
+    ]);
+    for (const row of rows) {
+      expect(row.file_path).toMatch(
+        new RegExp(`^documents/${organization.organizationId}/\\d+-[a-z0-9]+\\.(pdf|docx)$`),
+      );
+    }
+    expect((await storedObjects(organization.organizationId)).sort()).toEqual(
+      rows.map((row) => row.file_path.split('/').pop()).sort(),
+    );
+  });
+
+  it('keeps the files that uploaded, names the ones that failed, and leaves no stray file', async () => {
+    const { organization, user, router } = await openUpload();
+    // A name longer than the database allows: the bytes upload, the row is refused.
+    const tooLong = `${'x'.repeat(500)}.pdf`;
+    await user.upload(screen.getByLabelText('Choose files to upload'), [
+      file('good.pdf', 'fine'),
+      file(tooLong, 'refused'),
+    ]);
+    await user.selectOptions(screen.getByLabelText(/Category/), 'Reports');
+    await user.click(screen.getByRole('button', { name: 'Upload Documents' }));
+
+    const alert = await screen.findByRole('alert', {}, { timeout: 10_000 });
+    expect(alert).toHaveTextContent(
+      /^Upload failed: 1 of 2 files could not be uploaded: x+\.pdf \(.+\)\. The other file was uploaded\.$/,
+    );
+    expect(router.state.location.pathname).toBe('/upload');
+    const list = screen.getByRole('region', { name: /Selected files/ });
+    expect(within(list).getByText('Uploaded')).toBeInTheDocument();
+    expect(within(list).getByText('Failed')).toBeInTheDocument();
+
+    const rows = await storedDocuments(organization.organizationId);
+    expect(rows.map((row) => row.name)).toEqual(['good.pdf']);
+    expect(await storedObjects(organization.organizationId)).toEqual([
+      rows[0]!.file_path.split('/').pop(),
+    ]);
+
+    // Trying again sends only the failed file, which fails again; nothing is duplicated.
+    await user.click(screen.getByRole('button', { name: 'OK' }));
+    await user.click(screen.getByRole('button', { name: 'Upload Documents' }));
+    expect(await screen.findByRole('alert', {}, { timeout: 10_000 })).toHaveTextContent(
+      /^Upload failed: /,
+    );
+    expect((await storedDocuments(organization.organizationId)).map((row) => row.name)).toEqual([
+      'good.pdf',
+    ]);
+  });
+
+  it('returns to the documents page on Cancel', async () => {
+    const { user, router } = await openUpload();
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/documents'));
+  });
+
+  it('asks a user without an organisation to set one up first', async () => {
+    const { client } = await signUpUser();
+    renderApp({ client, route: '/upload' });
+    expect(await screen.findByRole('link', { name: 'Set Up Organization' }, PAGE)).toHaveAttribute(
+      'href',
+      '/users',
+    );
+  });
+});

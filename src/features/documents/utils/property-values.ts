@@ -1,0 +1,54 @@
+import { DOCUMENT_CATEGORIES } from '../../../config/document-categories.ts';
+import type { DocumentCategory } from '../../../lib/database.types.ts';
+import { parseTags, tagsToInput } from '../../../lib/tags.ts';
+import type { DocumentProperties, DocumentRecord } from '../api/document.ts';
+
+/** Form text of the property fields. */
+export interface PropertyInput {
+  category: string;
+  expiryDate: string;
+  tags: string;
+  description: string;
+}
+
+/**
+ * The properties to save from the form's text (spec §5): tags split on commas, trimmed, empties
+ * dropped; an empty expiry date or description becomes null.
+ */
+export function toDocumentProperties(
+  input: PropertyInput & { category: DocumentCategory },
+): DocumentProperties {
+  const description = input.description.trim();
+  return {
+    category: input.category,
+    expiry_date: input.expiryDate || null,
+    tags: parseTags(input.tags),
+    description: description ? input.description : null,
+  };
+}
+
+/** The form text for a stored document. */
+export function toPropertyInput(
+  document: Pick<DocumentRecord, 'category' | 'expiry_date' | 'tags' | 'description'>,
+): PropertyInput {
+  return {
+    category: document.category,
+    expiryDate: document.expiry_date?.slice(0, 10) ?? '',
+    tags: tagsToInput(document.tags),
+    description: document.description ?? '',
+  };
+}
+
+export const EMPTY_PROPERTY_INPUT: PropertyInput = {
+  category: '',
+  expiryDate: '',
+  tags: '',
+  description: '',
+};
+
+/** Whether the form's category is one of the 14 (the select offers nothing else). */
+export function hasCategory(
+  input: PropertyInput,
+): input is PropertyInput & { category: DocumentCategory } {
+  return (DOCUMENT_CATEGORIES as readonly string[]).includes(input.category);
+}
