@@ -1,4 +1,91 @@
-/** Placeholder until this page is built. */
+import { Settings, ShieldCheck, Upload, Users } from 'lucide-react';
+import { useState } from 'react';
+import { useParams } from 'react-router-dom';
+import { DetailPageHeader } from '../../components/detail-page-header.tsx';
+import { useFeedback } from '../../components/feedback.tsx';
+import { NotFoundPanel } from '../../components/not-found-panel.tsx';
+import { QuickActions, type QuickAction } from '../../components/quick-actions.tsx';
+import { Spinner } from '../../components/spinner.tsx';
+import { findDepartment, type DepartmentDetails } from '../../config/departments.ts';
+import { paths } from '../../config/paths.ts';
+import { TONES } from '../../config/tones.ts';
+import { isAdminRole } from '../../lib/roles.ts';
+import { useSession } from '../../lib/session.tsx';
+import { CategoryDocumentList } from '../category-documents/components/category-document-list.tsx';
+import { useDocumentsMatchingCount } from '../category-documents/hooks/use-documents-matching-count.ts';
+import { tagSpellings } from '../category-documents/lib/document-match.ts';
+import { DepartmentFeatures } from './components/department-features.tsx';
+import { DepartmentSettingsDialog } from './components/department-settings-dialog.tsx';
+import { DepartmentStatCards } from './components/department-stat-cards.tsx';
+import { useTeamMemberCount } from './hooks/use-team-member-count.ts';
+
+export const TEAM_MANAGED_BY_ADMINS =
+  'Team members are managed by your organization’s administrators. Please ask an admin to invite someone or change their access.';
+
+function DepartmentContent({ department }: { department: DepartmentDetails }) {
+  const { profile } = useSession();
+  const { alert } = useFeedback();
+  const organizationId = profile?.organization_id ?? null;
+  const isAdmin = isAdminRole(profile?.role);
+  const documents = useDocumentsMatchingCount(department.key, Boolean(organizationId));
+  const members = useTeamMemberCount(organizationId);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+
+  // The specification leaves these three open: team and access are managed on /users (admins
+  // only); members are told whom to ask; the settings explain what shapes this page.
+  const actions: QuickAction[] = [
+    { label: 'Upload Documents', icon: Upload, to: paths.upload },
+    isAdmin
+      ? { label: 'Manage Team', icon: Users, to: paths.users }
+      : { label: 'Manage Team', icon: Users, onClick: () => void alert(TEAM_MANAGED_BY_ADMINS) },
+    { label: 'Department Settings', icon: Settings, onClick: () => setSettingsOpen(true) },
+    ...(isAdmin ? [{ label: 'Manage Access', icon: ShieldCheck, to: paths.users }] : []),
+  ];
+
+  return (
+    <div className="space-y-6">
+      <DetailPageHeader
+        title={department.title}
+        description={department.description}
+        icon={department.icon}
+        iconTone={TONES[department.tone].icon}
+        backTo={paths.dashboard}
+        backLabel="Back to Dashboard"
+      />
+      <DepartmentStatCards
+        documents={documents.data}
+        documentsFailed={Boolean(documents.error)}
+        teamMembers={members.data}
+        teamMembersFailed={Boolean(members.error)}
+      />
+      <div className="grid gap-6 lg:grid-cols-[1fr_18rem] lg:items-start">
+        <DepartmentFeatures department={department} />
+        <QuickActions actions={actions} />
+      </div>
+      <CategoryDocumentList
+        title={`${department.label} Documents`}
+        match={{ documentCategory: null, tags: tagSpellings(department.key, department.label) }}
+      />
+      {settingsOpen && (
+        <DepartmentSettingsDialog department={department} onClose={() => setSettingsOpen(false)} />
+      )}
+    </div>
+  );
+}
+
+/** /department/{department}: a department page (product-spec §2). */
 export function DepartmentPage() {
-  return <h1>Department</h1>;
+  const { department: key } = useParams();
+  const { profileLoading } = useSession();
+  const department = findDepartment(key);
+  if (!department) {
+    return (
+      <NotFoundPanel
+        title="Department Not Found"
+        message="There is no department at this address."
+      />
+    );
+  }
+  if (profileLoading) return <Spinner />;
+  return <DepartmentContent key={department.key} department={department} />;
 }

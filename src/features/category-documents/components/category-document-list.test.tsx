@@ -1,0 +1,254 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { addMember, createOrganization } from '../../../testing/backend.ts';
+import { renderApp, renderWithProviders } from '../../../testing/render.tsx';
+import type { DocumentRecord } from '../../documents/api/document.ts';
+import { seedDocuments } from '../../documents/testing/seed-documents.ts';
+import { EmailDocumentsDialog } from './email-documents-dialog.tsx';
+
+const slow = { timeout: 8000 };
+const MB = 1024 * 1024;
+
+async function documentList(name: string) {
+  return screen.findByRole('list', { name }, slow);
+}
+
+function rowNames(list: HTMLElement) {
+  return Array.from(list.querySelectorAll(':scope > li')).map(
+    (item) => item.querySelector('p')?.textContent,
+  );
+}
+
+describe('category document list', { timeout: 60_000 }, () => {
+  it('lists the documents of the category or tagged with its key, and only the organisation’s', async () => {
+    const organization = await createOrganization();
+    await seedDocuments(organization, [
+      { name: 'Payroll guide.pdf', category: 'HR', created_at: '2026-01-05T10:00:00Z' },
+      {
+        name: 'Tagged lower.pdf',
+        category: 'Other',
+        tags: ['hr'],
+        created_at: '2026-01-04T10:00:00Z',
+      },
+      {
+        name: 'Tagged upper.pdf',
+        category: 'Reports',
+        tags: ['x', 'HR'],
+        created_at: '2026-01-03T10:00:00Z',
+      },
+      {
+        name: 'Budget.xlsx',
+        category: 'Accounting',
+        tags: ['finance'],
+        created_at: '2026-01-02T10:00:00Z',
+      },
+      {
+        name: 'Part of a tag.pdf',
+        category: 'Other',
+        tags: ['hr-archive'],
+        created_at: '2026-01-01T10:00:00Z',
+      },
+    ]);
+    const other = await createOrganization();
+    await seedDocuments(other, [{ name: 'Their HR file.pdf', category: 'HR' }]);
+    const member = await addMember(organization, 'user');
+
+    renderApp({ client: member.client, route: '/operations/hr' });
+    const list = await documentList('HR Documents');
+    expect(rowNames(list)).toEqual(['Payroll guide.pdf', 'Tagged lower.pdf', 'Tagged upper.pdf']);
+  });
+
+  it('searches by name, description or tag and selects one or all', async () => {
+    const organization = await createOrganization();
+    await seedDocuments(organization, [
+      { name: 'Set list.pdf', tags: ['worship', 'Easter'], created_at: '2026-01-03T10:00:00Z' },
+      {
+        name: 'Rehearsal plan.docx',
+        tags: ['worship'],
+        description: 'Thursday band practice',
+        created_at: '2026-01-02T10:00:00Z',
+      },
+      { name: 'CCLI licence.pdf', tags: ['Worship'], created_at: '2026-01-01T10:00:00Z' },
+    ]);
+    const user = userEvent.setup({ delay: null });
+    renderApp({ client: organization.masterAdmin.client, route: '/department/worship' });
+    const list = await documentList('Worship Documents');
+    expect(rowNames(list)).toHaveLength(3);
+
+    const search = screen.getByRole('searchbox', { name: 'Search documents' });
+    await user.type(search, 'easter');
+    expect(rowNames(list)).toEqual(['Set list.pdf']);
+    await user.clear(search);
+    await user.type(search, 'BAND');
+    expect(rowNames(list)).toEqual(['Rehearsal plan.docx']);
+    await user.clear(search);
+    await user.type(search, 'licence');
+    expect(rowNames(list)).toEqual(['CCLI licence.pdf']);
+    await user.clear(search);
+    await user.type(search, 'nothing like this');
+    expect(screen.getByText('No documents match your search.')).toBeVisible();
+    await user.clear(search);
+
+    const emailSelected = screen.getByRole('button', { name: /^Email Selected/ });
+    expect(emailSelected).toBeDisabled();
+    await user.click(screen.getByRole('checkbox', { name: 'Select Set list.pdf' }));
+    expect(emailSelected).toHaveTextContent('Email Selected (1)');
+    await user.click(screen.getByRole('checkbox', { name: 'Select all' }));
+    expect(emailSelected).toHaveTextContent('Email Selected (3)');
+    const rows = screen.getByRole('list', { name: 'Worship Documents' });
+    for (const box of within(rows).getAllByRole('checkbox')) expect(box).toBeChecked();
+    await user.click(screen.getByRole('checkbox', { name: 'Select all' }));
+    expect(emailSelected).toBeDisabled();
+  });
+
+  it('shows the empty state with Upload Documents', async () => {
+    const organization = await createOrganization();
+    renderApp({ client: organization.masterAdmin.client, route: '/department/cge' });
+    expect(
+      await screen.findByText('No documents found for this page yet.', {}, slow),
+    ).toBeVisible();
+    const region = screen.getByRole('region', { name: 'CGE Documents' });
+    expect(within(region).getByRole('link', { name: 'Upload Documents' })).toHaveAttribute(
+      'href',
+      '/upload',
+    );
+  });
+
+  it('opens a document in the shared preview', async () => {
+    const organization = await createOrganization();
+    await seedDocuments(organization, [{ name: 'Logo guide.docx', category: 'Branding' }]);
+    const user = userEvent.setup({ delay: null });
+    renderApp({ client: organization.masterAdmin.client, route: '/operations/branding' });
+    await documentList('Branding Documents');
+    await user.click(screen.getByRole('button', { name: 'View Logo guide.docx' }));
+    const preview = await screen.findByRole('dialog', { name: /Logo guide\.docx/ });
+    expect(within(preview).getByRole('button', { name: 'Download' })).toBeVisible();
+  });
+
+  it('e-mails the selected documents, warning above 25MB, and sends after the simulated delay', async () => {
+    const organization = await createOrganization();
+    await seedDocuments(organization, [
+      {
+        name: 'Video A.mp4',
+        category: 'Streaming: Video & Podcast',
+        size: 20 * MB,
+        created_at: '2026-01-02T10:00:00Z',
+      },
+      {
+        name: 'Video B.mp4',
+        category: 'Streaming: Video & Podcast',
+        size: 6 * MB,
+        created_at: '2026-01-01T10:00:00Z',
+      },
+    ]);
+    const user = userEvent.setup({ delay: null });
+    renderApp({ client: organization.masterAdmin.client, route: '/operations/streaming' });
+    await documentList('Streaming: Video & Podcast Documents');
+
+    // One document alone stays under the limit.
+    await user.click(screen.getByRole('button', { name: 'Email Video B.mp4' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Email Documents' });
+    expect(within(dialog).getByRole('region', { name: 'Attachments' })).toHaveTextContent(
+      'Video B.mp4',
+    );
+    expect(within(dialog).queryByText(/more than 25MB/)).not.toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+
+    await user.click(screen.getByRole('checkbox', { name: 'Select all' }));
+    await user.click(screen.getByRole('button', { name: 'Email Selected (2)' }));
+    dialog = await screen.findByRole('dialog', { name: 'Email Documents' });
+    const attachments = within(dialog).getByRole('region', { name: 'Attachments' });
+    expect(
+      within(attachments)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Video A.mp420 MB', 'Video B.mp46 MB']);
+    expect(
+      within(dialog).getByText(/these attachments total 26 MB, which is more than 25MB/),
+    ).toBeVisible();
+
+    const send = within(dialog).getByRole('button', { name: 'Send Email' });
+    const to = within(dialog).getByLabelText('To');
+    const subject = within(dialog).getByLabelText('Subject');
+    expect(subject).toHaveValue('Documents (2)');
+    expect(send).toBeDisabled();
+    await user.type(to, 'pastor@grace.example, media@grace.example');
+    expect(send).toBeEnabled();
+    await user.clear(subject);
+    expect(send).toBeDisabled();
+    await user.type(subject, '   ');
+    expect(send).toBeDisabled();
+    await user.type(subject, 'Easter videos');
+    expect(send).toBeEnabled();
+
+    await user.click(send);
+    expect(within(dialog).getByRole('button', { name: 'Sending...' })).toBeDisabled();
+    expect(await screen.findByText('Email sent successfully!', {}, slow)).toBeVisible();
+    expect(screen.queryByRole('dialog', { name: 'Email Documents' })).not.toBeInTheDocument();
+    // The e-mailed selection is cleared.
+    expect(screen.getByRole('button', { name: 'Email Selected' })).toBeDisabled();
+  });
+
+  it('validates the recipients before sending', async () => {
+    const organization = await createOrganization();
+    const [document] = await seedDocuments(organization, [{ name: 'Minutes.pdf' }]);
+    const user = userEvent.setup({ delay: null });
+    let sent = 0;
+    renderWithProviders(
+      <EmailDocumentsDialog
+        documents={[document as DocumentRecord]}
+        onClose={() => undefined}
+        onSent={() => undefined}
+        send={async () => {
+          sent += 1;
+        }}
+      />,
+      { client: organization.masterAdmin.client },
+    );
+    const dialog = screen.getByRole('dialog', { name: 'Email Documents' });
+    expect(within(dialog).getByLabelText('Subject')).toHaveValue('Document: Minutes.pdf');
+    const to = within(dialog).getByLabelText('To');
+    const send = within(dialog).getByRole('button', { name: 'Send Email' });
+
+    await user.type(to, ' , ,');
+    await user.click(send);
+    expect(within(dialog).getByRole('alert')).toHaveTextContent(
+      'Please enter at least one recipient email address.',
+    );
+    await user.clear(to);
+    await user.type(to, 'elder@grace.example, not-an-address');
+    await user.click(send);
+    expect(within(dialog).getByRole('alert')).toHaveTextContent(
+      'This is not a valid email address: not-an-address',
+    );
+    expect(sent).toBe(0);
+    await user.clear(to);
+    await user.type(to, 'elder@grace.example');
+    await user.click(send);
+    await waitFor(() => expect(sent).toBe(1));
+  });
+
+  it('says so when sending fails', async () => {
+    const organization = await createOrganization();
+    const [document] = await seedDocuments(organization, [{ name: 'Minutes.pdf' }]);
+    const user = userEvent.setup({ delay: null });
+    let sentCalls = 0;
+    renderWithProviders(
+      <EmailDocumentsDialog
+        documents={[document as DocumentRecord]}
+        onClose={() => undefined}
+        onSent={() => (sentCalls += 1)}
+        send={() => Promise.reject(new Error('mail server unreachable'))}
+      />,
+      { client: organization.masterAdmin.client },
+    );
+    await user.type(screen.getByLabelText('To'), 'elder@grace.example');
+    await user.click(screen.getByRole('button', { name: 'Send Email' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Failed to send email. Please try again.',
+    );
+    expect(screen.getByRole('button', { name: 'Send Email' })).toBeEnabled();
+    expect(sentCalls).toBe(0);
+  });
+});

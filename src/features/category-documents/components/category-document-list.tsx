@@ -1,0 +1,152 @@
+import { Mail, Search, Upload } from 'lucide-react';
+import { useId, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { useFeedback } from '../../../components/feedback.tsx';
+import { Spinner } from '../../../components/spinner.tsx';
+import { paths } from '../../../config/paths.ts';
+import type { DocumentRecord } from '../../documents/api/document.ts';
+import { DocumentPreviewModal } from '../../documents/components/document-preview-modal.tsx';
+import { useDownloadDocument } from '../../documents/hooks/use-download-document.ts';
+import { useCategoryDocuments } from '../hooks/use-category-documents.ts';
+import type { DocumentMatch } from '../lib/document-match.ts';
+import { CategoryDocumentRow } from './category-document-row.tsx';
+import { EmailDocumentsDialog } from './email-documents-dialog.tsx';
+
+export interface CategoryDocumentListProps {
+  /** Heading of the list, e.g. `HR Documents`. */
+  title: string;
+  /** Which documents belong here. */
+  match: DocumentMatch;
+}
+
+/**
+ * The documents of a category or department page (product-spec §2): search by name,
+ * description or tag, select one or all, Email Selected, and per row View, Download and Email.
+ */
+export function CategoryDocumentList({ title, match }: CategoryDocumentListProps) {
+  const list = useCategoryDocuments(match);
+  const download = useDownloadDocument();
+  const { alert } = useFeedback();
+  const [previewing, setPreviewing] = useState<DocumentRecord | null>(null);
+  // The documents being e-mailed, and whether they are the selection (cleared once sent).
+  const [emailing, setEmailing] = useState<{
+    documents: readonly DocumentRecord[];
+    selection: boolean;
+  } | null>(null);
+  const headingId = useId();
+  const searchId = useId();
+
+  const onSent = () => {
+    if (emailing?.selection) list.clearSelection();
+    setEmailing(null);
+    void alert('Email sent successfully!');
+  };
+
+  return (
+    <section
+      aria-labelledby={headingId}
+      className="rounded-lg border border-gray-200 bg-white shadow-sm"
+    >
+      <div className="flex flex-col gap-3 border-b border-gray-200 px-4 py-3 sm:flex-row sm:items-center sm:justify-between">
+        <h2 id={headingId} className="text-lg font-semibold text-gray-900">
+          {title}
+        </h2>
+        <button
+          type="button"
+          onClick={() => setEmailing({ documents: list.selected, selection: true })}
+          disabled={list.selected.length === 0}
+          className="inline-flex items-center justify-center gap-2 rounded-md bg-blue-600 px-3 py-2 text-sm font-medium text-white hover:bg-blue-700 disabled:cursor-not-allowed disabled:opacity-50"
+        >
+          <Mail className="h-4 w-4" aria-hidden="true" />
+          Email Selected{list.selected.length > 0 ? ` (${list.selected.length})` : ''}
+        </button>
+      </div>
+
+      {list.loading && !list.error ? (
+        <Spinner label="Loading documents..." />
+      ) : list.error ? (
+        <p
+          role="alert"
+          className="m-4 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-700"
+        >
+          Error loading documents: {list.error}
+        </p>
+      ) : list.documents.length === 0 ? (
+        <div className="px-4 py-10 text-center">
+          <p className="text-sm text-gray-600">No documents found for this page yet.</p>
+          <Link
+            to={paths.upload}
+            className="mt-4 inline-flex items-center gap-2 rounded-md bg-blue-600 px-4 py-2 text-sm font-medium text-white hover:bg-blue-700"
+          >
+            <Upload className="h-4 w-4" aria-hidden="true" />
+            Upload Documents
+          </Link>
+        </div>
+      ) : (
+        <>
+          <div className="flex flex-col gap-3 px-4 py-3 sm:flex-row sm:items-center">
+            <label htmlFor={searchId} className="sr-only">
+              Search documents
+            </label>
+            <div className="relative flex-1">
+              <Search
+                className="pointer-events-none absolute top-1/2 left-3 h-4 w-4 -translate-y-1/2 text-gray-400"
+                aria-hidden="true"
+              />
+              <input
+                id={searchId}
+                type="search"
+                value={list.query}
+                onChange={(event) => list.setQuery(event.target.value)}
+                placeholder="Search by name, description or tag"
+                className="block w-full rounded-md border border-gray-300 py-2 pr-3 pl-9 text-sm focus:border-blue-500 focus:ring-2 focus:ring-blue-500 focus:outline-none"
+              />
+            </div>
+            <label className="inline-flex items-center gap-2 text-sm text-gray-700">
+              <input
+                type="checkbox"
+                checked={list.allVisibleSelected}
+                onChange={list.toggleAll}
+                disabled={list.visible.length === 0}
+                className="h-4 w-4 rounded border-gray-300 text-blue-600"
+              />
+              Select all
+            </label>
+          </div>
+          {list.visible.length === 0 ? (
+            <p className="px-4 pb-6 text-sm text-gray-600">No documents match your search.</p>
+          ) : (
+            <ul className="divide-y divide-gray-100 border-t border-gray-100" aria-label={title}>
+              {list.visible.map((document) => (
+                <CategoryDocumentRow
+                  key={document.id}
+                  document={document}
+                  selected={list.selectedIds.has(document.id)}
+                  onToggle={list.toggle}
+                  onView={setPreviewing}
+                  onDownload={(item) => void download(item)}
+                  onEmail={(item) => setEmailing({ documents: [item], selection: false })}
+                />
+              ))}
+            </ul>
+          )}
+        </>
+      )}
+
+      {previewing && (
+        <DocumentPreviewModal
+          key={previewing.file_path}
+          document={previewing}
+          onClose={() => setPreviewing(null)}
+        />
+      )}
+      {emailing && (
+        <EmailDocumentsDialog
+          documents={emailing.documents}
+          onClose={() => setEmailing(null)}
+          onSent={onSent}
+        />
+      )}
+    </section>
+  );
+}

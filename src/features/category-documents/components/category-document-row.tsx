@@ -1,0 +1,84 @@
+import { Download, Eye, Mail } from 'lucide-react';
+import { formatDate, formatFileSize } from '../../../lib/format.ts';
+import type { DocumentRecord } from '../../documents/api/document.ts';
+import { TagList } from '../../documents/components/tag-list.tsx';
+
+export interface CategoryDocumentRowProps {
+  document: DocumentRecord;
+  selected: boolean;
+  onToggle: (document: DocumentRecord) => void;
+  onView: (document: DocumentRecord) => void;
+  onDownload: (document: DocumentRecord) => void;
+  onEmail: (document: DocumentRecord) => void;
+}
+
+const actionClass =
+  'inline-flex items-center gap-1 rounded-md border border-gray-300 px-2.5 py-1.5 text-xs font-medium text-gray-700 hover:bg-gray-50 focus-visible:outline-2 focus-visible:outline-blue-600';
+
+/** One document of a category document list: select box, details and View/Download/Email. */
+export function CategoryDocumentRow({
+  document,
+  selected,
+  onToggle,
+  onView,
+  onDownload,
+  onEmail,
+}: CategoryDocumentRowProps) {
+  return (
+    <li className="flex flex-col gap-3 px-4 py-3 sm:flex-row sm:items-center">
+      <div className="flex min-w-0 flex-1 items-start gap-3">
+        <input
+          type="checkbox"
+          checked={selected}
+          onChange={() => onToggle(document)}
+          aria-label={`Select ${document.name}`}
+          className="mt-1 h-4 w-4 shrink-0 rounded border-gray-300 text-blue-600"
+        />
+        <div className="min-w-0 flex-1">
+          <p className="truncate font-medium text-gray-900" title={document.name}>
+            {document.name}
+          </p>
+          {document.description && (
+            <p className="truncate text-sm text-gray-600" title={document.description}>
+              {document.description}
+            </p>
+          )}
+          <p className="text-xs text-gray-500">
+            {document.category} · {formatFileSize(document.size)} · Uploaded{' '}
+            {formatDate(document.upload_date)}
+          </p>
+          <TagList tags={document.tags} />
+        </div>
+      </div>
+      <div className="flex shrink-0 flex-wrap gap-2 pl-7 sm:pl-0">
+        <button
+          type="button"
+          onClick={() => onView(document)}
+          aria-label={`View ${document.name}`}
+          className={actionClass}
+        >
+          <Eye className="h-3.5 w-3.5" aria-hidden="true" />
+          View
+        </button>
+        <button
+          type="button"
+          onClick={() => onDownload(document)}
+          aria-label={`Download ${document.name}`}
+          className={actionClass}
+        >
+          <Download className="h-3.5 w-3.5" aria-hidden="true" />
+          Download
+        </button>
+        <button
+          type="button"
+          onClick={() => onEmail(document)}
+          aria-label={`Email ${document.name}`}
+          className={actionClass}
+        >
+          <Mail className="h-3.5 w-3.5" aria-hidden="true" />
+          Email
+        </button>
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,71 @@
+import { useCallback, useMemo, useState } from 'react';
+import { useAsyncData } from '../../../lib/use-async-data.ts';
+import type { DocumentRecord } from '../../documents/api/document.ts';
+import { listCategoryDocuments } from '../api/list-category-documents.ts';
+import type { DocumentMatch } from '../lib/document-match.ts';
+import { searchDocuments } from '../lib/search-documents.ts';
+
+/**
+ * The documents of a category or department page, the search over them (name, description or
+ * tag) and the selection for Email Selected.
+ */
+export function useCategoryDocuments(match: DocumentMatch) {
+  // The match arrives as a new object on every render; its content decides when to reload.
+  const matchKey = JSON.stringify(match);
+  const load = useCallback(
+    () => listCategoryDocuments(JSON.parse(matchKey) as DocumentMatch),
+    [matchKey],
+  );
+  const { data, error, loading } = useAsyncData(load);
+  const [query, setQuery] = useState('');
+  const [selectedIds, setSelectedIds] = useState<ReadonlySet<string>>(new Set());
+
+  const documents = useMemo(() => data ?? [], [data]);
+  const visible = useMemo(() => searchDocuments(documents, query), [documents, query]);
+  // Selected documents still in the list (a reload may have removed some).
+  const selected = useMemo(
+    () => documents.filter((document) => selectedIds.has(document.id)),
+    [documents, selectedIds],
+  );
+  const allVisibleSelected =
+    visible.length > 0 && visible.every((document) => selectedIds.has(document.id));
+
+  const toggle = useCallback((document: DocumentRecord) => {
+    setSelectedIds((previous) => {
+      const next = new Set(previous);
+      if (next.has(document.id)) next.delete(document.id);
+      else next.add(document.id);
+      return next;
+    });
+  }, []);
+
+  /** Selects every document the search shows, or clears them when all are selected. */
+  const toggleAll = useCallback(() => {
+    setSelectedIds((previous) => {
+      const next = new Set(previous);
+      const everySelected = visible.every((document) => next.has(document.id));
+      for (const document of visible) {
+        if (everySelected) next.delete(document.id);
+        else next.add(document.id);
+      }
+      return next;
+    });
+  }, [visible]);
+
+  const clearSelection = useCallback(() => setSelectedIds(new Set()), []);
+
+  return {
+    documents,
+    visible,
+    error,
+    loading,
+    query,
+    setQuery,
+    selectedIds,
+    selected,
+    allVisibleSelected,
+    toggle,
+    toggleAll,
+    clearSelection,
+  };
+}

@@ -1,0 +1,108 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { addMember, createOrganization } from '../../testing/backend.ts';
+import { renderApp } from '../../testing/render.tsx';
+import { seedDocuments } from '../documents/testing/seed-documents.ts';
+import { TEAM_MANAGED_BY_ADMINS } from './department-page.tsx';
+
+const slow = { timeout: 8000 };
+
+function statValue(label: string): string | null {
+  return screen.getByText(label, { selector: 'p' }).nextElementSibling?.textContent ?? null;
+}
+
+function quickActions() {
+  return within(screen.getByRole('region', { name: 'Quick Actions' }));
+}
+
+describe('department page', { timeout: 60_000 }, () => {
+  it('shows Department Not Found with Return to Dashboard for an unknown key', async () => {
+    const organization = await createOrganization();
+    renderApp({ client: organization.masterAdmin.client, route: '/department/choir' });
+    expect(
+      await screen.findByRole('heading', { name: 'Department Not Found' }, slow),
+    ).toBeVisible();
+    expect(screen.getByRole('link', { name: 'Return to Dashboard' })).toHaveAttribute('href', '/');
+  });
+
+  it('shows the department, its six feature lines and the live and fixed figures', async () => {
+    const organization = await createOrganization();
+    const member = await addMember(organization, 'user');
+    await addMember(organization, 'admin');
+    const leaving = await addMember(organization, 'user');
+    const deactivated = await organization.masterAdmin.client.rpc('deactivate_user', {
+      user_id: leaving.userId,
+    });
+    expect(deactivated.error).toBeNull();
+    await seedDocuments(organization, [
+      { name: 'Set list.pdf', tags: ['worship'] },
+      { name: 'Team rota.xlsx', tags: ['Worship Team'] },
+      { name: 'Youth camp.pdf', tags: ['youth'] },
+    ]);
+    const other = await createOrganization();
+    await seedDocuments(other, [{ name: 'Their set list.pdf', tags: ['worship'] }]);
+
+    renderApp({ client: member.client, route: '/department/worship' });
+    expect(
+      await screen.findByRole('heading', { name: 'Worship Ministry', level: 1 }, slow),
+    ).toBeVisible();
+    expect(
+      screen.getByText('Leading our congregation in worship through music, prayer and the arts.'),
+    ).toBeVisible();
+    expect(screen.getByRole('link', { name: 'Back to Dashboard' })).toHaveAttribute('href', '/');
+    const features = screen.getByRole('region', { name: 'What Worship covers' });
+    expect(within(features).getAllByRole('listitem')).toHaveLength(6);
+    expect(within(features).getByText('Chord charts and lyrics')).toBeVisible();
+
+    await waitFor(() => expect(statValue('Documents')).toBe('2'), slow);
+    await waitFor(() => expect(statValue('Team Members')).toBe('3'), slow);
+    expect(statValue('Active Projects')).toBe('5');
+    expect(statValue('Resources')).toBe('12');
+  });
+
+  it('gives a member Upload Documents, Manage Team and Department Settings but not Manage Access', async () => {
+    const organization = await createOrganization();
+    const member = await addMember(organization, 'user');
+    const user = userEvent.setup({ delay: null });
+    renderApp({ client: member.client, route: '/department/r-kids' });
+    await screen.findByRole('heading', { name: 'R/Kids Ministry', level: 1 }, slow);
+
+    expect(quickActions().getByRole('link', { name: 'Upload Documents' })).toHaveAttribute(
+      'href',
+      '/upload',
+    );
+    expect(quickActions().queryByRole('link', { name: 'Manage Access' })).not.toBeInTheDocument();
+    expect(quickActions().queryByRole('button', { name: 'Manage Access' })).not.toBeInTheDocument();
+
+    await user.click(quickActions().getByRole('button', { name: 'Manage Team' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(TEAM_MANAGED_BY_ADMINS);
+    await user.click(screen.getByRole('button', { name: 'OK' }));
+
+    await user.click(quickActions().getByRole('button', { name: 'Department Settings' }));
+    const settings = await screen.findByRole('dialog', { name: 'Department Settings' });
+    expect(settings).toHaveTextContent(
+      'Documents appear on the R/Kids Ministry page when one of their tags is r-kids or R/Kids.',
+    );
+  });
+
+  it('gives an admin Manage Team and Manage Access on the user management page', async () => {
+    const organization = await createOrganization();
+    const admin = await addMember(organization, 'admin');
+    renderApp({ client: admin.client, route: '/department/elder-board' });
+    await screen.findByRole('heading', { name: 'Elder Board', level: 1 }, slow);
+    expect(quickActions().getByRole('link', { name: 'Manage Team' })).toHaveAttribute(
+      'href',
+      '/users',
+    );
+    expect(quickActions().getByRole('link', { name: 'Manage Access' })).toHaveAttribute(
+      'href',
+      '/users',
+    );
+    expect(
+      quickActions()
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Upload Documents', 'Manage Team', 'Department Settings', 'Manage Access']);
+  });
+});

@@ -1,0 +1,10 @@
+import { supabase } from '../../../lib/supabase.ts';
+
+/** How many integrations the organisation has added across all operations categories. */
+export async function countCustomIntegrations(): Promise<number> {
+  const { count, error } = await supabase()
+    .from('custom_integrations')
+    .select('id', { count: 'exact', head: true });
+  if (error) throw new Error(error.message);
+  return count ?? 0;
+}

@@ -1,0 +1,19 @@
+import type { OperationsCategoryKey } from '../../../config/operations-categories.ts';
+import { supabase } from '../../../lib/supabase.ts';
+import type { IntegrationDetails } from '../lib/integration-draft.ts';
+import type { CustomIntegration } from '../lib/integration-view.ts';
+
+/** Adds an integration to an operations category for the whole organisation. */
+export async function createCustomIntegration(
+  organizationId: string,
+  category: OperationsCategoryKey,
+  details: IntegrationDetails,
+): Promise<CustomIntegration> {
+  const { data, error } = await supabase()
+    .from('custom_integrations')
+    .insert({ organization_id: organizationId, operations_category: category, ...details })
+    .select('*')
+    .single();
+  if (error) throw new Error(error.message);
+  return data;
+}

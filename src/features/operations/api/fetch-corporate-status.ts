@@ -1,0 +1,11 @@
+import { supabase } from '../../../lib/supabase.ts';
+import type { Tables } from '../../../lib/database.types.ts';
+
+export type CorporateStatus = Tables<'corporate_status'>;
+
+/** The organisation's Corporate Status Dashboard record; null until an admin saves one. */
+export async function fetchCorporateStatus(): Promise<CorporateStatus | null> {
+  const { data, error } = await supabase().from('corporate_status').select('*').maybeSingle();
+  if (error) throw new Error(error.message);
+  return data;
+}

@@ -1,0 +1,15 @@
+import { supabase } from '../../../lib/supabase.ts';
+import type { IntegrationCustomization } from '../lib/integration-view.ts';
+
+/** The organisation's customisations of the given built-in integrations. */
+export async function listIntegrationCustomizations(
+  integrationKeys: readonly string[],
+): Promise<IntegrationCustomization[]> {
+  if (integrationKeys.length === 0) return [];
+  const { data, error } = await supabase()
+    .from('integration_customizations')
+    .select('*')
+    .in('integration_key', [...integrationKeys]);
+  if (error) throw new Error(error.message);
+  return data ?? [];
+}

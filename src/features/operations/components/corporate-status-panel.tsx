@@ -1,0 +1,106 @@
+import { Building2, ExternalLink, Pencil, Search } from 'lucide-react';
+import { useState } from 'react';
+import { Spinner } from '../../../components/spinner.tsx';
+import { STATE_CORPORATE_PORTAL } from '../../../config/integrations.ts';
+import { useCorporateStatus } from '../hooks/use-corporate-status.ts';
+import { filingState } from '../lib/filing-state.ts';
+import { CorporateStatusForm } from './corporate-status-form.tsx';
+import { CorporateStatusView } from './corporate-status-view.tsx';
+import { FilingBanner } from './filing-banner.tsx';
+
+const linkClass =
+  'inline-flex items-center gap-1.5 rounded-md border border-gray-300 bg-white px-3 py-1.5 text-sm font-medium text-gray-700 hover:bg-gray-50 focus-visible:outline-2 focus-visible:outline-blue-600';
+
+/**
+ * The legal category's Corporate Status Dashboard (product-spec §2, §3, §4): the organisation's
+ * registration with the state, saved for the whole organisation; admins switch to edit mode.
+ */
+export function CorporateStatusPanel({
+  organizationId,
+  canEdit,
+}: {
+  organizationId: string | null;
+  canEdit: boolean;
+}) {
+  const corporate = useCorporateStatus(organizationId);
+  const [editing, setEditing] = useState(false);
+  const filing = filingState(corporate.status?.next_due_date);
+
+  return (
+    <section
+      aria-labelledby="corporate-status-heading"
+      className="rounded-lg border border-gray-200 bg-white p-4 shadow-sm sm:p-6"
+    >
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
+        <div className="flex items-start gap-3">
+          <Building2 className="mt-0.5 h-6 w-6 shrink-0 text-red-700" aria-hidden="true" />
+          <div>
+            <h2 id="corporate-status-heading" className="text-lg font-semibold text-gray-900">
+              Corporate Status Dashboard
+            </h2>
+            <p className="text-sm text-gray-600">
+              Your organization’s registration with the {STATE_CORPORATE_PORTAL.name}.
+            </p>
+          </div>
+        </div>
+        {canEdit && !editing && !corporate.loading && !corporate.error && (
+          <button
+            type="button"
+            onClick={() => setEditing(true)}
+            className="inline-flex items-center justify-center gap-1.5 rounded-md bg-blue-600 px-3 py-2 text-sm font-medium text-white hover:bg-blue-700"
+          >
+            <Pencil className="h-4 w-4" aria-hidden="true" />
+            Edit Status
+          </button>
+        )}
+      </div>
+
+      <div className="mt-4 space-y-4">
+        {corporate.loading && !corporate.status ? (
+          <Spinner label="Loading corporate status..." />
+        ) : corporate.error ? (
+          <p role="alert" className="text-sm text-red-700">
+            The corporate status could not be loaded: {corporate.error}
+          </p>
+        ) : editing ? (
+          <CorporateStatusForm
+            status={corporate.status}
+            onSave={async (details) => {
+              await corporate.save(details);
+              setEditing(false);
+            }}
+            onCancel={() => setEditing(false)}
+          />
+        ) : (
+          <>
+            <FilingBanner state={filing} dueDate={corporate.status?.next_due_date ?? null} />
+            <CorporateStatusView status={corporate.status} filing={filing} />
+          </>
+        )}
+
+        <div className="flex flex-wrap gap-2 border-t border-gray-100 pt-4">
+          <a
+            href={STATE_CORPORATE_PORTAL.url}
+            target="_blank"
+            rel="noopener noreferrer"
+            className={linkClass}
+          >
+            <ExternalLink className="h-4 w-4" aria-hidden="true" />
+            State Corporation Commission Portal
+            <span className="sr-only"> (opens in a new tab)</span>
+          </a>
+          <a
+            href={STATE_CORPORATE_PORTAL.entitySearchUrl}
+            target="_blank"
+            rel="noopener noreferrer"
+            className={linkClass}
+          >
+            <Search className="h-4 w-4" aria-hidden="true" />
+            Entity Search
+            <span className="sr-only"> (opens in a new tab)</span>
+          </a>
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,29 @@
+import { AlertTriangle, Clock } from 'lucide-react';
+import { formatDate } from '../../../lib/format.ts';
+import type { FilingState } from '../lib/filing-state.ts';
+
+/** Filing Overdue! or Filing Due Soon with the due date (product-spec §4); nothing otherwise. */
+export function FilingBanner({ state, dueDate }: { state: FilingState; dueDate: string | null }) {
+  if (state !== 'overdue' && state !== 'due-soon') return null;
+  const overdue = state === 'overdue';
+  const Icon = overdue ? AlertTriangle : Clock;
+  return (
+    <div
+      role="alert"
+      className={`flex items-start gap-3 rounded-md border p-3 ${
+        overdue
+          ? 'border-red-300 bg-red-50 text-red-800'
+          : 'border-yellow-300 bg-yellow-50 text-yellow-800'
+      }`}
+    >
+      <Icon className="mt-0.5 h-5 w-5 shrink-0" aria-hidden="true" />
+      <div>
+        <p className="font-semibold">{overdue ? 'Filing Overdue!' : 'Filing Due Soon'}</p>
+        <p className="text-sm">
+          {overdue ? 'Your annual filing was due on ' : 'Your annual filing is due on '}
+          {formatDate(dueDate)}.
+        </p>
+      </div>
+    </div>
+  );
+}

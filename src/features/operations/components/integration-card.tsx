@@ -1,0 +1,128 @@
+import { ExternalLink, Info, KeyRound, Settings, UserRound } from 'lucide-react';
+import { hasNamedContact } from '../lib/integration-stats.ts';
+import type { IntegrationContact, IntegrationView } from '../lib/integration-view.ts';
+
+export interface IntegrationCardProps {
+  integration: IntegrationView;
+  contact: IntegrationContact | undefined;
+  /** Master admins edit the integration's details (the settings icon). */
+  canEdit: boolean;
+  /** Admins add and edit the saved contact. */
+  canEditContact: boolean;
+  onEdit: (integration: IntegrationView) => void;
+  onOpenContact: (integration: IntegrationView) => void;
+}
+
+/**
+ * One integration (product-spec §2, §3): name, category, description, tags, optional note,
+ * OAuth badge, a link out in a new tab, and its saved contact.
+ */
+export function IntegrationCard({
+  integration,
+  contact,
+  canEdit,
+  canEditContact,
+  onEdit,
+  onOpenContact,
+}: IntegrationCardProps) {
+  const named = hasNamedContact(contact);
+  const contactLabel = named
+    ? `Contact: ${contact!.name}`
+    : canEditContact
+      ? 'Add Contact'
+      : contact
+        ? 'View Contact'
+        : null;
+
+  return (
+    <article
+      aria-label={integration.name}
+      className="flex h-full flex-col rounded-lg border border-gray-200 bg-white p-4 shadow-sm"
+    >
+      <div className="flex items-start justify-between gap-2">
+        <div className="min-w-0">
+          <h3 className="font-semibold break-words text-gray-900">{integration.name}</h3>
+          <div className="mt-1 flex flex-wrap items-center gap-1.5">
+            <span className="rounded-full bg-gray-100 px-2 py-0.5 text-xs font-medium text-gray-700">
+              {integration.category}
+            </span>
+            {integration.oauthKind && (
+              <span className="inline-flex items-center gap-1 rounded-full bg-green-100 px-2 py-0.5 text-xs font-medium text-green-800">
+                <KeyRound className="h-3 w-3" aria-hidden="true" />
+                OAuth
+              </span>
+            )}
+            {integration.source === 'custom' && (
+              <span className="rounded-full bg-blue-100 px-2 py-0.5 text-xs font-medium text-blue-800">
+                Added by your organization
+              </span>
+            )}
+            {integration.customized && (
+              <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-800">
+                Customized
+              </span>
+            )}
+          </div>
+        </div>
+        {canEdit && (
+          <button
+            type="button"
+            onClick={() => onEdit(integration)}
+            aria-label={`Edit ${integration.name}`}
+            title="Edit integration"
+            className="shrink-0 rounded-md p-1.5 text-gray-500 hover:bg-gray-100 hover:text-gray-800 focus-visible:outline-2 focus-visible:outline-blue-600"
+          >
+            <Settings className="h-5 w-5" aria-hidden="true" />
+          </button>
+        )}
+      </div>
+
+      <p className="mt-3 text-sm text-gray-700">{integration.description}</p>
+
+      {integration.tags.length > 0 && (
+        <ul className="mt-3 flex flex-wrap gap-1" aria-label="Tags">
+          {integration.tags.map((tag, index) => (
+            <li
+              key={`${index}-${tag}`}
+              className="rounded bg-gray-100 px-1.5 py-0.5 text-xs text-gray-700"
+            >
+              {tag}
+            </li>
+          ))}
+        </ul>
+      )}
+
+      {integration.note && (
+        <p className="mt-3 flex items-start gap-1.5 rounded-md bg-amber-50 p-2 text-xs text-amber-900">
+          <Info className="mt-0.5 h-3.5 w-3.5 shrink-0" aria-hidden="true" />
+          <span>{integration.note}</span>
+        </p>
+      )}
+
+      <div className="mt-auto flex flex-wrap items-center gap-2 pt-4">
+        <a
+          href={integration.url}
+          target="_blank"
+          rel="noopener noreferrer"
+          aria-label={`Open ${integration.name} (opens in a new tab)`}
+          className="inline-flex items-center gap-1.5 rounded-md bg-blue-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-blue-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
+        >
+          Open
+          <ExternalLink className="h-4 w-4" aria-hidden="true" />
+        </a>
+        {contactLabel ? (
+          <button
+            type="button"
+            onClick={() => onOpenContact(integration)}
+            className="inline-flex min-w-0 items-center gap-1.5 rounded-md border border-gray-300 px-3 py-1.5 text-sm font-medium text-gray-700 hover:bg-gray-50 focus-visible:outline-2 focus-visible:outline-blue-600"
+          >
+            <UserRound className="h-4 w-4 shrink-0" aria-hidden="true" />
+            <span className="truncate">{contactLabel}</span>
+          </button>
+        ) : (
+          <span className="text-xs text-gray-500">No contact saved yet</span>
+        )}
+      </div>
+    </article>
+  );
+}
