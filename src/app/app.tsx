@@ -1,14 +1,14 @@
-import { useState } from 'react';
-import { RouterProvider } from 'react-router-dom';
+import { BrowserRouter } from 'react-router-dom';
 import { AppProviders } from './providers.tsx';
-import { createAppRouter } from './router.tsx';
+import { AppRoutes } from './routes.tsx';
 
 /** The application root: providers and routes. */
 export function App() {
-  const [router] = useState(createAppRouter);
   return (
-    <AppProviders>
-      <RouterProvider router={router} />
-    </AppProviders>
+    <BrowserRouter>
+      <AppProviders>
+        <AppRoutes />
+      </AppProviders>
+    </BrowserRouter>
   );
 }

@@ -1,13 +1,8 @@
-import { isRouteErrorResponse, Link, useRouteError } from 'react-router-dom';
+import { Link } from 'react-router-dom';
 
 /** Shown in place of one route when it fails to load or render; the rest of the app stays. */
-export function RouteError() {
-  const error = useRouteError();
-  const message = isRouteErrorResponse(error)
-    ? `${error.status} ${error.statusText}`
-    : error instanceof Error
-      ? error.message
-      : 'Unknown error';
+export function RouteError({ error }: { error: unknown }) {
+  const message = error instanceof Error ? error.message : 'Unknown error';
   return (
     <div role="alert" className="mx-auto max-w-lg rounded-lg border border-red-200 bg-white p-6">
       <h1 className="text-lg font-semibold text-red-700">Something went wrong</h1>

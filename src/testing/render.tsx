@@ -1,8 +1,8 @@
 import { render, type RenderResult } from '@testing-library/react';
-import type { ReactElement } from 'react';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { useEffect, type ReactElement } from 'react';
+import { MemoryRouter, useLocation, type Location } from 'react-router-dom';
 import { AppProviders } from '../app/providers.tsx';
-import { routes } from '../app/router.tsx';
+import { AppRoutes } from '../app/routes.tsx';
 import { setSupabaseClient, type AppSupabaseClient } from '../lib/supabase.ts';
 import { newClient } from './backend.ts';
 
@@ -13,28 +13,57 @@ export interface RenderAppOptions {
   route?: string;
 }
 
+/** Where the app is: `router.state.location.pathname`, read after navigation. */
+export interface RouterProbe {
+  readonly state: { location: Location };
+}
+
+function LocationProbe({ onChange }: { onChange: (location: Location) => void }) {
+  const location = useLocation();
+  useEffect(() => {
+    onChange(location);
+  }, [location, onChange]);
+  return null;
+}
+
 /** Mounts the whole app (real providers, real routes) in a memory router at `route`. */
 export function renderApp({
   client = newClient(),
   route = '/',
 }: RenderAppOptions = {}): RenderResult & {
-  router: ReturnType<typeof createMemoryRouter>;
+  router: RouterProbe;
 } {
   setSupabaseClient(client);
-  const router = createMemoryRouter(routes, { initialEntries: [route] });
+  let current = { pathname: route.split('?')[0] } as Location;
+  const router: RouterProbe = {
+    get state() {
+      return { location: current };
+    },
+  };
   const result = render(
-    <AppProviders>
-      <RouterProvider router={router} />
-    </AppProviders>,
+    <MemoryRouter initialEntries={[route]}>
+      <LocationProbe
+        onChange={(location) => {
+          current = location;
+        }}
+      />
+      <AppProviders>
+        <AppRoutes />
+      </AppProviders>
+    </MemoryRouter>,
   );
   return { ...result, router };
 }
 
-/** Mounts one component inside the real providers (for components used outside a route). */
+/** Mounts one component inside the real providers and a router (for components outside a route). */
 export function renderWithProviders(
   ui: ReactElement,
   { client = newClient() }: { client?: AppSupabaseClient } = {},
 ) {
   setSupabaseClient(client);
-  return render(<AppProviders>{ui}</AppProviders>);
+  return render(
+    <MemoryRouter>
+      <AppProviders>{ui}</AppProviders>
+    </MemoryRouter>,
+  );
 }

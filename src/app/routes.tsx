@@ -1,0 +1,137 @@
+import {
+  Component,
+  lazy,
+  Suspense,
+  type ComponentType,
+  type ErrorInfo,
+  type ReactNode,
+} from 'react';
+import { Route, Routes, useLocation } from 'react-router-dom';
+import { Spinner } from '../components/spinner.tsx';
+import { routePatterns } from '../config/paths.ts';
+import { RouteError } from './route-error.tsx';
+
+/** Each page is its own chunk, loaded when its route is first visited. */
+function lazyPage<K extends string>(
+  load: () => Promise<Record<K, ComponentType>>,
+  name: K,
+): ComponentType {
+  return lazy(async () => ({ default: (await load())[name] as ComponentType }));
+}
+
+const AppShell = lazyPage(() => import('./shell.tsx'), 'AppShell');
+const AcceptInvitationPage = lazyPage(
+  () => import('../features/invitations/accept-invitation-page.tsx'),
+  'AcceptInvitationPage',
+);
+const DashboardPage = lazyPage(
+  () => import('../features/dashboard/dashboard-page.tsx'),
+  'DashboardPage',
+);
+const DocumentsPage = lazyPage(
+  () => import('../features/documents/documents-page.tsx'),
+  'DocumentsPage',
+);
+const UploadPage = lazyPage(() => import('../features/documents/upload-page.tsx'), 'UploadPage');
+const OperationsPage = lazyPage(
+  () => import('../features/operations/operations-page.tsx'),
+  'OperationsPage',
+);
+const IntegrationCategoryPage = lazyPage(
+  () => import('../features/operations/integration-category-page.tsx'),
+  'IntegrationCategoryPage',
+);
+const DepartmentPage = lazyPage(
+  () => import('../features/departments/department-page.tsx'),
+  'DepartmentPage',
+);
+const UsersPage = lazyPage(() => import('../features/users/users-page.tsx'), 'UsersPage');
+const ConnectionsPage = lazyPage(
+  () => import('../features/oauth/connections-page.tsx'),
+  'ConnectionsPage',
+);
+const OAuthCallbackPage = lazyPage(
+  () => import('../features/oauth/oauth-callback-page.tsx'),
+  'OAuthCallbackPage',
+);
+const NotFoundPage = lazyPage(() => import('./not-found.tsx'), 'NotFoundPage');
+
+/** Catches what one route throws while loading or rendering; the rest of the app stays. */
+class RouteErrorBoundary extends Component<{ children: ReactNode }, { error: unknown }> {
+  override state: { error: unknown } = { error: null };
+
+  static getDerivedStateFromError(error: unknown) {
+    return { error };
+  }
+
+  override componentDidCatch(error: unknown, info: ErrorInfo) {
+    console.error('A page failed to render:', error, info.componentStack);
+  }
+
+  override render() {
+    return this.state.error ? <RouteError error={this.state.error} /> : this.props.children;
+  }
+}
+
+/**
+ * A route's element: its own error boundary and loading spinner. Keyed by path so that moving
+ * to another page clears an error shown for the previous one.
+ */
+function Page({
+  component: PageComponent,
+  fullScreen = false,
+}: {
+  component: ComponentType;
+  fullScreen?: boolean;
+}) {
+  const { pathname } = useLocation();
+  return (
+    <RouteErrorBoundary key={pathname}>
+      <Suspense fallback={<Spinner fullScreen={fullScreen} />}>
+        <PageComponent />
+      </Suspense>
+    </RouteErrorBoundary>
+  );
+}
+
+/** The shell stays mounted across pages; its boundary only catches the shell's own failures. */
+function Shell() {
+  return (
+    <RouteErrorBoundary>
+      <Suspense fallback={<Spinner fullScreen />}>
+        <AppShell />
+      </Suspense>
+    </RouteErrorBoundary>
+  );
+}
+
+/** The route table of product-spec §2. */
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route
+        path={routePatterns.invitation}
+        element={<Page component={AcceptInvitationPage} fullScreen />}
+      />
+      {/* Everything else sits inside the authenticated shell. */}
+      <Route element={<Shell />}>
+        <Route index element={<Page component={DashboardPage} />} />
+        <Route path={routePatterns.documents} element={<Page component={DocumentsPage} />} />
+        <Route path={routePatterns.upload} element={<Page component={UploadPage} />} />
+        <Route path={routePatterns.operations} element={<Page component={OperationsPage} />} />
+        <Route
+          path={routePatterns.operationsCategory}
+          element={<Page component={IntegrationCategoryPage} />}
+        />
+        <Route path={routePatterns.department} element={<Page component={DepartmentPage} />} />
+        <Route path={routePatterns.users} element={<Page component={UsersPage} />} />
+        <Route path={routePatterns.oauth} element={<Page component={ConnectionsPage} />} />
+        <Route
+          path={routePatterns.oauthCallback}
+          element={<Page component={OAuthCallbackPage} />}
+        />
+        <Route path="*" element={<Page component={NotFoundPage} />} />
+      </Route>
+    </Routes>
+  );
+}
