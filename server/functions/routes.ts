@@ -1,6 +1,194 @@
+import type { Context } from 'hono';
 import { Hono } from 'hono';
+import path from 'node:path';
 import type { AppContext } from '../context.ts';
+import { verifyJwt } from '../http/jwt.ts';
+import { functionEnv } from './env.ts';
+import type { EdgeFunction } from './registry.ts';
+import { loadFunctions } from './registry.ts';
+import { readSupabaseConfig } from './supabase-config.ts';
 
-export async function createFunctionsApp(_ctx: AppContext): Promise<Hono> {
-  return new Hono();
+/** Largest request body passed to a function. */
+export const MAX_FUNCTION_BODY_BYTES = 10 * 1024 * 1024;
+/** Wall-clock limit of one invocation (Supabase's hosted limit is 150 s). */
+const WALL_CLOCK_LIMIT_MS = 150_000;
+
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+// Hop-by-hop headers describe this connection, not the request the function sees.
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'content-length',
+]);
+const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
+
+/** The relay's own answers, with the bodies Supabase's edge gateway sends. */
+const relayError = (status: number, code: string | number, message: string) =>
+  Response.json({ code, message }, { status });
+
+const notFound = () => relayError(404, 'NOT_FOUND', 'Requested function was not found');
+const unauthorized = (message: string) => relayError(401, 401, message);
+
+/**
+ * The caller must present a JWT this server signed (the anon key, a user's access token, the
+ * service-role key), as Supabase's gateway checks before a function with `verify_jwt` runs.
+ */
+function checkJwt(request: Request, jwtSecret: string): Response | null {
+  const authorization = request.headers.get('authorization');
+  if (!authorization) return unauthorized('Missing authorization header');
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  if (!match) return unauthorized("Auth header is not 'Bearer {token}'");
+  try {
+    verifyJwt(match[1]!, jwtSecret);
+    return null;
+  } catch {
+    return unauthorized('Invalid JWT');
+  }
+}
+
+type BodyResult = { ok: true; body: Uint8Array<ArrayBuffer> } | { ok: false; response: Response };
+
+/** Reads the body, at most `MAX_FUNCTION_BODY_BYTES` of it. */
+async function boundedBody(request: Request): Promise<BodyResult> {
+  const tooLarge = (): BodyResult => ({
+    ok: false,
+    response: relayError(413, 'PAYLOAD_TOO_LARGE', 'Request body is larger than 10 MiB'),
+  });
+  if (Number(request.headers.get('content-length') ?? 0) > MAX_FUNCTION_BODY_BYTES) {
+    return tooLarge();
+  }
+  if (!request.body) return { ok: true, body: new Uint8Array(0) };
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  const reader = request.body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > MAX_FUNCTION_BODY_BYTES) return tooLarge();
+      parts.push(value);
+    }
+  } catch {
+    // The client went away mid-body; nobody will read this answer.
+    return {
+      ok: false,
+      response: relayError(400, 'BAD_REQUEST', 'Request body could not be read'),
+    };
+  } finally {
+    reader.releaseLock();
+  }
+  return { ok: true, body: Buffer.concat(parts) };
+}
+
+/**
+ * The request as a function sees it on Supabase: the path starts at the function's name
+ * (`/<name>/sub/path?query`, the gateway strips `/functions/v1`), the caller's headers as sent.
+ */
+function functionRequest(
+  c: Context,
+  name: string,
+  suffix: string,
+  body: Uint8Array<ArrayBuffer> | null,
+): Request {
+  const url = new URL(c.req.url);
+  const headers = new Headers();
+  c.req.raw.headers.forEach((value, header) => {
+    if (!HOP_BY_HOP.has(header)) headers.append(header, value);
+  });
+  return new Request(`${url.origin}/${name}${suffix}${url.search}`, {
+    method: c.req.method,
+    headers,
+    body: body && body.byteLength > 0 ? body : null,
+  });
+}
+
+/** A copy of the handler's response with mutable headers (the API middleware adds some). */
+function relayResponse(response: Response, method: string): Response {
+  const body = method === 'HEAD' || NULL_BODY_STATUSES.has(response.status) ? null : response.body;
+  if (body === null) void response.body?.cancel().catch(() => undefined);
+  return new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: new Headers(response.headers),
+  });
+}
+
+async function invoke(fn: EdgeFunction, request: Request): Promise<Response> {
+  let handler;
+  try {
+    handler = await fn.handler();
+  } catch (error) {
+    console.error(`functions: ${fn.name} failed to boot:`, error);
+    return relayError(503, 'BOOT_ERROR', 'Worker failed to boot (please check logs)');
+  }
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), WALL_CLOCK_LIMIT_MS);
+    timer.unref();
+  });
+  try {
+    const result = await Promise.race([handler(request), timeout]);
+    if (result === 'timeout') {
+      console.error(`functions: ${fn.name} did not answer within ${WALL_CLOCK_LIMIT_MS / 1000}s`);
+      return relayError(
+        546,
+        'WORKER_LIMIT',
+        'Worker failed to respond due to a resource limit (please check logs)',
+      );
+    }
+    if (!(result instanceof Response)) throw new Error('the handler did not return a Response');
+    return relayResponse(result, request.method);
+  } catch (error) {
+    // The function's bug, not the caller's: logged whole here, the caller learns nothing more.
+    console.error(`functions: ${fn.name} failed:`, error);
+    return relayError(500, 'WORKER_ERROR', 'Function exited due to an error (please check logs)');
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Supabase Edge Functions at `/functions/v1/<name>`: runs `createHandler` of
+ * `{functionsDir}/<name>/handler.ts` (see supabase/functions/README.md), with the JWT check,
+ * errors and request shape of Supabase's edge gateway. No function folder at all is fine.
+ */
+export async function createFunctionsApp(ctx: AppContext): Promise<Hono> {
+  const { functionsDir } = ctx.config;
+  const config = readSupabaseConfig(path.join(path.dirname(functionsDir), 'config.toml'));
+  const functions = await loadFunctions({
+    functionsDir,
+    verifyJwt: config.verifyJwt,
+    env: (name) => functionEnv(ctx, name),
+  });
+
+  const app = new Hono();
+  app.all('*', async (c) => {
+    // The path as sent, after the mount point (`/functions/v1`): `/<name>[/suffix]`.
+    const base = c.req.routePath.replace(/\/\*$/, '');
+    const rest = new URL(c.req.url).pathname.slice(base.length);
+    const match = /^\/([^/]+)(\/.*)?$/.exec(rest);
+    const fn = match ? functions.get(match[1]!) : undefined;
+    if (!match || !fn) return notFound();
+    if (!METHODS.has(c.req.method)) {
+      return relayError(405, 'METHOD_NOT_ALLOWED', `Method ${c.req.method} is not allowed`);
+    }
+    if (fn.verifyJwt && c.req.method !== 'OPTIONS') {
+      const refused = checkJwt(c.req.raw, ctx.keys.jwtSecret);
+      if (refused) return refused;
+    }
+    let body: Uint8Array<ArrayBuffer> | null = null;
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
+      const read = await boundedBody(c.req.raw);
+      if (!read.ok) return read.response;
+      body = read.body;
+    }
+    return invoke(fn, functionRequest(c, fn.name, match[2] ?? '', body));
+  });
+  return app;
 }

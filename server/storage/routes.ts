@@ -1,6 +1,69 @@
 import { Hono } from 'hono';
+import path from 'node:path';
 import type { AppContext } from '../context.ts';
+import { readSupabaseConfig } from '../functions/supabase-config.ts';
+import { bucketRoutes } from './bucket-routes.ts';
+import { StorageError, storageErrors } from './errors.ts';
+import { FileStore } from './file-store.ts';
+import { objectReadRoutes } from './object-read-routes.ts';
+import { objectWriteRoutes } from './object-write-routes.ts';
+import { referencedVersions } from './queries.ts';
+import type { StorageServices } from './services.ts';
+import { urlSigningKey } from './signed-url.ts';
 
-export function createStorageApp(_ctx: AppContext): Hono {
-  return new Hono();
+/** Supabase's default upload limit, used when `supabase/config.toml` sets none. */
+const DEFAULT_FILE_SIZE_LIMIT = 50 * 1024 * 1024;
+
+const errorResponse = (error: StorageError) =>
+  Response.json(error.toJSON(), { status: error.httpStatus });
+
+/**
+ * Removes files left by a previous run that crashed mid-write. Resolves (never rejects) when
+ * done; a failure is logged and only means the orphans stay until the next start.
+ */
+async function sweepOrphans(services: StorageServices): Promise<void> {
+  try {
+    const removed = await services.store.sweep((versions) =>
+      referencedVersions(services.db, versions),
+    );
+    if (removed > 0) console.log(`storage: removed ${removed} unreferenced file(s)`);
+  } catch (error) {
+    console.error('storage: start-up sweep of unreferenced files failed:', error);
+  }
+}
+
+/**
+ * The Supabase Storage API at `/storage/v1` (supabase-compat.md §4): objects in
+ * `storage.objects`, bytes under `{DATA_DIR}/storage`, access decided by row-level security.
+ */
+export function createStorageApp(ctx: AppContext): Hono {
+  const config = readSupabaseConfig(path.join(ctx.config.rootDir, 'supabase', 'config.toml'));
+  const services: StorageServices = {
+    db: ctx.db,
+    store: new FileStore(ctx.config.dataDir),
+    jwtSecret: ctx.keys.jwtSecret,
+    urlSigningKey: urlSigningKey(ctx.keys.jwtSecret),
+    fileSizeLimit: config.storageFileSizeLimit ?? DEFAULT_FILE_SIZE_LIMIT,
+  };
+  // Requests wait for the sweep, so it never races a write of this process.
+  const swept = sweepOrphans(services);
+
+  const app = new Hono();
+  app.use('*', async (_c, next) => {
+    await swept;
+    await next();
+  });
+  // Reads first: their static paths (`list`, `sign`…) must win over `/object/:bucket/*`.
+  app.route('/', objectReadRoutes(services));
+  app.route('/', objectWriteRoutes(services));
+  app.route('/', bucketRoutes(services));
+  // Without this, unknown storage paths would fall through to the SPA.
+  app.all('*', (c) => errorResponse(storageErrors.routeNotFound(c.req.method, c.req.path)));
+
+  app.onError((error, c) => {
+    if (error instanceof StorageError) return errorResponse(error);
+    console.error(`storage: ${c.req.method} ${c.req.path} failed:`, error);
+    return errorResponse(storageErrors.internal());
+  });
+  return app;
 }

@@ -1,0 +1,33 @@
+import type { AppContext } from '../context.ts';
+import type { FunctionEnv } from '../../supabase/functions/_shared/function-env.ts';
+import { functionSecret } from './secrets.ts';
+
+/**
+ * Secrets a function needs beyond the standard values: environment variable → name of the
+ * secret kept in `DATA_DIR/function-secrets/`. A variable set in the server's own environment
+ * wins, so an operator can pin a value (and keep it when moving to a hosted project).
+ */
+const GENERATED_SECRETS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  // Encrypts the OAuth tokens the `oauth` function stores.
+  oauth: { OAUTH_TOKEN_KEY: 'oauth' },
+};
+
+/**
+ * The environment a function's handler is built with in local mode: what Supabase's edge
+ * runtime provides (the project URL and keys) plus the function's own secrets.
+ */
+export async function functionEnv(
+  ctx: AppContext,
+  name: string,
+  processEnv: NodeJS.ProcessEnv = process.env,
+): Promise<FunctionEnv> {
+  const env: Record<string, string> = {
+    SUPABASE_URL: ctx.publicUrl(),
+    SUPABASE_ANON_KEY: ctx.keys.anonKey,
+    SUPABASE_SERVICE_ROLE_KEY: ctx.keys.serviceRoleKey,
+  };
+  for (const [variable, secret] of Object.entries(GENERATED_SECRETS[name] ?? {})) {
+    env[variable] = processEnv[variable] || (await functionSecret(ctx.config.dataDir, secret));
+  }
+  return env;
+}

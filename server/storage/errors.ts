@@ -1,0 +1,111 @@
+import { isPostgresError } from '../db/database.ts';
+
+/**
+ * An error the storage API answers with the storage server's body,
+ * `{statusCode: "<real status>", code, error, message}` (supabase-compat.md §4.3).
+ */
+export class StorageError extends Error {
+  constructor(
+    /** The status the storage server reports in the body's `statusCode`. */
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+    /** The legacy `error` label; the code when the storage server has none. */
+    readonly label: string = code,
+    /** Set when the HTTP status is the real one rather than the usual 400 (role checks, ranges). */
+    readonly explicitHttpStatus?: number,
+  ) {
+    super(message);
+  }
+
+  /** The storage server sends HTTP 400 for every client error; only 5xx keep their status. */
+  get httpStatus(): number {
+    if (this.explicitHttpStatus !== undefined) return this.explicitHttpStatus;
+    return this.statusCode >= 500 ? this.statusCode : 400;
+  }
+
+  toJSON() {
+    return {
+      statusCode: String(this.statusCode),
+      code: this.code,
+      error: this.label,
+      message: this.message,
+    };
+  }
+}
+
+/** The storage server's errors, with its codes, labels and message texts. */
+export const storageErrors = {
+  noSuchKey: () => new StorageError(404, 'NoSuchKey', 'Object not found', 'not_found'),
+  noSuchBucket: () => new StorageError(404, 'NoSuchBucket', 'Bucket not found', 'Bucket not found'),
+  accessDenied: (message = 'Access denied') =>
+    new StorageError(403, 'AccessDenied', message, 'Unauthorized'),
+  /** A role check: the one client error the storage server sends with its real status. */
+  roleDenied: (message: string) =>
+    new StorageError(403, 'AccessDenied', message, 'Unauthorized', 403),
+  rlsDenied: () =>
+    new StorageError(
+      403,
+      'AccessDenied',
+      'new row violates row-level security policy',
+      'Unauthorized',
+    ),
+  keyAlreadyExists: () =>
+    new StorageError(409, 'KeyAlreadyExists', 'The resource already exists', 'Duplicate'),
+  bucketAlreadyExists: () =>
+    new StorageError(409, 'BucketAlreadyExists', 'The resource already exists', 'Duplicate'),
+  bucketNotEmpty: () =>
+    new StorageError(409, 'ResourceNotEmpty', 'The bucket you tried to delete is not empty'),
+  invalidJwt: (message = 'Invalid JWT') => new StorageError(400, 'InvalidJWT', message),
+  invalidSignature: (message = 'Invalid signature') =>
+    new StorageError(400, 'InvalidSignature', message),
+  entityTooLarge: (entity = 'object') =>
+    new StorageError(
+      413,
+      'EntityTooLarge',
+      `The ${entity} exceeded the maximum allowed size`,
+      'Payload too large',
+    ),
+  invalidMimeType: (mimeType: string) =>
+    new StorageError(
+      415,
+      'InvalidMimeType',
+      `mime type ${mimeType} is not supported`,
+      'invalid_mime_type',
+    ),
+  invalidKey: (key: string) => new StorageError(400, 'InvalidKey', `Invalid key: ${key}`),
+  invalidBucketName: () =>
+    new StorageError(400, 'InvalidBucketName', 'Bucket name invalid', 'Invalid Input'),
+  invalidRequest: (message: string) => new StorageError(400, 'InvalidRequest', message),
+  invalidRange: () =>
+    new StorageError(416, 'InvalidRange', 'invalid range provided', 'invalid_range', 416),
+  noContent: () => new StorageError(400, 'InvalidRequest', 'No content provided'),
+  routeNotFound: (method: string, path: string) =>
+    new StorageError(404, 'NotFound', `Route ${method}:${path} not found`, 'Not Found', 404),
+  internal: () => new StorageError(500, 'InternalError', 'Internal server error', 'internal'),
+};
+
+/**
+ * Maps what Postgres said about a statement run as the caller to the storage server's error,
+ * or returns undefined when the error is not a client's doing (then it is a bug to log).
+ */
+export function storageErrorFromPostgres(error: unknown): StorageError | undefined {
+  if (!isPostgresError(error)) return undefined;
+  switch (error.code) {
+    case '42501': // insufficient_privilege: RLS refused the row, or no grant
+      return storageErrors.rlsDenied();
+    case '23505': // unique_violation on (bucket_id, name)
+      return storageErrors.keyAlreadyExists();
+    case '23503': // foreign_key_violation: the bucket is gone
+      return storageErrors.noSuchBucket();
+    case '22P02': // invalid_text_representation
+    case '22001': // string_data_right_truncation
+    case '22021': // character_not_in_repertoire
+    case '54000': // program_limit_exceeded (e.g. an index row too large for a huge name)
+      return storageErrors.invalidRequest(error.message);
+    case 'P0001': // raise exception in a policy helper: the helper's text is meant for the user
+      return storageErrors.accessDenied(error.message);
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,156 @@
+import type { Context } from 'hono';
+import { Hono } from 'hono';
+import { readJsonObject } from './body.ts';
+import { storageErrors } from './errors.ts';
+import { listObjects, parseListBody } from './list.ts';
+import { bucketParam, objectParams } from './params.ts';
+import type { ObjectRow } from './queries.ts';
+import { findBucket, findObject } from './queries.ts';
+import { storableName, stringList } from './request-fields.ts';
+import type { StorageScope } from './scope.ts';
+import { optionalCaller, requireCaller, runAsCaller } from './scope.ts';
+import { serveObject } from './serve.ts';
+import type { StorageServices } from './services.ts';
+import { signedObjectUrl, validExpiresIn, verifySignedObjectUrl } from './signed-url.ts';
+
+/**
+ * The reading half of the object API under `/object` (supabase-compat.md §4.1): downloads,
+ * info, listings and signed or public URLs. Mounted before the writing half, whose
+ * `/object/:bucket/*` routes would otherwise take `list`, `sign`… for bucket names.
+ */
+export function objectReadRoutes(services: StorageServices): Hono {
+  const app = new Hono();
+  const { db, store, jwtSecret } = services;
+
+  /** Finds an object for reading: as the caller under RLS, or as the server for public buckets. */
+  async function readableObject(
+    scope: StorageScope | null,
+    bucketId: string,
+    name: string,
+  ): Promise<ObjectRow> {
+    const bucket = await findBucket(db, bucketId);
+    if (!bucket || (!scope && !bucket.public)) throw storageErrors.noSuchBucket();
+    const row =
+      bucket.public || !scope
+        ? await findObject(db, bucketId, name)
+        : await runAsCaller(db, scope, (tx) => findObject(tx, bucketId, name));
+    if (!row) throw storageErrors.noSuchKey();
+    return row;
+  }
+
+  const serve = (c: Context, row: ObjectRow) =>
+    serveObject(store, row, {
+      method: c.req.method,
+      requestHeaders: c.req.raw.headers,
+      download: c.req.query('download'),
+    });
+
+  app.post('/object/list/:bucket', async (c) => {
+    const scope = requireCaller(c, jwtSecret, 'storage.object.list');
+    const bucketId = bucketParam(c);
+    const options = parseListBody(await readJsonObject(c.req.raw));
+    const entries = await runAsCaller(db, scope, (tx) => listObjects(tx, bucketId, options));
+    return c.json(entries);
+  });
+
+  app.post('/object/sign/:bucket', async (c) => {
+    const scope = requireCaller(c, jwtSecret, 'storage.object.sign_many');
+    const bucketId = bucketParam(c);
+    const body = await readJsonObject(c.req.raw);
+    const expiresIn = validExpiresIn(body.expiresIn);
+    const paths = stringList(body.paths, 'paths');
+    const names = paths.map(storableName);
+    const found = await runAsCaller(db, scope, async (tx) => {
+      const { rows } = await tx.query<{ name: string }>(
+        'select name from storage.objects where bucket_id = $1 and name = any($2::text[])',
+        [bucketId, names.filter((name) => name !== null)],
+      );
+      return new Set(rows.map((row) => row.name));
+    });
+    return c.json(
+      paths.map((path, index) => {
+        const name = names[index];
+        return name !== null && name !== undefined && found.has(name)
+          ? {
+              error: null,
+              path,
+              signedURL: signedObjectUrl(services.urlSigningKey, bucketId, name, expiresIn),
+            }
+          : {
+              error: 'Either the object does not exist or you do not have access to it',
+              path,
+              signedURL: null,
+            };
+      }),
+    );
+  });
+
+  app.post('/object/sign/:bucket/*', async (c) => {
+    const scope = requireCaller(c, jwtSecret, 'storage.object.sign');
+    const { bucketId, name } = objectParams(c);
+    const body = await readJsonObject(c.req.raw);
+    const expiresIn = validExpiresIn(body.expiresIn);
+    const row = await runAsCaller(db, scope, (tx) => findObject(tx, bucketId, name));
+    if (!row) throw storageErrors.noSuchKey();
+    return c.json({
+      signedURL: signedObjectUrl(services.urlSigningKey, bucketId, name, expiresIn),
+    });
+  });
+
+  // Signed and public URLs need no token: the signature, or the bucket's `public` flag, is the
+  // permission, so the object is read with the server's own connection.
+  app.get('/object/sign/:bucket/*', async (c) => {
+    const { bucketId, name } = objectParams(c);
+    const token = c.req.query('token');
+    if (!token)
+      throw storageErrors.invalidRequest("querystring must have required property 'token'");
+    verifySignedObjectUrl(services.urlSigningKey, token, bucketId, name);
+    const row = await findObject(db, bucketId, name);
+    if (!row) throw storageErrors.noSuchKey();
+    return serve(c, row);
+  });
+
+  app.get('/object/public/:bucket/*', async (c) => {
+    const { bucketId, name } = objectParams(c);
+    return serve(c, await readableObject(null, bucketId, name));
+  });
+
+  const info = async (c: Context, isPublic: boolean) => {
+    const { bucketId, name } = objectParams(c);
+    const scope = isPublic ? null : requireCaller(c, jwtSecret, 'storage.object.info');
+    const row = await readableObject(scope, bucketId, name);
+    const metadata = row.metadata ?? {};
+    return c.json({
+      id: row.id,
+      name: row.name,
+      version: row.version,
+      bucket_id: row.bucket_id,
+      size: metadata.size ?? null,
+      content_type: metadata.mimetype ?? null,
+      cache_control: metadata.cacheControl ?? null,
+      etag: metadata.eTag ?? null,
+      metadata: row.user_metadata,
+      last_modified: row.updated_at,
+      created_at: row.created_at,
+    });
+  };
+  app.get('/object/info/public/:bucket/*', (c) => info(c, true));
+  app.get('/object/info/authenticated/:bucket/*', (c) => info(c, false));
+  app.get('/object/info/:bucket/*', (c) => info(c, false));
+
+  app.get('/object/authenticated/:bucket/*', async (c) => {
+    const scope = requireCaller(c, jwtSecret, 'storage.object.get_authenticated');
+    const { bucketId, name } = objectParams(c);
+    return serve(c, await readableObject(scope, bucketId, name));
+  });
+
+  // Without a valid token this serves public buckets only (the storage server's
+  // `allowInvalidJwt` route). HEAD, which storage-js `exists` sends, is answered here too.
+  app.get('/object/:bucket/*', async (c) => {
+    const scope = optionalCaller(c, jwtSecret, 'storage.object.get_authenticated');
+    const { bucketId, name } = objectParams(c);
+    return serve(c, await readableObject(scope, bucketId, name));
+  });
+
+  return app;
+}

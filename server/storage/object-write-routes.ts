@@ -1,0 +1,134 @@
+import { Hono } from 'hono';
+import { readJsonObject } from './body.ts';
+import { storageErrors } from './errors.ts';
+import { validObjectName } from './names.ts';
+import { copyObject, moveObject } from './object-copy.ts';
+import { discard } from './object-rows.ts';
+import { checkUploadAllowed, uploadObject } from './object-write.ts';
+import { bucketParam, existingBucketName, objectParams } from './params.ts';
+import type { ObjectRow } from './queries.ts';
+import { OBJECT_COLUMNS } from './queries.ts';
+import { requiredString, storableName, stringList } from './request-fields.ts';
+import { ownerOf, requireCaller, runAsCaller, signedUploadScope } from './scope.ts';
+import type { StorageServices } from './services.ts';
+import { signedUploadUrl, verifySignedUploadUrl } from './signed-url.ts';
+
+/** Source and destination of a move or copy request (the destination bucket defaults to the source's). */
+function relocation(body: Record<string, unknown>) {
+  const bucketId = existingBucketName(requiredString(body, 'bucketId'));
+  const destination = body.destinationBucket;
+  return {
+    bucketId,
+    sourceKey: validObjectName(requiredString(body, 'sourceKey')),
+    destinationBucket:
+      typeof destination === 'string' && destination !== ''
+        ? existingBucketName(destination)
+        : bucketId,
+    destinationKey: validObjectName(requiredString(body, 'destinationKey')),
+  };
+}
+
+/**
+ * The writing half of the object API under `/object` (supabase-compat.md §4.1): uploads,
+ * updates, signed uploads, removal, move and copy.
+ */
+export function objectWriteRoutes(services: StorageServices): Hono {
+  const app = new Hono();
+  const { db, jwtSecret } = services;
+
+  /** Deletes the files of deleted rows, after their transaction committed. */
+  const discardAll = async (rows: { version: string | null }[]) => {
+    for (const { version } of rows) await discard(services, version);
+  };
+
+  app.post('/object/move', async (c) => {
+    const scope = requireCaller(c, jwtSecret, 'storage.object.move');
+    const names = relocation(await readJsonObject(c.req.raw));
+    return c.json(await moveObject(services, scope, names));
+  });
+
+  app.post('/object/copy', async (c) => {
+    const scope = requireCaller(c, jwtSecret, 'storage.object.copy');
+    const names = relocation(await readJsonObject(c.req.raw));
+    const upsert = c.req.header('x-upsert') === 'true';
+    return c.json(await copyObject(services, scope, { ...names, upsert }));
+  });
+
+  app.post('/object/upload/sign/:bucket/*', async (c) => {
+    const scope = requireCaller(c, jwtSecret, 'storage.object.sign_upload_url');
+    const { bucketId, name } = objectParams(c);
+    const upsert = c.req.header('x-upsert') === 'true';
+    await checkUploadAllowed(services, scope, { bucketId, name, upsert });
+    const { ownerId } = ownerOf(scope);
+    return c.json(signedUploadUrl(services.urlSigningKey, bucketId, name, ownerId, upsert));
+  });
+
+  app.put('/object/upload/sign/:bucket/*', async (c) => {
+    const { bucketId, name } = objectParams(c);
+    const token = c.req.query('token');
+    if (!token)
+      throw storageErrors.invalidRequest("querystring must have required property 'token'");
+    const { owner, upsert } = verifySignedUploadUrl(services.urlSigningKey, token, bucketId, name);
+    const scope = signedUploadScope(c, owner);
+    const { Key } = await uploadObject(services, scope, {
+      bucketId,
+      name,
+      upsert,
+      request: c.req.raw,
+    });
+    return c.json({ Key });
+  });
+
+  app.delete('/object/:bucket', async (c) => {
+    const scope = requireCaller(c, jwtSecret, 'storage.object.delete_many');
+    const bucketId = bucketParam(c);
+    const body = await readJsonObject(c.req.raw);
+    const names = stringList(body.prefixes, 'prefixes')
+      .map(storableName)
+      .filter((name) => name !== null);
+    const deleted = await runAsCaller(db, scope, async (tx) => {
+      const { rows } = await tx.query<ObjectRow>(
+        `delete from storage.objects where bucket_id = $1 and name = any($2::text[])
+         returning ${OBJECT_COLUMNS}`,
+        [bucketId, names],
+      );
+      return rows;
+    });
+    await discardAll(deleted);
+    return c.json(deleted);
+  });
+
+  app.delete('/object/:bucket/*', async (c) => {
+    const scope = requireCaller(c, jwtSecret, 'storage.object.delete');
+    const { bucketId, name } = objectParams(c);
+    const deleted = await runAsCaller(db, scope, async (tx) => {
+      const { rows } = await tx.query<{ version: string | null }>(
+        'delete from storage.objects where bucket_id = $1 and name = $2 returning version',
+        [bucketId, name],
+      );
+      return rows;
+    });
+    if (deleted.length === 0) throw storageErrors.noSuchKey();
+    await discardAll(deleted);
+    return c.json({ message: 'Successfully deleted' });
+  });
+
+  app.post('/object/:bucket/*', async (c) => {
+    const scope = requireCaller(c, jwtSecret, 'storage.object.upload');
+    const { bucketId, name } = objectParams(c);
+    const upsert = c.req.header('x-upsert') === 'true';
+    return c.json(
+      await uploadObject(services, scope, { bucketId, name, upsert, request: c.req.raw }),
+    );
+  });
+
+  app.put('/object/:bucket/*', async (c) => {
+    const scope = requireCaller(c, jwtSecret, 'storage.object.upload_update');
+    const { bucketId, name } = objectParams(c);
+    return c.json(
+      await uploadObject(services, scope, { bucketId, name, upsert: true, request: c.req.raw }),
+    );
+  });
+
+  return app;
+}

@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import { storageErrors } from './errors.ts';
+import type { NewObjectRow } from './object-rows.ts';
+import { checkWritable, commitRow } from './object-rows.ts';
+import type { ObjectMetadata } from './queries.ts';
+import { findBucket } from './queries.ts';
+import type { StorageScope } from './scope.ts';
+import type { StorageServices } from './services.ts';
+import { mimeTypeAllowed, readUploadSource } from './upload-source.ts';
+
+export interface UploadOptions {
+  bucketId: string;
+  name: string;
+  upsert: boolean;
+  request: Request;
+}
+
+/**
+ * An upload (`POST`) or update (`PUT`): checks the bucket's limits and the caller's rights, then
+ * streams the body to disk and commits the row (see `FileStore` for the order of writes).
+ */
+export async function uploadObject(
+  services: StorageServices,
+  scope: StorageScope,
+  options: UploadOptions,
+): Promise<{ Key: string; Id: string }> {
+  const { bucketId, name, upsert } = options;
+  const bucket = await findBucket(services.db, bucketId);
+  if (!bucket) throw storageErrors.noSuchBucket();
+  const source = await readUploadSource(options.request);
+  if (
+    bucket.allowedMimeTypes?.length &&
+    !mimeTypeAllowed(source.mimetype, bucket.allowedMimeTypes)
+  ) {
+    throw storageErrors.invalidMimeType(source.mimetype);
+  }
+  const limit = Math.min(services.fileSizeLimit, bucket.fileSizeLimit ?? Infinity);
+  if (source.declaredSize !== undefined && source.declaredSize > limit) {
+    throw storageErrors.entityTooLarge();
+  }
+
+  const row: NewObjectRow = {
+    id: randomUUID(),
+    bucketId,
+    name,
+    version: randomUUID(),
+    metadata: { mimetype: source.mimetype, contentLength: source.declaredSize ?? 0 },
+    userMetadata: source.userMetadata,
+  };
+  await checkWritable(services, scope, row, upsert);
+
+  const stored = await services.store.write(source.body, limit);
+  const metadata: ObjectMetadata = {
+    eTag: stored.eTag,
+    size: stored.size,
+    mimetype: source.mimetype,
+    cacheControl: source.cacheControl,
+    lastModified: new Date().toISOString(),
+    contentLength: stored.size,
+    httpStatusCode: 200,
+  };
+  const id = await commitRow(
+    services,
+    scope,
+    { ...row, version: stored.version, metadata },
+    upsert,
+  );
+  return { Key: `${bucketId}/${name}`, Id: id };
+}
+
+/**
+ * Whether the caller could upload `name` now (for `createSignedUploadUrl`, which checks rights
+ * when the URL is made; the upload itself then runs with the rights the URL grants).
+ */
+export async function checkUploadAllowed(
+  services: StorageServices,
+  scope: StorageScope,
+  options: { bucketId: string; name: string; upsert: boolean },
+): Promise<void> {
+  if (!(await findBucket(services.db, options.bucketId))) throw storageErrors.noSuchBucket();
+  const row: NewObjectRow = {
+    id: randomUUID(),
+    bucketId: options.bucketId,
+    name: options.name,
+    version: randomUUID(),
+    metadata: {},
+    userMetadata: null,
+  };
+  await checkWritable(services, scope, row, options.upsert);
+}

@@ -1,0 +1,96 @@
+import type { Queryable } from '../db/database.ts';
+
+/** A timestamp as the storage server's JSON shows it: ISO 8601 in UTC, milliseconds. */
+export const isoTimestamp = (column: string) =>
+  `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** The metadata the storage server keeps for every object (supabase-compat.md §4.2). */
+export interface ObjectMetadata {
+  eTag: string;
+  size: number;
+  mimetype: string;
+  cacheControl: string;
+  lastModified: string;
+  contentLength: number;
+  httpStatusCode: number;
+}
+
+/** A `storage.objects` row as the API returns it. */
+export interface ObjectRow {
+  id: string;
+  bucket_id: string;
+  name: string;
+  owner: string | null;
+  owner_id: string | null;
+  version: string | null;
+  metadata: Partial<ObjectMetadata> | null;
+  user_metadata: Record<string, unknown> | null;
+  created_at: string | null;
+  updated_at: string | null;
+  last_accessed_at: string | null;
+}
+
+export const OBJECT_COLUMNS = `id, bucket_id, name, owner, owner_id, version, metadata, user_metadata,
+  ${isoTimestamp('created_at')} as created_at,
+  ${isoTimestamp('updated_at')} as updated_at,
+  ${isoTimestamp('last_accessed_at')} as last_accessed_at`;
+
+/** The limits of a bucket that uploads must respect. */
+export interface BucketInfo {
+  id: string;
+  public: boolean;
+  fileSizeLimit: number | null;
+  allowedMimeTypes: string[] | null;
+}
+
+/** Looks a bucket up with the server's own connection (as the storage server does for uploads). */
+export async function findBucket(db: Queryable, id: string): Promise<BucketInfo | null> {
+  const { rows } = await db.query<{
+    id: string;
+    public: boolean | null;
+    file_size_limit: string | null;
+    allowed_mime_types: string[] | null;
+  }>('select id, public, file_size_limit, allowed_mime_types from storage.buckets where id = $1', [
+    id,
+  ]);
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    id: row.id,
+    public: row.public === true,
+    fileSizeLimit: row.file_size_limit === null ? null : Number(row.file_size_limit),
+    allowedMimeTypes: row.allowed_mime_types,
+  };
+}
+
+/** One object as `db` may see it (as the caller under RLS, or the server's own connection). */
+export async function findObject(
+  db: Queryable,
+  bucketId: string,
+  name: string,
+): Promise<ObjectRow | null> {
+  const { rows } = await db.query<ObjectRow>(
+    `select ${OBJECT_COLUMNS} from storage.objects where bucket_id = $1 and name = $2`,
+    [bucketId, name],
+  );
+  return rows[0] ?? null;
+}
+
+/**
+ * Serialises writers of one object name for the rest of the transaction, so that the version
+ * read before an upsert is the one it replaces (and whose file is deleted after commit).
+ */
+export async function lockObjectName(tx: Queryable, bucketId: string, name: string): Promise<void> {
+  await tx.query('select pg_advisory_xact_lock(hashtextextended($1, 7305))', [
+    `${bucketId}/${name}`,
+  ]);
+}
+
+/** The versions among `versions` that some object row still holds. */
+export async function referencedVersions(db: Queryable, versions: string[]): Promise<Set<string>> {
+  const { rows } = await db.query<{ version: string }>(
+    'select version from storage.objects where version = any($1::text[])',
+    [versions],
+  );
+  return new Set(rows.map((row) => row.version));
+}

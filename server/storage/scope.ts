@@ -1,0 +1,116 @@
+import type { Context } from 'hono';
+import type { Database, Queryable } from '../db/database.ts';
+import type { Caller } from '../http/caller.ts';
+import { asCaller, resolveCaller } from '../http/caller.ts';
+import { StorageError, storageErrorFromPostgres, storageErrors } from './errors.ts';
+
+/** Who is calling and what for: everything a statement run as the caller needs. */
+export interface StorageScope {
+  caller: Caller;
+  /** The storage server's operation name, e.g. `storage.object.upload`; policies may read it. */
+  operation: string;
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+}
+
+// Credentials stay out of `request.headers`: a policy has no business reading them.
+const PRIVATE_HEADERS = new Set(['authorization', 'apikey', 'cookie']);
+
+function requestHeaders(headers: Headers): Record<string, string> {
+  const result: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    if (!PRIVATE_HEADERS.has(name)) result[name] = value;
+  });
+  return result;
+}
+
+function scopeFor(c: Context, caller: Caller, operation: string): StorageScope {
+  return {
+    caller,
+    operation,
+    method: c.req.method,
+    path: c.req.path,
+    headers: requestHeaders(c.req.raw.headers),
+  };
+}
+
+/**
+ * The caller of a route that needs a valid token (every object and bucket route but the
+ * public, signed and plain object downloads). A missing, invalid or expired token is
+ * `AccessDenied`, as the storage server answers.
+ */
+export function requireCaller(c: Context, jwtSecret: string, operation: string): StorageScope {
+  const result = resolveCaller(c.req.raw.headers, jwtSecret);
+  if (!result.ok) throw storageErrors.accessDenied(result.message);
+  if (result.caller.token === null) throw storageErrors.accessDenied('Invalid JWT');
+  return scopeFor(c, result.caller, operation);
+}
+
+/**
+ * The caller of `GET /object/{bucket}/{path}`, which serves public buckets without a token:
+ * null when the token is missing or invalid.
+ */
+export function optionalCaller(
+  c: Context,
+  jwtSecret: string,
+  operation: string,
+): StorageScope | null {
+  const result = resolveCaller(c.req.raw.headers, jwtSecret);
+  if (!result.ok || result.caller.token === null) return null;
+  return scopeFor(c, result.caller, operation);
+}
+
+/**
+ * The scope of an upload through a signed upload URL: the URL is the permission (checked as its
+ * creator when it was made), so the write runs as the service role, owned by the creator.
+ */
+export function signedUploadScope(c: Context, owner: string | null): StorageScope {
+  const claims = owner === null ? { role: 'service_role' } : { role: 'service_role', sub: owner };
+  return scopeFor(c, { role: 'service_role', claims, token: null }, 'storage.object.upload_signed');
+}
+
+/**
+ * Runs `fn` in one transaction as the caller (role, JWT claims and request settings set as the
+ * storage server sets them), so that the row-level security policies on `storage.objects` and
+ * `storage.buckets` decide. Postgres refusals become the storage server's errors.
+ */
+export async function runAsCaller<T>(
+  db: Database,
+  scope: StorageScope,
+  fn: (tx: Queryable) => Promise<T>,
+): Promise<T> {
+  const { caller } = scope;
+  try {
+    return await asCaller(
+      db,
+      caller,
+      async (tx) => {
+        await tx.query(
+          `select set_config('storage.operation', $1, true),
+                  set_config('storage.allow_delete_query', 'true', true),
+                  set_config('request.jwt.claim.role', $2, true),
+                  set_config('request.jwt.claim.sub', $3, true)`,
+          [
+            scope.operation,
+            caller.role,
+            typeof caller.claims.sub === 'string' ? caller.claims.sub : '',
+          ],
+        );
+        return fn(tx);
+      },
+      { method: scope.method, path: scope.path, headers: scope.headers },
+    );
+  } catch (error) {
+    if (error instanceof StorageError) throw error;
+    throw storageErrorFromPostgres(error) ?? error;
+  }
+}
+
+/** The `owner` (a uuid) and `owner_id` (any text) columns of rows the caller creates. */
+export function ownerOf(scope: StorageScope): { owner: string | null; ownerId: string | null } {
+  const sub = scope.caller.claims.sub;
+  if (typeof sub !== 'string' || sub === '') return { owner: null, ownerId: null };
+  const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(sub);
+  return { owner: isUuid ? sub : null, ownerId: sub };
+}

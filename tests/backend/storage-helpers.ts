@@ -1,0 +1,84 @@
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { randomUUID } from 'node:crypto';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { TestServer } from '../support/server.ts';
+import { accessTokenFor, clientWithToken } from '../support/tokens.ts';
+
+/**
+ * Buckets and policies of the storage tests, as a project would write them:
+ * - `files`: private; every signed-in user reads and writes their own folder `{user id}/…`;
+ * - `shared`: public (anyone may download), written under the same folder rule;
+ * - `limited`: private, 1 KiB per object, PNG images and text only, same folder rule.
+ */
+export async function createStorageFixtures(server: TestServer): Promise<void> {
+  const ownFolder = `bucket_id in ('files', 'shared', 'limited')
+    and (storage.foldername(name))[1] = (select auth.uid())::text`;
+  await server.db.exec(`
+    insert into storage.buckets (id, name, public, file_size_limit, allowed_mime_types) values
+      ('files', 'files', false, null, null),
+      ('shared', 'shared', true, null, null),
+      ('limited', 'limited', false, 1024, array['image/png', 'text/*']);
+    create policy "users read their own folder" on storage.objects
+      for select to authenticated using (${ownFolder});
+    create policy "users add to their own folder" on storage.objects
+      for insert to authenticated with check (${ownFolder});
+    create policy "users change their own folder" on storage.objects
+      for update to authenticated using (${ownFolder}) with check (${ownFolder});
+    create policy "users remove from their own folder" on storage.objects
+      for delete to authenticated using (${ownFolder});
+  `);
+}
+
+export interface TestUser {
+  id: string;
+  token: string;
+  client: SupabaseClient;
+}
+
+/** A signed-in user (a token signed by the server; no sign-up needed). */
+export function testUser(server: TestServer): TestUser {
+  const id = randomUUID();
+  const token = accessTokenFor(server, id);
+  return { id, token, client: clientWithToken(server, token) };
+}
+
+/** Every file under `dir`, as paths relative to it ([] when it does not exist). */
+export async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return [];
+      throw error;
+    },
+  );
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)))
+    .sort();
+}
+
+/** The files of stored objects (the storage directory of the test server). */
+export const storedFiles = (server: TestServer) => filesUnder(path.join(server.dataDir, 'storage'));
+
+/** Raw storage API call with a token, for what supabase-js cannot send. */
+export function storageFetch(
+  server: TestServer,
+  pathAndQuery: string,
+  init: RequestInit & { token?: string | null } = {},
+): Promise<Response> {
+  const { token = server.keys.serviceRoleKey, ...rest } = init;
+  const headers = new Headers(rest.headers);
+  if (token) {
+    headers.set('authorization', `Bearer ${token}`);
+    headers.set('apikey', server.keys.anonKey);
+  }
+  return fetch(`${server.url}/storage/v1${pathAndQuery}`, { ...rest, headers });
+}
+
+/** The storage server's error body. */
+export interface StorageErrorBody {
+  statusCode: string;
+  code: string;
+  error: string;
+  message: string;
+}
