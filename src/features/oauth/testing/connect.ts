@@ -1,0 +1,43 @@
+import { MockProvider } from '../../../../tests/backend/oauth-provider.ts';
+import type { TestOrganization, TestUser } from '../../../testing/backend.ts';
+
+export { MockProvider };
+
+export const TEST_ORIGIN = 'http://localhost:3000';
+
+/** Registers `provider` as Slack (or `providerId`) for the organisation, as its master admin. */
+export async function configureProvider(
+  org: TestOrganization,
+  provider: MockProvider,
+  providerId = 'slack',
+  clientSecret = 'component-test-secret',
+): Promise<void> {
+  const { error } = await org.masterAdmin.client.rpc('save_oauth_config', {
+    provider_id: providerId,
+    client_id: 'component-test-client',
+    client_secret: clientSecret,
+    authorize_url: provider.authorizeUrl,
+    token_url: provider.tokenUrl,
+  });
+  if (error) throw new Error(error.message);
+}
+
+/** Starts an authorisation through the real `oauth` function; answers its state. */
+export async function startAuthorizationAs(user: TestUser, providerId = 'slack'): Promise<string> {
+  const { data, error } = await user.client.functions.invoke<{ state: string }>('oauth', {
+    body: { action: 'start', providerId, origin: TEST_ORIGIN },
+  });
+  if (error) throw error;
+  return data!.state;
+}
+
+/** Connects `user` to the provider through the real function; answers the connection id. */
+export async function connectAs(user: TestUser, providerId = 'slack'): Promise<string> {
+  const state = await startAuthorizationAs(user, providerId);
+  const { data, error } = await user.client.functions.invoke<{ connection: { id: string } }>(
+    'oauth',
+    { body: { action: 'complete', providerId, code: 'component-code', state } },
+  );
+  if (error) throw error;
+  return data!.connection.id;
+}

@@ -1,0 +1,55 @@
+import { messages, OAuthError } from './http.ts';
+import type { RestClient } from './rest.ts';
+
+/** The signed-in member a request comes from. */
+export interface Caller {
+  userId: string;
+  organizationId: string;
+}
+
+interface ProfileRow {
+  id: string;
+  organization_id: string | null;
+  is_active: boolean;
+}
+
+function bearerToken(request: Request): string | null {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get('authorization') ?? '');
+  return match ? match[1]! : null;
+}
+
+/**
+ * Resolves the caller by asking the auth service who the bearer token belongs to (so a
+ * signed-out or revoked session is refused even when the token has not expired yet), then
+ * reads their profile. Only active members of an organisation may use connections.
+ */
+export async function authenticate(
+  request: Request,
+  supabaseUrl: string,
+  anonKey: string,
+  service: RestClient,
+): Promise<Caller> {
+  const token = bearerToken(request);
+  // The anon key is also a valid JWT; it belongs to no user.
+  if (!token || token === anonKey) throw new OAuthError(401, messages.notAuthenticated);
+  const response = await fetch(`${supabaseUrl.replace(/\/+$/, '')}/auth/v1/user`, {
+    headers: { apikey: anonKey, Authorization: `Bearer ${token}` },
+    signal: AbortSignal.timeout(15_000),
+  });
+  if (!response.ok) {
+    await response.body?.cancel();
+    if (response.status >= 500) throw new Error(`auth service answered ${response.status}`);
+    throw new OAuthError(401, messages.notAuthenticated);
+  }
+  const user = (await response.json()) as { id?: unknown };
+  if (typeof user.id !== 'string') throw new OAuthError(401, messages.notAuthenticated);
+
+  const [profile] = await service.select<ProfileRow>('user_profiles', {
+    select: 'id,organization_id,is_active',
+    id: `eq.${user.id}`,
+  });
+  if (!profile?.organization_id || !profile.is_active) {
+    throw new OAuthError(403, messages.noOrganization);
+  }
+  return { userId: user.id, organizationId: profile.organization_id };
+}

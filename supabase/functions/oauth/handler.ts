@@ -1,0 +1,145 @@
+/**
+ * The `oauth` edge function: connections to outside services with the client secret and the
+ * provider tokens kept on the server (docs/architecture.md, issue 7).
+ *
+ * `POST /functions/v1/oauth` with a JSON body `{ action, … }` and the user's session token:
+ * - `start`    `{ providerId, origin }`        → `{ url, state }`
+ * - `complete` `{ providerId, code, state }`   → `{ connection }`
+ * - `token`    `{ providerId }`                → `{ access_token, token_type, expires_at }`
+ * - `status`   `{ providerId }`                → `{ connection }` (refreshed when due, no token)
+ * Disconnecting is the rpc `disconnect_oauth_connection`. Errors answer `{ error }` with the
+ * specification's texts.
+ *
+ * Web-standard code only (fetch, WebCrypto): the same module runs on Supabase's Deno edge
+ * runtime (index.ts) and inside the embedded backend.
+ */
+import type { FunctionEnv, FunctionHandler } from '../_shared/function-env.ts';
+import { requireEnv } from '../_shared/function-env.ts';
+import type { ActionContext } from './actions.ts';
+import {
+  accessToken,
+  completeAuthorization,
+  connectionStatus,
+  startAuthorization,
+} from './actions.ts';
+import { authenticate } from './caller.ts';
+import { errorResponse, json, messages, OAuthError, preflight } from './http.ts';
+import { findProvider } from './providers.ts';
+import { TokenRefresher } from './refresh.ts';
+import { RestClient } from './rest.ts';
+import { OAuthStore } from './store.ts';
+import { TokenCipher } from './token-cipher.ts';
+import { assertTokenKey } from './crypto.ts';
+
+const MAX_BODY_BYTES = 16 * 1024;
+
+type Body = Record<string, unknown>;
+
+async function readBody(request: Request): Promise<Body> {
+  const text = await request.text();
+  if (text.length > MAX_BODY_BYTES) throw new OAuthError(413, 'Request body is too large');
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new OAuthError(400, 'Request body must be JSON');
+  }
+  if (!body || typeof body !== 'object' || Array.isArray(body)) {
+    throw new OAuthError(400, 'Request body must be a JSON object');
+  }
+  return body as Body;
+}
+
+/** A required string field of at most `max` characters. */
+function text(body: Body, field: string, max: number, missing = `${field} is required`): string {
+  const value = body[field];
+  if (typeof value !== 'string' || value === '') throw new OAuthError(400, missing);
+  if (value.length > max) throw new OAuthError(400, `${field} is too long`);
+  return value;
+}
+
+/**
+ * The app's origin, for the redirect address: from the body (the SPA sends
+ * `window.location.origin`) or else the browser's Origin header. Only a bare http(s) origin.
+ */
+function appOrigin(request: Request, body: Body): string {
+  const candidate = typeof body.origin === 'string' ? body.origin : request.headers.get('origin');
+  let url: URL | undefined;
+  try {
+    url = candidate ? new URL(candidate) : undefined;
+  } catch {
+    url = undefined;
+  }
+  if (!url || !['http:', 'https:'].includes(url.protocol) || url.origin !== candidate) {
+    throw new OAuthError(400, 'origin must be the http or https origin of the app');
+  }
+  return url.origin;
+}
+
+/**
+ * Builds the request handler from the function's environment: `SUPABASE_URL`,
+ * `SUPABASE_ANON_KEY`, `SUPABASE_SERVICE_ROLE_KEY` and `OAUTH_TOKEN_KEY` (256 bits, base64url).
+ * Concurrent token refreshes of one connection are shared within one handler (see refresh.ts).
+ */
+export function createHandler(env: FunctionEnv): FunctionHandler {
+  const supabaseUrl = requireEnv(env, 'SUPABASE_URL');
+  const anonKey = requireEnv(env, 'SUPABASE_ANON_KEY');
+  const service = new RestClient(
+    supabaseUrl,
+    requireEnv(env, 'SUPABASE_SERVICE_ROLE_KEY'),
+    requireEnv(env, 'SUPABASE_SERVICE_ROLE_KEY'),
+  );
+  const store = new OAuthStore(service);
+  // Checked now, so a missing or malformed key stops the start-up instead of failing (or, worse,
+  // storing tokens unencrypted) later; WebCrypto imports it asynchronously on first use.
+  const tokenKey = requireEnv(env, 'OAUTH_TOKEN_KEY');
+  assertTokenKey(tokenKey);
+  let ready: Promise<{ cipher: TokenCipher; refresher: TokenRefresher }> | undefined;
+  const prepare = () => {
+    ready ??= TokenCipher.fromKey(tokenKey).then((cipher) => ({
+      cipher,
+      refresher: new TokenRefresher(store, cipher, (id) => findProvider(id)?.name ?? id),
+    }));
+    return ready;
+  };
+
+  return async (request) => {
+    if (request.method === 'OPTIONS') return preflight();
+    try {
+      if (request.method !== 'POST') throw new OAuthError(405, 'Method not allowed');
+      const { cipher, refresher } = await prepare();
+      const caller = await authenticate(request, supabaseUrl, anonKey, service);
+      const body = await readBody(request);
+      const context: ActionContext = { caller, store, cipher, refresher };
+      const providerId = () => text(body, 'providerId', 64);
+      switch (body.action) {
+        case 'start':
+          return json(
+            200,
+            await startAuthorization(context, providerId(), appOrigin(request, body)),
+          );
+        case 'complete':
+          return json(
+            200,
+            await completeAuthorization(
+              context,
+              providerId(),
+              text(body, 'code', 4096, messages.missingParameters),
+              text(body, 'state', 256, messages.missingParameters),
+            ),
+          );
+        case 'token':
+          return json(200, await accessToken(context, providerId()));
+        case 'status':
+          return json(200, await connectionStatus(context, providerId()));
+        default:
+          throw new OAuthError(400, 'Unknown action');
+      }
+    } catch (error) {
+      if (error instanceof OAuthError) return errorResponse(error);
+      // A bug or an outage: details to the log, nothing about internals to the caller.
+      console.error('oauth function failed:', error);
+      return json(500, { error: 'Internal server error' });
+    }
+  };
+}
