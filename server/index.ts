@@ -2,6 +2,13 @@ import { readConfig } from './config.ts';
 import { startServer } from './server.ts';
 
 /** Entry point of the embedded backend: `tsx server/index.ts`. */
+
+// A promise rejected outside any request (e.g. in an edge function's background work) must not
+// take the whole server down with it: log it and keep serving.
+process.on('unhandledRejection', (reason) => {
+  console.error('Unhandled promise rejection:', reason);
+});
+
 const config = readConfig();
 const started = performance.now();
 const server = await startServer({ config });
