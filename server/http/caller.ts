@@ -49,6 +49,38 @@ export interface RequestSettings {
   method?: string;
   path?: string;
   headers?: Record<string, string>;
+  /** Make the transaction READ ONLY (PostgREST does for GET and HEAD). */
+  readOnly?: boolean;
+}
+
+const SETTINGS_SQL = `select set_config('role', $1, true),
+              set_config('request.jwt.claims', $2, true),
+              set_config('request.method', $3, true),
+              set_config('request.path', $4, true),
+              set_config('request.headers', $5, true)`;
+// Going read-only is allowed at any point of a transaction (only the reverse is not).
+const READ_ONLY_SQL = `, set_config('transaction_read_only', 'on', true)`;
+
+/**
+ * The one statement that makes a transaction run as `caller`, as PostgREST's per-request
+ * `set_config(..., true)` calls: role, JWT claims, method, path, headers (and READ ONLY when
+ * asked). Exported so that a driver-specific fast path can send it together with the request's
+ * own statement; `asCaller` is the ordinary way to use it.
+ */
+export function callerSettingsStatement(
+  caller: Caller,
+  settings: RequestSettings = {},
+): { sql: string; params: unknown[] } {
+  return {
+    sql: settings.readOnly ? SETTINGS_SQL + READ_ONLY_SQL : SETTINGS_SQL,
+    params: [
+      caller.role,
+      JSON.stringify(caller.claims),
+      settings.method ?? '',
+      settings.path ?? '',
+      JSON.stringify(settings.headers ?? {}),
+    ],
+  };
 }
 
 /**
@@ -63,20 +95,8 @@ export function asCaller<T>(
   settings: RequestSettings = {},
 ): Promise<T> {
   return db.transaction(async (tx) => {
-    await tx.query(
-      `select set_config('role', $1, true),
-              set_config('request.jwt.claims', $2, true),
-              set_config('request.method', $3, true),
-              set_config('request.path', $4, true),
-              set_config('request.headers', $5, true)`,
-      [
-        caller.role,
-        JSON.stringify(caller.claims),
-        settings.method ?? '',
-        settings.path ?? '',
-        JSON.stringify(settings.headers ?? {}),
-      ],
-    );
+    const { sql, params } = callerSettingsStatement(caller, settings);
+    await tx.query(sql, params);
     return fn(tx);
   });
 }

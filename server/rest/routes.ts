@@ -1,6 +1,135 @@
 import { Hono } from 'hono';
+import type { Context } from 'hono';
 import type { AppContext } from '../context.ts';
+import { isPostgresError } from '../db/database.ts';
+import type { ApiRole } from '../http/caller.ts';
+import { authenticate } from './authenticate.ts';
+import { parsePayload, readBody } from './body.ts';
+import { RestError, SchemaMissError, fromDatabaseError, invalidBody } from './errors.ts';
+import { execute } from './execute.ts';
+import { prepareRead } from './handle-read.ts';
+import { prepareRpc } from './handle-rpc.ts';
+import { prepareWrite } from './handle-write.ts';
+import type { Prepared, RestRequest } from './handler-types.ts';
+import { checkProfile, negotiateMedia } from './negotiate.ts';
+import { parsePreferences } from './preferences.ts';
+import { parseQuery } from './query-params.ts';
+import { errorResponse } from './respond.ts';
+import type { SchemaCacheHolder } from './schema-cache.ts';
+import { schemaCacheFor } from './schema-cache.ts';
+import type { SchemaCache } from './schema-types.ts';
 
-export function createRestApp(_ctx: AppContext): Hono {
-  return new Hono();
+type Resource = { kind: 'table' | 'rpc'; name: string };
+
+const TABLE_METHODS = new Set(['GET', 'HEAD', 'POST', 'PATCH', 'DELETE']);
+const RPC_METHODS = new Set(['GET', 'HEAD', 'POST']);
+// Errors after which the cache may be stale: the statement named something that is gone.
+const STALE_SQLSTATES = new Set(['42P01', '42703', '42883']);
+
+function rawQuery(url: string): string {
+  const mark = url.indexOf('?');
+  return mark === -1 ? '' : url.slice(mark + 1);
+}
+
+/** Plans against the cache; on an unknown name, reloads the cache if the catalog changed and retries once. */
+async function planWithRefresh(
+  holder: SchemaCacheHolder,
+  plan: (cache: SchemaCache) => Prepared,
+): Promise<Prepared> {
+  try {
+    return plan(await holder.get());
+  } catch (error) {
+    if (!(error instanceof SchemaMissError)) throw error;
+    if (!(await holder.refreshIfChanged())) throw error;
+    return plan(await holder.get());
+  }
+}
+
+function requiresBody(resource: Resource, method: string): boolean {
+  return method === 'POST' || (resource.kind === 'table' && method === 'PATCH');
+}
+
+function checkContentType(headers: Headers): void {
+  const type = (headers.get('content-type') ?? 'application/json')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase();
+  if (type !== 'application/json' && type !== '')
+    throw invalidBody(`Content-Type not acceptable: ${type}`);
+}
+
+async function handle(ctx: AppContext, c: Context, resource: Resource): Promise<Response> {
+  const headers = c.req.raw.headers;
+  const method = c.req.method;
+  const head = method === 'HEAD';
+  let role: ApiRole = 'anon';
+  const holder = schemaCacheFor(ctx.db);
+  try {
+    const caller = authenticate(headers, ctx.keys.jwtSecret);
+    role = caller.role;
+    const allowed = resource.kind === 'table' ? TABLE_METHODS : RPC_METHODS;
+    if (!allowed.has(method)) {
+      throw resource.kind === 'rpc'
+        ? new RestError(405, 'PGRST101', `Cannot use the ${method} method on RPC`)
+        : new RestError(405, 'PGRST117', `Unsupported HTTP method: ${method}`);
+    }
+    const profileNegotiated = checkProfile(method, headers);
+    const prefs = parsePreferences(headers.get('prefer'));
+    const media = negotiateMedia(headers.get('accept'));
+    const isRpcRead = resource.kind === 'rpc' && method !== 'POST';
+    const query = parseQuery(rawQuery(c.req.url), isRpcRead);
+
+    const req: RestRequest = {
+      method,
+      resource: resource.name,
+      query,
+      caller,
+      prefs,
+      media,
+      profileNegotiated,
+    };
+    if (requiresBody(resource, method)) {
+      checkContentType(headers);
+      const text = await readBody(c.req.raw);
+      const isRpc = resource.kind === 'rpc';
+      req.payload = parsePayload(isRpc && text.trim() === '' ? '{}' : text, {
+        uniformKeys: query.columns === undefined,
+      });
+    }
+
+    const prepare =
+      resource.kind === 'rpc'
+        ? prepareRpc
+        : method === 'GET' || method === 'HEAD'
+          ? prepareRead
+          : prepareWrite;
+    const prepared = await planWithRefresh(holder, (cache) => prepare(cache, req));
+    const path = resource.kind === 'rpc' ? `/rpc/${resource.name}` : `/${resource.name}`;
+    return await execute(ctx.db, caller, prepared, { method, path, headers });
+  } catch (error) {
+    if (isPostgresError(error) && STALE_SQLSTATES.has(error.code)) await holder.refreshIfChanged();
+    return errorResponse(fromDatabaseError(error, role), head);
+  }
+}
+
+/**
+ * `/rest/v1`: the PostgREST subset supabase-js uses (supabase-compat.md §3), over the `public`
+ * schema. Every request resolves its caller, then runs one generated statement in one
+ * transaction as that caller, so row-level security and grants decide what it may see and do.
+ */
+export function createRestApp(ctx: AppContext): Hono {
+  const app = new Hono();
+  app.on(['OPTIONS'], '*', (c) =>
+    c.body(null, 200, { Allow: 'OPTIONS,GET,HEAD,POST,PATCH,DELETE' }),
+  );
+  app.all('/rpc/:fn', (c) => handle(ctx, c, { kind: 'rpc', name: c.req.param('fn') }));
+  app.all('/:table', (c) => handle(ctx, c, { kind: 'table', name: c.req.param('table') }));
+  app.all('*', (c) => {
+    const root = c.req.path.replace(/\/+$/, '').endsWith('/rest/v1');
+    const error = root
+      ? new RestError(404, 'PGRST126', 'Root endpoint metadata is disabled')
+      : new RestError(404, 'PGRST125', 'Invalid path specified in request URL');
+    return errorResponse(error, c.req.method === 'HEAD');
+  });
+  return app;
 }

@@ -1,0 +1,170 @@
+/**
+ * REST read throughput: a signed-in user reads their 50 newest notes through `/rest/v1` (row-level
+ * security on; 10,000 rows of theirs among 20,000), against a bare `node:http` server returning
+ * the very same bytes. Both run in their own process; autocannon (10 connections) drives them
+ * side by side in one run, alternating, and the ratio of requests per second is reported.
+ * Target: REST ≥ 0.3 × bare. A third server returns the same bytes through Hono and the API
+ * middleware, to show how much of the gap is the HTTP stack rather than the REST work.
+ *
+ * `npx tsx bench/rest-read.bench.ts` runs it alone; `run()` is what bench/run.ts calls.
+ * PostgreSQL instead of PGlite when BENCH_DATABASE_URL is set (a fresh database is created there).
+ */
+import autocannon from 'autocannon';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import pg from 'pg';
+import { startChild } from './support/child.ts';
+
+export interface RestReadOptions {
+  /** Seconds per measured round; each server gets `rounds` rounds. */
+  seconds?: number;
+  rounds?: number;
+  connections?: number;
+}
+
+const TARGET = 0.3;
+const QUERY = '/rest/v1/notes?select=id,title,body,created_at&order=created_at.desc&limit=50';
+
+interface Round {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+async function measure(
+  url: string,
+  headers: Record<string, string>,
+  seconds: number,
+  connections: number,
+): Promise<Round> {
+  const result = await autocannon({ url, headers, connections, duration: seconds, pipelining: 1 });
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx,
+  };
+}
+
+const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+
+async function freshPostgres(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `steward_bench_${process.pid}_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database "${name}"`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`drop database if exists "${name}" with (force)`);
+      await client.end();
+    },
+  };
+}
+
+export async function run(options: RestReadOptions = {}) {
+  const seconds = options.seconds ?? 10;
+  const rounds = options.rounds ?? 2;
+  const connections = options.connections ?? 10;
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'steward-bench-rest-'));
+  const postgres = process.env.BENCH_DATABASE_URL
+    ? await freshPostgres(process.env.BENCH_DATABASE_URL)
+    : null;
+  const stops: (() => Promise<void>)[] = [];
+  try {
+    const rest = await startChild<{ url: string; token: string; anonKey: string }>(
+      path.join(import.meta.dirname, 'support', 'rest-server.ts'),
+      { BENCH_DATA_DIR: dataDir, ...(postgres ? { BENCH_POSTGRES_URL: postgres.url } : {}) },
+    );
+    stops.push(() => rest.stop());
+    const headers = {
+      apikey: rest.ready.anonKey,
+      Authorization: `Bearer ${rest.ready.token}`,
+      'Accept-Profile': 'public',
+      'X-Client-Info': 'supabase-js-node/bench',
+    };
+    const probe = await fetch(rest.ready.url + QUERY, { headers });
+    const bytes = Buffer.from(await probe.arrayBuffer());
+    const rows = JSON.parse(bytes.toString()) as unknown[];
+    if (probe.status !== 200 || rows.length !== 50) {
+      throw new Error(`REST probe answered ${probe.status} with ${rows.length} rows`);
+    }
+    const bodyFile = path.join(dataDir, 'body.json');
+    await writeFile(bodyFile, bytes);
+    const bare = await startChild<{ url: string }>(
+      path.join(import.meta.dirname, 'support', 'bare-server.ts'),
+      {
+        BENCH_BODY_FILE: bodyFile,
+        BENCH_CONTENT_TYPE: probe.headers.get('content-type') ?? 'application/json',
+      },
+    );
+    stops.push(() => bare.stop());
+    const framework = await startChild<{ url: string }>(
+      path.join(import.meta.dirname, 'support', 'hono-server.ts'),
+      {
+        BENCH_BODY_FILE: bodyFile,
+        BENCH_CONTENT_TYPE: probe.headers.get('content-type') ?? 'application/json',
+      },
+    );
+    stops.push(() => framework.stop());
+
+    // Warm-up (JIT, caches), then alternate so both see the same machine conditions.
+    await measure(bare.ready.url + QUERY, headers, 2, connections);
+    await measure(framework.ready.url + QUERY, headers, 2, connections);
+    await measure(rest.ready.url + QUERY, headers, 2, connections);
+    const bareRounds: Round[] = [];
+    const frameworkRounds: Round[] = [];
+    const restRounds: Round[] = [];
+    for (let i = 0; i < rounds; i += 1) {
+      bareRounds.push(await measure(bare.ready.url + QUERY, headers, seconds, connections));
+      frameworkRounds.push(
+        await measure(framework.ready.url + QUERY, headers, seconds, connections),
+      );
+      restRounds.push(await measure(rest.ready.url + QUERY, headers, seconds, connections));
+    }
+    const frameworkRps = mean(frameworkRounds.map((r) => r.requestsPerSecond));
+    const bareRps = mean(bareRounds.map((r) => r.requestsPerSecond));
+    const restRps = mean(restRounds.map((r) => r.requestsPerSecond));
+    const ratio = restRps / bareRps;
+    const errors = restRounds.reduce((n, r) => n + r.errors, 0);
+    const backend = postgres ? 'PostgreSQL' : 'PGlite';
+    const fmt = (r: Round[]) =>
+      `${mean(r.map((x) => x.requestsPerSecond)).toFixed(0)} req/s, p50 ${mean(r.map((x) => x.p50)).toFixed(1)} ms, p99 ${mean(r.map((x) => x.p99)).toFixed(1)} ms`;
+    const lines = [
+      `REST read, 50 newest of 10,000 own rows (20,000 in the table), RLS, ${backend}, ${bytes.length} bytes per response`,
+      `autocannon: ${connections} connections, ${rounds} × ${seconds} s per server, alternating, after a 2 s warm-up`,
+      `  bare node:http (same bytes):          ${fmt(bareRounds)}`,
+      `  Hono + API middleware (same bytes):   ${fmt(frameworkRounds)}`,
+      `  /rest/v1:                             ${fmt(restRounds)}${errors ? ` (${errors} errors!)` : ''}`,
+      `  ratio REST / bare: ${ratio.toFixed(3)} (target ≥ ${TARGET})${ratio >= TARGET ? '' : ' — below target'}`,
+      `  ratio Hono stack / bare: ${(frameworkRps / bareRps).toFixed(3)} (the ceiling of any route, before its own work)`,
+    ];
+    return {
+      name: 'rest-read',
+      backend,
+      bareRps,
+      restRps,
+      ratio,
+      target: TARGET,
+      pass: ratio >= TARGET && errors === 0,
+      lines,
+    };
+  } finally {
+    for (const stop of stops.reverse()) await stop().catch(() => undefined);
+    await postgres?.drop().catch(() => undefined);
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const result = await run();
+  console.log(result.lines.join('\n'));
+}

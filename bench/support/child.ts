@@ -1,0 +1,56 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+
+/** A child process started by a bench, and the JSON line it printed once ready. */
+export interface Child<T> {
+  process: ChildProcess;
+  ready: T;
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs `script` with tsx in its own process (so it does not share the bench's event loop) and
+ * waits for its first stdout line, parsed as JSON. `stop()` sends SIGTERM to that process only.
+ */
+export async function startChild<T>(
+  script: string,
+  env: Record<string, string>,
+  timeoutMs = 120_000,
+): Promise<Child<T>> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const ready = await new Promise<T>((resolve, reject) => {
+    let buffer = '';
+    const timer = setTimeout(
+      () => reject(new Error(`${script} did not start within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+    child.stdout!.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const newline = buffer.indexOf('\n');
+      if (newline === -1) return;
+      clearTimeout(timer);
+      try {
+        resolve(JSON.parse(buffer.slice(0, newline)) as T);
+      } catch (error) {
+        reject(error as Error);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${script} exited with ${code} before it was ready`));
+    });
+  });
+  return {
+    process: child,
+    ready,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}

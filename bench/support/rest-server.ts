@@ -1,0 +1,76 @@
+/**
+ * Child process of bench/rest-read.bench.ts: the embedded backend on a fresh database (PGlite in
+ * BENCH_DATA_DIR, or PostgreSQL at BENCH_POSTGRES_URL), with `notes`: 10,000 rows of the signed-in
+ * user and 10,000 of someone else, row-level security on, and the index the query needs. Prints
+ * one JSON line `{url, token}` when it serves; stops on SIGTERM.
+ */
+import path from 'node:path';
+import { readConfig } from '../../server/config.ts';
+import type { Database } from '../../server/db/database.ts';
+import { migrate } from '../../server/db/migrate.ts';
+import { openDatabase } from '../../server/db/open.ts';
+import { signJwt } from '../../server/http/jwt.ts';
+import { startServer } from '../../server/server.ts';
+
+const BENCH_USER = '11111111-1111-4111-8111-111111111111';
+const OTHER_USER = '22222222-2222-4222-8222-222222222222';
+const ROWS_PER_USER = 10_000;
+
+const dataDir = process.env.BENCH_DATA_DIR;
+if (!dataDir) throw new Error('BENCH_DATA_DIR is required');
+const config = {
+  ...readConfig({
+    DATA_DIR: dataDir,
+    ...(process.env.BENCH_POSTGRES_URL ? { DATABASE_URL: process.env.BENCH_POSTGRES_URL } : {}),
+  }),
+  port: 0,
+  host: '127.0.0.1',
+  logRequests: false,
+};
+
+async function seed(db: Database): Promise<void> {
+  await migrate(db, path.join(config.rootDir, 'tests', 'support', 'no-migrations'));
+  await db.exec(`
+    create table notes (
+      id bigint generated always as identity primary key,
+      owner uuid not null default auth.uid(),
+      title text not null,
+      body text not null,
+      created_at timestamptz not null default now()
+    );
+    create index notes_owner_created_at_idx on notes (owner, created_at desc);
+    alter table notes enable row level security;
+    create policy "owners read their notes" on notes for select to authenticated
+      using ((select auth.uid()) = owner);
+    insert into notes (owner, title, body, created_at)
+      select case when i % 2 = 0 then '${BENCH_USER}'::uuid else '${OTHER_USER}'::uuid end,
+             'Note ' || i, repeat('lorem ipsum ', 8), timestamptz '2025-01-01' + i * interval '1 minute'
+      from generate_series(1, ${ROWS_PER_USER * 2}) i;
+    analyze notes;
+  `);
+}
+
+const db = await openDatabase(config);
+await seed(db);
+const server = await startServer({ config, db, skipMigrations: true });
+const now = Math.floor(Date.now() / 1000);
+const token = signJwt(
+  {
+    aud: 'authenticated',
+    role: 'authenticated',
+    sub: BENCH_USER,
+    iat: now,
+    exp: now + 86_400,
+    session_id: BENCH_USER,
+  },
+  server.keys.jwtSecret,
+);
+process.stdout.write(
+  JSON.stringify({ url: server.url, token, anonKey: server.keys.anonKey }) + '\n',
+);
+process.on('SIGTERM', () => {
+  server.close().then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
+});

@@ -1,0 +1,58 @@
+import type { Database } from '../db/database.ts';
+import type { Caller, RequestSettings } from '../http/caller.ts';
+import { asCaller, callerSettingsStatement } from '../http/caller.ts';
+import type { Prepared } from './handler-types.ts';
+import { pgliteOf, pipelinedTransaction } from './pglite-pipeline.ts';
+import type { ResultRow } from './respond.ts';
+
+export interface ExecuteOptions {
+  method: string;
+  /** Path after `/rest/v1`, for `request.path`. */
+  path: string;
+  headers: Headers;
+}
+
+/** Request headers as PostgREST puts them in `request.headers`: lower-case names, no cookies. */
+function headerObject(headers: Headers): Record<string, string> {
+  const out: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    if (name !== 'cookie') out[name] = value;
+  });
+  return out;
+}
+
+/**
+ * Runs a prepared request as PostgREST does: one transaction as the caller (role, JWT claims,
+ * method, path and headers set locally; READ ONLY for reads), then the one statement. The
+ * response is built inside the transaction, so a failed check there rolls the writes back.
+ * On PGlite the settings and the statement go in one round trip (see pglite-pipeline.ts).
+ */
+export function execute(
+  db: Database,
+  caller: Caller,
+  prepared: Prepared,
+  options: ExecuteOptions,
+): Promise<Response> {
+  const settings: RequestSettings = {
+    method: options.method,
+    path: options.path,
+    headers: headerObject(options.headers),
+    readOnly: prepared.readOnly,
+  };
+  const respond = (rows: unknown[]) => prepared.respond(rows[0] as ResultRow);
+  const pglite = pgliteOf(db);
+  if (pglite) {
+    return pipelinedTransaction(
+      pglite,
+      [callerSettingsStatement(caller, settings), { sql: prepared.sql, params: prepared.params }],
+      respond,
+      { readOnly: prepared.readOnly },
+    );
+  }
+  return asCaller(
+    db,
+    caller,
+    async (tx) => respond((await tx.query(prepared.sql, prepared.params)).rows),
+    settings,
+  );
+}

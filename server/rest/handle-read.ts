@@ -1,0 +1,62 @@
+import { RestError } from './errors.ts';
+import type { Prepared, RestRequest } from './handler-types.ts';
+import { PROFILE_HEADER } from './handler-types.ts';
+import { findTable, planRead } from './plan-read.ts';
+import { appliedPreferences } from './preferences.ts';
+import type { ResultRow } from './respond.ts';
+import { assertSingle, rangeStatus, reply, totalOf } from './respond.ts';
+import type { SchemaCache } from './schema-types.ts';
+import { readStatement } from './sql-read.ts';
+import { Params, qualified } from './sql-util.ts';
+
+/**
+ * The response to a read (of a table or of a function's result): 200, 206 when a count shows
+ * more rows than returned, 416 past the end; `.single()` needs exactly one row.
+ */
+export function readResponse(
+  req: RestRequest,
+  row: ResultRow,
+  offset: number,
+  head: boolean,
+): Response {
+  if (req.media.kind === 'single') assertSingle(row.page);
+  const total = totalOf(row);
+  const { status, range } = rangeStatus(offset, row.page, total);
+  const headers = {
+    'Content-Type': req.media.contentType,
+    'Content-Range': range,
+    'Preference-Applied': appliedPreferences(req.prefs, ['count']),
+    [PROFILE_HEADER]: req.profileNegotiated ? 'public' : null,
+  };
+  if (status === 416) {
+    const error = new RestError(416, 'PGRST103', 'Requested range not satisfiable', {
+      details: `An offset of ${offset} was requested, but there are only ${total} rows.`,
+    });
+    return reply(416, head ? null : JSON.stringify(error.body()), {
+      ...headers,
+      'Content-Type': 'application/json; charset=utf-8',
+    });
+  }
+  return reply(status, head ? null : row.body, headers);
+}
+
+/** GET/HEAD of a table or view: one SELECT building the JSON (and the count) in Postgres. */
+export function prepareRead(cache: SchemaCache, req: RestRequest): Prepared {
+  const table = findTable(cache, req.resource);
+  const from = qualified(cache.schema, table.name);
+  const root = planRead(cache, { name: table.name, table, from, qualifier: from }, req.query);
+  const params = new Params();
+  const head = req.method === 'HEAD';
+  const sql = readStatement(root, params, {
+    media: req.media,
+    count: req.prefs.count !== undefined,
+    head,
+  });
+  const offset = root.range.offset ?? 0;
+  return {
+    sql,
+    params: params.values,
+    readOnly: true,
+    respond: (row) => readResponse(req, row, offset, head),
+  };
+}

@@ -1,0 +1,32 @@
+import type { Caller } from '../http/caller.ts';
+import type { Payload } from './body.ts';
+import type { MediaChoice } from './negotiate.ts';
+import type { Preferences } from './preferences.ts';
+import type { ParsedQuery } from './query-types.ts';
+import type { ResultRow } from './respond.ts';
+
+/** A REST request after authentication, header checks and query parsing. */
+export interface RestRequest {
+  method: string;
+  /** Table or function name from the path. */
+  resource: string;
+  query: ParsedQuery;
+  caller: Caller;
+  prefs: Preferences;
+  media: MediaChoice;
+  /** The client named the schema (`Accept-Profile`/`Content-Profile`): echo it back. */
+  profileNegotiated: boolean;
+  payload?: Payload;
+}
+
+/** The one statement of a request, and how to turn its result row into the response. */
+export interface Prepared {
+  sql: string;
+  params: unknown[];
+  /** Run in a READ ONLY transaction (GET/HEAD, and POST to stable functions). */
+  readOnly: boolean;
+  /** Builds the response; throwing a RestError rolls the transaction back. */
+  respond(row: ResultRow): Response;
+}
+
+export const PROFILE_HEADER = 'Content-Profile';

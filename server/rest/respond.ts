@@ -1,0 +1,68 @@
+import { RestError } from './errors.ts';
+
+/** The row every generated statement returns. */
+export interface ResultRow {
+  /** Total rows matched, when a count was requested (bigint as text). */
+  total: string | number | null;
+  /** Rows in the response. */
+  page: number;
+  body: string | null;
+  inserted?: number | null;
+}
+
+/** `Content-Range` as PostgREST writes it: `0-9/57`, `*\/0`, `*\/*`. */
+export function contentRange(lower: number, upper: number, total: number | null): string {
+  const range = total !== 0 && lower <= upper ? `${lower}-${upper}` : '*';
+  return `${range}/${total === null ? '*' : total}`;
+}
+
+/** Status and `Content-Range` of a read: 206 when a count shows more rows, 416 past the end. */
+export function rangeStatus(
+  offset: number,
+  page: number,
+  total: number | null,
+): { status: number; range: string } {
+  const upper = offset + page - 1;
+  let status = 200;
+  if (total !== null) {
+    if (offset > total) status = 416;
+    else if (page < total) status = 206;
+  }
+  return { status, range: contentRange(offset, upper, total) };
+}
+
+export const totalOf = (row: ResultRow): number | null =>
+  row.total === null ? null : Number(row.total);
+
+/** The `.single()` check: anything but exactly one row is 406 PGRST116 (and rolls back). */
+export function assertSingle(page: number): void {
+  if (page !== 1) {
+    throw new RestError(406, 'PGRST116', 'Cannot coerce the result to a single JSON object', {
+      details: `The result contains ${page} rows`,
+    });
+  }
+}
+
+/** An error as PostgREST sends it: JSON body, its status, and its extra headers. */
+export function errorResponse(error: RestError, head = false): Response {
+  const headers = new Headers({
+    'Content-Type': 'application/json; charset=utf-8',
+    'Proxy-Status': `PostgREST; error=${error.code}`,
+  });
+  for (const [name, value] of Object.entries(error.headers)) headers.set(name, value);
+  return new Response(head ? null : JSON.stringify(error.body()), {
+    status: error.status,
+    headers,
+  });
+}
+
+/** Builds a response; `null` values in `headers` are left out. */
+export function reply(
+  status: number,
+  body: string | null,
+  headers: Record<string, string | null>,
+): Response {
+  const out = new Headers();
+  for (const [name, value] of Object.entries(headers)) if (value !== null) out.set(name, value);
+  return new Response(status === 204 ? null : body, { status, headers: out });
+}

@@ -1,0 +1,93 @@
+/** The catalog queries the schema cache is read with (see schema-load.ts). */
+
+// Every query takes the schema name as $1 and runs as the connecting superuser: the cache lists
+// everything, and privileges and row-level security are left to Postgres when requests run.
+
+/**
+ * A cheap summary of the catalog rows the cache is built from. Any DDL in the schema (a new
+ * table, column, constraint, function or type; a rename; a drop) changes a row count or a row
+ * version (`xmin`), so a different fingerprint means the cache is stale.
+ */
+export const FINGERPRINT_SQL = `
+  with ns as (select oid from pg_namespace where nspname = $1)
+  select concat_ws('/',
+    (select count(*) || '.' || coalesce(sum(xmin::text::int8), 0) from pg_class
+       where relnamespace = (select oid from ns)),
+    (select count(*) || '.' || coalesce(sum(a.xmin::text::int8), 0)
+       from pg_attribute a join pg_class c on c.oid = a.attrelid
+       where c.relnamespace = (select oid from ns)),
+    (select count(*) || '.' || coalesce(sum(xmin::text::int8), 0) from pg_constraint
+       where connamespace = (select oid from ns)),
+    (select count(*) || '.' || coalesce(sum(xmin::text::int8), 0) from pg_proc
+       where pronamespace = (select oid from ns)),
+    (select count(*) || '.' || coalesce(sum(xmin::text::int8), 0) from pg_type
+       where typnamespace = (select oid from ns))
+  ) as fingerprint`;
+
+export const COLUMNS_SQL = `
+  select c.relname as table_name, c.relkind::text as kind, a.attname as name,
+         format_type(a.atttypid, a.atttypmod) as type,
+         coalesce(bt.typname, t.typname)::text as base_type,
+         not a.attnotnull as nullable,
+         pg_get_expr(d.adbin, d.adrelid) as default_expr,
+         a.attgenerated <> '' as generated
+  from pg_class c
+  left join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
+  left join pg_type t on t.oid = a.atttypid
+  left join pg_type bt on t.typtype = 'd' and bt.oid = t.typbasetype
+  left join pg_attrdef d on d.adrelid = c.oid and d.adnum = a.attnum
+  where c.relnamespace = (select oid from pg_namespace where nspname = $1)
+    and c.relkind in ('r', 'v', 'm', 'f', 'p')
+  order by c.relname, a.attnum`;
+
+export const CONSTRAINTS_SQL = `
+  select con.conname::text as name, con.contype::text as type, c.relname::text as table_name,
+         array(select a.attname::text from unnest(con.conkey) with ordinality k(num, ord)
+               join pg_attribute a on a.attrelid = con.conrelid and a.attnum = k.num
+               order by k.ord) as columns,
+         fc.relname::text as ref_table,
+         array(select a.attname::text from unnest(con.confkey) with ordinality k(num, ord)
+               join pg_attribute a on a.attrelid = con.confrelid and a.attnum = k.num
+               order by k.ord) as ref_columns
+  from pg_constraint con
+  join pg_class c on c.oid = con.conrelid
+  left join pg_class fc on fc.oid = con.confrelid
+  where con.contype in ('p', 'u', 'f')
+    and c.relnamespace = (select oid from pg_namespace where nspname = $1)
+    and (con.contype <> 'f' or fc.relnamespace = c.relnamespace)
+  order by con.conname`;
+
+export const ROUTINES_SQL = `
+  select p.proname::text as name, p.provolatile::text as volatility, p.proretset as returns_set,
+         rt.typname::text as ret_typname, rt.typtype::text as ret_typtype,
+         format_type(p.prorettype, null) as ret_type,
+         rt.typrelid::int8::text as ret_relid,
+         case when rc.relnamespace = p.pronamespace and rc.relkind in ('r', 'v', 'm', 'f', 'p')
+              then rc.relname::text end as ret_table,
+         coalesce(p.proargnames::text[], '{}') as arg_names,
+         coalesce(p.proargmodes::text[], '{}') as arg_modes,
+         array(select format_type(u.t, null) from unnest(coalesce(p.proallargtypes, p.proargtypes::oid[]))
+               with ordinality u(t, i) order by u.i) as arg_types,
+         p.pronargs::int as nargs, p.pronargdefaults::int as nargdefaults
+  from pg_proc p
+  join pg_type rt on rt.oid = p.prorettype
+  left join pg_class rc on rc.oid = rt.typrelid
+  where p.pronamespace = (select oid from pg_namespace where nspname = $1)
+    and p.prokind = 'f' and p.prorettype <> 'trigger'::regtype
+  order by p.proname, p.oid`;
+
+export const COMPOSITE_COLUMNS_SQL = `
+  select a.attrelid::int8::text as relid, a.attname::text as name,
+         format_type(a.atttypid, a.atttypmod) as type,
+         coalesce(bt.typname, t.typname)::text as base_type
+  from pg_attribute a
+  join pg_type t on t.oid = a.atttypid
+  left join pg_type bt on t.typtype = 'd' and bt.oid = t.typbasetype
+  where a.attrelid = any($1::oid[]) and a.attnum > 0 and not a.attisdropped
+  order by a.attrelid, a.attnum`;
+
+export const TYPES_SQL = `
+  select distinct t.typname::text as name from pg_type t
+  where t.typnamespace in ('pg_catalog'::regnamespace, (select oid from pg_namespace where nspname = $1))
+    and t.typtype in ('b', 'd', 'e', 'r', 'm') and t.typisdefined and t.typname not like '\\_%'
+    and t.typname not like 'pg\\_%'`;

@@ -1,0 +1,134 @@
+import type { MediaChoice } from './negotiate.ts';
+import type { ReadNode } from './plan-types.ts';
+import { fieldSql, joinConditions, orderSql, whereSql } from './sql-filter.ts';
+import type { Params } from './sql-util.ts';
+import { ident } from './sql-util.ts';
+
+const ROW = '_pgrst_t';
+
+function rangeSql(node: ReadNode, params: Params): string {
+  let sql = '';
+  if (node.range.limit !== undefined) sql += ` limit ${params.add(String(node.range.limit))}`;
+  if (node.range.offset !== undefined) sql += ` offset ${params.add(String(node.range.offset))}`;
+  return sql;
+}
+
+/**
+ * The SELECT for one level of a read. Embeds are lateral subqueries, as in PostgREST: a to-one
+ * embed is one row turned into an object with `row_to_json` (or spread into the parent's
+ * columns), a to-many embed is `json_agg` of its rows, `[]` when there are none.
+ */
+export function nodeSql(node: ReadNode, params: Params): string {
+  const columns: string[] = [];
+  for (const item of node.items) {
+    if (item.kind === 'star') {
+      columns.push(`${node.qualifier}.*`);
+      continue;
+    }
+    let sql = fieldSql(node.qualifier, item.column, item.jsonPath, params);
+    if (item.castSql) sql = `cast(${sql} as ${item.castSql})`;
+    columns.push(`${sql} as ${ident(item.outputName)}`);
+  }
+  const joins: string[] = [];
+  for (const embed of node.embeds) {
+    const info = embed.embed!;
+    if (!info.hasOutput) continue;
+    const join = info.joinType === 'inner' ? 'inner join lateral' : 'left join lateral';
+    const sub = nodeSql(embed, params);
+    if (info.toOne) {
+      joins.push(`${join} (${sub}) as ${info.lateral} on true`);
+      columns.push(
+        info.spread
+          ? `${info.lateral}.*`
+          : `row_to_json(${info.lateral}.*) as ${ident(info.outputName)}`,
+      );
+    } else {
+      const agg = `select json_agg(${ROW}) as "agg" from (${sub}) as ${ROW}`;
+      const on = info.joinType === 'inner' ? `${info.lateral}."agg" is not null` : 'true';
+      joins.push(`${join} (${agg}) as ${info.lateral} on ${on}`);
+      columns.push(`coalesce(${info.lateral}."agg", '[]') as ${ident(info.outputName)}`);
+    }
+  }
+  const conditions = [...joinConditions(node), ...whereSql(node, params)];
+  let sql = `select ${columns.join(', ')} from ${node.from}`;
+  if (joins.length > 0) sql += ' ' + joins.join(' ');
+  if (conditions.length > 0) sql += ` where ${conditions.join(' and ')}`;
+  return sql + orderSql(node.order, params) + rangeSql(node, params);
+}
+
+/**
+ * The rows the count covers: the root's filters, with `!inner` embeds as `exists`, and no
+ * range or order (as PostgREST's count query).
+ */
+export function countSql(root: ReadNode, params: Params): string {
+  const conditions = whereSql(root, params, true);
+  return `select 1 from ${root.from}${conditions.length > 0 ? ` where ${conditions.join(' and ')}` : ''}`;
+}
+
+/** Result shape of a read's rows: from a table (objects) or from a scalar function. */
+export type RowShape = 'object' | 'scalar';
+
+/** The body expression over `_pgrst_t`, built in Postgres as text. */
+export function bodySql(media: MediaChoice, shape: RowShape, single: boolean): string {
+  const value = shape === 'scalar' ? `${ROW}.pgrst_scalar` : ROW;
+  const strip = (sql: string) => (media.stripNulls ? `json_strip_nulls(${sql})` : sql);
+  if (media.kind === 'csv' && shape === 'object') {
+    const header = `(select coalesce(string_agg(k, ','), '') from (select json_object_keys(row_to_json(${ROW})) as k from (select * from pgrst_source limit 1) ${ROW}) keys)`;
+    return `${header} || E'\\n' || coalesce(string_agg(substring(${ROW}::text, 2, length(${ROW}::text) - 2), E'\\n'), '')`;
+  }
+  if (single) return `coalesce((${strip(`json_agg(${value})->0`)})::text, 'null')`;
+  return `coalesce((${strip(`json_agg(${value})`)})::text, '[]')`;
+}
+
+/** The pieces of the one statement every request runs. */
+export interface StatementParts {
+  /** CTEs before `pgrst_source` (the mutation or the function call). */
+  prefix?: string;
+  /** The rows of the response. */
+  source: string;
+  total: string;
+  body: string;
+  extra?: string;
+}
+
+/**
+ * One statement answering a request: `total` (the count, when asked), `page` (rows in the
+ * response) and `body` (its JSON or CSV text, built by Postgres), plus `extra` columns.
+ */
+export function wrapStatement(parts: StatementParts): string {
+  const ctes = `${parts.prefix ? `${parts.prefix}, ` : ''}pgrst_source as (${parts.source})`;
+  const extra = parts.extra ? `, ${parts.extra}` : '';
+  return `with ${ctes} select ${parts.total} as total, count(${ROW})::int as page, ${parts.body} as body${extra} from (select * from pgrst_source) ${ROW}`;
+}
+
+export interface ReadStatementOptions {
+  media: MediaChoice;
+  /** Compute the total row count in the same statement (`Prefer: count=…`). */
+  count: boolean;
+  /** HEAD: no body is sent, so none is built. */
+  head: boolean;
+  shape?: RowShape;
+  /** Wrap the body as one value (a function returning one row or one scalar). */
+  single?: boolean;
+  prefix?: string;
+}
+
+/** The statement of a read (of a table, or of a function's result when `prefix` calls it). */
+export function readStatement(
+  root: ReadNode,
+  params: Params,
+  options: ReadStatementOptions,
+): string {
+  const source = nodeSql(root, params);
+  const total = options.count
+    ? `(select count(*) from (${countSql(root, params)}) _pgrst_c)`
+    : 'null::bigint';
+  const single = options.single || options.media.kind === 'single';
+  const body = options.head ? `''` : bodySql(options.media, options.shape ?? 'object', single);
+  return wrapStatement({
+    ...(options.prefix ? { prefix: options.prefix } : {}),
+    source,
+    total,
+    body,
+  });
+}
