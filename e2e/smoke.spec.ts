@@ -5,7 +5,7 @@ test('the app loads with its security headers and no inline script', async ({ pa
   expect(response.status()).toBe(200);
   const csp = response.headers()['content-security-policy'] ?? '';
   expect(csp).toContain("script-src 'self'");
-  expect(csp).not.toContain('unsafe-inline\' \'unsafe-eval');
+  expect(csp).not.toContain("unsafe-inline' 'unsafe-eval");
   expect(response.headers()['x-content-type-options']).toBe('nosniff');
 
   const errors: string[] = [];

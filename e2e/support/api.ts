@@ -3,7 +3,9 @@ import WebSocket from 'ws';
 import type { Database } from '../../src/lib/database.types.ts';
 
 /** The running server's address and public key, as the SPA reads them. */
-export async function serverConfig(baseURL: string): Promise<{ supabaseUrl: string; supabaseAnonKey: string }> {
+export async function serverConfig(
+  baseURL: string,
+): Promise<{ supabaseUrl: string; supabaseAnonKey: string }> {
   const response = await fetch(`${baseURL}/config.json`);
   return (await response.json()) as { supabaseUrl: string; supabaseAnonKey: string };
 }

@@ -4,6 +4,9 @@ import { AuthForm } from '../features/auth/components/auth-form.tsx';
 import { useSession } from '../lib/session.tsx';
 import { DeactivatedNotice, ProfileLoadError } from './account-notices.tsx';
 import { NavigationBar } from './navigation/navigation-bar.tsx';
+import { SkipLink } from './navigation/skip-link.tsx';
+
+const MAIN_ID = 'main-content';
 
 /**
  * The authenticated shell around every page but the invitation page (product-spec §2):
@@ -20,8 +23,10 @@ export function AppShell() {
   }
   return (
     <div className="min-h-screen">
+      <SkipLink targetId={MAIN_ID} />
       <NavigationBar />
-      <main className="mx-auto max-w-7xl px-4 py-6 sm:px-6">
+      {/* Focusable from script only, so the skip link can move the focus here. */}
+      <main id={MAIN_ID} tabIndex={-1} className="mx-auto max-w-7xl px-4 py-6 outline-none sm:px-6">
         {profile.is_active ? <Outlet /> : <DeactivatedNotice />}
       </main>
     </div>

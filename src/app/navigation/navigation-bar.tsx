@@ -1,5 +1,5 @@
 import { Menu, X } from 'lucide-react';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { NavLink, useLocation } from 'react-router-dom';
 import { APP_VERSION } from '../../config/app-info.ts';
 import { BrandLogo } from '../../features/branding/components/brand-logo.tsx';
@@ -43,6 +43,7 @@ export function NavigationBar() {
   const { user, profile, organization } = useSession();
   const [menuOpen, setMenuOpen] = useState(false);
   const menuId = useId();
+  const toggleRef = useRef<HTMLButtonElement>(null);
   const location = useLocation();
 
   // Following a link closes the small-screen menu.
@@ -55,7 +56,10 @@ export function NavigationBar() {
   useEffect(() => {
     if (!menuOpen) return;
     const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') setMenuOpen(false);
+      if (event.key !== 'Escape') return;
+      setMenuOpen(false);
+      // The menu's links disappear; the focus goes back to the button that opened it.
+      toggleRef.current?.focus();
     };
     document.addEventListener('keydown', onKeyDown);
     return () => document.removeEventListener('keydown', onKeyDown);
@@ -90,6 +94,7 @@ export function NavigationBar() {
           <UserSummary {...summary} layout="row" />
         </div>
         <button
+          ref={toggleRef}
           type="button"
           onClick={() => setMenuOpen((open) => !open)}
           aria-expanded={menuOpen}

@@ -17,7 +17,7 @@ export function TagList({ tags }: { tags: readonly string[] | null }) {
       ))}
       {hidden > 0 && (
         <li
-          className="shrink-0 rounded bg-gray-100 px-1.5 py-0.5 text-xs text-gray-500"
+          className="shrink-0 rounded bg-gray-100 px-1.5 py-0.5 text-xs text-gray-700"
           title={(tags ?? []).join(', ')}
         >
           <span aria-hidden="true">+{hidden}</span>

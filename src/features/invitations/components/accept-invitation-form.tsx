@@ -42,18 +42,23 @@ export function AcceptInvitationForm({ token, invitation }: AcceptInvitationForm
 
       <dl className="mt-6 space-y-2 rounded-md bg-gray-50 p-4 text-sm">
         <div className="flex justify-between gap-4">
-          <dt className="text-gray-500">Email</dt>
-          <dd className="min-w-0 truncate font-medium text-gray-900">{invitation.email}</dd>
+          <dt className="shrink-0 text-gray-500">Email</dt>
+          {/* Wrapped, not cut off: on a phone the whole address must still be readable. */}
+          <dd className="min-w-0 text-right font-medium wrap-anywhere text-gray-900">
+            {invitation.email}
+          </dd>
         </div>
         <div className="flex justify-between gap-4">
-          <dt className="text-gray-500">Role</dt>
+          <dt className="shrink-0 text-gray-500">Role</dt>
           <dd className="font-medium text-gray-900">
             {invitation.role ? ROLE_LABELS[invitation.role] : ROLE_LABELS.user}
           </dd>
         </div>
         <div className="flex justify-between gap-4">
-          <dt className="text-gray-500">Organization</dt>
-          <dd className="min-w-0 truncate font-medium text-gray-900">{organization}</dd>
+          <dt className="shrink-0 text-gray-500">Organization</dt>
+          <dd className="min-w-0 text-right font-medium wrap-anywhere text-gray-900">
+            {organization}
+          </dd>
         </div>
       </dl>
 

@@ -22,9 +22,9 @@ export function InvitationsTable({ invitations, busyId, onCancel }: InvitationsT
       </h2>
       <div
         role="region"
-        aria-labelledby="pending-invitations-heading"
+        aria-label="Pending invitations table"
         tabIndex={0}
-        className="mt-3 overflow-x-auto rounded-lg border border-gray-200 bg-white shadow-sm focus-visible:outline-2 focus-visible:outline-blue-600"
+        className="relative mt-3 overflow-x-auto rounded-lg border border-gray-200 bg-white shadow-sm focus-visible:outline-2 focus-visible:outline-blue-600"
       >
         <table className="min-w-full divide-y divide-gray-200">
           <thead className="bg-gray-50">

@@ -1,0 +1,519 @@
+import { expect, test, type BrowserContext, type Locator, type Page } from '@playwright/test';
+import {
+  adminPages,
+  expectAccessible,
+  expectBadgesCarryText,
+  expectLabelledControls,
+  openDialog,
+  SAMPLE_FILES,
+  seedWorld,
+  settled,
+  signedInContext,
+  type SeededWorld,
+} from './support/a11y.ts';
+
+// Issue 8, accessibility: axe-core on every route and every dialog (no serious or critical
+// violation), labelled form fields and badges that carry words, for every kind of visitor:
+// signed out, master admin, a user without an organisation, a plain and a deactivated member.
+// The keyboard journeys are in keyboard tests further down.
+
+test.describe.configure({ mode: 'serial' });
+
+let world: SeededWorld;
+let admin: BrowserContext;
+let page: Page;
+
+test.beforeAll(async ({ baseURL, browser }) => {
+  world = await seedWorld(baseURL!, 'Access');
+  admin = await signedInContext(browser, baseURL!, world.organization.masterAdmin);
+  page = await admin.newPage();
+});
+
+test.afterAll(async () => {
+  await admin?.close();
+});
+
+/** The checks every screen gets: axe, labels on every field, words on every badge. */
+async function checkScreen(target: Page, label: string, scope?: string) {
+  await expectAccessible(target, label, scope);
+  const root = scope ? target.locator(scope).last() : target.locator('body');
+  await expectLabelledControls(root);
+  await expectBadgesCarryText(root);
+}
+
+async function checkDialog(target: Page, label: string) {
+  const dialog = openDialog(target);
+  await expect(dialog).toBeVisible();
+  await expect(dialog.locator('[role="status"]').filter({ hasText: /^Loading/ })).toHaveCount(0);
+  await checkScreen(target, `${label} dialog`, '[role="dialog"]');
+}
+
+function documentRow(target: Page, name: string) {
+  return target.getByRole('row').filter({ hasText: name });
+}
+
+test('the signed-out screens: sign in, sign up, a failed sign-in and the invitation page', async ({
+  browser,
+  baseURL,
+}) => {
+  const context = await browser.newContext({ baseURL });
+  const visitor = await context.newPage();
+
+  await visitor.goto('/documents');
+  await settled(visitor, 'Sign in to Steward');
+  await checkScreen(visitor, 'sign-in form');
+
+  await visitor.getByLabel('Email address').fill(world.member.email);
+  await visitor.getByLabel('Password', { exact: true }).fill('not the password');
+  await visitor.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(visitor.getByRole('alert')).toHaveText('Invalid email or password');
+  await checkScreen(visitor, 'sign-in form with an error');
+
+  await visitor.getByRole('button', { name: 'Sign up' }).click();
+  await settled(visitor, 'Create your account');
+  await checkScreen(visitor, 'sign-up form');
+
+  await visitor.goto(world.invitationLink);
+  await settled(visitor, /^Join /);
+  await checkScreen(visitor, 'accept-invitation page');
+  await visitor.getByLabel('Create Password').fill('abc');
+  await visitor.getByLabel('Confirm Password').fill('abd');
+  await visitor.getByRole('button', { name: 'Accept Invitation & Create Account' }).click();
+  await expect(visitor.getByText('Passwords do not match')).toBeVisible();
+  await checkScreen(visitor, 'accept-invitation page with an error');
+
+  await visitor.goto('/invite/0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef');
+  await settled(visitor, 'Invalid Invitation');
+  await checkScreen(visitor, 'invalid invitation page');
+  await context.close();
+});
+
+test('every page a master admin sees, with data', async () => {
+  for (const { path, heading } of adminPages(world)) {
+    await test.step(path, async () => {
+      await page.goto(path);
+      await settled(page, heading);
+      await checkScreen(page, path);
+    });
+  }
+});
+
+test('every dialog a master admin opens', async () => {
+  await test.step('logo upload', async () => {
+    await page.goto('/documents');
+    await settled(page, 'Documents');
+    await page.getByRole('button', { name: 'Upload custom logo' }).click();
+    await checkDialog(page, 'logo upload');
+    await openDialog(page).getByRole('button', { name: 'Cancel' }).click();
+  });
+
+  await test.step('document previews of every kind', async () => {
+    for (const [kind, file] of Object.entries(SAMPLE_FILES)) {
+      await documentRow(page, file.name).getByRole('button', { name: 'View' }).click();
+      const dialog = openDialog(page);
+      await expect(dialog).toContainText(file.name);
+      if (kind === 'image') await expect(dialog.getByRole('img')).toBeVisible();
+      if (kind === 'text') await expect(dialog).toContainText('budget approved');
+      if (kind === 'office' || kind === 'other') {
+        await expect(dialog.getByRole('button', { name: 'Download File' })).toBeVisible();
+      }
+      await checkDialog(page, `${kind} preview`);
+      await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+      await expect(dialog).toBeHidden();
+    }
+  });
+
+  await test.step('edit properties and edit content', async () => {
+    await documentRow(page, SAMPLE_FILES.text.name)
+      .getByRole('button', { name: 'Edit Properties' })
+      .click();
+    await expect(openDialog(page).getByLabel('Category')).toBeVisible();
+    await checkDialog(page, 'edit properties');
+    await openDialog(page).getByRole('button', { name: 'Cancel' }).click();
+
+    await documentRow(page, SAMPLE_FILES.text.name)
+      .getByRole('button', { name: 'Edit Content' })
+      .click();
+    await expect(openDialog(page).getByRole('textbox')).toHaveValue(/budget approved/);
+    await checkDialog(page, 'edit content');
+    await openDialog(page).getByRole('button', { name: 'Close', exact: true }).click();
+  });
+
+  await test.step('the in-app confirmation and alert', async () => {
+    await documentRow(page, SAMPLE_FILES.other.name)
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    await expect(openDialog(page, 'Please confirm')).toBeVisible();
+    await checkDialog(page, 'confirmation');
+    await openDialog(page).getByRole('button', { name: 'Cancel' }).click();
+
+    await page.goto('/upload');
+    await settled(page, 'Upload Documents');
+    await page.getByRole('button', { name: 'Upload Documents' }).click();
+    await expect(openDialog(page, 'Notice')).toContainText(
+      'Please select at least one file to upload.',
+    );
+    await checkDialog(page, 'alert');
+    await openDialog(page).getByRole('button', { name: 'OK' }).click();
+  });
+
+  await test.step('invite dialog: the form and the sent view', async () => {
+    await page.goto('/users');
+    await settled(page, 'User Management');
+    await page.getByRole('button', { name: 'Invite User' }).click();
+    await checkDialog(page, 'invite form');
+    await openDialog(page).getByLabel('Email address').fill(`invitee-${Date.now()}@example.test`);
+    await openDialog(page).getByRole('button', { name: 'Send Invitation' }).click();
+    await expect(openDialog(page).getByText('Invitation sent successfully!')).toBeVisible();
+    await checkDialog(page, 'invitation sent');
+    await openDialog(page).getByRole('button', { name: 'Done' }).click();
+  });
+
+  await test.step('legal category: e-mail, integration, contact and corporate status', async () => {
+    await page.goto('/operations/legal');
+    await settled(page, 'Legal Compliance');
+    await page.getByRole('checkbox', { name: `Select ${SAMPLE_FILES.pdf.name}` }).check();
+    await page.getByRole('button', { name: 'Email Selected (1)' }).click();
+    await expect(openDialog(page, 'Email Documents')).toBeVisible();
+    await checkDialog(page, 'e-mail documents');
+    await openDialog(page).getByRole('button', { name: 'Cancel' }).click();
+
+    await page.getByRole('button', { name: 'Add Integration' }).click();
+    await expect(openDialog(page, 'Add Integration')).toBeVisible();
+    await checkDialog(page, 'add integration');
+    await openDialog(page).getByRole('button', { name: 'Cancel' }).click();
+
+    await page.getByRole('button', { name: 'Edit DocuSign' }).click();
+    await expect(openDialog(page, 'Edit DocuSign')).toBeVisible();
+    await checkDialog(page, 'edit integration');
+    await openDialog(page).getByRole('button', { name: 'Cancel' }).click();
+
+    await page.getByRole('button', { name: 'Contact: Dana Signer' }).click();
+    const contact = openDialog(page, 'DocuSign Contact');
+    await expect(contact).toContainText('Account manager');
+    await checkDialog(page, 'contact (view)');
+    await contact.getByRole('button', { name: 'Edit Contact' }).click();
+    await expect(contact.getByLabel('Name', { exact: true })).toHaveValue('Dana Signer');
+    await checkDialog(page, 'contact (edit)');
+    // Cancel leaves edit mode for the saved contact; Done closes the dialog.
+    await contact.getByRole('button', { name: 'Cancel' }).click();
+    await contact.getByRole('button', { name: 'Done' }).click();
+    await expect(contact).toBeHidden();
+
+    const corporate = page.locator('section', {
+      has: page.getByRole('heading', { name: 'Corporate Status Dashboard' }),
+    });
+    await corporate.getByRole('button', { name: 'Edit Status' }).click();
+    await expect(corporate.getByLabel('Entity Name')).toBeVisible();
+    await checkScreen(page, 'corporate status (edit)');
+    await corporate.getByRole('button', { name: 'Cancel' }).click();
+  });
+
+  await test.step('department settings', async () => {
+    await page.goto('/department/worship');
+    await settled(page, 'Worship Ministry');
+    await page.getByRole('button', { name: 'Department Settings' }).click();
+    await checkDialog(page, 'department settings');
+    await page.keyboard.press('Escape');
+  });
+
+  await test.step('OAuth provider settings and the disconnect confirmation', async () => {
+    await page.goto('/oauth');
+    await settled(page, 'OAuth Connections');
+    await page.getByRole('button', { name: 'Settings for Slack' }).click();
+    await expect(openDialog(page, 'Slack settings')).toBeVisible();
+    await checkDialog(page, 'OAuth provider settings');
+    await openDialog(page).getByRole('button', { name: 'Cancel' }).click();
+    await page
+      .getByRole('article', { name: 'Slack' })
+      .getByRole('button', { name: 'Disconnect' })
+      .click();
+    await expect(openDialog(page, 'Please confirm')).toContainText(
+      'Are you sure you want to disconnect Slack?',
+    );
+    await checkDialog(page, 'disconnect confirmation');
+    await openDialog(page).getByRole('button', { name: 'Cancel' }).click();
+  });
+
+  await test.step('the small-screen menu', async () => {
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await expect(page.getByRole('link', { name: 'Users' })).toBeVisible();
+    await checkScreen(page, 'small-screen menu');
+    await page.getByRole('button', { name: 'Close menu' }).click();
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+});
+
+test('a user without an organisation, a plain member and a deactivated member', async ({
+  browser,
+  baseURL,
+}) => {
+  const lone = await signedInContext(browser, baseURL!, world.withoutOrganization);
+  const lonePage = await lone.newPage();
+  await lonePage.goto('/');
+  await settled(lonePage, 'Welcome to Steward');
+  await checkScreen(lonePage, 'Welcome panel');
+  await lonePage.goto('/users');
+  await settled(lonePage, 'Set up your organization');
+  await checkScreen(lonePage, 'organisation set-up');
+  await lone.close();
+
+  const member = await signedInContext(browser, baseURL!, world.member);
+  const memberPage = await member.newPage();
+  await memberPage.goto('/users');
+  await settled(memberPage, 'Access Restricted');
+  await checkScreen(memberPage, 'Access Restricted');
+  await memberPage.goto('/department/elder-board');
+  await settled(memberPage, 'Elder Board');
+  await memberPage.getByRole('button', { name: 'Manage Team' }).click();
+  await checkDialog(memberPage, 'Manage Team notice');
+  await openDialog(memberPage).getByRole('button', { name: 'OK' }).click();
+  await member.close();
+
+  const deactivated = await signedInContext(browser, baseURL!, world.deactivated);
+  const deactivatedPage = await deactivated.newPage();
+  await deactivatedPage.goto('/');
+  await settled(deactivatedPage, 'Your account has been deactivated');
+  await checkScreen(deactivatedPage, 'deactivated notice');
+  await deactivated.close();
+});
+
+test('status is never told by colour alone', async () => {
+  await page.goto('/documents');
+  await settled(page, 'Documents');
+  for (const file of Object.values(SAMPLE_FILES)) {
+    await expect(documentRow(page, file.name)).toContainText('Active');
+  }
+
+  await page.goto('/');
+  await settled(page, world.organization.name);
+  const renewals = page.getByRole('region', { name: 'Upcoming Renewals' });
+  for (const word of ['overdue', 'soon', 'ok']) {
+    await expect(renewals.getByText(word, { exact: true })).toHaveCount(1);
+  }
+  // The current page in the navigation is marked for assistive technology, not only tinted.
+  await expect(
+    page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }),
+  ).toHaveAttribute('aria-current', 'page');
+
+  await page.goto('/users');
+  await settled(page, 'User Management');
+  await expect(page.getByRole('row', { name: new RegExp(world.deactivated.email) })).toContainText(
+    'Inactive',
+  );
+  await expect(page.getByRole('row', { name: new RegExp(world.member.email) })).toContainText(
+    'Active',
+  );
+  await expect(page.getByText('Expired', { exact: true })).toHaveCount(1);
+
+  await page.goto('/oauth');
+  await settled(page, 'OAuth Connections');
+  await expect(page.getByRole('article', { name: 'Slack' })).toContainText('Connected');
+  await expect(page.getByRole('article', { name: 'GitHub' })).toContainText('Needs reconnection');
+
+  await page.goto('/operations/legal');
+  await settled(page, 'Legal Compliance');
+  await expect(page.getByRole('alert').filter({ hasText: 'Filing Overdue!' })).toBeVisible();
+});
+
+test.describe('by keyboard alone', () => {
+  test('sign in, skip to the content, and move through the navigation', async ({
+    browser,
+    baseURL,
+  }) => {
+    const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 } });
+    const visitor = await context.newPage();
+    await visitor.goto('/');
+    await settled(visitor, 'Sign in to Steward');
+
+    await tabTo(visitor, visitor.getByLabel('Email address'));
+    await visitor.keyboard.type(world.organization.masterAdmin.email);
+    await visitor.keyboard.press('Tab');
+    await expect(visitor.getByLabel('Password', { exact: true })).toBeFocused();
+    await visitor.keyboard.type(world.organization.masterAdmin.password);
+    // The show/hide toggle is a button of its own, reached with Tab and pressed with Space.
+    await visitor.keyboard.press('Tab');
+    await expect(visitor.getByRole('button', { name: 'Show password' })).toBeFocused();
+    await visitor.keyboard.press('Space');
+    await expect(visitor.getByLabel('Password', { exact: true })).toHaveAttribute('type', 'text');
+    await visitor.keyboard.press('Tab');
+    await expect(visitor.getByRole('button', { name: 'Sign in', exact: true })).toBeFocused();
+    await visitor.keyboard.press('Enter');
+    await settled(visitor, world.organization.name);
+
+    // The first Tab reaches the skip link, which moves focus past the navigation.
+    await visitor.keyboard.press('Tab');
+    const skip = visitor.getByRole('link', { name: 'Skip to main content' });
+    await expect(skip).toBeFocused();
+    // Shown over the top of the page while it has the focus.
+    const box = (await skip.boundingBox())!;
+    expect(box.y).toBeGreaterThanOrEqual(0);
+    expect(box.y + box.height).toBeLessThanOrEqual(64);
+    expect(box.height).toBeGreaterThanOrEqual(24);
+    await visitor.keyboard.press('Enter');
+    await expect(visitor.locator('main')).toBeFocused();
+    await visitor.keyboard.press('Tab');
+    const firstInMain = await visitor.evaluate(() =>
+      Boolean(document.activeElement?.closest('main')),
+    );
+    expect(firstInMain).toBe(true);
+
+    // Through the navigation to Documents, then Operations and on to a category tile.
+    await visitor.goto('/');
+    await settled(visitor, world.organization.name);
+    const nav = visitor.getByRole('navigation', { name: 'Main' });
+    await tabTo(visitor, nav.getByRole('link', { name: 'Documents' }));
+    await visitor.keyboard.press('Enter');
+    await expect(visitor).toHaveURL(/\/documents$/);
+    await settled(visitor, 'Documents');
+    await expect(nav.getByRole('link', { name: 'Documents' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
+    await tabTo(visitor, nav.getByRole('link', { name: 'Operations' }));
+    await visitor.keyboard.press('Enter');
+    await settled(visitor, 'Operations Center');
+    await tabTo(visitor, visitor.getByRole('link', { name: /^Legal/ }).first());
+    await visitor.keyboard.press('Enter');
+    await settled(visitor, 'Legal Compliance');
+    await context.close();
+  });
+
+  test('dialogs take focus, keep it inside, close with Escape and give it back', async () => {
+    await page.goto('/users');
+    await settled(page, 'User Management');
+    const invite = page.getByRole('button', { name: 'Invite User' });
+    await tabTo(page, invite);
+    await page.keyboard.press('Enter');
+    const dialog = openDialog(page, 'Invite User');
+    await expect(dialog.getByLabel('Email address')).toBeFocused();
+    await expectFocusTrapped(page, dialog);
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await expect(invite).toBeFocused();
+
+    // The logo dialog, opened with Space from the navigation.
+    const logo = page.getByRole('button', { name: 'Upload custom logo' });
+    await tabTo(page, logo);
+    await page.keyboard.press('Space');
+    await expect(openDialog(page, 'Upload Custom Logo')).toBeVisible();
+    await expectFocusTrapped(page, openDialog(page, 'Upload Custom Logo'));
+    await page.keyboard.press('Escape');
+    await expect(logo).toBeFocused();
+
+    // A preview, and the confirmation over the documents table: OK has the focus, Escape
+    // answers Cancel, and the row's button has the focus again.
+    await page.goto('/documents');
+    await settled(page, 'Documents');
+    const view = documentRow(page, SAMPLE_FILES.text.name).getByRole('button', { name: 'View' });
+    await tabTo(page, view);
+    await page.keyboard.press('Enter');
+    const preview = openDialog(page);
+    await expect(preview).toContainText('budget approved');
+    await expectFocusTrapped(page, preview);
+    await page.keyboard.press('Escape');
+    await expect(view).toBeFocused();
+
+    const remove = documentRow(page, SAMPLE_FILES.text.name).getByRole('button', {
+      name: 'Delete',
+    });
+    await tabTo(page, remove);
+    await page.keyboard.press('Enter');
+    const confirmation = openDialog(page, 'Please confirm');
+    await expect(confirmation.getByRole('button', { name: 'OK' })).toBeFocused();
+    await expectFocusTrapped(page, confirmation);
+    await page.keyboard.press('Escape');
+    await expect(confirmation).toBeHidden();
+    await expect(remove).toBeFocused();
+    await expect(documentRow(page, SAMPLE_FILES.text.name)).toBeVisible();
+
+    // A dialog over a dialog: with unsaved text, Escape in the editor asks first; Escape then
+    // answers only that question, and the focus is back in the editor, which stays open.
+    const editContent = documentRow(page, SAMPLE_FILES.text.name).getByRole('button', {
+      name: 'Edit Content',
+    });
+    await tabTo(page, editContent);
+    await page.keyboard.press('Enter');
+    const editor = page.getByRole('textbox', { name: `Content of ${SAMPLE_FILES.text.name}` });
+    await expect(editor).toHaveValue(/budget approved/);
+    await tabTo(page, editor);
+    await page.keyboard.type('- minutes signed\n');
+    await page.keyboard.press('Escape');
+    const question = openDialog(page, 'Please confirm');
+    await expect(question).toContainText('You have unsaved changes');
+    await expectFocusTrapped(page, question);
+    await page.keyboard.press('Escape');
+    await expect(question).toBeHidden();
+    await expect(editor).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(question.getByRole('button', { name: 'OK' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(editor).toBeHidden();
+    await expect(editContent).toBeFocused();
+
+    // A category page's row opens the e-mail dialog; closing gives the focus back to the row.
+    await page.goto('/operations/legal');
+    await settled(page, 'Legal Compliance');
+    const email = page.getByRole('button', { name: `Email ${SAMPLE_FILES.pdf.name}` });
+    await tabTo(page, email);
+    await page.keyboard.press('Enter');
+    const emailDialog = openDialog(page, 'Email Documents');
+    await expect(emailDialog).toBeVisible();
+    await expectFocusTrapped(page, emailDialog);
+    await page.keyboard.press('Escape');
+    await expect(emailDialog).toBeHidden();
+    await expect(email).toBeFocused();
+  });
+
+  test('the small-screen menu opens, is walked with Tab and closes with Escape', async () => {
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.goto('/');
+    await settled(page, world.organization.name);
+    const toggle = page.getByRole('button', { name: 'Open menu' });
+    await tabTo(page, toggle);
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('button', { name: 'Close menu' })).toHaveAttribute(
+      'aria-expanded',
+      'true',
+    );
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('link', { name: 'Dashboard' })).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('link', { name: 'Dashboard' })).toBeHidden();
+    await expect(page.getByRole('button', { name: 'Open menu' })).toBeFocused();
+
+    await page.keyboard.press('Enter');
+    await tabTo(page, page.getByRole('link', { name: 'Upload', exact: true }));
+    await page.keyboard.press('Enter');
+    await settled(page, 'Upload Documents');
+    await expect(page.getByRole('link', { name: 'Documents', exact: true })).toBeHidden();
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+});
+
+/** Presses Tab until `target` has the focus (at most 100 times). */
+async function tabTo(target: Page, locator: Locator) {
+  for (let presses = 0; presses < 100; presses += 1) {
+    if (await locator.evaluate((element) => element === document.activeElement)) return;
+    await target.keyboard.press('Tab');
+  }
+  await expect(locator).toBeFocused();
+}
+
+/** Tab and Shift+Tab, twice round, never leave the dialog. */
+async function expectFocusTrapped(target: Page, dialog: Locator) {
+  const count = await dialog.evaluate(
+    (element) =>
+      element.querySelectorAll(
+        'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), iframe, [tabindex]:not([tabindex="-1"])',
+      ).length,
+  );
+  for (const key of ['Tab', 'Shift+Tab']) {
+    for (let presses = 0; presses < count * 2 + 1; presses += 1) {
+      await target.keyboard.press(key);
+      const inside = await dialog.evaluate((element) => element.contains(document.activeElement));
+      expect(inside, `focus left the dialog after ${presses + 1} × ${key}`).toBe(true);
+    }
+  }
+}
