@@ -13,6 +13,11 @@ export interface AuthSettings {
    * tabs refreshing at once, or a response the client never received).
    */
   refreshTokenReuseIntervalSeconds: number;
+  /**
+   * bcrypt cost of new password hashes: GoTrue's 10 by default. Test servers lower it, because
+   * bcrypt in JavaScript spends ~100 ms of CPU per hash at 10 and tests sign up many users.
+   */
+  bcryptCost: number;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, minimum: number): number {
@@ -36,5 +41,6 @@ export function readAuthSettings(env: NodeJS.ProcessEnv = process.env): AuthSett
     failureWindowSeconds: integer(env, 'AUTH_RATE_LIMIT_WINDOW_SECONDS', 15 * 60, 1),
     limiterMaxKeys: integer(env, 'AUTH_RATE_LIMIT_MAX_KEYS', 10_000, 1),
     refreshTokenReuseIntervalSeconds: integer(env, 'AUTH_REFRESH_TOKEN_REUSE_INTERVAL', 10, 0),
+    bcryptCost: Math.min(integer(env, 'AUTH_BCRYPT_COST', 10, 4), 14),
   };
 }

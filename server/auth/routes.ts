@@ -88,7 +88,7 @@ export function createAuthApp(ctx: AppContext): Hono {
     windowSeconds: settings.failureWindowSeconds,
     maxKeys: settings.limiterMaxKeys,
   });
-  preparePasswordChecks();
+  preparePasswordChecks(ctx.config.auth.bcryptCost);
 
   app.use(
     '*',

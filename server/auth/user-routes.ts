@@ -57,7 +57,7 @@ export function registerUserRoutes(app: Hono, ctx: AppContext): void {
           'New password should be different from the old password.',
         );
       }
-      passwordHash = await hashPassword(password);
+      passwordHash = await hashPassword(password, ctx.config.auth.bcryptCost);
     }
 
     const now = new Date().toISOString();

@@ -1,5 +1,6 @@
 import { AuthApiError, AuthWeakPasswordError } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readAuthSettings } from '../../server/auth/config.ts';
 import { verifyJwt } from '../../server/http/jwt.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import {
@@ -17,7 +18,8 @@ beforeAll(async () => {
   // Enough failed sign-ins for this file's tests; the limits themselves are tested elsewhere.
   server = await startTestServer({
     schema: 'platform',
-    env: { AUTH_RATE_LIMIT_ADDRESS_FAILURES: '1000' },
+    // GoTrue's bcrypt cost, which production uses; other test servers lower it for speed.
+    env: { AUTH_RATE_LIMIT_ADDRESS_FAILURES: '1000', AUTH_BCRYPT_COST: '10' },
   });
 });
 afterAll(async () => {
@@ -415,5 +417,14 @@ describe('password sign-in', () => {
         message: 'unsupported_grant_type',
       });
     }
+  });
+});
+
+describe('password hashing cost', () => {
+  it("is GoTrue's 10 unless AUTH_BCRYPT_COST says otherwise, within bcrypt's sane range", () => {
+    expect(readAuthSettings({}).bcryptCost).toBe(10);
+    expect(readAuthSettings({ AUTH_BCRYPT_COST: '4' }).bcryptCost).toBe(4);
+    expect(readAuthSettings({ AUTH_BCRYPT_COST: '31' }).bcryptCost).toBe(14);
+    expect(() => readAuthSettings({ AUTH_BCRYPT_COST: '2' })).toThrow(/AUTH_BCRYPT_COST/);
   });
 });

@@ -56,7 +56,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     db = await openPglite({ loadDataDir: new Blob([dump]) });
   }
   const config = {
-    ...readConfig({ ...options.env, DATA_DIR: dataDir }),
+    // bcrypt at GoTrue's cost of 10 takes ~100 ms of CPU per hash in JavaScript; the hashing
+    // itself is not under test here, and the tests sign up hundreds of users.
+    ...readConfig({ AUTH_BCRYPT_COST: '4', ...options.env, DATA_DIR: dataDir }),
     port: 0,
     host: '127.0.0.1',
     logRequests: false,
