@@ -1,0 +1,232 @@
+import { rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { Database } from '../../server/db/database.ts';
+import { FileStore } from '../../server/storage/file-store.ts';
+import {
+  listAllDocuments,
+  listBucketIds,
+  listBucketObjects,
+  objectVersions,
+  probeFiles,
+  serviceClient,
+} from './api-source.ts';
+import type { Findings } from './compare.ts';
+import { compareInventory, problemCount } from './compare.ts';
+import { deleteOrphanObjectRows, readDatabaseRows } from './database-source.ts';
+import { scanStoredFiles, storageDirOf } from './disk.ts';
+import type { Inventory, ObjectEntry } from './inventory.ts';
+import { DOCUMENTS_BUCKET } from './inventory.ts';
+
+/** What to check: a database opened directly, or a running server through its API. */
+export type CheckTarget =
+  | {
+      kind: 'database';
+      db: Database;
+      /** For the report: `PGlite at …` or `PostgreSQL at …`. */
+      label: string;
+      /** The data directory whose `storage/` holds the files; null to skip the disk. */
+      dataDir: string | null;
+      /** True when no server can be changing the store meanwhile (a stopped PGlite). */
+      quiescent: boolean;
+    }
+  | {
+      kind: 'api';
+      url: string;
+      serviceRoleKey: string;
+      /** This server's data directory (checked by the caller), or null to probe files via HTTP. */
+      dataDir: string | null;
+      /** Why `dataDir` is null, for the report. */
+      noDiskReason?: string;
+    };
+
+export interface CheckOptions {
+  /** Orphans younger than this many seconds are reported as recent and not counted. */
+  graceSeconds: number;
+}
+
+export interface ConsistencyReport {
+  source: string;
+  diskNote: string;
+  counts: { documents: number; objects: number; buckets: string[]; files: number | null };
+  graceSeconds: number;
+  findings: Findings;
+  /** Inconsistencies counted by the exit code. */
+  problems: number;
+}
+
+async function diskOf(
+  dataDir: string | null,
+  objects: number,
+): Promise<Pick<Inventory, 'disk' | 'diskNote'>> {
+  if (dataDir === null) return { disk: null, diskNote: 'files on disk not examined' };
+  const storageDir = storageDirOf(dataDir);
+  const exists = (await stat(storageDir).catch(() => null))?.isDirectory() ?? false;
+  // A store with objects always has this directory: its absence means a wrong DATA_DIR, and
+  // reporting every object's file as missing would only mislead.
+  if (!exists && objects > 0) {
+    return { disk: null, diskNote: `files on disk not examined: ${storageDir} does not exist` };
+  }
+  return { disk: await scanStoredFiles(dataDir), diskNote: `files in ${storageDir}` };
+}
+
+/** Reads rows, objects and (where possible) files of `target`. */
+export async function readInventory(target: CheckTarget): Promise<Inventory> {
+  if (target.kind === 'database') {
+    const rows = await readDatabaseRows(target.db);
+    // Files are scanned after the rows: a file written meanwhile is young (within the grace).
+    return {
+      source: target.label,
+      ...rows,
+      ...(await diskOf(target.dataDir, rows.objects.length)),
+    };
+  }
+  const client = serviceClient(target.url, target.serviceRoleKey);
+  const documents = await listAllDocuments(client);
+  const buckets = await listBucketIds(client);
+  const objects: ObjectEntry[] = [];
+  for (const bucket of buckets) objects.push(...(await listBucketObjects(client, bucket)));
+  const source = `the API of ${target.url}`;
+  if (target.dataDir !== null) {
+    const versions = await objectVersions(client, objects);
+    // An object removed between the listing and `info` no longer exists: leave it out.
+    const known = objects.flatMap((object, i) =>
+      versions[i] ? [{ ...object, version: versions[i] }] : [],
+    );
+    return {
+      source,
+      documents,
+      objects: known,
+      buckets,
+      ...(await diskOf(target.dataDir, known.length)),
+    };
+  }
+  const states = await probeFiles(target.url, target.serviceRoleKey, objects);
+  return {
+    source,
+    documents,
+    objects: objects.map((object, i) => ({ ...object, fileState: states[i]! })),
+    buckets,
+    disk: null,
+    diskNote: `files checked through the API (a one-byte read of each object); ${
+      target.noDiskReason ?? 'no data directory given'
+    }`,
+  };
+}
+
+/**
+ * Keeps only the missing-file findings that a second reading shows again: on a store that a
+ * running server changes, a document deleted (row, then file) between two reads of the first
+ * pass would otherwise look like a document without its file.
+ */
+function confirmed(first: Findings, second: Findings): Findings {
+  const documents = new Set(second.documentsWithoutFile.map((f) => `${f.document.id}:${f.reason}`));
+  const sizes = new Set(second.sizeMismatches.map((f) => f.document.id));
+  const objects = new Set(second.objectsWithoutFile.map((o) => `${o.id}:${o.version}`));
+  return {
+    ...first,
+    documentsWithoutFile: first.documentsWithoutFile.filter((f) =>
+      documents.has(`${f.document.id}:${f.reason}`),
+    ),
+    sizeMismatches: first.sizeMismatches.filter((f) => sizes.has(f.document.id)),
+    objectsWithoutFile: first.objectsWithoutFile.filter((o) => objects.has(`${o.id}:${o.version}`)),
+  };
+}
+
+/** Checks `target` and returns what it found. Changes nothing. */
+export async function checkConsistency(
+  target: CheckTarget,
+  options: CheckOptions,
+): Promise<ConsistencyReport> {
+  const inventory = await readInventory(target);
+  let findings = compareInventory(inventory, { graceSeconds: options.graceSeconds });
+  const live = target.kind === 'api' || !target.quiescent;
+  const missing =
+    findings.documentsWithoutFile.length +
+    findings.sizeMismatches.length +
+    findings.objectsWithoutFile.length;
+  if (live && missing > 0) {
+    const again = compareInventory(await readInventory(target), {
+      graceSeconds: options.graceSeconds,
+    });
+    findings = confirmed(findings, again);
+  }
+  return {
+    source: inventory.source,
+    diskNote: inventory.diskNote,
+    counts: {
+      documents: inventory.documents.length,
+      objects: inventory.objects.length,
+      buckets: inventory.buckets,
+      files: inventory.disk?.length ?? null,
+    },
+    graceSeconds: options.graceSeconds,
+    findings,
+    problems: problemCount(findings),
+  };
+}
+
+export interface FixResult {
+  /** Orphaned objects of the documents bucket removed (row and file). */
+  objectsRemoved: number;
+  /** Unreferenced files removed from disk. */
+  filesRemoved: number;
+}
+
+/**
+ * The one repair that cannot lose anything a user can see: it removes what no document points
+ * at and that is older than the grace period. Orphaned objects of the documents bucket are
+ * invisible in the app (it lists document rows), and files without a storage row can never be
+ * served. Documents without their file are never touched: only a person can decide whether to
+ * upload the file again or delete the document.
+ */
+export async function fixOrphans(target: CheckTarget, findings: Findings): Promise<FixResult> {
+  const orphanObjects = findings.orphanObjects.map((aged) => aged.item);
+  let objectsRemoved = 0;
+  let filesRemoved = 0;
+  if (target.kind === 'database') {
+    const versions = await deleteOrphanObjectRows(
+      target.db,
+      orphanObjects.map((object) => object.id),
+    );
+    objectsRemoved = versions.length;
+    // With no data directory the files stay; the server's start-up sweep removes them.
+    if (target.dataDir !== null) {
+      const store = new FileStore(target.dataDir);
+      for (const version of versions) await store.remove(version);
+    }
+  } else {
+    objectsRemoved = await removeOrphansThroughApi(target, orphanObjects);
+  }
+  if (target.dataDir !== null) {
+    const storageDir = storageDirOf(target.dataDir);
+    for (const { item } of findings.orphanFiles) {
+      await rm(path.join(storageDir, ...item.path.split('/')), { force: true });
+      filesRemoved++;
+    }
+  }
+  return { objectsRemoved, filesRemoved };
+}
+
+async function removeOrphansThroughApi(
+  target: Extract<CheckTarget, { kind: 'api' }>,
+  objects: ObjectEntry[],
+): Promise<number> {
+  const client = serviceClient(target.url, target.serviceRoleKey);
+  let removed = 0;
+  for (let i = 0; i < objects.length; i += 100) {
+    const names = objects.slice(i, i + 100).map((object) => object.name);
+    // A document may have been added for one of them since the check: keep those.
+    const { data, error } = await client
+      .from('documents')
+      .select('file_path')
+      .in('file_path', names);
+    if (error) throw new Error(`Could not re-check documents: ${error.message}`);
+    const kept = new Set((data as { file_path: string }[]).map((row) => row.file_path));
+    const remove = names.filter((name) => !kept.has(name));
+    if (remove.length === 0) continue;
+    const result = await client.storage.from(DOCUMENTS_BUCKET).remove(remove);
+    if (result.error) throw new Error(`Could not remove orphaned files: ${result.error.message}`);
+    removed += result.data.length;
+  }
+  return removed;
+}

@@ -1,0 +1,100 @@
+import type { Database, Queryable } from '../../server/db/database.ts';
+import { isoTimestamp } from '../../server/storage/queries.ts';
+import type { DocumentEntry, ObjectEntry } from './inventory.ts';
+
+/** Thrown when the database is not one Steward made (nothing to compare). */
+export class NotStewardDatabaseError extends Error {}
+
+const numberOrNull = (value: unknown) =>
+  value === null || value === undefined || value === '' ? null : Number(value);
+
+export interface DatabaseRows {
+  documents: DocumentEntry[];
+  objects: ObjectEntry[];
+  buckets: string[];
+}
+
+/**
+ * Every document row and every storage object, read with the server's own connection (which
+ * bypasses row-level security, as the storage server's does) in one repeatable-read
+ * transaction: one snapshot, so a running server's upload or delete cannot fall between the
+ * reads.
+ */
+export function readDatabaseRows(db: Database): Promise<DatabaseRows> {
+  return db.transaction(async (tx) => {
+    await tx.query('set transaction isolation level repeatable read, read only');
+    return readRows(tx);
+  });
+}
+
+async function readRows(db: Queryable): Promise<DatabaseRows> {
+  const { rows: tables } = await db.query<{ documents: string | null; objects: string | null }>(
+    `select to_regclass('public.documents')::text as documents,
+            to_regclass('storage.objects')::text as objects`,
+  );
+  if (!tables[0]?.documents || !tables[0]?.objects) {
+    throw new NotStewardDatabaseError(
+      'This database has no public.documents or storage.objects table: is it a Steward database?',
+    );
+  }
+  const documents = await db.query<{
+    id: string;
+    organization_id: string;
+    name: string;
+    file_path: string;
+    size: string;
+    created_at: string;
+  }>(
+    `select id, organization_id, name, file_path, size, ${isoTimestamp('created_at')} as created_at
+       from public.documents order by created_at, id`,
+  );
+  const objects = await db.query<{
+    id: string;
+    bucket_id: string;
+    name: string;
+    version: string | null;
+    size: string | null;
+    created_at: string | null;
+  }>(
+    `select id, bucket_id, name, version, metadata->>'size' as size,
+            ${isoTimestamp('created_at')} as created_at
+       from storage.objects order by bucket_id, name`,
+  );
+  const buckets = await db.query<{ id: string }>('select id from storage.buckets order by id');
+  return {
+    documents: documents.rows.map((row) => ({
+      id: row.id,
+      organizationId: row.organization_id,
+      name: row.name,
+      filePath: row.file_path,
+      size: Number(row.size),
+      createdAt: row.created_at,
+    })),
+    objects: objects.rows.map((row) => ({
+      id: row.id,
+      bucketId: row.bucket_id,
+      name: row.name,
+      version: row.version,
+      size: numberOrNull(row.size),
+      createdAt: row.created_at,
+    })),
+    buckets: buckets.rows.map((row) => row.id),
+  };
+}
+
+/**
+ * Deletes the rows of orphaned objects of the documents bucket, re-checking in the same
+ * statement that still no document points at them (a row inserted since the check keeps its
+ * object). Returns the versions whose files may now be deleted.
+ */
+export async function deleteOrphanObjectRows(db: Queryable, ids: string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await db.query<{ version: string | null }>(
+    `delete from storage.objects o
+      where o.id = any($1::uuid[]) and o.bucket_id = 'documents'
+        and not exists (select 1 from public.documents d where d.file_path = o.name)
+      returning o.version`,
+    [ids],
+  );
+  return rows.flatMap((row) => (row.version ? [row.version] : []));
+}

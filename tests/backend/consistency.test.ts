@@ -1,0 +1,451 @@
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readConfig } from '../../server/config.ts';
+import type { Database } from '../../server/db/database.ts';
+import { openPglite } from '../../server/db/pglite.ts';
+import { openPostgres } from '../../server/db/postgres.ts';
+import { startServer, type RunningServer } from '../../server/server.ts';
+import { nodeClient, startTestServer, type TestServer } from '../support/server.ts';
+import {
+  freshPostgresDatabase,
+  pgliteTemplate,
+  postgresAdminUrl,
+  rootDir,
+} from '../support/template.ts';
+
+// The consistency check is run as administrators run it (`tsx scripts/check-consistency.ts`)
+// against stores made inconsistent for real: through the API as the app would leave them after
+// an interrupted flow, and on disk as a lost or stray file would.
+
+interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the check with `args` and exactly the variables in `env` that concern it. */
+function runCheck(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  const base = { ...process.env };
+  for (const name of ['DATA_DIR', 'DATABASE_URL', 'SUPABASE_SERVICE_ROLE_KEY', 'JWT_SECRET']) {
+    delete base[name];
+  }
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join('scripts', 'check-consistency.ts'), ...args],
+    { cwd: rootDir, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+interface JsonReport {
+  counts: { documents: number; objects: number; files: number | null };
+  problems: number;
+  findings: {
+    documentsWithoutFile: { document: { id: string }; reason: string }[];
+    sizeMismatches: { document: { id: string }; objectSize: number }[];
+    orphanObjects: { item: { name: string } }[];
+    objectsWithoutFile: { bucketId: string; name: string }[];
+    orphanFiles: { item: { path: string } }[];
+    recent: { objects: { item: { name: string } }[]; files: unknown[] };
+  };
+  fix?: { result: { objectsRemoved: number; filesRemoved: number }; after: { problems: number } };
+}
+
+async function runJson(args: string[], env: Record<string, string> = {}) {
+  const result = await runCheck([...args, '--json'], env);
+  if (result.code === 2) throw new Error(`the check could not run: ${result.stderr}`);
+  return { code: result.code, report: JSON.parse(result.stdout) as JsonReport };
+}
+
+interface Member {
+  client: SupabaseClient;
+  organizationId: string;
+}
+
+async function newOrganization(server: {
+  url: string;
+  keys: { anonKey: string };
+}): Promise<Member> {
+  const client = nodeClient(server.url, server.keys.anonKey);
+  const { error: signUpError } = await client.auth.signUp({
+    email: `consistency-${randomUUID()}@example.test`,
+    password: 'correct horse battery staple',
+  });
+  if (signUpError) throw signUpError;
+  const { data, error } = await client.rpc('create_organization', { name: 'Grace Chapel' });
+  if (error) throw new Error(error.message);
+  return { client, organizationId: (data as { id: string }).id };
+}
+
+const objectName = (member: Member) =>
+  `documents/${member.organizationId}/${Date.now()}-${randomUUID().slice(0, 8)}.txt`;
+
+/** The bytes to the organisation's folder, as the app's upload does first. */
+async function uploadFile(member: Member, name: string, content: string): Promise<void> {
+  const { error } = await member.client.storage
+    .from('documents')
+    .upload(name, Buffer.from(content), { contentType: 'text/plain' });
+  if (error) throw new Error(error.message);
+}
+
+/** The document row, as the app inserts it after the upload; returns its id. */
+async function insertRow(member: Member, name: string, size: number): Promise<string> {
+  const { data, error } = await member.client
+    .from('documents')
+    .insert({
+      organization_id: member.organizationId,
+      name: `${path.basename(name)} report.txt`,
+      category: 'Reports',
+      size,
+      file_path: name,
+      tags: [],
+      status: 'Active',
+    })
+    .select('id')
+    .single();
+  if (error) throw new Error(error.message);
+  return (data as { id: string }).id;
+}
+
+/** The app's whole upload flow: bytes, then row. Returns the document id and object name. */
+async function uploadDocument(member: Member, content: string) {
+  const name = objectName(member);
+  await uploadFile(member, name, content);
+  return { id: await insertRow(member, name, Buffer.byteLength(content)), name };
+}
+
+/** The file of an object on disk (see server/storage/file-store.ts). */
+async function fileOf(
+  server: { url: string; keys: { serviceRoleKey: string } },
+  dataDir: string,
+  bucket: string,
+  name: string,
+): Promise<string> {
+  const service = nodeClient(server.url, server.keys.serviceRoleKey);
+  const { data, error } = await service.storage.from(bucket).info(name);
+  if (error) throw new Error(error.message);
+  const version = (data as { version: string }).version;
+  return path.join(dataDir, 'storage', 'objects', version.slice(0, 2), version);
+}
+
+const exists = async (file: string) => (await stat(file).catch(() => null)) !== null;
+
+describe('check-consistency through the API of a running server', () => {
+  let server: TestServer;
+  let member: Member;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    member = await newOrganization(server);
+  }, 60_000);
+  afterAll(() => server?.close());
+
+  it('reports a store written only through the app flows as consistent', async () => {
+    for (const content of ['Minutes of the board', 'Insurance certificate', '']) {
+      await uploadDocument(member, content);
+    }
+    // The key is derived from the data directory's jwt-secret: the usual local set-up.
+    const { code, report } = await runJson(['--url', server.url, '--data-dir', server.dataDir]);
+    expect(report.problems).toBe(0);
+    expect(report.counts).toEqual({
+      documents: 3,
+      objects: 3,
+      buckets: ['branding', 'documents'],
+      files: 3,
+    });
+    expect(code).toBe(0);
+
+    const text = await runCheck(['--url', server.url, '--data-dir', server.dataDir]);
+    expect(text.stdout).toContain('Checked 3 documents, 3 stored objects');
+    expect(text.stdout).toContain('Documents whose file is missing: 0');
+    expect(text.stdout).toContain('Files on disk that no storage object points to: 0');
+    expect(text.stdout).toMatch(/Result: consistent\.\n$/);
+    expect(text.code).toBe(0);
+  }, 60_000);
+
+  describe('with one inconsistency of every kind', () => {
+    const made = {} as {
+      rowWithoutObject: string;
+      rowWithoutFile: { id: string; name: string };
+      orphanObject: string;
+      sizeMismatch: string;
+      logo: string;
+      strayFile: string;
+      partFile: string;
+    };
+
+    // Every orphan counts, however young (the default grace on a running server is 10 minutes).
+    const now = () => ['--url', server.url, '--grace-minutes', '0'];
+
+    beforeAll(async () => {
+      // A row whose upload never happened.
+      made.rowWithoutObject = await insertRow(member, objectName(member), 10);
+      // A document whose bytes were lost from disk.
+      made.rowWithoutFile = await uploadDocument(member, 'Lost contract');
+      await rm(await fileOf(server, server.dataDir, 'documents', made.rowWithoutFile.name));
+      // An upload whose row was never inserted (the browser stopped between the two requests).
+      made.orphanObject = objectName(member);
+      await uploadFile(member, made.orphanObject, 'Nobody saved my row');
+      // Content replaced, but the new size never recorded (edit content is two requests too).
+      const edited = await uploadDocument(member, 'Short');
+      const { error } = await member.client.storage
+        .from('documents')
+        .update(edited.name, Buffer.from('Much longer content now'), { contentType: 'text/plain' });
+      if (error) throw new Error(error.message);
+      made.sizeMismatch = edited.id;
+      // A storage object of another bucket whose file was lost.
+      made.logo = `${member.organizationId}/logo.svg`;
+      const logo = await member.client.storage
+        .from('branding')
+        .upload(made.logo, '<svg xmlns="http://www.w3.org/2000/svg"/>', {
+          contentType: 'image/svg+xml',
+        });
+      if (logo.error) throw new Error(logo.error.message);
+      await rm(await fileOf(server, server.dataDir, 'branding', made.logo));
+      // Files as an interrupted write leaves them: a finished one without a row, and a part.
+      const stray = randomUUID();
+      const shard = path.join(server.dataDir, 'storage', 'objects', stray.slice(0, 2));
+      await mkdir(shard, { recursive: true });
+      made.strayFile = `objects/${stray.slice(0, 2)}/${stray}`;
+      made.partFile = `objects/${stray.slice(0, 2)}/${randomUUID()}.part`;
+      await writeFile(path.join(server.dataDir, 'storage', made.strayFile), 'no row for me');
+      await writeFile(path.join(server.dataDir, 'storage', made.partFile), 'half a fi');
+    }, 60_000);
+
+    it('reports each of them, comparing the files on disk', async () => {
+      const { code, report } = await runJson([...now(), '--data-dir', server.dataDir]);
+      const { findings } = report;
+      expect(findings.documentsWithoutFile.map((f) => [f.document.id, f.reason]).sort()).toEqual(
+        [
+          [made.rowWithoutObject, 'no-object'],
+          [made.rowWithoutFile.id, 'no-file'],
+        ].sort(),
+      );
+      expect(findings.sizeMismatches).toEqual([
+        expect.objectContaining({
+          document: expect.objectContaining({ id: made.sizeMismatch }),
+          objectSize: 23,
+        }),
+      ]);
+      expect(findings.orphanObjects.map((o) => o.item.name)).toEqual([made.orphanObject]);
+      expect(findings.objectsWithoutFile.map((o) => `${o.bucketId}/${o.name}`).sort()).toEqual(
+        [`branding/${made.logo}`, `documents/${made.rowWithoutFile.name}`].sort(),
+      );
+      expect(findings.orphanFiles.map((f) => f.item.path).sort()).toEqual(
+        [made.strayFile, made.partFile].sort(),
+      );
+      expect(report.problems).toBe(8);
+      expect(code).toBe(1);
+    }, 60_000);
+
+    it('says so in plain text with counts', async () => {
+      const { code, stdout } = await runCheck([...now(), '--data-dir', server.dataDir]);
+      expect(stdout).toContain('Documents whose file is missing: 2');
+      expect(stdout).toContain(`no stored object documents/${member.organizationId}/`);
+      expect(stdout).toContain('Documents whose recorded size differs from their file: 1');
+      expect(stdout).toContain('Stored files with no document (documents bucket): 1');
+      expect(stdout).toContain(`  - ${made.orphanObject} (`);
+      expect(stdout).toContain('Storage objects whose file is missing on disk: 2');
+      expect(stdout).toContain('Files on disk that no storage object points to: 2');
+      expect(stdout).toContain('Result: 8 inconsistencies found.');
+      expect(code).toBe(1);
+    }, 60_000);
+
+    it('probes each file through the API when the data directory is not at hand', async () => {
+      const { code, report } = await runJson(now(), {
+        SUPABASE_SERVICE_ROLE_KEY: server.keys.serviceRoleKey,
+      });
+      expect(report.counts.files).toBeNull();
+      expect(report.findings.objectsWithoutFile.map((o) => o.name).sort()).toEqual(
+        [made.logo, made.rowWithoutFile.name].sort(),
+      );
+      expect(report.findings.documentsWithoutFile).toHaveLength(2);
+      expect(report.findings.orphanObjects).toHaveLength(1);
+      // Stray files on disk cannot be seen through the API.
+      expect(report.problems).toBe(6);
+      expect(code).toBe(1);
+    }, 60_000);
+
+    it('does not count orphans younger than the grace period, and lists them', async () => {
+      const { report } = await runJson([
+        '--url',
+        server.url,
+        '--data-dir',
+        server.dataDir,
+        '--grace-minutes',
+        '10',
+      ]);
+      expect(report.findings.orphanObjects).toEqual([]);
+      expect(report.findings.recent.objects.map((o) => o.item.name)).toEqual([made.orphanObject]);
+      expect(report.findings.orphanFiles).toEqual([]);
+      expect(report.findings.recent.files).toHaveLength(2);
+      // Still counted: two documents without their file, the size, two objects without file.
+      expect(report.problems).toBe(5);
+    }, 60_000);
+
+    it('refuses an anon key and a fix without a grace period on a running server', async () => {
+      const anon = await runCheck(['--url', server.url], {
+        SUPABASE_SERVICE_ROLE_KEY: server.keys.anonKey,
+      });
+      expect(anon.stderr).toContain('is not a service-role key');
+      expect(anon.code).toBe(2);
+      const hasty = await runCheck([...now(), '--data-dir', server.dataDir, '--fix']);
+      expect(hasty.stderr).toContain('--grace-minutes of at least 1');
+      expect(hasty.code).toBe(2);
+      expect(await exists(path.join(server.dataDir, 'storage', made.strayFile))).toBe(true);
+    }, 60_000);
+
+    it('--fix removes only old orphans and leaves every document alone', async () => {
+      // Two minutes pass for the orphans (their age is what the grace period looks at).
+      await server.db.query(
+        `update storage.objects set created_at = now() - interval '2 minutes' where name = $1`,
+        [made.orphanObject],
+      );
+      const past = new Date(Date.now() - 120_000);
+      for (const file of [made.strayFile, made.partFile]) {
+        await utimes(path.join(server.dataDir, 'storage', file), past, past);
+      }
+      const documentsBefore = await server.db.query('select id from documents order by id');
+
+      const { code, report } = await runJson([
+        '--url',
+        server.url,
+        '--data-dir',
+        server.dataDir,
+        '--grace-minutes',
+        '1',
+        '--fix',
+      ]);
+      expect(report.fix?.result).toEqual({ objectsRemoved: 1, filesRemoved: 2 });
+      // Left: two documents without their file, the size mismatch, the logo's lost file.
+      expect(report.fix?.after.problems).toBe(5);
+      expect(code).toBe(1);
+
+      const service = server.service();
+      const { data } = await service.storage.from('documents').exists(made.orphanObject);
+      expect(data).toBe(false);
+      expect(await exists(path.join(server.dataDir, 'storage', made.strayFile))).toBe(false);
+      expect(await exists(path.join(server.dataDir, 'storage', made.partFile))).toBe(false);
+      const documentsAfter = await server.db.query('select id from documents order by id');
+      expect(documentsAfter.rows).toEqual(documentsBefore.rows);
+    }, 60_000);
+  });
+});
+
+describe('check-consistency on a data directory', () => {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterAll(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  });
+
+  /** The server's database: a persisted PGlite directory, or PostgreSQL in the PostgreSQL run. */
+  async function persistedDatabase(
+    dataDir: string,
+    kind: 'pglite' | 'default',
+  ): Promise<{ open: () => Promise<Database>; env: Record<string, string> }> {
+    const adminUrl = postgresAdminUrl();
+    if (adminUrl && kind === 'default') {
+      const fresh = await freshPostgresDatabase(adminUrl);
+      cleanups.push(fresh.drop);
+      return {
+        open: () => openPostgres(fresh.url),
+        env: { DATABASE_URL: fresh.url, DATA_DIR: dataDir },
+      };
+    }
+    const dump = new Blob([await readFile(await pgliteTemplate('app'))]);
+    const dbDir = path.join(dataDir, 'db');
+    const db = await openPglite({ dataDir: dbDir, loadDataDir: dump });
+    await db.close();
+    return { open: () => openPglite({ dataDir: dbDir }), env: { DATA_DIR: dataDir } };
+  }
+
+  async function serveOn(dataDir: string, db: Database): Promise<RunningServer> {
+    const config = {
+      ...readConfig({ DATA_DIR: dataDir }),
+      port: 0,
+      host: '127.0.0.1',
+      logRequests: false,
+    };
+    return startServer({ config, db, skipMigrations: true });
+  }
+
+  async function newDataDir(): Promise<string> {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'steward-consistency-'));
+    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+    return dataDir;
+  }
+
+  it('checks a stopped server, and --fix removes the orphaned upload', async () => {
+    const dataDir = await newDataDir();
+    const database = await persistedDatabase(dataDir, 'default');
+    const server = await serveOn(dataDir, await database.open());
+    let orphan: string;
+    try {
+      const member = await newOrganization(server);
+      await uploadDocument(member, 'Volunteer schedule');
+      orphan = objectName(member);
+      await uploadFile(member, orphan, 'Uploaded, then the server stopped');
+      await server.db.query(
+        `update storage.objects set created_at = now() - interval '1 hour' where name = $1`,
+        [orphan],
+      );
+    } finally {
+      await server.close();
+    }
+
+    const text = await runCheck(['--grace-minutes', '30'], database.env);
+    expect(text.stdout).toContain('Checked 1 documents, 2 stored objects');
+    expect(text.stdout).toContain('Stored files with no document (documents bucket): 1');
+    expect(text.stdout).toContain(`  - ${orphan} (60 min old)`);
+    expect(text.stdout).toContain('Result: 1 inconsistency found.');
+    expect(text.code).toBe(1);
+
+    const fixed = await runJson(['--grace-minutes', '30', '--fix'], database.env);
+    expect(fixed.report.fix?.result).toEqual({ objectsRemoved: 1, filesRemoved: 0 });
+    expect(fixed.code).toBe(0);
+    const again = await runJson([], database.env);
+    expect(again.report.counts).toEqual(
+      expect.objectContaining({ documents: 1, objects: 1, files: 1 }),
+    );
+    expect(again.code).toBe(0);
+  }, 120_000);
+
+  it('refuses to open an embedded database that a running server holds', async () => {
+    const dataDir = await newDataDir();
+    const database = await persistedDatabase(dataDir, 'pglite');
+    const server = await serveOn(dataDir, await database.open());
+    try {
+      const result = await runCheck([], { DATA_DIR: dataDir });
+      expect(result.stderr).toContain(`${dataDir} is in use by process ${process.pid}`);
+      expect(result.stderr).toContain('--url');
+      expect(result.code).toBe(2);
+    } finally {
+      await server.close();
+    }
+    // Stopped, it opens.
+    const result = await runCheck([], { DATA_DIR: dataDir });
+    expect(result.stdout).toContain('Result: consistent.');
+    expect(result.code).toBe(0);
+  }, 120_000);
+
+  it('explains when there is no database to check', async () => {
+    const dataDir = await newDataDir();
+    const result = await runCheck([], { DATA_DIR: dataDir });
+    expect(result.stderr).toContain(`There is no Steward database in ${path.join(dataDir, 'db')}`);
+    expect(result.code).toBe(2);
+    // And it did not create one.
+    expect(await exists(path.join(dataDir, 'db'))).toBe(false);
+  }, 60_000);
+});
