@@ -4,6 +4,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { AppContext } from '../context.ts';
+import { chooseEncoding, compressedFile } from './compression.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -85,7 +86,22 @@ export function createSpaApp(ctx: AppContext): Hono {
     }
     const immutable = file.includes(`${path.sep}assets${path.sep}`);
     const type = TYPES[path.extname(file)] ?? 'application/octet-stream';
-    const headers = { ...pageHeaders(type, immutable), 'Content-Length': String(info.size) };
+    const encoding = chooseEncoding(c.req.header('accept-encoding'), type);
+    if (encoding) {
+      const bytes = await compressedFile(file, `${info.size}:${info.mtimeMs}`, encoding);
+      const headers = {
+        ...pageHeaders(type, immutable),
+        'Content-Encoding': encoding,
+        'Content-Length': String(bytes.length),
+        Vary: 'Accept-Encoding',
+      };
+      return new Response(c.req.method === 'HEAD' ? null : new Uint8Array(bytes), { headers });
+    }
+    const headers = {
+      ...pageHeaders(type, immutable),
+      'Content-Length': String(info.size),
+      Vary: 'Accept-Encoding',
+    };
     if (c.req.method === 'HEAD') return new Response(null, { headers });
     const body = Readable.toWeb(createReadStream(file)) as ReadableStream;
     return new Response(body, { headers });

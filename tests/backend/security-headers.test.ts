@@ -134,3 +134,26 @@ describe('stored files', () => {
     }
   });
 });
+
+describe('compression of the app', () => {
+  it('sends text assets compressed when the browser accepts it, with the same headers', async () => {
+    for (const [accept, encoding] of [
+      ['gzip, deflate, br', 'br'],
+      ['gzip', 'gzip'],
+    ] as const) {
+      const response = await fetch(`${server.url}/assets/index-abc.js`, {
+        headers: { 'Accept-Encoding': accept },
+      });
+      expect(response.headers.get('content-encoding')).toBe(encoding);
+      expect(response.headers.get('vary')).toContain('Accept-Encoding');
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      // fetch decodes the body: the bytes are the file's.
+      expect(await response.text()).toBe('console.log("app");');
+    }
+    const plain = await fetch(`${server.url}/assets/index-abc.js`, {
+      headers: { 'Accept-Encoding': 'identity' },
+    });
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(await plain.text()).toBe('console.log("app");');
+  });
+});
