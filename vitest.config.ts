@@ -4,6 +4,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   plugins: [react()],
   test: {
+    // Test files spend much of their time waiting on their servers: two workers keep both
+    // cores busy (the default on a 2-core machine would be one).
+    maxWorkers: 2,
     projects: [
       {
         extends: true,
