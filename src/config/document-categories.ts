@@ -1,19 +1,5 @@
-/** The fixed list of 14 document categories (product-spec §3). */
-export const DOCUMENT_CATEGORIES = [
-  'HR',
-  'Accounting',
-  'Branding',
-  'Social Media',
-  'Communications',
-  'Volunteer/People Management',
-  'Streaming: Video & Podcast',
-  'Reports',
-  'Governance',
-  'Legal',
-  'Funding',
-  'Financial',
-  'Operations',
-  'Other',
-] as const;
-
-export type DocumentCategory = (typeof DOCUMENT_CATEGORIES)[number];
+/**
+ * The fixed list of 14 document categories (product-spec §3). The database constrains
+ * `documents.category` to the same list, so it is declared once, beside the row types.
+ */
+export { DOCUMENT_CATEGORIES, type DocumentCategory } from '../lib/database.types.ts';
