@@ -554,6 +554,15 @@ describe('storage: fuzzing the HTTP API', () => {
           const body = request.method === 'GET' || request.method === 'HEAD' ? null : request.body;
           const response = await rawRequest(request.method, fullPath, headers, body);
           const where = `${request.caller} ${request.method} ${fullPath}: ${response.body}`;
+          const routed = new URL(fullPath, 'http://localhost').pathname;
+          if (!routed.startsWith('/storage/v1/')) {
+            // Dot segments took the request out of storage, as URL parsing resolves them; the
+            // app's pages answer it (503 here: the test server has no built app). It must never
+            // be a failure of the server, nor a storage answer.
+            expect(response.status, where).not.toBe(500);
+            expect(response.headers['content-type'] ?? '', where).not.toContain('json');
+            return;
+          }
           expect(response.status, where).toBeGreaterThanOrEqual(200);
           expect(response.status, where).toBeLessThan(500);
           checkRlsView(request.caller, request.method, fullPath, body, response);
