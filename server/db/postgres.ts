@@ -29,6 +29,14 @@ function wrap(client: pg.PoolClient | pg.Pool): Queryable {
 /** Connects to a PostgreSQL server (≥ 15) through a small pool. */
 export async function openPostgres(connectionString: string): Promise<Database> {
   const pool = new pg.Pool({ connectionString, max: 10 });
+  // An idle connection that the server ends (a restart, a failover, an administrator) is
+  // reported here; without a listener node-postgres throws it and the whole process stops.
+  // The pool drops that connection and opens a new one on the next query.
+  pool.on('error', (error) => {
+    console.error(
+      `database: an idle connection was closed (${error.message}); it will be replaced`,
+    );
+  });
   // Fail at start-up, not on the first request, when the server cannot be reached.
   const probe = await pool.connect();
   probe.release();

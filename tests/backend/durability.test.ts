@@ -4,13 +4,14 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.ts';
 import { migrate } from '../../server/db/migrate.ts';
 import { openDatabase } from '../../server/db/open.ts';
 import { openPostgres } from '../../server/db/postgres.ts';
 import { deriveKeys } from '../../server/http/keys.ts';
-import { nodeClient } from '../support/server.ts';
+import { nodeClient, startTestServer } from '../support/server.ts';
 import {
   freshPostgresDatabase,
   migrationsDir,
@@ -321,3 +322,37 @@ describe('durability of the embedded data directory', () => {
     }
   }, 240_000);
 });
+
+// PostgreSQL may end the server's connections at any time (a restart, a failover, an
+// administrator). The server must neither stop nor fail requests once the connections are gone:
+// the pool opens new ones. PGlite runs inside the server and has no connections to lose.
+const postgresForRestart = postgresAdminUrl();
+if (postgresForRestart) {
+  describe('database connections ended by PostgreSQL', () => {
+    it('keeps the server running and answering', async () => {
+      const server = await startTestServer({ schema: 'app' });
+      cleanups.push(() => server.close());
+      const client = server.service();
+      const read = () => client.from('organizations').select('id');
+      expect((await read()).error).toBeNull();
+      await Promise.all([read(), read(), read()]); // several pooled connections, now idle
+
+      const database = new URL(server.databaseUrl!).pathname.slice(1);
+      const admin = new pg.Client({ connectionString: postgresForRestart });
+      await admin.connect();
+      try {
+        const ended = await admin.query<{ count: string }>(
+          `select count(*) from (select pg_terminate_backend(pid) from pg_stat_activity
+            where datname = $1 and pid <> pg_backend_pid()) t`,
+          [database],
+        );
+        expect(Number(ended.rows[0]!.count)).toBeGreaterThan(0);
+      } finally {
+        await admin.end();
+      }
+      // The pool hears of each ended connection shortly after; then every request succeeds.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      for (let i = 0; i < 5; i += 1) expect((await read()).error).toBeNull();
+    });
+  });
+}

@@ -17,6 +17,8 @@ import {
 
 export interface TestServer extends RunningServer {
   dataDir: string;
+  /** The PostgreSQL database of this server, when TEST_DATABASE_URL is set. */
+  databaseUrl?: string;
   /** A supabase-js client with the anon key, as a browser would have. */
   anon(): SupabaseClient;
   /** A supabase-js client with the service-role key (bypasses RLS): for test set-up only. */
@@ -47,10 +49,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const adminUrl = postgresAdminUrl();
   let db: Database;
   let dropDatabase = async () => {};
+  let databaseUrl: string | undefined;
   if (adminUrl) {
     const fresh = await freshPostgresDatabase(adminUrl, { schema });
     db = await openPostgres(fresh.url);
     dropDatabase = fresh.drop;
+    databaseUrl = fresh.url;
   } else {
     const dump = await readFile(await pgliteTemplate(schema));
     db = await openPglite({ loadDataDir: new Blob([dump]) });
@@ -67,6 +71,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   return {
     ...server,
     dataDir,
+    ...(databaseUrl ? { databaseUrl } : {}),
     anon: () => nodeClient(server.url, server.keys.anonKey),
     service: () => nodeClient(server.url, server.keys.serviceRoleKey),
     async close() {
