@@ -3,6 +3,8 @@
  * one it runs on. Values come back as Postgres prints them (text), except booleans, small
  * integers and JSON, which both drivers are told to parse the same way.
  */
+import type { WriteClock } from './write-clock.ts';
+
 export type Row = Record<string, unknown>;
 
 export interface QueryResult<T = Row> {
@@ -20,6 +22,11 @@ export interface Queryable {
 
 export interface Database extends Queryable {
   readonly kind: 'pglite' | 'postgres';
+  /**
+   * Present when this process is the database's only writer (PGlite): every call that may
+   * write ticks it. PostgreSQL has none, since other clients may write to it.
+   */
+  readonly writeClock?: WriteClock;
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;

@@ -1,18 +1,25 @@
 import { PGlite, types } from '@electric-sql/pglite';
 import type { Database, Queryable, QueryResult, Row } from './database.ts';
 import { TEXT_KEPT_TYPES } from './database.ts';
+import { WriteClock } from './write-clock.ts';
 
 const keepText = (value: string) => value;
 const parsers = Object.fromEntries(Object.values(TEXT_KEPT_TYPES).map((oid) => [oid, keepText]));
 
-function wrap(target: Pick<PGlite, 'query' | 'exec'>): Queryable {
+// Every call through this interface counts as one that may write (the REST API's reads, which
+// may not, take their own path: server/rest/pglite-pipeline.ts).
+function wrap(target: Pick<PGlite, 'query' | 'exec'>, clock: WriteClock): Queryable {
   return {
-    async query<T = Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<T>> {
-      const result = await target.query<T>(sql, params as unknown[], { parsers });
-      return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+    query<T = Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<T>> {
+      return clock.around(async () => {
+        const result = await target.query<T>(sql, params as unknown[], { parsers });
+        return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+      });
     },
-    async exec(sql: string) {
-      await target.exec(sql);
+    exec(sql: string) {
+      return clock.around(async () => {
+        await target.exec(sql);
+      });
     },
   };
 }
@@ -26,12 +33,15 @@ export async function openPglite(
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
     parsers,
   });
-  const base = wrap(pglite);
+  const writeClock = new WriteClock();
+  const base = wrap(pglite, writeClock);
   return {
     kind: 'pglite',
     pglite,
+    writeClock,
     ...base,
-    transaction: (fn) => pglite.transaction((tx) => fn(wrap(tx))),
+    transaction: (fn) =>
+      writeClock.around(() => pglite.transaction((tx) => fn(wrap(tx, writeClock)))),
     close: () => pglite.close(),
   };
 }

@@ -42,12 +42,15 @@ export function execute(
   const respond = (rows: unknown[]) => prepared.respond(rows[0] as ResultRow);
   const pglite = pgliteOf(db);
   if (pglite) {
-    return pipelinedTransaction(
-      pglite,
-      [callerSettingsStatement(caller, settings), { sql: prepared.sql, params: prepared.params }],
-      respond,
-      { readOnly: prepared.readOnly },
-    );
+    const run = () =>
+      pipelinedTransaction(
+        pglite,
+        [callerSettingsStatement(caller, settings), { sql: prepared.sql, params: prepared.params }],
+        respond,
+        { readOnly: prepared.readOnly },
+      );
+    // A read runs READ ONLY and cannot change anything; anything else ticks the write clock.
+    return prepared.readOnly || !db.writeClock ? run() : db.writeClock.around(run);
   }
   return asCaller(
     db,

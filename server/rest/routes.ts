@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type { AppContext } from '../context.ts';
 import { isPostgresError } from '../db/database.ts';
-import type { ApiRole } from '../http/caller.ts';
+import type { ApiRole, Caller } from '../http/caller.ts';
 import { authenticate } from './authenticate.ts';
 import { parsePayload, readBody } from './body.ts';
 import { RestError, SchemaMissError, fromDatabaseError, invalidBody } from './errors.ts';
@@ -14,6 +14,7 @@ import type { Prepared, RestRequest } from './handler-types.ts';
 import { checkProfile, negotiateMedia } from './negotiate.ts';
 import { parsePreferences } from './preferences.ts';
 import { parseQuery } from './query-params.ts';
+import { ReadCache, answerOf, readCacheFor, responseOf } from './read-cache.ts';
 import { errorResponse } from './respond.ts';
 import type { SchemaCacheHolder } from './schema-cache.ts';
 import { schemaCacheFor } from './schema-cache.ts';
@@ -58,57 +59,92 @@ function checkContentType(headers: Headers): void {
     throw invalidBody(`Content-Type not acceptable: ${type}`);
 }
 
-async function handle(ctx: AppContext, c: Context, resource: Resource): Promise<Response> {
+/** A table read answered from the read cache when it is still current, else run and kept. */
+async function cachedRead(
+  cache: ReadCache,
+  c: Context,
+  run: () => Promise<Response>,
+): Promise<Response> {
+  const key = ReadCache.keyOf(c.req.method, c.req.url, c.req.raw.headers);
+  const hit = cache.get(key);
+  if (hit) return responseOf(hit);
+  const ticket = cache.ticket();
+  const response = await run();
+  if (response.status !== 200 && response.status !== 206) return response;
+  const answer = await answerOf(response);
+  cache.set(key, ticket, answer);
+  return responseOf(answer);
+}
+
+function checkMethod(resource: Resource, method: string): void {
+  const allowed = resource.kind === 'table' ? TABLE_METHODS : RPC_METHODS;
+  if (allowed.has(method)) return;
+  throw resource.kind === 'rpc'
+    ? new RestError(405, 'PGRST101', `Cannot use the ${method} method on RPC`)
+    : new RestError(405, 'PGRST117', `Unsupported HTTP method: ${method}`);
+}
+
+/** Parses, plans and runs one request as `caller`. */
+async function run(
+  ctx: AppContext,
+  c: Context,
+  resource: Resource,
+  caller: Caller,
+  holder: SchemaCacheHolder,
+): Promise<Response> {
   const headers = c.req.raw.headers;
   const method = c.req.method;
-  const head = method === 'HEAD';
+  const profileNegotiated = checkProfile(method, headers);
+  const prefs = parsePreferences(headers.get('prefer'));
+  const media = negotiateMedia(headers.get('accept'));
+  const isRpcRead = resource.kind === 'rpc' && method !== 'POST';
+  const query = parseQuery(rawQuery(c.req.url), isRpcRead);
+
+  const req: RestRequest = {
+    method,
+    resource: resource.name,
+    query,
+    caller,
+    prefs,
+    media,
+    profileNegotiated,
+  };
+  if (requiresBody(resource, method)) {
+    checkContentType(headers);
+    const text = await readBody(c.req.raw);
+    const isRpc = resource.kind === 'rpc';
+    req.payload = parsePayload(isRpc && text.trim() === '' ? '{}' : text, {
+      uniformKeys: query.columns === undefined,
+    });
+  }
+
+  const prepare =
+    resource.kind === 'rpc'
+      ? prepareRpc
+      : method === 'GET' || method === 'HEAD'
+        ? prepareRead
+        : prepareWrite;
+  const prepared = await planWithRefresh(holder, (cache) => prepare(cache, req));
+  const path = resource.kind === 'rpc' ? `/rpc/${resource.name}` : `/${resource.name}`;
+  return execute(ctx.db, caller, prepared, { method, path, headers });
+}
+
+async function handle(ctx: AppContext, c: Context, resource: Resource): Promise<Response> {
+  const method = c.req.method;
   let role: ApiRole = 'anon';
   const holder = schemaCacheFor(ctx.db);
   try {
-    const caller = authenticate(headers, ctx.keys.jwtSecret);
+    // The token is checked on every request, a remembered answer or not.
+    const caller = authenticate(c.req.raw.headers, ctx.keys.jwtSecret);
     role = caller.role;
-    const allowed = resource.kind === 'table' ? TABLE_METHODS : RPC_METHODS;
-    if (!allowed.has(method)) {
-      throw resource.kind === 'rpc'
-        ? new RestError(405, 'PGRST101', `Cannot use the ${method} method on RPC`)
-        : new RestError(405, 'PGRST117', `Unsupported HTTP method: ${method}`);
-    }
-    const profileNegotiated = checkProfile(method, headers);
-    const prefs = parsePreferences(headers.get('prefer'));
-    const media = negotiateMedia(headers.get('accept'));
-    const isRpcRead = resource.kind === 'rpc' && method !== 'POST';
-    const query = parseQuery(rawQuery(c.req.url), isRpcRead);
-
-    const req: RestRequest = {
-      method,
-      resource: resource.name,
-      query,
-      caller,
-      prefs,
-      media,
-      profileNegotiated,
-    };
-    if (requiresBody(resource, method)) {
-      checkContentType(headers);
-      const text = await readBody(c.req.raw);
-      const isRpc = resource.kind === 'rpc';
-      req.payload = parsePayload(isRpc && text.trim() === '' ? '{}' : text, {
-        uniformKeys: query.columns === undefined,
-      });
-    }
-
-    const prepare =
-      resource.kind === 'rpc'
-        ? prepareRpc
-        : method === 'GET' || method === 'HEAD'
-          ? prepareRead
-          : prepareWrite;
-    const prepared = await planWithRefresh(holder, (cache) => prepare(cache, req));
-    const path = resource.kind === 'rpc' ? `/rpc/${resource.name}` : `/${resource.name}`;
-    return await execute(ctx.db, caller, prepared, { method, path, headers });
+    checkMethod(resource, method);
+    const answer = () => run(ctx, c, resource, caller, holder);
+    const tableRead = resource.kind === 'table' && (method === 'GET' || method === 'HEAD');
+    const readCache = tableRead ? readCacheFor(ctx.db.writeClock) : null;
+    return await (readCache ? cachedRead(readCache, c, answer) : answer());
   } catch (error) {
     if (isPostgresError(error) && STALE_SQLSTATES.has(error.code)) await holder.refreshIfChanged();
-    return errorResponse(fromDatabaseError(error, role), head);
+    return errorResponse(fromDatabaseError(error, role), method === 'HEAD');
   }
 }
 

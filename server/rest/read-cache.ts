@@ -1,0 +1,141 @@
+import type { WriteClock } from '../db/write-clock.ts';
+
+/**
+ * Remembered answers to table reads (GET and HEAD of a table or view), for the embedded
+ * backend on PGlite, where this process is the database's only writer.
+ *
+ * An answer depends on the request (method, path and query), on everything Postgres can see of
+ * it (the JWT claims and the request headers, which row-level security may read), on the data,
+ * and, through `now()` in a policy or a view, on time. So the key is the method, the URL and
+ * every header that reaches Postgres; an entry is used only while the write clock still shows
+ * the generation at which it was read (any call that may write, by any service, moves it) and
+ * for at most `ttlMs`. An answer read while a write was running is not kept: it may have been
+ * read before or after that write.
+ *
+ * Function calls (`/rpc/…`) are never cached: a function may depend on anything.
+ */
+export interface CachedAnswer {
+  status: number;
+  headers: [string, string][];
+  body: Uint8Array | null;
+}
+
+interface Entry {
+  answer: CachedAnswer;
+  generation: number;
+  storedAt: number;
+  bytes: number;
+}
+
+export interface ReadCacheOptions {
+  /** How long an answer may be used at most, for policies and views that read the clock. */
+  ttlMs: number;
+  /** Answers larger than this are not kept. */
+  maxEntryBytes: number;
+  /** The least recently used answers are dropped beyond this total. */
+  maxTotalBytes: number;
+  now?: () => number;
+}
+
+export const READ_CACHE_DEFAULTS: ReadCacheOptions = {
+  ttlMs: 1000,
+  maxEntryBytes: 512 * 1024,
+  maxTotalBytes: 16 * 1024 * 1024,
+};
+
+/** What a read started at: the generation, if no write was running then. */
+export type ReadTicket = { generation: number } | null;
+
+export class ReadCache {
+  readonly #clock: WriteClock;
+  readonly #options: ReadCacheOptions;
+  readonly #now: () => number;
+  readonly #entries = new Map<string, Entry>();
+  #totalBytes = 0;
+
+  constructor(clock: WriteClock, options: ReadCacheOptions = READ_CACHE_DEFAULTS) {
+    this.#clock = clock;
+    this.#options = options;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** The key of a request: method, URL and every header Postgres sees (all but cookies). */
+  static keyOf(method: string, url: string, headers: Headers): string {
+    let key = `${method} ${url}`;
+    // Headers iterate sorted by lower-case name, so equal header sets give equal keys.
+    headers.forEach((value, name) => {
+      if (name !== 'cookie') key += `\n${name}: ${value}`;
+    });
+    return key;
+  }
+
+  get(key: string): CachedAnswer | undefined {
+    const entry = this.#entries.get(key);
+    if (!entry) return undefined;
+    const current =
+      entry.generation === this.#clock.generation &&
+      this.#now() - entry.storedAt < this.#options.ttlMs;
+    this.#drop(key, entry);
+    if (!current) return undefined;
+    // Re-inserted last: the Map's order is the order of use.
+    this.#entries.set(key, entry);
+    this.#totalBytes += entry.bytes;
+    return entry.answer;
+  }
+
+  /** Call before running the read whose answer may be kept. */
+  ticket(): ReadTicket {
+    return this.#clock.quiet ? { generation: this.#clock.generation } : null;
+  }
+
+  /** Keeps the answer if nothing may have written since the ticket was taken. */
+  set(key: string, ticket: ReadTicket, answer: CachedAnswer): void {
+    if (!ticket || ticket.generation !== this.#clock.generation || !this.#clock.quiet) return;
+    const bytes = key.length + (answer.body?.byteLength ?? 0);
+    if (bytes > this.#options.maxEntryBytes) return;
+    const previous = this.#entries.get(key);
+    if (previous) this.#drop(key, previous);
+    this.#entries.set(key, { answer, generation: ticket.generation, storedAt: this.#now(), bytes });
+    this.#totalBytes += bytes;
+    for (const [oldKey, oldEntry] of this.#entries) {
+      if (this.#totalBytes <= this.#options.maxTotalBytes) break;
+      this.#drop(oldKey, oldEntry);
+    }
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  #drop(key: string, entry: Entry): void {
+    this.#entries.delete(key);
+    this.#totalBytes -= entry.bytes;
+  }
+}
+
+/** A fresh Response for a remembered answer (a Response body can be read only once). */
+export function responseOf(answer: CachedAnswer): Response {
+  return new Response(answer.body as BodyInit | null, {
+    status: answer.status,
+    headers: answer.headers,
+  });
+}
+
+/** Reads a response whole so it can be both kept and sent. */
+export async function answerOf(response: Response): Promise<CachedAnswer> {
+  const body = response.body ? new Uint8Array(await response.arrayBuffer()) : null;
+  return { status: response.status, headers: [...response.headers], body };
+}
+
+const caches = new WeakMap<WriteClock, ReadCache>();
+
+/** The read cache of a database, or null when other clients may write to it (PostgreSQL). */
+export function readCacheFor(clock: WriteClock | undefined): ReadCache | null {
+  if (!clock) return null;
+  let cache = caches.get(clock);
+  if (!cache) {
+    cache = new ReadCache(clock);
+    caches.set(clock, cache);
+  }
+  return cache;
+}
