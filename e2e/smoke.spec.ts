@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { signInNewOrganization } from './support/documents.ts';
 
 test('the app loads with its security headers and no inline script', async ({ page, request }) => {
   const response = await request.get('/');
@@ -13,4 +14,32 @@ test('the app loads with its security headers and no inline script', async ({ pa
   await page.goto('/');
   await expect(page.locator('#root')).not.toBeEmpty();
   expect(errors).toEqual([]);
+});
+
+test('a new organisation moves through its pages without an error or a failed request', async ({
+  page,
+  baseURL,
+}) => {
+  await signInNewOrganization(page, baseURL!);
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
+  page.on('response', (response) => {
+    if (response.status() >= 400) problems.push(`${response.status()} ${response.url()}`);
+  });
+  for (const [path, heading] of [
+    ['/', /Grace Church/],
+    ['/documents', 'Documents'],
+    ['/upload', 'Upload Documents'],
+    ['/operations', 'Operations Center'],
+    ['/users', 'User Management'],
+    ['/oauth', /Connections/],
+  ] as const) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+    await page.waitForLoadState('networkidle');
+  }
+  expect(problems).toEqual([]);
 });

@@ -1,10 +1,11 @@
 import { supabase } from '../../../lib/supabase.ts';
 
 const BUCKET = 'branding';
+const LOGO_FILE = 'logo.svg';
 
 /** Where an organisation's logo is kept in the `branding` bucket (docs/data-model.md). */
 export function logoPath(organizationId: string): string {
-  return `${organizationId}/logo.svg`;
+  return `${organizationId}/${LOGO_FILE}`;
 }
 
 /**
@@ -12,7 +13,12 @@ export function logoPath(organizationId: string): string {
  * it counts as "no logo": the navigation then shows the product name, always a sound fallback.
  */
 export async function downloadLogo(organizationId: string): Promise<ArrayBuffer | null> {
-  const { data, error } = await supabase().storage.from(BUCKET).download(logoPath(organizationId));
+  const bucket = supabase().storage.from(BUCKET);
+  // Most organisations have no logo, and asking for a missing object answers 400 (Storage's
+  // "not found"), which the browser reports as an error on every page. Listing answers 200.
+  const { data: found } = await bucket.list(organizationId, { limit: 1, search: LOGO_FILE });
+  if (!found?.some((object) => object.name === LOGO_FILE)) return null;
+  const { data, error } = await bucket.download(logoPath(organizationId));
   if (error || !data) return null;
   return data.arrayBuffer();
 }
