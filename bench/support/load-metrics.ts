@@ -8,7 +8,7 @@ export type RequestKind =
   | 'fetch-signed'
   | 'update-properties'
   | 'update-content'
-  | 'update-size'
+  | 'read-edited'
   | 'invite'
   | 'stats'
   | 'probe-rows'

@@ -76,11 +76,15 @@ export async function editProperties(v: VirtualUser): Promise<void> {
   delete state.pending.properties;
 }
 
-/** The app's content edit: the stored bytes replaced, then the new size saved. */
+/**
+ * The app's content edit: the stored bytes replaced (the database records the new size in the
+ * same transaction), then the row read back.
+ */
 export async function editContent(v: VirtualUser): Promise<void> {
   const state = v.ctx.ledger.documents.get(pick(v.user.own)!)!;
   const content = fileContent(v.user.organizationId, `edit ${v.next()}`);
   state.pending.contentSha = sha256(content);
+  state.pending.size = content.length;
   const replaced = await v.request('update-content', () =>
     v.user.client.storage
       .from('documents')
@@ -88,20 +92,14 @@ export async function editContent(v: VirtualUser): Promise<void> {
   );
   if (!replaced) return;
   state.acked.contentSha = state.pending.contentSha;
-  delete state.pending.contentSha;
-  state.pending.size = content.length;
-  const sized = await v.request<Row>('update-size', () =>
-    v.user.client
-      .from('documents')
-      .update({ size: content.length })
-      .eq('id', state.id)
-      .select('id, organization_id, size')
-      .single(),
-  );
-  if (!sized?.data) return;
-  v.checkRows('update-size', [sized.data]);
   state.acked.size = content.length;
+  delete state.pending.contentSha;
   delete state.pending.size;
+  const row = await v.request<Row>('read-edited', () =>
+    v.user.client.from('documents').select('id, organization_id, size').eq('id', state.id).single(),
+  );
+  if (!row?.data) return;
+  v.checkRows('read-edited', [row.data]);
 }
 
 /** An admin invites someone (rpc `invite_user`). */

@@ -198,11 +198,14 @@ describe('check-consistency through the API of a running server', () => {
       // An upload whose row was never inserted (the browser stopped between the two requests).
       made.orphanObject = objectName(member);
       await uploadFile(member, made.orphanObject, 'Nobody saved my row');
-      // Content replaced, but the new size never recorded (edit content is two requests too).
-      const edited = await uploadDocument(member, 'Short');
-      const { error } = await member.client.storage
+      // A size recorded wrongly on the row (the database keeps it right when the file is
+      // replaced, but the size at upload is the client's word, and older versions of the app
+      // recorded it in a second request).
+      const edited = await uploadDocument(member, 'Much longer content now');
+      const { error } = await member.client
         .from('documents')
-        .update(edited.name, Buffer.from('Much longer content now'), { contentType: 'text/plain' });
+        .update({ size: 5 })
+        .eq('id', edited.id);
       if (error) throw new Error(error.message);
       made.sizeMismatch = edited.id;
       // A storage object of another bucket whose file was lost.

@@ -2,7 +2,7 @@ import { mimeTypeFor } from '../../../lib/file-kinds.ts';
 import { supabase } from '../../../lib/supabase.ts';
 import { DOCUMENTS_BUCKET, type DocumentRecord } from './document.ts';
 import { fetchDocumentBlob } from './download-document.ts';
-import { updateDocumentSize } from './update-document.ts';
+import { fetchDocument } from './update-document.ts';
 
 /** The text of a text-based document. */
 export async function loadDocumentText(filePath: string): Promise<string> {
@@ -16,7 +16,8 @@ export async function loadDocumentText(filePath: string): Promise<string> {
 
 /**
  * Writes new text over the same stored object (spec §7 "Update a file's content with plain
- * text"), then records its new size on the row. Returns the saved row.
+ * text") and returns the saved row. The database records the new size on the document in the
+ * same transaction as the file (migration 20261126000001), so the row is only read back.
  */
 export async function saveDocumentText(
   document: Pick<DocumentRecord, 'id' | 'name' | 'file_path'>,
@@ -28,7 +29,7 @@ export async function saveDocumentText(
     .update(document.file_path, body, { contentType: body.type, upsert: true });
   if (error) throw new Error('Failed to save document');
   try {
-    return await updateDocumentSize(document.id, body.size);
+    return await fetchDocument(document.id);
   } catch {
     throw new Error('Failed to save document');
   }

@@ -16,14 +16,13 @@ export async function updateDocumentProperties(
   return data;
 }
 
-/** Records a document's new size after its content was edited. */
-export async function updateDocumentSize(id: string, size: number): Promise<DocumentRecord> {
+/** One document as it is now. */
+export async function fetchDocument(id: string): Promise<DocumentRecord> {
   const { data, error } = await supabase()
     .from('documents')
-    .update({ size })
-    .eq('id', id)
     .select(DOCUMENT_COLUMNS)
+    .eq('id', id)
     .single();
-  if (error) throw new Error(error.message || 'Update failed');
+  if (error) throw new Error(error.message || 'Failed to load document');
   return data;
 }
