@@ -243,7 +243,7 @@ export async function run(options: PagePerformanceOptions = {}) {
       `  LCP element: / ${dashboard.lcpElement ?? '?'}; /documents ${documentsPage.lcpElement ?? '?'}`,
       `  ratios to the empty page (LCP): / ${(dashboard.lcpMs / empty.lcpMs).toFixed(2)}×, /documents ${(documentsPage.lcpMs / empty.lcpMs).toFixed(2)}×`,
       `  /documents ÷ /: FCP ${(documentsPage.fcpMs / dashboard.fcpMs).toFixed(2)}×, LCP ${(documentsPage.lcpMs / dashboard.lcpMs).toFixed(2)}×, JS ${(documentsPage.jsTransferBytes / dashboard.jsTransferBytes).toFixed(2)}×`,
-      `  the embedded server sends JavaScript uncompressed ("JS transferred"); "(gzip)" is what the same files weigh gzipped (-9), the measure of the 150 KB budget`,
+      `  "JS transferred" is what the browser received (the embedded server sends brotli or gzip); "(gzip)" is what the same files weigh gzipped (-9), the measure of the 150 KB budget`,
     ];
     return {
       name: 'page-performance',
