@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { signUpUser, TEST_PASSWORD, uniqueEmail } from '../../../testing/backend.ts';
 import { renderApp } from '../../../testing/render.tsx';
+import { watchBusyButton } from '../../../testing/busy-label.ts';
 
 // The first render loads the route's chunk and talks to a real backend on a busy machine.
 configure({ asyncUtilTimeout: 10_000 });
@@ -56,8 +57,10 @@ describe('the sign-in form', () => {
     await openSignedOut();
     await user.type(screen.getByLabelText('Email address'), email);
     await user.type(screen.getByLabelText('Password'), 'not the password');
-    await user.click(screen.getByRole('button', { name: 'Sign in' }));
-    expect(screen.getByRole('button', { name: 'Signing in...' })).toBeDisabled();
+    const busy = await watchBusyButton('Signing in...', () =>
+      user.click(screen.getByRole('button', { name: 'Sign in' })),
+    );
+    expect(busy).toEqual({ seen: true, alwaysDisabled: true });
 
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Invalid email or password');

@@ -6,6 +6,7 @@ import { renderApp, renderWithProviders } from '../../../testing/render.tsx';
 import type { DocumentRecord } from '../../documents/api/document.ts';
 import { seedDocuments } from '../../documents/testing/seed-documents.ts';
 import { EmailDocumentsDialog } from './email-documents-dialog.tsx';
+import { watchBusyButton } from '../../../testing/busy-label.ts';
 
 const slow = { timeout: 8000 };
 const MB = 1024 * 1024;
@@ -182,8 +183,8 @@ describe('category document list', { timeout: 60_000 }, () => {
     await user.type(subject, 'Easter videos');
     expect(send).toBeEnabled();
 
-    await user.click(send);
-    expect(within(dialog).getByRole('button', { name: 'Sending...' })).toBeDisabled();
+    const busy = await watchBusyButton('Sending...', () => user.click(send));
+    expect(busy).toEqual({ seen: true, alwaysDisabled: true });
     expect(await screen.findByText('Email sent successfully!', {}, slow)).toBeVisible();
     expect(screen.queryByRole('dialog', { name: 'Email Documents' })).not.toBeInTheDocument();
     // The e-mailed selection is cleared.

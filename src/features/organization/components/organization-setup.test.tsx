@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { signUpUser } from '../../../testing/backend.ts';
 import { renderApp } from '../../../testing/render.tsx';
+import { watchBusyButton } from '../../../testing/busy-label.ts';
 
 // The first render loads the route's chunk and talks to a real backend on a busy machine.
 configure({ asyncUtilTimeout: 10_000 });
@@ -27,8 +28,8 @@ describe('the organisation set-up screen', () => {
     expect(create).toBeDisabled();
 
     await user.type(screen.getByLabelText('Organization Name'), 'Grace Chapel  ');
-    await user.click(create);
-    expect(screen.getByRole('button', { name: 'Creating organization...' })).toBeDisabled();
+    const busy = await watchBusyButton('Creating organization...', () => user.click(create));
+    expect(busy).toEqual({ seen: true, alwaysDisabled: true });
 
     expect(await screen.findByRole('heading', { name: 'User Management' })).toBeInTheDocument();
     await waitFor(() => expect(within(nav).getByText('Master Admin')).toBeInTheDocument());
