@@ -6,20 +6,14 @@ import { WriteClock } from './write-clock.ts';
 const keepText = (value: string) => value;
 const parsers = Object.fromEntries(Object.values(TEXT_KEPT_TYPES).map((oid) => [oid, keepText]));
 
-// Every call through this interface counts as one that may write (the REST API's reads, which
-// may not, take their own path: server/rest/pglite-pipeline.ts).
-function wrap(target: Pick<PGlite, 'query' | 'exec'>, clock: WriteClock): Queryable {
+function wrap(target: Pick<PGlite, 'query' | 'exec'>): Queryable {
   return {
-    query<T = Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<T>> {
-      return clock.around(async () => {
-        const result = await target.query<T>(sql, params as unknown[], { parsers });
-        return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
-      });
+    async query<T = Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<T>> {
+      const result = await target.query<T>(sql, params as unknown[], { parsers });
+      return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
     },
-    exec(sql: string) {
-      return clock.around(async () => {
-        await target.exec(sql);
-      });
+    async exec(sql: string) {
+      await target.exec(sql);
     },
   };
 }
@@ -33,15 +27,17 @@ export async function openPglite(
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
     parsers,
   });
+  // Every call through this interface counts as one that may write; a transaction counts once.
+  // (The REST API's reads, which may not write, take their own path: rest/pglite-pipeline.ts.)
   const writeClock = new WriteClock();
-  const base = wrap(pglite, writeClock);
+  const base = wrap(pglite);
   return {
     kind: 'pglite',
     pglite,
     writeClock,
-    ...base,
-    transaction: (fn) =>
-      writeClock.around(() => pglite.transaction((tx) => fn(wrap(tx, writeClock)))),
+    query: (sql, params) => writeClock.around(() => base.query(sql, params)),
+    exec: (sql) => writeClock.around(() => base.exec(sql)),
+    transaction: (fn) => writeClock.around(() => pglite.transaction((tx) => fn(wrap(tx)))),
     close: () => pglite.close(),
   };
 }

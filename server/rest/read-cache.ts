@@ -75,11 +75,13 @@ export class ReadCache {
     const current =
       entry.generation === this.#clock.generation &&
       this.#now() - entry.storedAt < this.#options.ttlMs;
-    this.#drop(key, entry);
-    if (!current) return undefined;
-    // Re-inserted last: the Map's order is the order of use.
+    if (!current) {
+      this.#drop(key, entry);
+      return undefined;
+    }
+    // Moved last: the Map's order is the order of use.
+    this.#entries.delete(key);
     this.#entries.set(key, entry);
-    this.#totalBytes += entry.bytes;
     return entry.answer;
   }
 

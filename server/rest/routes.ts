@@ -70,7 +70,8 @@ async function cachedRead(
   if (hit) return responseOf(hit);
   const ticket = cache.ticket();
   const response = await run();
-  if (response.status !== 200 && response.status !== 206) return response;
+  // Not kept while a write runs, nor any answer but rows.
+  if (!ticket || (response.status !== 200 && response.status !== 206)) return response;
   const answer = await answerOf(response);
   cache.set(key, ticket, answer);
   return responseOf(answer);
