@@ -2,7 +2,7 @@ import { mimeTypeFor } from '../../../lib/file-kinds.ts';
 import { supabase } from '../../../lib/supabase.ts';
 import { DOCUMENTS_BUCKET, type DocumentRecord } from './document.ts';
 import { fetchDocumentBlob } from './download-document.ts';
-import { fetchDocument } from './update-document.ts';
+import { fetchDocument } from './list-documents.ts';
 
 /** The text of a text-based document. */
 export async function loadDocumentText(filePath: string): Promise<string> {
