@@ -1,4 +1,3 @@
-import { useState, type FormEvent } from 'react';
 import type { CorporateStatus } from '../api/fetch-corporate-status.ts';
 import type { CorporateStatusDetails } from '../api/save-corporate-status.ts';
 import {
@@ -7,9 +6,8 @@ import {
   CORPORATE_STATUSES,
   draftFromCorporateStatus,
   validateCorporateStatusDraft,
-  type CorporateStatusDraft,
-  type CorporateStatusDraftErrors,
 } from '../lib/corporate-status-draft.ts';
+import { useDraftForm } from '../hooks/use-draft-form.ts';
 import { FormField, fieldBorder, fieldClass } from './form-field.tsx';
 
 export interface CorporateStatusFormProps {
@@ -31,32 +29,11 @@ const DATES = [
 
 /** Edit mode of the Corporate Status Dashboard (admins). */
 export function CorporateStatusForm({ status, onSave, onCancel }: CorporateStatusFormProps) {
-  const [draft, setDraft] = useState<CorporateStatusDraft>(() => draftFromCorporateStatus(status));
-  const [errors, setErrors] = useState<CorporateStatusDraftErrors>({});
-  const [serverError, setServerError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
-
-  const set = (field: keyof CorporateStatusDraft, value: string) =>
-    setDraft((previous) => ({ ...previous, [field]: value }));
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    if (saving) return;
-    const result = validateCorporateStatusDraft(draft);
-    if (!result.ok) {
-      setErrors(result.errors);
-      return;
-    }
-    setErrors({});
-    setServerError(null);
-    setSaving(true);
-    try {
-      await onSave(result.details);
-    } catch (error) {
-      setServerError(error instanceof Error ? error.message : String(error));
-      setSaving(false);
-    }
-  }
+  const { draft, setField, errors, serverError, saving, submit } = useDraftForm(
+    () => draftFromCorporateStatus(status),
+    validateCorporateStatusDraft,
+    onSave,
+  );
 
   return (
     <form onSubmit={(event) => void submit(event)} noValidate className="space-y-4">
@@ -66,7 +43,7 @@ export function CorporateStatusForm({ status, onSave, onCancel }: CorporateStatu
             {...props}
             type="text"
             value={draft.entity_name}
-            onChange={(event) => set('entity_name', event.target.value)}
+            onChange={(event) => setField('entity_name', event.target.value)}
             className={`${fieldClass} ${fieldBorder(errors.entity_name)}`}
           />
         )}
@@ -78,7 +55,7 @@ export function CorporateStatusForm({ status, onSave, onCancel }: CorporateStatu
               <select
                 {...props}
                 value={draft[field]}
-                onChange={(event) => set(field, event.target.value)}
+                onChange={(event) => setField(field, event.target.value)}
                 className={`${fieldClass} ${fieldBorder(errors[field])} bg-white`}
               >
                 <option value="">Not set</option>
@@ -98,7 +75,7 @@ export function CorporateStatusForm({ status, onSave, onCancel }: CorporateStatu
                 {...props}
                 type="date"
                 value={draft[field]}
-                onChange={(event) => set(field, event.target.value)}
+                onChange={(event) => setField(field, event.target.value)}
                 className={`${fieldClass} ${fieldBorder(errors[field])}`}
               />
             )}

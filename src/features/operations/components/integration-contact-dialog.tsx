@@ -1,14 +1,10 @@
 import { Pencil } from 'lucide-react';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Modal } from '../../../components/modal.tsx';
 import type { ContactDetails } from '../api/save-integration-contact.ts';
-import {
-  CONTACT_FIELDS,
-  draftFromContact,
-  validateContactDraft,
-  type ContactDraftErrors,
-} from '../lib/contact-draft.ts';
+import { CONTACT_FIELDS, draftFromContact, validateContactDraft } from '../lib/contact-draft.ts';
 import type { IntegrationContact, IntegrationView } from '../lib/integration-view.ts';
+import { useDraftForm } from '../hooks/use-draft-form.ts';
 import { FormField, fieldBorder, fieldClass } from './form-field.tsx';
 
 export interface IntegrationContactDialogProps {
@@ -53,29 +49,11 @@ export function IntegrationContactDialog({
   onClose,
 }: IntegrationContactDialogProps) {
   const [editing, setEditing] = useState(canEdit && !contact);
-  const [draft, setDraft] = useState(() => draftFromContact(contact));
-  const [errors, setErrors] = useState<ContactDraftErrors>({});
-  const [serverError, setServerError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    if (saving) return;
-    const result = validateContactDraft(draft);
-    if (!result.ok) {
-      setErrors(result.errors);
-      return;
-    }
-    setErrors({});
-    setServerError(null);
-    setSaving(true);
-    try {
-      await onSave(result.details);
-    } catch (error) {
-      setServerError(error instanceof Error ? error.message : String(error));
-      setSaving(false);
-    }
-  }
+  const { draft, setField, errors, serverError, saving, submit } = useDraftForm(
+    () => draftFromContact(contact),
+    validateContactDraft,
+    onSave,
+  );
 
   const filled = CONTACT_FIELDS.filter(({ field }) => contact?.[field]);
 
@@ -91,7 +69,7 @@ export function IntegrationContactDialog({
                     {...props}
                     rows={3}
                     value={draft.notes}
-                    onChange={(event) => setDraft({ ...draft, notes: event.target.value })}
+                    onChange={(event) => setField('notes', event.target.value)}
                     className={`${fieldClass} ${fieldBorder(errors.notes)}`}
                   />
                 ) : (
@@ -100,7 +78,7 @@ export function IntegrationContactDialog({
                     type={field === 'email' ? 'email' : field === 'phone' ? 'tel' : 'text'}
                     autoComplete="off"
                     value={draft[field]}
-                    onChange={(event) => setDraft({ ...draft, [field]: event.target.value })}
+                    onChange={(event) => setField(field, event.target.value)}
                     className={`${fieldClass} ${fieldBorder(errors[field])}`}
                   />
                 )
