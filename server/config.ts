@@ -1,8 +1,62 @@
 import path from 'node:path';
-import type { AuthSettings } from './auth/config.ts';
-import { readAuthSettings } from './auth/config.ts';
+import type { AuthSettings } from './config/auth-settings.ts';
+import { readAuthSettings } from './config/auth-settings.ts';
+import { readTomlFile, tableAt, type TomlTable } from './config/toml.ts';
+import type { SettingSource } from './config/values.ts';
+import {
+  byteSizeSetting,
+  durationSetting,
+  integerSetting,
+  stringListSetting,
+} from './config/values.ts';
 
-/** Runtime settings of the embedded backend, read once from the environment. */
+export type { AuthSettings } from './config/auth-settings.ts';
+
+/** `/rest/v1` bounds: what one request may ask for, checked before it reaches the database. */
+export interface ApiSettings {
+  /** `[api] max_rows` of config.toml: PostgREST's db-max-rows, also per embedded level. */
+  maxRows: number;
+  /** Deepest nesting of embedded resources in a `select=` (steward.toml `[api] max_embed_depth`). */
+  maxEmbedDepth: number;
+  /** Most items in one `select=` list, all levels together (`[api] max_select_items`). */
+  maxSelectItems: number;
+}
+
+/** Database roles whose statements are bounded in time. */
+export type TimedRole = 'anon' | 'authenticated' | 'service_role';
+
+export interface DatabaseSettings {
+  /**
+   * Longest a request's statements may run, per role, in milliseconds (steward.toml
+   * `[database] statement_timeout_<role>`; Supabase: anon 3 s, authenticated 8 s). Work of the
+   * server itself (sign-in, storage bookkeeping) counts as `service_role`.
+   */
+  statementTimeoutMs: Record<TimedRole, number>;
+}
+
+export interface StorageSettings {
+  /** `[storage] file_size_limit` of config.toml: the largest object any bucket accepts. */
+  fileSizeLimit: number;
+  /** Bytes one organisation may store in all (steward.toml `[storage] quota_per_organization`). */
+  quotaPerOrganization: number;
+  /** Longest lifetime of a signed URL in seconds (steward.toml `[storage] max_signed_url_expiry`). */
+  maxSignedUrlExpirySeconds: number;
+}
+
+export interface FunctionsSettings {
+  /** `[functions.<name>] verify_jwt`; a function not listed verifies JWTs, as on Supabase. */
+  verifyJwt(functionName: string): boolean;
+}
+
+export interface OAuthSettings {
+  /**
+   * Hosts, besides those of the provider catalogue, that a provider's token and authorisation
+   * addresses may name (steward.toml `[oauth] allowed_hosts`).
+   */
+  allowedHosts: string[];
+}
+
+/** Runtime settings of the embedded backend, read once at start-up. */
 export interface ServerConfig {
   port: number;
   host: string;
@@ -13,20 +67,39 @@ export interface ServerConfig {
   jwtSecret: string | undefined;
   /** Directory of the built SPA. */
   distDir: string;
-  /** Repository root: `supabase/migrations` and `supabase/config.toml` are found from here. */
+  /** Repository root. */
   rootDir: string;
-  /** Edge functions served at `/functions/v1` (`FUNCTIONS_DIR`, default `supabase/functions`). */
+  /** The Supabase project folder: `config.toml`, `migrations/` (`SUPABASE_DIR`). */
+  supabaseDir: string;
+  /** Edge functions served at `/functions/v1` (`FUNCTIONS_DIR`, default `{supabaseDir}/functions`). */
   functionsDir: string;
-  /** Lifetime of access tokens in seconds (GoTrue's default is 3600). */
-  jwtExpiry: number;
   /** Print one line per request. */
   logRequests: boolean;
-  /** Rate limits and refresh-token rules of `/auth/v1` (`AUTH_*` variables). */
   auth: AuthSettings;
+  api: ApiSettings;
+  database: DatabaseSettings;
+  storage: StorageSettings;
+  functions: FunctionsSettings;
+  oauth: OAuthSettings;
 }
 
 const rootDir = path.resolve(import.meta.dirname, '..');
 
+function source(
+  table: TomlTable,
+  where: string,
+  key: string,
+  env?: NodeJS.ProcessEnv,
+  envName?: string,
+): SettingSource {
+  return { table, where, key, ...(env && envName ? { env: { vars: env, name: envName } } : {}) };
+}
+
+/**
+ * Reads the environment, `supabase/config.toml` (the Supabase CLI's project file: only keys the
+ * CLI knows, since it refuses others) and `steward.toml` (Steward's own settings, for which
+ * Supabase has no key). A variable overrides a file; a bad value stops the start-up.
+ */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const port = Number(env.PORT ?? 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -36,6 +109,31 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   if (jwtSecret !== undefined && jwtSecret.length < 32) {
     throw new Error('JWT_SECRET must be at least 32 characters long');
   }
+  const supabaseDir = path.resolve(env.SUPABASE_DIR ?? path.join(rootDir, 'supabase'));
+  const supabaseToml = readTomlFile(path.join(supabaseDir, 'config.toml'));
+  const stewardFile = path.resolve(env.STEWARD_CONFIG ?? path.join(rootDir, 'steward.toml'));
+  const stewardToml = readTomlFile(stewardFile);
+  const stewardName = path.basename(stewardFile);
+
+  const api = tableAt(supabaseToml, 'api');
+  const stewardApi = tableAt(stewardToml, 'api');
+  const database = tableAt(stewardToml, 'database');
+  const storage = tableAt(supabaseToml, 'storage');
+  const stewardStorage = tableAt(stewardToml, 'storage');
+  const functions = tableAt(supabaseToml, 'functions');
+  const oauth = tableAt(stewardToml, 'oauth');
+  const timeout = (role: TimedRole, fallbackMs: number) =>
+    durationSetting(
+      source(
+        database,
+        `${stewardName} [database]`,
+        `statement_timeout_${role}`,
+        env,
+        `STATEMENT_TIMEOUT_${role.toUpperCase()}`,
+      ),
+      fallbackMs,
+    );
+
   return {
     port,
     host: env.HOST ?? '0.0.0.0',
@@ -44,9 +142,70 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     jwtSecret,
     distDir: path.resolve(env.DIST_DIR ?? path.join(rootDir, 'dist')),
     rootDir,
-    functionsDir: path.resolve(env.FUNCTIONS_DIR ?? path.join(rootDir, 'supabase', 'functions')),
-    jwtExpiry: 3600,
+    supabaseDir,
+    functionsDir: path.resolve(env.FUNCTIONS_DIR ?? path.join(supabaseDir, 'functions')),
     logRequests: env.LOG_REQUESTS !== '0',
-    auth: readAuthSettings(env),
+    auth: readAuthSettings(env, supabaseToml),
+    api: {
+      maxRows: integerSetting(
+        source(api, 'config.toml [api]', 'max_rows', env, 'API_MAX_ROWS'),
+        1000,
+        1,
+      ),
+      maxEmbedDepth: integerSetting(
+        source(stewardApi, `${stewardName} [api]`, 'max_embed_depth', env, 'API_MAX_EMBED_DEPTH'),
+        3,
+        0,
+      ),
+      maxSelectItems: integerSetting(
+        source(stewardApi, `${stewardName} [api]`, 'max_select_items', env, 'API_MAX_SELECT_ITEMS'),
+        200,
+        1,
+      ),
+    },
+    database: {
+      statementTimeoutMs: {
+        anon: timeout('anon', 3_000),
+        authenticated: timeout('authenticated', 8_000),
+        service_role: timeout('service_role', 30_000),
+      },
+    },
+    storage: {
+      fileSizeLimit: byteSizeSetting(
+        source(storage, 'config.toml [storage]', 'file_size_limit', env, 'STORAGE_FILE_SIZE_LIMIT'),
+        50 * 1024 ** 2,
+      ),
+      quotaPerOrganization: byteSizeSetting(
+        source(
+          stewardStorage,
+          `${stewardName} [storage]`,
+          'quota_per_organization',
+          env,
+          'STORAGE_QUOTA_PER_ORGANIZATION',
+        ),
+        10 * 1024 ** 3,
+      ),
+      maxSignedUrlExpirySeconds: Math.round(
+        durationSetting(
+          source(
+            stewardStorage,
+            `${stewardName} [storage]`,
+            'max_signed_url_expiry',
+            env,
+            'STORAGE_MAX_SIGNED_URL_EXPIRY',
+          ),
+          7 * 86_400_000,
+        ) / 1000,
+      ),
+    },
+    functions: {
+      verifyJwt: (name) => tableAt(functions, name).verify_jwt !== false,
+    },
+    oauth: {
+      allowedHosts: stringListSetting(
+        source(oauth, `${stewardName} [oauth]`, 'allowed_hosts', env, 'OAUTH_ALLOWED_HOSTS'),
+        [],
+      ),
+    },
   };
 }

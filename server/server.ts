@@ -32,7 +32,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const { config } = options;
   const db = options.db ?? (await openDatabase(config));
   if (!options.skipMigrations) {
-    await migrate(db, path.join(config.rootDir, 'supabase', 'migrations'));
+    await migrate(db, path.join(config.supabaseDir, 'migrations'));
   }
   const keys = deriveKeys(await loadJwtSecret(config.dataDir, config.jwtSecret));
   let url = '';

@@ -30,7 +30,7 @@ export function issueAccessToken(
   session: TokenSession,
 ): AccessToken {
   const issuedAt = nowSeconds();
-  const expiresAt = issuedAt + ctx.config.jwtExpiry;
+  const expiresAt = issuedAt + ctx.config.auth.jwtExpiry;
   const claims: JwtClaims = {
     iss: `${ctx.publicUrl()}/auth/v1`,
     sub: user.id,

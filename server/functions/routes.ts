@@ -1,12 +1,10 @@
 import type { Context } from 'hono';
 import { Hono } from 'hono';
-import path from 'node:path';
 import type { AppContext } from '../context.ts';
 import { verifyJwt } from '../http/jwt.ts';
 import { functionEnv } from './env.ts';
 import type { EdgeFunction } from './registry.ts';
 import { loadFunctions } from './registry.ts';
-import { readSupabaseConfig } from './supabase-config.ts';
 
 /** Largest request body passed to a function. */
 export const MAX_FUNCTION_BODY_BYTES = 10 * 1024 * 1024;
@@ -160,10 +158,9 @@ async function invoke(fn: EdgeFunction, request: Request): Promise<Response> {
  */
 export async function createFunctionsApp(ctx: AppContext): Promise<Hono> {
   const { functionsDir } = ctx.config;
-  const config = readSupabaseConfig(path.join(path.dirname(functionsDir), 'config.toml'));
   const functions = await loadFunctions({
     functionsDir,
-    verifyJwt: config.verifyJwt,
+    verifyJwt: ctx.config.functions.verifyJwt,
     env: (name) => functionEnv(ctx, name),
   });
 

@@ -1,7 +1,5 @@
 import { Hono } from 'hono';
-import path from 'node:path';
 import type { AppContext } from '../context.ts';
-import { readSupabaseConfig } from '../functions/supabase-config.ts';
 import { bucketRoutes } from './bucket-routes.ts';
 import { StorageError, storageErrors } from './errors.ts';
 import { FileStore } from './file-store.ts';
@@ -10,9 +8,6 @@ import { objectWriteRoutes } from './object-write-routes.ts';
 import { referencedVersions } from './queries.ts';
 import type { StorageServices } from './services.ts';
 import { urlSigningKey } from './signed-url.ts';
-
-/** Supabase's default upload limit, used when `supabase/config.toml` sets none. */
-const DEFAULT_FILE_SIZE_LIMIT = 50 * 1024 * 1024;
 
 const errorResponse = (error: StorageError) =>
   Response.json(error.toJSON(), { status: error.httpStatus });
@@ -37,13 +32,12 @@ async function sweepOrphans(services: StorageServices): Promise<void> {
  * `storage.objects`, bytes under `{DATA_DIR}/storage`, access decided by row-level security.
  */
 export function createStorageApp(ctx: AppContext): Hono {
-  const config = readSupabaseConfig(path.join(ctx.config.rootDir, 'supabase', 'config.toml'));
   const services: StorageServices = {
     db: ctx.db,
     store: new FileStore(ctx.config.dataDir),
     jwtSecret: ctx.keys.jwtSecret,
     urlSigningKey: urlSigningKey(ctx.keys.jwtSecret),
-    fileSizeLimit: config.storageFileSizeLimit ?? DEFAULT_FILE_SIZE_LIMIT,
+    fileSizeLimit: ctx.config.storage.fileSizeLimit,
   };
   // Requests wait for the sweep, so it never races a write of this process.
   const swept = sweepOrphans(services);

@@ -1,6 +1,6 @@
 import { AuthApiError, AuthWeakPasswordError } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readAuthSettings } from '../../server/auth/config.ts';
+import { readAuthSettings } from '../../server/config/auth-settings.ts';
 import { verifyJwt } from '../../server/http/jwt.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import {

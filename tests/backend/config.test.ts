@@ -1,0 +1,102 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readConfig } from '../../server/config.ts';
+
+// The server's configuration: supabase/config.toml for what the Supabase CLI has keys for,
+// steward.toml for the rest, variables over both, and a clear stop on anything malformed.
+let dir: string;
+let supabaseDir: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'steward-config-'));
+  supabaseDir = path.join(dir, 'supabase');
+  await import('node:fs/promises').then((fs) => fs.mkdir(supabaseDir));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+async function configFrom(supabase: string, steward: string, env: Record<string, string> = {}) {
+  await writeFile(path.join(supabaseDir, 'config.toml'), supabase);
+  await writeFile(path.join(dir, 'steward.toml'), steward);
+  return readConfig({
+    SUPABASE_DIR: supabaseDir,
+    STEWARD_CONFIG: path.join(dir, 'steward.toml'),
+    ...env,
+  });
+}
+
+describe('server configuration', () => {
+  it("reads the project's own files: config.toml and steward.toml", () => {
+    const config = readConfig({});
+    expect(config.api.maxRows).toBe(1000);
+    expect(config.auth.enableSignup).toBe(true);
+    expect(config.auth.siteUrl).toBe('http://localhost:8080');
+    expect(config.storage.fileSizeLimit).toBe(50 * 1024 ** 2);
+    expect(config.database.statementTimeoutMs).toEqual({
+      anon: 3000,
+      authenticated: 8000,
+      service_role: 30000,
+    });
+    expect(config.functions.verifyJwt('oauth')).toBe(true);
+  });
+
+  it('takes Supabase keys from config.toml and Steward keys from steward.toml', async () => {
+    const config = await configFrom(
+      `[api]\nmax_rows = 50\n[auth]\nenable_signup = false\nsite_url = "https://office.example.org"\n` +
+        `additional_redirect_urls = ["https://a.example.org"]\n[auth.rate_limit]\nsign_in_sign_ups = 7\n` +
+        `[storage]\nfile_size_limit = "5MB"\n[functions.open]\nverify_jwt = false\n`,
+      `[database]\nstatement_timeout_anon = "500ms"\n[storage]\nquota_per_organization = "2GiB"\n` +
+        `max_signed_url_expiry = "1h"\n[api]\nmax_embed_depth = 2\n[oauth]\nallowed_hosts = ["id.example.org"]\n`,
+    );
+    expect(config.api).toEqual({ maxRows: 50, maxEmbedDepth: 2, maxSelectItems: 200 });
+    expect(config.auth.enableSignup).toBe(false);
+    expect(config.auth.siteUrl).toBe('https://office.example.org');
+    expect(config.auth.additionalRedirectUrls).toEqual(['https://a.example.org']);
+    expect(config.auth.signInSignUpsPerAddress).toBe(7);
+    expect(config.storage).toEqual({
+      fileSizeLimit: 5_000_000,
+      quotaPerOrganization: 2 * 1024 ** 3,
+      maxSignedUrlExpirySeconds: 3600,
+    });
+    expect(config.database.statementTimeoutMs.anon).toBe(500);
+    expect(config.functions.verifyJwt('open')).toBe(false);
+    expect(config.functions.verifyJwt('other')).toBe(true);
+    expect(config.oauth.allowedHosts).toEqual(['id.example.org']);
+  });
+
+  it('lets a variable override a file', async () => {
+    const config = await configFrom('[auth]\nenable_signup = true\n', '', {
+      AUTH_ENABLE_SIGNUP: 'false',
+      STATEMENT_TIMEOUT_AUTHENTICATED: '2s',
+      OAUTH_ALLOWED_HOSTS: 'a.example.org, b.example.org',
+    });
+    expect(config.auth.enableSignup).toBe(false);
+    expect(config.database.statementTimeoutMs.authenticated).toBe(2000);
+    expect(config.oauth.allowedHosts).toEqual(['a.example.org', 'b.example.org']);
+  });
+
+  it('closes sign-up when [auth.email] enable_signup is off, as GoTrue does', async () => {
+    const config = await configFrom('[auth.email]\nenable_signup = false\n', '');
+    expect(config.auth.enableSignup).toBe(false);
+  });
+
+  it('stops on a file that does not parse, naming the file and line', async () => {
+    await expect(configFrom('[api]\nmax_rows = = 3\n', '')).rejects.toThrow(/config\.toml:2:/);
+  });
+
+  it('stops on a value of the wrong shape, naming the setting', async () => {
+    await expect(configFrom('[api]\nmax_rows = "many"\n', '')).rejects.toThrow(
+      /config\.toml \[api\] max_rows must be an integer/,
+    );
+    await expect(configFrom('', '[database]\nstatement_timeout_anon = 3\n')).rejects.toThrow(
+      /statement_timeout_anon must be a duration/,
+    );
+    await expect(configFrom('', '[storage]\nquota_per_organization = "lots"\n')).rejects.toThrow(
+      /quota_per_organization must be a size/,
+    );
+    await expect(configFrom('', '', { AUTH_ENABLE_SIGNUP: 'maybe' })).rejects.toThrow(
+      /AUTH_ENABLE_SIGNUP must be true or false/,
+    );
+  });
+});
