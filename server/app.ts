@@ -3,6 +3,7 @@ import { createAuthApp } from './auth/routes.ts';
 import type { AppContext } from './context.ts';
 import { createFunctionsApp } from './functions/routes.ts';
 import { apiCors, apiSecurityHeaders, requestLog } from './http/middleware.ts';
+import { requestScope } from './http/request-scope.ts';
 import { createRestApp } from './rest/routes.ts';
 import { createSpaApp } from './spa/routes.ts';
 import { createStorageApp } from './storage/routes.ts';
@@ -13,7 +14,7 @@ export async function createApp(ctx: AppContext): Promise<Hono> {
   app.use('*', requestLog(ctx.config.logRequests));
 
   const api = new Hono();
-  api.use('*', apiCors(), apiSecurityHeaders());
+  api.use('*', apiCors(), apiSecurityHeaders(), requestScope(ctx.keys.jwtSecret));
   api.route('/auth/v1', createAuthApp(ctx));
   api.route('/rest/v1', createRestApp(ctx));
   api.route('/storage/v1', createStorageApp(ctx));

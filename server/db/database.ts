@@ -20,6 +20,20 @@ export interface Queryable {
   exec(sql: string): Promise<void>;
 }
 
+/** One statement with its bound parameters. */
+export interface Statement {
+  sql: string;
+  params: readonly unknown[];
+}
+
+export interface BatchOptions {
+  /**
+   * The statements only read: they may run without an explicit transaction, and a failure of
+   * `finish` has nothing to roll back.
+   */
+  readOnly: boolean;
+}
+
 export interface Database extends Queryable {
   readonly kind: 'pglite' | 'postgres';
   /**
@@ -29,6 +43,16 @@ export interface Database extends Queryable {
   readonly writeClock?: WriteClock;
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Runs `statements` in one transaction and hands the rows of the last one to `finish`; the
+   * transaction commits when `finish` returns and rolls back when it or a statement throws. The
+   * fast path of the REST API: a driver may send all statements in one round trip.
+   */
+  runBatch<T>(
+    statements: Statement[],
+    finish: (rows: Row[]) => T,
+    options: BatchOptions,
+  ): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -42,6 +66,52 @@ export interface PostgresError extends Error {
 export function isPostgresError(error: unknown): error is PostgresError {
   const code: unknown = error instanceof Error ? (error as { code?: unknown }).code : undefined;
   return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code);
+}
+
+/**
+ * The end of `runBatch` that every driver shares: `finish` turns the rows into the answer, then
+ * `end` commits, or rolls back when `finish` threw. A read-only batch has nothing to end.
+ */
+export async function settleBatch<T>(
+  rows: Row[],
+  finish: (rows: Row[]) => T,
+  options: BatchOptions,
+  end: (commit: boolean) => Promise<void>,
+): Promise<T> {
+  if (options.readOnly) return finish(rows);
+  let value: T;
+  try {
+    value = finish(rows);
+  } catch (error) {
+    await end(false);
+    throw error;
+  }
+  await end(true);
+  return value;
+}
+
+/**
+ * The database could not take the work in time: it is busy with other requests or being
+ * restarted. Services answer 503 with `Retry-After` (Postgres' "cannot connect now" class).
+ */
+export class DatabaseUnavailableError extends Error implements PostgresError {
+  readonly code = '57P03';
+  readonly detail?: string;
+  readonly hint?: string;
+  constructor(
+    message = 'the database is busy, please try again in a moment',
+    readonly retryAfterSeconds = 1,
+  ) {
+    super(message);
+    this.name = 'DatabaseUnavailableError';
+  }
+}
+
+/** What Postgres reports when a statement ran past `statement_timeout`. */
+export function statementTimeoutError(): PostgresError {
+  return Object.assign(new Error('canceling statement due to statement timeout'), {
+    code: '57014',
+  });
 }
 
 /** Type OIDs whose text form we keep as text in both drivers. */

@@ -1,16 +1,31 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import type { DatabaseSettings } from '../config.ts';
 import type { Database } from './database.ts';
-import { openPglite } from './pglite.ts';
+import { PgliteHost } from './pglite-host.ts';
 import { openPostgres } from './postgres.ts';
 
-/** PostgreSQL when a connection string is given, else PGlite persisted under `dataDir/db`. */
-export async function openDatabase(options: {
+export interface OpenDatabaseOptions {
   databaseUrl?: string | undefined;
   dataDir: string;
-}): Promise<Database> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl);
+  /** How long one request's database work may run, per role; without it, unbounded. */
+  database?: DatabaseSettings;
+  /** For a new embedded database: a dumped data directory to start from (tests). */
+  loadDataDir?: Uint8Array;
+}
+
+/** PostgreSQL when a connection string is given, else PGlite persisted under `dataDir/db`. */
+export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
+  if (options.databaseUrl) {
+    return openPostgres(options.databaseUrl, {
+      ...(options.database ? { timeoutsMs: options.database.statementTimeoutMs } : {}),
+    });
+  }
   const dir = path.join(options.dataDir, 'db');
   await mkdir(dir, { recursive: true });
-  return openPglite({ dataDir: dir });
+  return PgliteHost.open({
+    dataDir: dir,
+    ...(options.database ? { timeoutsMs: options.database.statementTimeoutMs } : {}),
+    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+  });
 }

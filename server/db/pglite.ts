@@ -1,6 +1,7 @@
 import { PGlite, types } from '@electric-sql/pglite';
 import type { Database, Queryable, QueryResult, Row } from './database.ts';
-import { TEXT_KEPT_TYPES } from './database.ts';
+import { TEXT_KEPT_TYPES, settleBatch } from './database.ts';
+import { BatchRunner } from './pglite-batch.ts';
 import { WriteClock } from './write-clock.ts';
 
 const keepText = (value: string) => value;
@@ -18,26 +19,38 @@ function wrap(target: Pick<PGlite, 'query' | 'exec'>): Queryable {
   };
 }
 
-/** Opens PGlite persisted in `dataDir`, or in memory (optionally from a dumped data directory). */
+/**
+ * Opens PGlite on this thread, persisted in `dataDir` or in memory (optionally from a dumped
+ * data directory). For the worker that hosts the server's database (pglite-worker.ts) and for
+ * tools that open a stopped server's data directory; the server itself uses pglite-host.ts.
+ */
 export async function openPglite(
   options: { dataDir?: string; loadDataDir?: Blob | File } = {},
-): Promise<Database & { pglite: PGlite }> {
+): Promise<Database & { pglite: PGlite; batches: BatchRunner }> {
   const pglite = await PGlite.create({
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
     parsers,
   });
   // Every call through this interface counts as one that may write; a transaction counts once.
-  // (The REST API's reads, which may not write, take their own path: rest/pglite-pipeline.ts.)
   const writeClock = new WriteClock();
   const base = wrap(pglite);
+  const batches = new BatchRunner(pglite);
   return {
     kind: 'pglite',
     pglite,
+    batches,
     writeClock,
     query: (sql, params) => writeClock.around(() => base.query(sql, params)),
     exec: (sql) => writeClock.around(() => base.exec(sql)),
     transaction: (fn) => writeClock.around(() => pglite.transaction((tx) => fn(wrap(tx)))),
+    runBatch: async (statements, finish, options) => {
+      const run = async () =>
+        settleBatch(await batches.run(statements, options.readOnly), finish, options, (commit) =>
+          batches.finish(commit),
+        );
+      return options.readOnly ? run() : writeClock.around(run);
+    },
     close: () => pglite.close(),
   };
 }

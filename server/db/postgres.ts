@@ -1,6 +1,9 @@
 import pg from 'pg';
+import type { TimedRole } from '../config.ts';
 import type { Database, Queryable, QueryResult, Row } from './database.ts';
-import { TEXT_KEPT_TYPES } from './database.ts';
+import { DatabaseUnavailableError, TEXT_KEPT_TYPES, settleBatch } from './database.ts';
+import { FairQueue, QueueTimeoutError } from './fair-queue.ts';
+import { currentRequestScope } from './request-scope.ts';
 
 const textOids = new Set<number>(Object.values(TEXT_KEPT_TYPES));
 const typeParsers = {
@@ -26,9 +29,34 @@ function wrap(client: pg.PoolClient | pg.Pool): Queryable {
   };
 }
 
-/** Connects to a PostgreSQL server (≥ 15) through a small pool. */
-export async function openPostgres(connectionString: string): Promise<Database> {
-  const pool = new pg.Pool({ connectionString, max: 10 });
+export interface PostgresOptions {
+  /**
+   * How long one request's statements may run, per role (Postgres' `statement_timeout`, set
+   * for each transaction as PostgREST applies a role's settings). Without it nothing is bounded.
+   */
+  timeoutsMs?: Record<TimedRole, number>;
+  /** Connections in the pool (default 10). */
+  poolSize?: number;
+}
+
+/**
+ * Connects to a PostgreSQL server (≥ 15) through a small pool. Requests take turns for the
+ * connections (fair-queue.ts), and one caller holds at most a third of them, so a caller
+ * sending many slow requests cannot take the whole pool.
+ */
+export async function openPostgres(
+  connectionString: string,
+  options: PostgresOptions = {},
+): Promise<Database> {
+  const poolSize = options.poolSize ?? 10;
+  const timeouts = options.timeoutsMs;
+  const pool = new pg.Pool({
+    connectionString,
+    max: poolSize,
+    // Statements outside a request's transaction (the server's own bookkeeping) are bounded by
+    // the service role's limit.
+    ...(timeouts ? { options: `-c statement_timeout=${timeouts.service_role}` } : {}),
+  });
   // An idle connection that the server ends (a restart, a failover, an administrator) is
   // reported here; without a listener node-postgres throws it and the whole process stops.
   // The pool drops that connection and opens a new one on the next query.
@@ -40,23 +68,55 @@ export async function openPostgres(connectionString: string): Promise<Database> 
   // Fail at start-up, not on the first request, when the server cannot be reached.
   const probe = await pool.connect();
   probe.release();
+
+  const queue = new FairQueue({
+    concurrency: poolSize,
+    perLane: Math.max(1, Math.floor(poolSize / 3)),
+  });
+  /** Runs `fn` in the caller's turn, with the caller's time limit (0: none). */
+  async function inTurn<T>(fn: (timeoutMs: number) => Promise<T>): Promise<T> {
+    const scope = currentRequestScope();
+    const timeoutMs = scope && timeouts ? timeouts[scope.role] : 0;
+    try {
+      return await queue.run(scope?.lane ?? 'server', () => fn(timeoutMs), timeoutMs || Infinity);
+    } catch (error) {
+      if (error instanceof QueueTimeoutError) throw new DatabaseUnavailableError();
+      throw error;
+    }
+  }
+
+  async function transaction<T>(timeoutMs: number, fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    const client = await pool.connect();
+    try {
+      // One round trip; the number is ours, never the client's.
+      await client.query(`begin; set local statement_timeout = ${Math.round(timeoutMs)}`);
+      const result = await fn(wrap(client));
+      await client.query('commit');
+      return result;
+    } catch (error) {
+      await client.query('rollback').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  const direct = wrap(pool);
   return {
     kind: 'postgres',
-    ...wrap(pool),
-    async transaction(fn) {
-      const client = await pool.connect();
-      try {
-        await client.query('begin');
-        const result = await fn(wrap(client));
-        await client.query('commit');
-        return result;
-      } catch (error) {
-        await client.query('rollback').catch(() => undefined);
-        throw error;
-      } finally {
-        client.release();
-      }
-    },
+    query: (sql, params) => inTurn(() => direct.query(sql, params)),
+    exec: (sql) => inTurn(() => direct.exec(sql)),
+    transaction: (fn) => inTurn((timeoutMs) => transaction(timeoutMs, fn)),
+    runBatch: (statements, finish, options) =>
+      inTurn((timeoutMs) =>
+        transaction(timeoutMs, async (tx) => {
+          let rows: Row[] = [];
+          for (const statement of statements)
+            rows = (await tx.query(statement.sql, statement.params)).rows;
+          // The transaction commits after this returns, or rolls back when it throws.
+          return settleBatch(rows, finish, options, async () => undefined);
+        }),
+      ),
     close: () => pool.end(),
   };
 }

@@ -1,4 +1,4 @@
-import { isPostgresError } from '../db/database.ts';
+import { DatabaseUnavailableError, isPostgresError } from '../db/database.ts';
 import type { ApiRole } from '../http/caller.ts';
 
 /** The body PostgREST sends for every error: absent fields are `null`. */
@@ -77,6 +77,7 @@ export function statusForSqlState(code: string, message: string, role: ApiRole):
     case '53400':
       return 500;
     case '57P01':
+    case '57P03':
       return 503;
     case 'P0001':
       return 400;
@@ -88,14 +89,13 @@ export function statusForSqlState(code: string, message: string, role: ApiRole):
       return 500;
     case '42501':
       return role === 'anon' ? 401 : 403;
-    // Deviation from PostgREST (which answers 500): these are "input too large or too deeply
-    // nested" (array dimensions, stack depth, statement complexity). Every statement here is
-    // generated from the request, so the request is what is too big: a client error.
-    case '54000':
-    case '54001':
-      return 400;
   }
   const prefix = code.slice(0, 2);
+  // Deviation from PostgREST (which answers 500): class 54 is "input too large or too deeply
+  // nested" (array dimensions, stack depth, statement complexity, too many columns, embedded
+  // rows past max_rows). Every statement here is generated from the request, so the request
+  // is what is too big: a client error.
+  if (prefix === '54') return 400;
   switch (prefix) {
     case '08':
       return 503;
@@ -106,7 +106,6 @@ export function statusForSqlState(code: string, message: string, role: ApiRole):
     case '39':
     case '3B':
     case '40':
-    case '54':
     case '55':
     case '57':
     case '58':
@@ -139,6 +138,9 @@ export function fromDatabaseError(error: unknown, role: ApiRole): RestError {
   if (!isPostgresError(error)) throw error;
   const status = statusForSqlState(error.code, error.message, role);
   const headers: Record<string, string> = status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {};
+  if (error instanceof DatabaseUnavailableError) {
+    headers['Retry-After'] = String(error.retryAfterSeconds);
+  }
   return new RestError(status, error.code, error.message, {
     details: error.detail || null,
     hint: error.hint || null,

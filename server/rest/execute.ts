@@ -1,8 +1,7 @@
 import type { Database } from '../db/database.ts';
 import type { Caller, RequestSettings } from '../http/caller.ts';
-import { asCaller, callerSettingsStatement } from '../http/caller.ts';
+import { callerSettingsStatement } from '../http/caller.ts';
 import type { Prepared } from './handler-types.ts';
-import { pgliteOf, pipelinedTransaction } from './pglite-pipeline.ts';
 import type { ResultRow } from './respond.ts';
 
 export interface ExecuteOptions {
@@ -24,8 +23,8 @@ function headerObject(headers: Headers): Record<string, string> {
 /**
  * Runs a prepared request as PostgREST does: one transaction as the caller (role, JWT claims,
  * method, path and headers set locally; READ ONLY for reads), then the one statement. The
- * response is built inside the transaction, so a failed check there rolls the writes back.
- * On PGlite the settings and the statement go in one round trip (see pglite-pipeline.ts).
+ * response is built inside the transaction, so a failed check there rolls the writes back. The
+ * settings and the statement go to the database as one batch (one round trip on PGlite).
  */
 export function execute(
   db: Database,
@@ -39,23 +38,9 @@ export function execute(
     headers: headerObject(options.headers),
     readOnly: prepared.readOnly,
   };
-  const respond = (rows: unknown[]) => prepared.respond(rows[0] as ResultRow);
-  const pglite = pgliteOf(db);
-  if (pglite) {
-    const run = () =>
-      pipelinedTransaction(
-        pglite,
-        [callerSettingsStatement(caller, settings), { sql: prepared.sql, params: prepared.params }],
-        respond,
-        { readOnly: prepared.readOnly },
-      );
-    // A read runs READ ONLY and cannot change anything; anything else ticks the write clock.
-    return prepared.readOnly || !db.writeClock ? run() : db.writeClock.around(run);
-  }
-  return asCaller(
-    db,
-    caller,
-    async (tx) => respond((await tx.query(prepared.sql, prepared.params)).rows),
-    settings,
+  return db.runBatch(
+    [callerSettingsStatement(caller, settings), { sql: prepared.sql, params: prepared.params }],
+    (rows) => prepared.respond(rows[0] as unknown as ResultRow),
+    { readOnly: prepared.readOnly },
   );
 }

@@ -13,7 +13,10 @@ const fixtures = path.join(rootDir, 'tests', 'fixtures', 'functions');
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ schema: 'platform', env: { FUNCTIONS_DIR: fixtures, SUPABASE_DIR: path.dirname(fixtures) } });
+  server = await startTestServer({
+    schema: 'platform',
+    env: { FUNCTIONS_DIR: fixtures, SUPABASE_DIR: path.dirname(fixtures) },
+  });
 });
 afterAll(async () => {
   await server?.close();

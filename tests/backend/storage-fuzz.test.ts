@@ -34,13 +34,18 @@ beforeAll(async () => {
       await files.upload(`${user.id}/${name}`, `${user.id} ${name}`);
     }
   }
-  outsideStorage = (await filesUnder(server.dataDir)).filter(
-    (file) => !file.startsWith('storage/'),
-  );
+  outsideStorage = outsideStorageAndDatabase(await filesUnder(server.dataDir));
 });
 afterAll(async () => {
   await server?.close();
 });
+
+/** Files that are neither stored objects nor the embedded database's own (`db/`, its lock). */
+function outsideStorageAndDatabase(files: string[]): string[] {
+  return files.filter(
+    (file) => !file.startsWith('storage/') && !file.startsWith('db/') && file !== 'db.lock',
+  );
+}
 
 interface RawResponse {
   status: number;
@@ -634,7 +639,7 @@ describe('storage: fuzzing the HTTP API', () => {
 
   it('left nothing outside the storage directory and no file without its row', async () => {
     const all = await filesUnder(server.dataDir);
-    expect(all.filter((file) => !file.startsWith('storage/'))).toEqual(outsideStorage);
+    expect(outsideStorageAndDatabase(all)).toEqual(outsideStorage);
     const stored = all.filter((file) => file.startsWith('storage/'));
     for (const file of stored)
       expect(file).toMatch(/^storage\/objects\/[0-9a-f]{2}\/[0-9a-f-]{36}$/);

@@ -5,8 +5,7 @@ import path from 'node:path';
 import WebSocket from 'ws';
 import { readConfig } from '../../server/config.ts';
 import type { Database } from '../../server/db/database.ts';
-import { openPglite } from '../../server/db/pglite.ts';
-import { openPostgres } from '../../server/db/postgres.ts';
+import { openDatabase } from '../../server/db/open.ts';
 import { startServer, type RunningServer } from '../../server/server.ts';
 import {
   freshPostgresDatabase,
@@ -46,19 +45,6 @@ export interface TestServerOptions {
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const schema = options.schema ?? 'app';
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'steward-test-'));
-  const adminUrl = postgresAdminUrl();
-  let db: Database;
-  let dropDatabase = async () => {};
-  let databaseUrl: string | undefined;
-  if (adminUrl) {
-    const fresh = await freshPostgresDatabase(adminUrl, { schema });
-    db = await openPostgres(fresh.url);
-    dropDatabase = fresh.drop;
-    databaseUrl = fresh.url;
-  } else {
-    const dump = await readFile(await pgliteTemplate(schema));
-    db = await openPglite({ loadDataDir: new Blob([dump]) });
-  }
   const config = {
     // bcrypt at GoTrue's cost of 10 takes ~100 ms of CPU per hash in JavaScript; the hashing
     // itself is not under test here, and the tests sign up hundreds of users.
@@ -67,6 +53,20 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     host: '127.0.0.1',
     logRequests: false,
   };
+  const adminUrl = postgresAdminUrl();
+  let db: Database;
+  let dropDatabase = async () => {};
+  let databaseUrl: string | undefined;
+  if (adminUrl) {
+    const fresh = await freshPostgresDatabase(adminUrl, { schema });
+    db = await openDatabase({ ...config, databaseUrl: fresh.url });
+    dropDatabase = fresh.drop;
+    databaseUrl = fresh.url;
+  } else {
+    // The server's own embedded database (PGlite in a worker), created from the template.
+    const template = new Uint8Array(await readFile(await pgliteTemplate(schema)));
+    db = await openDatabase({ ...config, loadDataDir: template });
+  }
   const server = await startServer({ config, db, skipMigrations: true });
   return {
     ...server,

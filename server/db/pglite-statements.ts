@@ -1,4 +1,3 @@
-import type { PGlite } from '@electric-sql/pglite';
 import { protocol } from '@electric-sql/pglite';
 
 const { serialize } = protocol;
@@ -17,7 +16,7 @@ export interface BatchStatements {
  * generates is the same every time (values are parameters), so parsing, analysing and planning
  * it once saves about a fifth of the database time of a small read. Postgres re-plans cached
  * statements after DDL by itself; a statement whose result columns changed fails with 0A000 and
- * is dropped by `forgetAll` before the request is retried (see pglite-pipeline.ts).
+ * is dropped by `forgetAll` before the request is retried (see pglite-batch.ts).
  */
 export class StatementCache {
   private readonly names = new Map<string, string>();
@@ -58,17 +57,6 @@ export class StatementCache {
     this.names.clear();
     return closes;
   }
-}
-
-const caches = new WeakMap<PGlite, StatementCache>();
-
-export function statementCacheOf(pglite: PGlite): StatementCache {
-  let cache = caches.get(pglite);
-  if (!cache) {
-    cache = new StatementCache();
-    caches.set(pglite, cache);
-  }
-  return cache;
 }
 
 /** Errors that mean a cached statement no longer fits the database: retry unprepared. */

@@ -1,0 +1,121 @@
+/** A task waited too long for its turn (the database is busy or restarting). */
+export class QueueTimeoutError extends Error {
+  constructor(readonly waitedMs: number) {
+    super(`waited ${Math.round(waitedMs)} ms for the database`);
+    this.name = 'QueueTimeoutError';
+  }
+}
+
+export interface FairQueueOptions {
+  /** Tasks running at once, all lanes together. */
+  concurrency: number;
+  /** Tasks of one lane running at once; the others of that lane wait their turn. */
+  perLane: number;
+}
+
+interface Waiting {
+  start: () => void;
+  timer: NodeJS.Timeout | undefined;
+  queuedAt: number;
+}
+
+/**
+ * Runs tasks with bounded concurrency, taking turns between lanes: the next task comes from the
+ * waiting lane served least recently (a lane with nothing running or waiting starts afresh), so
+ * one lane with a thousand queued requests delays another lane's request by at most one task
+ * per busy lane, never by its whole backlog. Within a lane, tasks run in the order they came.
+ */
+export class FairQueue {
+  #running = 0;
+  #starts = 0;
+  readonly #runningPerLane = new Map<string, number>();
+  /** Lanes with waiting tasks, in the order they began waiting. */
+  readonly #lanes = new Map<string, Waiting[]>();
+  /** When each busy lane last started a task (a count of starts): the lowest goes next. */
+  readonly #lastStart = new Map<string, number>();
+
+  constructor(private readonly options: FairQueueOptions) {}
+
+  /** Tasks waiting for their turn, all lanes together. */
+  get waiting(): number {
+    let count = 0;
+    for (const tasks of this.#lanes.values()) count += tasks.length;
+    return count;
+  }
+
+  /**
+   * Runs `task` when it is `lane`'s turn. Rejects with `QueueTimeoutError` when it has not
+   * started within `maxWaitMs` (it then never runs).
+   */
+  run<T>(lane: string, task: () => Promise<T>, maxWaitMs = Infinity): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const queuedAt = performance.now();
+      const waiting: Waiting = {
+        queuedAt,
+        timer: undefined,
+        start: () => {
+          this.#running += 1;
+          this.#runningPerLane.set(lane, (this.#runningPerLane.get(lane) ?? 0) + 1);
+          task()
+            .then(resolve, reject)
+            .finally(() => {
+              this.#running -= 1;
+              const left = this.#runningPerLane.get(lane)! - 1;
+              if (left > 0) this.#runningPerLane.set(lane, left);
+              else {
+                this.#runningPerLane.delete(lane);
+                if (!this.#lanes.has(lane)) this.#lastStart.delete(lane);
+              }
+              this.#dispatch();
+            });
+        },
+      };
+      if (Number.isFinite(maxWaitMs)) {
+        waiting.timer = setTimeout(() => {
+          const tasks = this.#lanes.get(lane);
+          const index = tasks?.indexOf(waiting) ?? -1;
+          if (index === -1) return;
+          tasks!.splice(index, 1);
+          if (tasks!.length === 0) {
+            this.#lanes.delete(lane);
+            if (!this.#runningPerLane.has(lane)) this.#lastStart.delete(lane);
+          }
+          reject(new QueueTimeoutError(performance.now() - queuedAt));
+        }, maxWaitMs);
+        waiting.timer.unref();
+      }
+      const tasks = this.#lanes.get(lane);
+      if (tasks) tasks.push(waiting);
+      else this.#lanes.set(lane, [waiting]);
+      this.#dispatch();
+    });
+  }
+
+  #dispatch(): void {
+    while (this.#running < this.options.concurrency) {
+      const lane = this.#nextLane();
+      if (lane === undefined) return;
+      const tasks = this.#lanes.get(lane)!;
+      const next = tasks.shift()!;
+      if (tasks.length === 0) this.#lanes.delete(lane);
+      this.#lastStart.set(lane, (this.#starts += 1));
+      if (next.timer) clearTimeout(next.timer);
+      next.start();
+    }
+  }
+
+  /** The waiting lane served least recently that may start another task. */
+  #nextLane(): string | undefined {
+    let best: string | undefined;
+    let bestStart = Infinity;
+    for (const lane of this.#lanes.keys()) {
+      if ((this.#runningPerLane.get(lane) ?? 0) >= this.options.perLane) continue;
+      const lastStart = this.#lastStart.get(lane) ?? 0;
+      if (lastStart < bestStart) {
+        best = lane;
+        bestStart = lastStart;
+      }
+    }
+    return best;
+  }
+}

@@ -1,0 +1,98 @@
+import type { PGlite, Results } from '@electric-sql/pglite';
+import { parse, protocol } from '@electric-sql/pglite';
+import type { Row, Statement } from './database.ts';
+import type { BatchStatements } from './pglite-statements.ts';
+import { StatementCache, isStaleStatement } from './pglite-statements.ts';
+
+const { serialize } = protocol;
+
+function textValue(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string') return value;
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((size, part) => size + part.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}
+
+/**
+ * Runs a request's statements in ONE round trip to embedded Postgres: one extended-protocol
+ * batch (Bind/Describe/Execute per statement, one Sync), with statements prepared once and
+ * reused (pglite-statements.ts). PGlite's `query` sends each protocol message separately and
+ * `transaction` adds BEGIN and COMMIT: about 16 calls into WebAssembly for what this does in 1
+ * (reads) or 2 (writes). Only the worker that owns PGlite uses it, one batch at a time.
+ */
+export class BatchRunner {
+  readonly #cache = new StatementCache();
+
+  constructor(private readonly pglite: PGlite) {}
+
+  /**
+   * Runs `statements` and returns the rows of the last one. A read-only batch runs in the
+   * implicit transaction of its Sync (no BEGIN or COMMIT) and is complete when this returns;
+   * any other opens a transaction that stays open until `finish`. On failure nothing is left
+   * open.
+   */
+  run(statements: Statement[], readOnly: boolean): Promise<Row[]> {
+    return this.pglite.runExclusive(async () => {
+      try {
+        return await this.#runOnce(statements, readOnly);
+      } catch (error) {
+        if (!isStaleStatement(error)) throw error;
+        // A prepared statement no longer fits (its table changed) or is gone: start afresh.
+        await this.#close(this.#cache.forgetAll());
+        return this.#runOnce(statements, readOnly);
+      }
+    });
+  }
+
+  /** Commits or rolls back the transaction a writing batch left open. */
+  async finish(commit: boolean): Promise<void> {
+    const { messages } = await this.pglite.execProtocol(
+      concat([serialize.query(commit ? 'commit' : 'rollback'), serialize.sync()]),
+      { syncToFs: false },
+    );
+    const done = messages.find((m) => m.name === 'commandComplete') as
+      { text?: string } | undefined;
+    // COMMIT of a transaction that failed answers ROLLBACK: nothing was written.
+    if (commit && done?.text === 'ROLLBACK') throw new Error('transaction was rolled back');
+  }
+
+  async #runOnce(statements: Statement[], readOnly: boolean): Promise<Row[]> {
+    const batch: BatchStatements = { created: [] };
+    const parts: Uint8Array[] = readOnly
+      ? []
+      : [serialize.parse({ text: 'begin' }), serialize.bind({}), serialize.execute({})];
+    for (const statement of statements) {
+      this.#cache.bind(statement.sql, statement.params.map(textValue), batch, parts);
+      parts.push(serialize.describe({ type: 'P' }), serialize.execute({}));
+    }
+    parts.push(serialize.sync());
+    let results: Results[];
+    try {
+      const { messages } = await this.pglite.execProtocol(concat(parts), { syncToFs: false });
+      results = parse.parseResults(messages, this.pglite.parsers);
+    } catch (error) {
+      if (!readOnly) await this.finish(false).catch(() => undefined);
+      await this.#close(this.#cache.forget(batch));
+      throw error;
+    }
+    return (results[results.length - 1]?.rows ?? []) as Row[];
+  }
+
+  /** Sends Close messages (and a Sync); closing a statement that does not exist is no error. */
+  async #close(closes: Uint8Array[]): Promise<void> {
+    if (closes.length === 0) return;
+    await this.pglite
+      .execProtocol(concat([...closes, serialize.sync()]), { syncToFs: false })
+      .catch(() => undefined);
+  }
+}

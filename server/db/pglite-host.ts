@@ -1,0 +1,266 @@
+import type { TimedRole } from '../config.ts';
+import type { BatchOptions, Database, Queryable, QueryResult, Row, Statement } from './database.ts';
+import { DatabaseUnavailableError, settleBatch, statementTimeoutError } from './database.ts';
+import { lockDataDir } from './data-dir-lock.ts';
+import { FairQueue, QueueTimeoutError } from './fair-queue.ts';
+import { currentRequestScope } from './request-scope.ts';
+import { WorkerConnection } from './worker-connection.ts';
+import { WriteClock } from './write-clock.ts';
+
+export interface PgliteHostOptions {
+  /** The data directory; it must hold no other PGlite instance (see data-dir-lock.ts). */
+  dataDir: string;
+  /** A dumped data directory to create the database from (tests start from a template). */
+  loadDataDir?: Uint8Array;
+  /** How long one request's database work may run, per role, in milliseconds (default: no limit). */
+  timeoutsMs?: Record<TimedRole, number>;
+}
+
+type Request = Parameters<WorkerConnection['request']>[0];
+
+/**
+ * The embedded database seen from the thread that serves HTTP: PGlite runs in a worker thread
+ * (pglite-worker.ts), so a long statement never stops the server from answering other requests.
+ *
+ * PGlite is one Postgres session, so the work of requests runs one at a time, taking turns
+ * between callers (fair-queue.ts). Each request's work has a deadline by role. PGlite cannot
+ * interrupt a statement (`statement_timeout` is ignored, and it has no cancel API), so when a
+ * deadline passes mid-statement the worker is ended and a new one opens the same data
+ * directory: the statement fails with Postgres' "statement timeout" error, its transaction is
+ * rolled back by recovery, and no acknowledged commit is lost (measured: see
+ * docs/architecture.md). Never two workers at once: the old one has stopped before the new one
+ * opens the directory.
+ */
+export class PgliteHost implements Database {
+  readonly kind = 'pglite' as const;
+  readonly writeClock = new WriteClock();
+  readonly #queue = new FairQueue({ concurrency: 1, perLane: 1 });
+  #connection: WorkerConnection;
+  #restarting: Promise<void> | null = null;
+  #closed = false;
+  /** How often the worker was replaced (for tests and logs). */
+  restarts = 0;
+
+  private constructor(
+    private readonly options: PgliteHostOptions,
+    private readonly unlock: () => Promise<void>,
+  ) {
+    this.#connection = this.#spawn(options.loadDataDir);
+  }
+
+  /** Opens the data directory in a new worker, holding its lock until `close`. */
+  static async open(options: PgliteHostOptions): Promise<PgliteHost> {
+    const unlock = await lockDataDir(options.dataDir);
+    const host = new PgliteHost(options, unlock);
+    try {
+      await host.#connection.started;
+    } catch (error) {
+      await host.#connection.terminate(error as Error);
+      await unlock();
+      throw error;
+    }
+    return host;
+  }
+
+  query<T = Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<T>> {
+    return this.#job(true, (session) => session.query<T>(sql, params));
+  }
+
+  exec(sql: string): Promise<void> {
+    return this.#job(true, async (session) => {
+      await session.send({ op: 'exec', sql });
+    });
+  }
+
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    return this.#job(true, async (session) => {
+      await session.send({ op: 'query', sql: 'begin', params: [] }, { opens: true });
+      let result: T;
+      try {
+        result = await fn(session);
+      } catch (error) {
+        await session.finish(false);
+        throw error;
+      }
+      await session.finish(true);
+      return result;
+    });
+  }
+
+  runBatch<T>(
+    statements: Statement[],
+    finish: (rows: Row[]) => T,
+    options: BatchOptions,
+  ): Promise<T> {
+    return this.#job(!options.readOnly, async (session) => {
+      const batch = { op: 'batch', statements, readOnly: options.readOnly } as const;
+      const answer = await session.send(batch, { opens: !options.readOnly });
+      return settleBatch(answer.rows, finish, options, (commit) => session.finish(commit));
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#restarting?.catch(() => undefined);
+    await this.#connection.request({ op: 'close' }).catch(() => undefined);
+    await this.#connection.terminate(new Error('the database is closed'));
+    await this.unlock();
+  }
+
+  /**
+   * Runs `body` when it is the caller's turn, with the caller's deadline. The turn ends when
+   * the body ends or when its deadline has been dealt with, whichever comes first, so a body
+   * stuck outside the database cannot hold the database.
+   */
+  async #job<T>(mayWrite: boolean, body: (session: Session) => Promise<T>): Promise<T> {
+    if (this.#closed) throw new DatabaseUnavailableError('the database is closed');
+    const scope = currentRequestScope();
+    const timeoutMs =
+      scope && this.options.timeoutsMs ? this.options.timeoutsMs[scope.role] : Infinity;
+    let outcome!: Promise<T>;
+    const turn = () =>
+      this.#queue.run(
+        scope?.lane ?? 'server',
+        async () => {
+          const session = new Session(this);
+          outcome = body(session);
+          await session.untilDoneOrExpired(outcome, timeoutMs);
+        },
+        timeoutMs,
+      );
+    try {
+      await (mayWrite ? this.writeClock.around(turn) : turn());
+    } catch (error) {
+      if (error instanceof QueueTimeoutError) throw new DatabaseUnavailableError();
+      throw error;
+    }
+    return outcome;
+  }
+
+  /** The worker to send to, once any restart has finished. */
+  async connection(): Promise<WorkerConnection> {
+    while (this.#restarting) await this.#restarting.catch(() => undefined);
+    return this.#connection;
+  }
+
+  /** Ends the worker (failing what it runs with `reason`) and opens the directory again. */
+  restart(reason: Error): Promise<void> {
+    this.#restarting ??= (async () => {
+      this.restarts += 1;
+      await this.#connection.terminate(reason);
+      if (this.#closed) return;
+      const started = performance.now();
+      this.#connection = this.#spawn();
+      await this.#connection.started;
+      console.warn(
+        `database: worker restarted in ${Math.round(performance.now() - started)} ms (${reason.message})`,
+      );
+    })().finally(() => {
+      this.#restarting = null;
+    });
+    return this.#restarting;
+  }
+
+  #spawn(loadDataDir?: Uint8Array): WorkerConnection {
+    return new WorkerConnection(
+      { dataDir: this.options.dataDir, ...(loadDataDir ? { loadDataDir } : {}) },
+      (error) => {
+        // A worker that died by itself (out of memory in WebAssembly, say): open a new one.
+        if (this.#closed || this.#restarting) return;
+        console.error('database: the worker stopped unexpectedly:', error);
+        this.restart(error).catch((restartError: unknown) =>
+          console.error('database: the worker could not be restarted:', restartError),
+        );
+      },
+    );
+  }
+}
+
+/**
+ * One turn's use of the worker: tracks whether a request is in flight and whether a
+ * transaction is open, so that a passed deadline ends exactly what it must.
+ */
+class Session implements Queryable {
+  #inFlight = 0;
+  #transactionOpen = false;
+  #expired = false;
+
+  constructor(private readonly host: PgliteHost) {}
+
+  async query<T = Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<T>> {
+    const answer = await this.send({ op: 'query', sql, params });
+    return { rows: answer.rows as T[], rowCount: answer.rowCount };
+  }
+
+  async exec(sql: string): Promise<void> {
+    await this.send({ op: 'exec', sql });
+  }
+
+  /**
+   * Ends the open transaction. After the deadline the deadline has ended it already: a commit
+   * then fails with the timeout, a rollback does nothing.
+   */
+  async finish(commit: boolean): Promise<void> {
+    if (this.#expired) {
+      if (commit) throw statementTimeoutError();
+      return;
+    }
+    if (!this.#transactionOpen) throw new Error('no transaction is open');
+    this.#transactionOpen = false;
+    await this.send({ op: 'finish', commit });
+  }
+
+  /** Sends a request of this turn; nothing after the deadline, which ends the turn. */
+  async send(
+    request: Request,
+    flags: { opens?: boolean } = {},
+  ): ReturnType<WorkerConnection['request']> {
+    if (this.#expired) throw statementTimeoutError();
+    return this.#sendNow(request, flags);
+  }
+
+  async #sendNow(
+    request: Request,
+    flags: { opens?: boolean } = {},
+  ): ReturnType<WorkerConnection['request']> {
+    const connection = await this.host.connection();
+    this.#inFlight += 1;
+    try {
+      const answer = await connection.request(request);
+      if (flags.opens && !this.#expired) this.#transactionOpen = true;
+      return answer;
+    } finally {
+      this.#inFlight -= 1;
+    }
+  }
+
+  /** Resolves when `outcome` settles, or at the deadline once its work has been stopped. */
+  async untilDoneOrExpired(outcome: Promise<unknown>, timeoutMs: number): Promise<void> {
+    const done = outcome.then(
+      () => 'done' as const,
+      () => 'done' as const,
+    );
+    if (!Number.isFinite(timeoutMs)) {
+      await done;
+      return;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<'expired'>((resolve) => {
+      timer = setTimeout(() => resolve('expired'), timeoutMs);
+    });
+    const first = await Promise.race([done, deadline]);
+    clearTimeout(timer);
+    if (first === 'done') return;
+    // From here on the body can send nothing more: what it started is ended here, once.
+    this.#expired = true;
+    const open = this.#transactionOpen;
+    this.#transactionOpen = false;
+    if (this.#inFlight > 0) {
+      // Mid-statement: only ending the worker stops it. Its open transaction goes with it.
+      await this.host.restart(statementTimeoutError()).catch(() => undefined);
+    } else if (open) {
+      await this.#sendNow({ op: 'finish', commit: false }).catch(() => undefined);
+    }
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * Messages between the server's main thread and the worker that owns PGlite
+ * (pglite-worker.ts). The main thread sends one request at a time and waits for its answer.
+ */
+import type { Row, Statement } from './database.ts';
+
+export type WorkerRequest =
+  | { id: number; op: 'query'; sql: string; params: readonly unknown[] }
+  | { id: number; op: 'exec'; sql: string }
+  /**
+   * Runs `statements` in one extended-protocol batch (see pglite-batch.ts). A read-only batch
+   * is complete when it answers; any other leaves its transaction open for `finish`.
+   */
+  | { id: number; op: 'batch'; statements: Statement[]; readOnly: boolean }
+  /** Commits (or rolls back) the transaction a writing batch left open. */
+  | { id: number; op: 'finish'; commit: boolean }
+  | { id: number; op: 'close' };
+
+/** A Postgres error as plain data (errors lose their own fields when posted between threads). */
+export interface ErrorData {
+  message: string;
+  code?: string;
+  detail?: string;
+  hint?: string;
+  position?: string;
+  schema?: string;
+  table?: string;
+  column?: string;
+  constraint?: string;
+}
+
+export type WorkerAnswer =
+  | { id: number; ok: true; rows: Row[]; rowCount: number }
+  | { id: number; ok: false; error: ErrorData };
+
+/** What the worker posts once, when PGlite is open (or could not be opened). */
+export type WorkerStart = { started: true } | { started: false; error: ErrorData };
+
+const ERROR_FIELDS = [
+  'code',
+  'detail',
+  'hint',
+  'position',
+  'schema',
+  'table',
+  'column',
+  'constraint',
+] as const;
+
+export function errorToData(error: unknown): ErrorData {
+  if (!(error instanceof Error)) return { message: String(error) };
+  const data: ErrorData = { message: error.message };
+  for (const field of ERROR_FIELDS) {
+    const value = (error as unknown as Record<string, unknown>)[field];
+    if (typeof value === 'string') data[field] = value;
+  }
+  return data;
+}
+
+/** An Error carrying the Postgres fields, as both drivers throw them (see `isPostgresError`). */
+export function errorFromData(data: ErrorData): Error {
+  const { message, ...fields } = data;
+  return Object.assign(new Error(message), fields);
+}

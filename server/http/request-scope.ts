@@ -1,0 +1,29 @@
+import type { MiddlewareHandler } from 'hono';
+import { clientAddress } from '../auth/request-info.ts';
+import { withRequestScope } from '../db/request-scope.ts';
+import { resolveCaller } from './caller.ts';
+
+/**
+ * Puts every API request in its scope (db/request-scope.ts): the database takes turns between
+ * lanes, one per signed-in user, one per client address for everyone else, and one for the
+ * service role. The time limit of REST requests, whose statements the caller shapes, follows
+ * the caller's role, as on Supabase; the other services run statements of the server's own
+ * making and have the service role's limit. A token that does not verify counts as anonymous
+ * here (the service then refuses it with its own error).
+ */
+export function requestScope(jwtSecret: string): MiddlewareHandler {
+  return (c, next) => {
+    const result = resolveCaller(c.req.raw.headers, jwtSecret);
+    const caller = result.ok ? result.caller : null;
+    const callerRole = caller?.role ?? 'anon';
+    const role = c.req.path.startsWith('/rest/') ? callerRole : 'service_role';
+    const subject = typeof caller?.claims.sub === 'string' ? caller.claims.sub : null;
+    const lane =
+      callerRole === 'service_role'
+        ? 'service'
+        : subject
+          ? `user:${subject}`
+          : `address:${clientAddress(c) ?? 'unknown'}`;
+    return withRequestScope({ lane, role }, next);
+  };
+}

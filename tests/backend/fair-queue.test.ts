@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { FairQueue, QueueTimeoutError } from '../../server/db/fair-queue.ts';
+
+/** A task that runs until `release` is called, recording its start. */
+function gate(log: string[], name: string) {
+  let release!: () => void;
+  const done = new Promise<void>((resolve) => (release = resolve));
+  return {
+    task: async () => {
+      log.push(name);
+      await done;
+      return name;
+    },
+    release: () => release(),
+  };
+}
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+// The database's turn-taking (server/db/fair-queue.ts): one busy caller delays another by at
+// most one task per lane ahead of it, never by its whole backlog.
+describe('fair queue', () => {
+  it('takes turns between lanes instead of serving one lane’s backlog first', async () => {
+    const queue = new FairQueue({ concurrency: 1, perLane: 1 });
+    const log: string[] = [];
+    const gates = ['a1', 'a2', 'a3', 'b1', 'c1'].map((name) => ({ name, ...gate(log, name) }));
+    const runs = gates.map(({ name, task }) => queue.run(name[0]!, task));
+    for (const { release } of gates) {
+      await tick();
+      release();
+    }
+    expect(await Promise.all(runs)).toEqual(['a1', 'a2', 'a3', 'b1', 'c1']);
+    expect(log).toEqual(['a1', 'b1', 'c1', 'a2', 'a3']);
+  });
+
+  it('runs tasks of one lane in the order they came', async () => {
+    const queue = new FairQueue({ concurrency: 4, perLane: 1 });
+    const log: string[] = [];
+    const first = gate(log, 'first');
+    const second = gate(log, 'second');
+    const runs = [queue.run('a', first.task), queue.run('a', second.task)];
+    await tick();
+    expect(log).toEqual(['first']);
+    first.release();
+    await tick();
+    await tick();
+    expect(log).toEqual(['first', 'second']);
+    second.release();
+    await Promise.all(runs);
+  });
+
+  it('lets one lane hold at most perLane of the places, leaving the rest to others', async () => {
+    const queue = new FairQueue({ concurrency: 3, perLane: 2 });
+    const log: string[] = [];
+    const tasks = ['a1', 'a2', 'a3', 'b1'].map((name) => gate(log, name));
+    const runs = ['a', 'a', 'a', 'b'].map((lane, i) => queue.run(lane, tasks[i]!.task));
+    await tick();
+    expect(log).toEqual(['a1', 'a2', 'b1']);
+    expect(queue.waiting).toBe(1);
+    for (const task of tasks) task.release();
+    await Promise.all(runs);
+    expect(log).toEqual(['a1', 'a2', 'b1', 'a3']);
+  });
+
+  it('gives up on a task that waited longer than allowed, which then never runs', async () => {
+    const queue = new FairQueue({ concurrency: 1, perLane: 1 });
+    const log: string[] = [];
+    const busy = gate(log, 'busy');
+    const running = queue.run('a', busy.task);
+    const waiting = queue.run(
+      'b',
+      async () => {
+        log.push('late');
+        return 'late';
+      },
+      20,
+    );
+    await expect(waiting).rejects.toBeInstanceOf(QueueTimeoutError);
+    busy.release();
+    await running;
+    await tick();
+    expect(log).toEqual(['busy']);
+    expect(queue.waiting).toBe(0);
+  });
+
+  it('passes a task’s failure to its caller and goes on with the next', async () => {
+    const queue = new FairQueue({ concurrency: 1, perLane: 1 });
+    const failing = queue.run('a', async () => {
+      throw new Error('boom');
+    });
+    const next = queue.run('b', async () => 'next');
+    await expect(failing).rejects.toThrow('boom');
+    await expect(next).resolves.toBe('next');
+  });
+});
