@@ -89,6 +89,7 @@ export function prepareRpc(cache: SchemaCache, req: RestRequest): Prepared {
       head,
       single,
       prefix,
+      maxRows: req.limits.maxRows,
     });
   } else {
     const { query } = req;
@@ -106,7 +107,8 @@ export function prepareRpc(cache: SchemaCache, req: RestRequest): Prepared {
     const range = query.ranges.find((r) => r.path.length === 0)?.value ?? {};
     offset = range.offset ?? 0;
     let source = `select pgrst_scalar from ${CALL_CTE}`;
-    if (range.limit !== undefined) source += ` limit ${params.add(String(range.limit))}`;
+    const limit = Math.min(range.limit ?? req.limits.maxRows, req.limits.maxRows);
+    source += ` limit ${params.add(String(limit))}`;
     if (range.offset !== undefined) source += ` offset ${params.add(String(range.offset))}`;
     const total =
       req.prefs.count !== undefined ? `(select count(*) from ${CALL_CTE})` : 'null::bigint';

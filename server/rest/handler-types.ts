@@ -1,3 +1,4 @@
+import type { ApiSettings } from '../config.ts';
 import type { Caller } from '../http/caller.ts';
 import type { Payload } from './body.ts';
 import type { MediaChoice } from './negotiate.ts';
@@ -17,6 +18,8 @@ export interface RestRequest {
   /** The client named the schema (`Accept-Profile`/`Content-Profile`): echo it back. */
   profileNegotiated: boolean;
   payload?: Payload;
+  /** The installation's bounds on what one request may ask for. */
+  limits: ApiSettings;
 }
 
 /** The one statement of a request, and how to turn its result row into the response. */

@@ -1,9 +1,13 @@
 import { RestError } from './errors.ts';
+import { embedsTooDeep } from './limits.ts';
 import { Cursor, fieldName, field, quotedValue } from './parse-common.ts';
 import type { SelectItem } from './query-types.ts';
 
-/** Embeds nested deeper than this are refused: each level is a nested subquery. */
-export const MAX_EMBED_DEPTH = 8;
+/**
+ * The parser's own guard against input nested deep enough to exhaust its stack; the
+ * installation's (much lower) bound is checked after parsing (limits.ts `checkSelectBounds`).
+ */
+const PARSER_MAX_DEPTH = 32;
 
 const AGGREGATES = ['sum', 'avg', 'count', 'max', 'min'];
 
@@ -42,16 +46,7 @@ function embedParams(cursor: Cursor): { hint?: string; joinType?: 'inner' | 'lef
 }
 
 function parseForest(cursor: Cursor, depth: number): SelectItem[] {
-  if (depth > MAX_EMBED_DEPTH) {
-    throw new RestError(
-      400,
-      'PGRST100',
-      `Embedded resources are nested deeper than ${MAX_EMBED_DEPTH} levels`,
-      {
-        details: 'Split the request, or embed fewer levels.',
-      },
-    );
-  }
+  if (depth > PARSER_MAX_DEPTH) throw embedsTooDeep(PARSER_MAX_DEPTH);
   const items: SelectItem[] = [];
   cursor.skipSpaces();
   if (itemEnd(cursor) && cursor.peek() !== ',') return items;

@@ -7,6 +7,7 @@ import { authenticate } from './authenticate.ts';
 import { parsePayload, readBody } from './body.ts';
 import { RestError, SchemaMissError, fromDatabaseError, invalidBody } from './errors.ts';
 import { execute } from './execute.ts';
+import { checkSelectBounds } from './limits.ts';
 import { prepareRead } from './handle-read.ts';
 import { prepareRpc } from './handle-rpc.ts';
 import { prepareWrite } from './handle-write.ts';
@@ -100,6 +101,7 @@ async function run(
   const media = negotiateMedia(headers.get('accept'));
   const isRpcRead = resource.kind === 'rpc' && method !== 'POST';
   const query = parseQuery(rawQuery(c.req.url), isRpcRead);
+  checkSelectBounds(query.select, ctx.config.api);
 
   const req: RestRequest = {
     method,
@@ -109,6 +111,7 @@ async function run(
     prefs,
     media,
     profileNegotiated,
+    limits: ctx.config.api,
   };
   if (requiresBody(resource, method)) {
     checkContentType(headers);

@@ -6,9 +6,21 @@ import { ident } from './sql-util.ts';
 
 const ROW = '_pgrst_t';
 
-function rangeSql(node: ReadNode, params: Params): string {
+/**
+ * How many rows a read may produce (`[api] max_rows`, PostgREST's db-max-rows): the root's rows
+ * when `capRoot`, the rows of a to-many embed under each parent row, and the rows of each
+ * to-many embedded level across all its parent rows (checked while the statement runs, which
+ * stops as soon as a level passes it: see server/db/platform/005-rest.sql).
+ */
+export interface RowBounds {
+  maxRows: number;
+  capRoot: boolean;
+}
+
+function rangeSql(node: ReadNode, params: Params, cap: number | undefined): string {
   let sql = '';
-  if (node.range.limit !== undefined) sql += ` limit ${params.add(String(node.range.limit))}`;
+  const limit = cap === undefined ? node.range.limit : Math.min(node.range.limit ?? cap, cap);
+  if (limit !== undefined) sql += ` limit ${params.add(String(limit))}`;
   if (node.range.offset !== undefined) sql += ` offset ${params.add(String(node.range.offset))}`;
   return sql;
 }
@@ -18,7 +30,17 @@ function rangeSql(node: ReadNode, params: Params): string {
  * embed is one row turned into an object with `row_to_json` (or spread into the parent's
  * columns), a to-many embed is `json_agg` of its rows, `[]` when there are none.
  */
-export function nodeSql(node: ReadNode, params: Params): string {
+export function nodeSql(node: ReadNode, params: Params, bounds: RowBounds): string {
+  return levelSql(node, params, bounds, { next: 0 }, bounds.capRoot ? bounds.maxRows : undefined);
+}
+
+function levelSql(
+  node: ReadNode,
+  params: Params,
+  bounds: RowBounds,
+  levels: { next: number },
+  cap: number | undefined,
+): string {
   const columns: string[] = [];
   for (const item of node.items) {
     if (item.kind === 'star') {
@@ -34,8 +56,8 @@ export function nodeSql(node: ReadNode, params: Params): string {
     const info = embed.embed!;
     if (!info.hasOutput) continue;
     const join = info.joinType === 'inner' ? 'inner join lateral' : 'left join lateral';
-    const sub = nodeSql(embed, params);
     if (info.toOne) {
+      const sub = levelSql(embed, params, bounds, levels, undefined);
       joins.push(`${join} (${sub}) as ${info.lateral} on true`);
       columns.push(
         info.spread
@@ -43,7 +65,10 @@ export function nodeSql(node: ReadNode, params: Params): string {
           : `row_to_json(${info.lateral}.*) as ${ident(info.outputName)}`,
       );
     } else {
-      const agg = `select json_agg(${ROW}) as "agg" from (${sub}) as ${ROW}`;
+      const sub = levelSql(embed, params, bounds, levels, bounds.maxRows);
+      const level = (levels.next += 1);
+      const counted = `_rest.count_embedded_rows(${level}, count(*), ${bounds.maxRows})`;
+      const agg = `select json_agg(${ROW}) as "agg", ${counted} as "counted" from (${sub}) as ${ROW}`;
       const on = info.joinType === 'inner' ? `${info.lateral}."agg" is not null` : 'true';
       joins.push(`${join} (${agg}) as ${info.lateral} on ${on}`);
       columns.push(`coalesce(${info.lateral}."agg", '[]') as ${ident(info.outputName)}`);
@@ -53,7 +78,7 @@ export function nodeSql(node: ReadNode, params: Params): string {
   let sql = `select ${columns.join(', ')} from ${node.from}`;
   if (joins.length > 0) sql += ' ' + joins.join(' ');
   if (conditions.length > 0) sql += ` where ${conditions.join(' and ')}`;
-  return sql + orderSql(node.order, params) + rangeSql(node, params);
+  return sql + orderSql(node.order, params) + rangeSql(node, params, cap);
 }
 
 /**
@@ -108,6 +133,8 @@ export interface ReadStatementOptions {
   /** HEAD: no body is sent, so none is built. */
   head: boolean;
   shape?: RowShape;
+  /** The most rows the read may return (`[api] max_rows`). */
+  maxRows: number;
   /** Wrap the body as one value (a function returning one row or one scalar). */
   single?: boolean;
   prefix?: string;
@@ -119,7 +146,7 @@ export function readStatement(
   params: Params,
   options: ReadStatementOptions,
 ): string {
-  const source = nodeSql(root, params);
+  const source = nodeSql(root, params, { maxRows: options.maxRows, capRoot: true });
   const total = options.count
     ? `(select count(*) from (${countSql(root, params)}) _pgrst_c)`
     : 'null::bigint';
