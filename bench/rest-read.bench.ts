@@ -14,8 +14,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import pg from 'pg';
 import { startChild } from './support/child.ts';
+import { freshPostgres } from './support/postgres.ts';
 
 export interface RestReadOptions {
   /** Seconds per measured round; each server gets `rounds` rounds. */
@@ -71,25 +71,6 @@ async function measure(
 }
 
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
-
-async function freshPostgres(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `steward_bench_${process.pid}_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      await client.query(`drop database if exists "${name}" with (force)`);
-      await client.end();
-    },
-  };
-}
 
 export async function run(options: RestReadOptions = {}) {
   const seconds = options.seconds ?? 10;

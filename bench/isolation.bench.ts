@@ -1,0 +1,282 @@
+/**
+ * One organisation's worst requests against another's ordinary ones (issue 11).
+ *
+ * A Steward server runs in its own process, as `npm start` runs it. Organisation A (1,000
+ * documents) sends, four at a time, the worst requests it can build: finding F1's nesting
+ * (refused up front), the deepest nesting allowed over its documents, the widest embed allowed,
+ * and bursts of 40 concurrent sign-ups from its address. Meanwhile organisation B reads its
+ * documents (every read distinct, so each one runs in the database) and a browser fetches
+ * `/config.json`, one request after another. The same two measures are taken with the server
+ * idle first, in the same run.
+ *
+ * On PGlite always; on PostgreSQL too when BENCH_DATABASE_URL (or TEST_DATABASE_URL) names a
+ * server (a fresh database is created there). Targets: `/config.json` p99 < 50 ms on both;
+ * B's read p99 < 1 s on PGlite and within 2 × idle on PostgreSQL; every worst request ends
+ * within its deadline (8 s for members).
+ */
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import WebSocket from 'ws';
+import { freshPostgres } from './support/postgres.ts';
+import { startSteward, type StewardProcess } from './support/steward-process.ts';
+
+const PHASE_MS = Number(process.env.BENCH_ISOLATION_SECONDS ?? 20) * 1000;
+const ATTACKERS = 4;
+const MEMBER_DEADLINE_MS = 8000;
+
+interface Member {
+  client: SupabaseClient;
+  token: string;
+  organizationId: string;
+}
+
+function client(server: StewardProcess): SupabaseClient {
+  return createClient(server.url, server.keys.anonKey, {
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+    realtime: { transport: WebSocket as never },
+  });
+}
+
+async function newMember(server: StewardProcess, label: string): Promise<Member> {
+  const member = client(server);
+  const email = `${label}-${randomBytes(4).toString('hex')}@example.test`;
+  const { data, error } = await member.auth.signUp({ email, password: 'correct horse battery' });
+  if (error || !data.session) throw new Error(`sign-up failed: ${error?.message}`);
+  const org = await member.rpc('create_organization', { org_name: `${label} Church` });
+  if (org.error) throw new Error(`create_organization failed: ${org.error.message}`);
+  const { data: profile } = await member
+    .from('user_profiles')
+    .select('organization_id')
+    .eq('id', data.user!.id)
+    .single<{ organization_id: string }>();
+  return {
+    client: member,
+    token: data.session.access_token,
+    organizationId: profile!.organization_id,
+  };
+}
+
+async function addDocuments(member: Member, count: number): Promise<void> {
+  for (let start = 0; start < count; start += 250) {
+    const rows = Array.from({ length: Math.min(250, count - start) }, (_, i) => ({
+      organization_id: member.organizationId,
+      name: `Document ${start + i}.pdf`,
+      category: 'Reports',
+      size: 1000,
+      file_path: `documents/${member.organizationId}/${start + i}.pdf`,
+      tags: ['bench'],
+      status: 'Active',
+      description: 'A document of the isolation benchmark, with a line of description.',
+    }));
+    const { error } = await member.client.from('documents').insert(rows);
+    if (error) throw new Error(`insert failed: ${error.message}`);
+  }
+}
+
+function percentile(values: number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/** Runs `once` back to back until `stop` resolves; returns each call's milliseconds. */
+async function sample(once: () => Promise<void>, stop: Promise<void>): Promise<number[]> {
+  const times: number[] = [];
+  let stopped = false;
+  void stop.then(() => (stopped = true));
+  while (!stopped) {
+    const started = performance.now();
+    await once();
+    times.push(performance.now() - started);
+  }
+  return times;
+}
+
+async function expectOk(response: Response, what: string): Promise<void> {
+  await response.arrayBuffer();
+  if (!response.ok) throw new Error(`${what} answered ${response.status}`);
+}
+
+interface Measures {
+  config: number[];
+  read: number[];
+}
+
+/** The victim's two measures, taken until `stop`. */
+function measure(server: StewardProcess, victim: Member, stop: Promise<void>): Promise<Measures> {
+  let n = 0;
+  const read = sample(async () => {
+    n += 1;
+    const response = await fetch(
+      `${server.url}/rest/v1/documents?select=id,name,expiry_date&order=created_at.desc&limit=20&name=neq.distinct-${n}`,
+      { headers: { apikey: server.keys.anonKey, Authorization: `Bearer ${victim.token}` } },
+    );
+    await expectOk(response, 'the other organisation’s read');
+  }, stop);
+  const config = sample(
+    async () => expectOk(await fetch(`${server.url}/config.json`), '/config.json'),
+    stop,
+  );
+  return Promise.all([config, read]).then(([c, r]) => ({ config: c, read: r }));
+}
+
+interface WorstRequest {
+  name: string;
+  send(): Promise<number>;
+}
+
+function worstRequests(server: StewardProcess, attacker: Member): WorstRequest[] {
+  const rest = (query: string) => async () => {
+    const response = await fetch(`${server.url}/rest/v1/${query}`, {
+      headers: { apikey: server.keys.anonKey, Authorization: `Bearer ${attacker.token}` },
+    });
+    await response.arrayBuffer();
+    return response.status;
+  };
+  return [
+    {
+      name: 'F1 nesting',
+      send: rest('documents?select=id,organizations(documents(id,organizations(documents(id))))'),
+    },
+    {
+      name: 'deepest allowed nesting',
+      send: rest('documents?select=*,organizations(*,documents(*,organizations(*)))'),
+    },
+    {
+      name: 'widest allowed embed',
+      send: rest('documents?select=*,organizations(*,documents(*))&limit=1'),
+    },
+    { name: 'all documents', send: rest('documents?select=*') },
+    {
+      name: '40 sign-ups',
+      async send() {
+        const statuses = await Promise.all(
+          Array.from({ length: 40 }, async () => {
+            const response = await fetch(`${server.url}/auth/v1/signup`, {
+              method: 'POST',
+              headers: { apikey: server.keys.anonKey, 'Content-Type': 'application/json' },
+              body: JSON.stringify({
+                email: `burst-${randomBytes(6).toString('hex')}@example.test`,
+                password: 'correct horse battery',
+              }),
+            });
+            await response.arrayBuffer();
+            return response.status;
+          }),
+        );
+        return Math.max(...statuses);
+      },
+    },
+  ];
+}
+
+interface AttackReport {
+  byName: Map<string, { count: number; statuses: Set<number>; maxMs: number }>;
+}
+
+async function attack(requests: WorstRequest[], stop: Promise<void>): Promise<AttackReport> {
+  const byName = new Map<string, { count: number; statuses: Set<number>; maxMs: number }>();
+  let next = 0;
+  let stopped = false;
+  void stop.then(() => (stopped = true));
+  await Promise.all(
+    Array.from({ length: ATTACKERS }, async () => {
+      while (!stopped) {
+        const request = requests[next++ % requests.length]!;
+        const started = performance.now();
+        const status = await request.send().catch(() => 0);
+        const ms = performance.now() - started;
+        const entry = byName.get(request.name) ?? { count: 0, statuses: new Set(), maxMs: 0 };
+        entry.count += 1;
+        entry.statuses.add(status);
+        entry.maxMs = Math.max(entry.maxMs, ms);
+        byName.set(request.name, entry);
+      }
+    }),
+  );
+  return { byName };
+}
+
+const after = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
+
+async function scenario(
+  label: string,
+  env: Record<string, string>,
+): Promise<{ lines: string[]; pass: boolean }> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'steward-bench-isolation-'));
+  const server = await startSteward({
+    dataDir,
+    jwtSecret: randomBytes(32).toString('hex'),
+    env,
+  });
+  try {
+    const attacker = await newMember(server, 'Attacker');
+    const victim = await newMember(server, 'Victim');
+    await addDocuments(attacker, 1000);
+    await addDocuments(victim, 200);
+
+    // Warm-up, then idle, then under attack.
+    await measure(server, victim, after(2000));
+    const idle = await measure(server, victim, after(PHASE_MS));
+    const stop = after(PHASE_MS);
+    const [busy, report] = await Promise.all([
+      measure(server, victim, stop),
+      attack(worstRequests(server, attacker), stop),
+    ]);
+
+    const p = (values: number[]) =>
+      `p50 ${fmt(percentile(values, 50))}, p99 ${fmt(percentile(values, 99))} (${values.length} requests)`;
+    const configP99 = percentile(busy.config, 99);
+    const readIdleP99 = percentile(idle.read, 99);
+    const readBusyP99 = percentile(busy.read, 99);
+    const worstMs = Math.max(...[...report.byName.values()].map((r) => r.maxMs));
+    const readTarget = label === 'PGlite' ? readBusyP99 < 1000 : readBusyP99 <= 2 * readIdleP99;
+    const pass = configP99 < 50 && readTarget && worstMs <= MEMBER_DEADLINE_MS + 2000;
+    const lines = [
+      `${label}:`,
+      `  /config.json, idle:          ${p(idle.config)}`,
+      `  /config.json, under attack:  ${p(busy.config)}   (target p99 < 50 ms)`,
+      `  other organisation's read, idle:          ${p(idle.read)}`,
+      `  other organisation's read, under attack:  ${p(busy.read)}`,
+      `  ratio of read p99 under attack / idle: ${(readBusyP99 / readIdleP99).toFixed(2)} ` +
+        (label === 'PGlite' ? '(target: p99 < 1 s)' : '(target ≤ 2)'),
+      `  worst requests (${ATTACKERS} at a time):`,
+      ...[...report.byName.entries()].map(
+        ([name, r]) =>
+          `    ${name}: ${r.count} sent, answers ${[...r.statuses].sort().join('/')}, longest ${fmt(r.maxMs)}`,
+      ),
+      `  longest worst request: ${fmt(worstMs)} (deadline ${MEMBER_DEADLINE_MS} ms)`,
+      `  ${pass ? 'target met' : 'TARGET MISSED'}`,
+    ];
+    return { lines, pass };
+  } finally {
+    await server.kill('SIGTERM');
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+export async function run() {
+  const lines: string[] = [];
+  let pass = true;
+  const pglite = await scenario('PGlite', {});
+  lines.push(...pglite.lines);
+  pass &&= pglite.pass;
+  const adminUrl = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL;
+  if (adminUrl) {
+    const database = await freshPostgres(adminUrl);
+    try {
+      const postgres = await scenario('PostgreSQL', { DATABASE_URL: database.url });
+      lines.push(...postgres.lines);
+      pass &&= postgres.pass;
+    } finally {
+      await database.drop();
+    }
+  } else {
+    lines.push('PostgreSQL: skipped (set BENCH_DATABASE_URL to a server to measure it too)');
+  }
+  return { name: 'isolation', lines, pass };
+}
