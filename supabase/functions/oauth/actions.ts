@@ -7,7 +7,7 @@ import type { Caller } from './caller.ts';
 import { randomState, sha256Hex } from './crypto.ts';
 import { messages, OAuthError } from './http.ts';
 import { configuredProvider, requireProvider } from './provider-config.ts';
-import { redirectUriFor } from './providers.ts';
+import { redirectUriFor } from '../_shared/oauth-providers.ts';
 import type { TokenRefresher } from './refresh.ts';
 import type { OAuthStore } from './store.ts';
 import { publicConnection } from './store.ts';

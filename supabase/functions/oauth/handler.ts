@@ -24,7 +24,7 @@ import {
 } from './actions.ts';
 import { authenticate } from './caller.ts';
 import { errorResponse, json, messages, OAuthError, preflight } from './http.ts';
-import { findProvider } from './providers.ts';
+import { findProvider } from '../_shared/oauth-providers.ts';
 import { TokenRefresher } from './refresh.ts';
 import { RestClient } from './rest.ts';
 import { OAuthStore } from './store.ts';

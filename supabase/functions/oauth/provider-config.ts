@@ -1,6 +1,6 @@
 import { messages, OAuthError } from './http.ts';
-import type { OAuthProvider } from './providers.ts';
-import { findProvider } from './providers.ts';
+import type { OAuthProvider } from '../_shared/oauth-providers.ts';
+import { findProvider } from '../_shared/oauth-providers.ts';
 import type { OAuthStore } from './store.ts';
 import type { ClientCredentials } from './token-endpoint.ts';
 

@@ -13,7 +13,7 @@
 import { TokenCipherError } from './crypto.ts';
 import { messages, OAuthError } from './http.ts';
 import { configuredProvider } from './provider-config.ts';
-import { needsRefresh } from './refresh-policy.ts';
+import { needsRefresh } from '../_shared/oauth-refresh-policy.ts';
 import type { ConnectionRow, OAuthStore, TokenRow } from './store.ts';
 import type { TokenCipher } from './token-cipher.ts';
 import { refreshAccessToken, TokenEndpointError } from './token-endpoint.ts';
