@@ -23,10 +23,10 @@ import {
   startAuthorization,
 } from './actions.ts';
 import { authenticate } from './caller.ts';
+import { databaseClient } from './database.ts';
 import { errorResponse, json, messages, OAuthError, preflight } from './http.ts';
 import { findProvider } from '../_shared/oauth-providers.ts';
 import { TokenRefresher } from './refresh.ts';
-import { RestClient } from './rest.ts';
 import { OAuthStore } from './store.ts';
 import { TokenCipher } from './token-cipher.ts';
 import { assertTokenKey } from './crypto.ts';
@@ -84,11 +84,8 @@ function appOrigin(request: Request, body: Body): string {
 export function createHandler(env: FunctionEnv): FunctionHandler {
   const supabaseUrl = requireEnv(env, 'SUPABASE_URL');
   const anonKey = requireEnv(env, 'SUPABASE_ANON_KEY');
-  const service = new RestClient(
-    supabaseUrl,
-    requireEnv(env, 'SUPABASE_SERVICE_ROLE_KEY'),
-    requireEnv(env, 'SUPABASE_SERVICE_ROLE_KEY'),
-  );
+  const serviceRoleKey = requireEnv(env, 'SUPABASE_SERVICE_ROLE_KEY');
+  const service = databaseClient(supabaseUrl, serviceRoleKey, serviceRoleKey);
   const store = new OAuthStore(service);
   // Checked now, so a missing or malformed key stops the start-up instead of failing (or, worse,
   // storing tokens unencrypted) later; WebCrypto imports it asynchronously on first use.
