@@ -29,15 +29,16 @@ export interface ActionContext {
 /**
  * `start`: binds a new random state to the caller, the provider and the organisation for 10
  * minutes and returns the provider's authorisation address with the query of spec §7. Only the
- * state's hash is stored.
+ * state's hash is stored. `appAddress` is a configured address of the app (app-address.ts),
+ * never one the browser chose.
  */
 export async function startAuthorization(
   { caller, store }: ActionContext,
   providerId: string,
-  origin: string,
+  appAddress: string,
 ) {
   const configured = await configuredProvider(store, caller.organizationId, providerId);
-  const redirectUri = redirectUriFor(origin, providerId);
+  const redirectUri = redirectUriFor(appAddress, providerId);
   const state = randomState();
   const now = new Date();
   await store.deleteStaleStates(now);

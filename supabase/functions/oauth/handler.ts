@@ -3,7 +3,7 @@
  * provider tokens kept on the server (docs/architecture.md, issue 7).
  *
  * `POST /functions/v1/oauth` with a JSON body `{ action, … }` and the user's session token:
- * - `start`    `{ providerId, origin }`        → `{ url, state }`
+ * - `start`    `{ providerId, origin? }`       → `{ url, state }`
  * - `complete` `{ providerId, code, state }`   → `{ connection }`
  * - `token`    `{ providerId }`                → `{ access_token, token_type, expires_at }`
  * - `status`   `{ providerId }`                → `{ connection }` (refreshed when due, no token)
@@ -22,6 +22,7 @@ import {
   connectionStatus,
   startAuthorization,
 } from './actions.ts';
+import { AppAddresses } from './app-address.ts';
 import { authenticate } from './caller.ts';
 import { databaseClient } from './database.ts';
 import { errorResponse, json, messages, OAuthError, preflight } from './http.ts';
@@ -58,27 +59,15 @@ function text(body: Body, field: string, max: number, missing = `${field} is req
   return value;
 }
 
-/**
- * The app's origin, for the redirect address: from the body (the SPA sends
- * `window.location.origin`) or else the browser's Origin header. Only a bare http(s) origin.
- */
-function appOrigin(request: Request, body: Body): string {
-  const candidate = typeof body.origin === 'string' ? body.origin : request.headers.get('origin');
-  let url: URL | undefined;
-  try {
-    url = candidate ? new URL(candidate) : undefined;
-  } catch {
-    url = undefined;
-  }
-  if (!url || !['http:', 'https:'].includes(url.protocol) || url.origin !== candidate) {
-    throw new OAuthError(400, 'origin must be the http or https origin of the app');
-  }
-  return url.origin;
+/** The origin the browser names: the body's `origin` (the SPA sends it), else the Origin header. */
+function requestedOrigin(request: Request, body: Body): unknown {
+  return 'origin' in body ? body.origin : (request.headers.get('origin') ?? undefined);
 }
 
 /**
  * Builds the request handler from the function's environment: `SUPABASE_URL`,
- * `SUPABASE_ANON_KEY`, `SUPABASE_SERVICE_ROLE_KEY` and `OAUTH_TOKEN_KEY` (256 bits, base64url).
+ * `SUPABASE_ANON_KEY`, `SUPABASE_SERVICE_ROLE_KEY`, `OAUTH_TOKEN_KEY` (256 bits, base64url),
+ * `SITE_URL` and optionally `ADDITIONAL_REDIRECT_URLS` (see app-address.ts).
  * Concurrent token refreshes of one connection are shared within one handler (see refresh.ts).
  */
 export function createHandler(env: FunctionEnv): FunctionHandler {
@@ -87,6 +76,7 @@ export function createHandler(env: FunctionEnv): FunctionHandler {
   const serviceRoleKey = requireEnv(env, 'SUPABASE_SERVICE_ROLE_KEY');
   const service = databaseClient(supabaseUrl, serviceRoleKey, serviceRoleKey);
   const store = new OAuthStore(service);
+  const addresses = AppAddresses.fromEnv(env);
   // Checked now, so a missing or malformed key stops the start-up instead of failing (or, worse,
   // storing tokens unencrypted) later; WebCrypto imports it asynchronously on first use.
   const tokenKey = requireEnv(env, 'OAUTH_TOKEN_KEY');
@@ -113,7 +103,11 @@ export function createHandler(env: FunctionEnv): FunctionHandler {
         case 'start':
           return json(
             200,
-            await startAuthorization(context, providerId(), appOrigin(request, body)),
+            await startAuthorization(
+              context,
+              providerId(),
+              addresses.returnAddress(requestedOrigin(request, body)),
+            ),
           );
         case 'complete':
           return json(
