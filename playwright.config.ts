@@ -46,6 +46,8 @@ export default defineConfig({
       LOG_REQUESTS: '0',
       // The installation's own address: OAuth providers send the user back there.
       AUTH_SITE_URL: `http://localhost:${port}`,
+      // The local authorisation server of e2e/oauth.spec.ts, whose addresses name localhost.
+      OAUTH_ALLOWED_HOSTS: 'localhost',
     },
     stdout: 'pipe',
   },

@@ -226,7 +226,13 @@ describe('start', () => {
         providerId: 'quickbooks',
         origin: ORIGIN,
       }),
-    ).toMatchObject({ status: 400, body: { error: 'OAuth not configured for quickbooks' } });
+    ).toMatchObject({
+      status: 400,
+      body: {
+        error:
+          'OAuth not configured for quickbooks (Token URL: The address must start with https://)',
+      },
+    });
   });
 
   it('refuses callers who are not signed-in active members', async () => {

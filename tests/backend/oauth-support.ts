@@ -98,7 +98,8 @@ export const OTHER_APP_ORIGIN = 'https://steward.example.org';
 /**
  * An instance of the `oauth` function talking to the test server: what one edge-runtime
  * worker is. Several instances with the same key behave like several workers. `env` adds to
- * or replaces the installation's settings.
+ * or replaces the installation's settings; by default the installation allows 127.0.0.1 (any
+ * port), where the tests' mock providers listen.
  */
 export function functionInstance(
   server: TestServer,
@@ -112,6 +113,7 @@ export function functionInstance(
     OAUTH_TOKEN_KEY: tokenKey,
     SITE_URL: ORIGIN,
     ADDITIONAL_REDIRECT_URLS: `${OTHER_APP_ORIGIN},http://127.0.0.1:8080/some/page`,
+    OAUTH_ALLOWED_HOSTS: '127.0.0.1',
     ...env,
   });
 }

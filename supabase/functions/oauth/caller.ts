@@ -5,6 +5,8 @@ import { rowsOf, type DatabaseClient } from './database.ts';
 export interface Caller {
   userId: string;
   organizationId: string;
+  /** Their access token: to act as them where the database decides (row-level security). */
+  accessToken: string;
 }
 
 interface ProfileRow {
@@ -51,5 +53,5 @@ export async function authenticate(
   if (!profile?.organization_id || !profile.is_active) {
     throw new OAuthError(403, messages.noOrganization);
   }
-  return { userId: user.id, organizationId: profile.organization_id };
+  return { userId: user.id, organizationId: profile.organization_id, accessToken: token };
 }

@@ -7,6 +7,8 @@
  * - `complete` `{ providerId, code, state }`   → `{ connection }`
  * - `token`    `{ providerId }`                → `{ access_token, token_type, expires_at }`
  * - `status`   `{ providerId }`                → `{ connection }` (refreshed when due, no token)
+ * - `configure` `{ providerId, clientId, clientSecret, authorizeUrl, tokenUrl }` → `{ saved }`
+ *   (master admins; addresses only on the hosts endpoint-policy.ts allows)
  * Disconnecting is the rpc `disconnect_oauth_connection`. Errors answer `{ error }` with the
  * specification's texts.
  *
@@ -20,11 +22,13 @@ import {
   accessToken,
   completeAuthorization,
   connectionStatus,
+  saveProviderConfig,
   startAuthorization,
 } from './actions.ts';
 import { AppAddresses } from './app-address.ts';
 import { authenticate } from './caller.ts';
 import { databaseClient } from './database.ts';
+import { EndpointPolicy } from './endpoint-policy.ts';
 import { errorResponse, json, messages, OAuthError, preflight } from './http.ts';
 import { findProvider } from '../_shared/oauth-providers.ts';
 import { TokenRefresher } from './refresh.ts';
@@ -59,6 +63,18 @@ function text(body: Body, field: string, max: number, missing = `${field} is req
   return value;
 }
 
+/**
+ * An optional string field: null when absent or null. The database checks lengths with its
+ * own texts; `max` only keeps what reaches it bounded.
+ */
+function optionalText(body: Body, field: string, max: number): string | null {
+  const value = body[field];
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string') throw new OAuthError(400, `${field} must be a string`);
+  if (value.length > max) throw new OAuthError(400, `${field} is too long`);
+  return value;
+}
+
 /** The origin the browser names: the body's `origin` (the SPA sends it), else the Origin header. */
 function requestedOrigin(request: Request, body: Body): unknown {
   return 'origin' in body ? body.origin : (request.headers.get('origin') ?? undefined);
@@ -67,7 +83,8 @@ function requestedOrigin(request: Request, body: Body): unknown {
 /**
  * Builds the request handler from the function's environment: `SUPABASE_URL`,
  * `SUPABASE_ANON_KEY`, `SUPABASE_SERVICE_ROLE_KEY`, `OAUTH_TOKEN_KEY` (256 bits, base64url),
- * `SITE_URL` and optionally `ADDITIONAL_REDIRECT_URLS` (see app-address.ts).
+ * `SITE_URL`, and optionally `ADDITIONAL_REDIRECT_URLS` (see app-address.ts) and
+ * `OAUTH_ALLOWED_HOSTS` (see endpoint-policy.ts).
  * Concurrent token refreshes of one connection are shared within one handler (see refresh.ts).
  */
 export function createHandler(env: FunctionEnv): FunctionHandler {
@@ -77,6 +94,7 @@ export function createHandler(env: FunctionEnv): FunctionHandler {
   const service = databaseClient(supabaseUrl, serviceRoleKey, serviceRoleKey);
   const store = new OAuthStore(service);
   const addresses = AppAddresses.fromEnv(env);
+  const policy = EndpointPolicy.fromEnv(env);
   // Checked now, so a missing or malformed key stops the start-up instead of failing (or, worse,
   // storing tokens unencrypted) later; WebCrypto imports it asynchronously on first use.
   const tokenKey = requireEnv(env, 'OAUTH_TOKEN_KEY');
@@ -85,7 +103,7 @@ export function createHandler(env: FunctionEnv): FunctionHandler {
   const prepare = () => {
     ready ??= TokenCipher.fromKey(tokenKey).then((cipher) => ({
       cipher,
-      refresher: new TokenRefresher(store, cipher, (id) => findProvider(id)?.name ?? id),
+      refresher: new TokenRefresher(store, policy, cipher, (id) => findProvider(id)?.name ?? id),
     }));
     return ready;
   };
@@ -97,7 +115,7 @@ export function createHandler(env: FunctionEnv): FunctionHandler {
       const { cipher, refresher } = await prepare();
       const caller = await authenticate(request, supabaseUrl, anonKey, service);
       const body = await readBody(request);
-      const context: ActionContext = { caller, store, cipher, refresher };
+      const context: ActionContext = { caller, store, policy, cipher, refresher };
       const providerId = () => text(body, 'providerId', 64);
       switch (body.action) {
         case 'start':
@@ -123,6 +141,21 @@ export function createHandler(env: FunctionEnv): FunctionHandler {
           return json(200, await accessToken(context, providerId()));
         case 'status':
           return json(200, await connectionStatus(context, providerId()));
+        case 'configure':
+          return json(
+            200,
+            await saveProviderConfig(
+              context,
+              databaseClient(supabaseUrl, anonKey, caller.accessToken),
+              {
+                providerId: providerId(),
+                clientId: optionalText(body, 'clientId', 500),
+                clientSecret: optionalText(body, 'clientSecret', 2000),
+                authorizeUrl: optionalText(body, 'authorizeUrl', 2048),
+                tokenUrl: optionalText(body, 'tokenUrl', 2048),
+              },
+            ),
+          );
         default:
           throw new OAuthError(400, 'Unknown action');
       }
