@@ -239,6 +239,9 @@ describe('saving a provider’s addresses (action configure)', () => {
       status: 400,
       body: { error: 'Client ID is required' },
     });
+    expect(
+      await configure(org.masterAdmin, { providerId: 'mailchimp', clientId: 'c'.repeat(501) }),
+    ).toMatchObject({ status: 400, body: { error: 'Client ID is too long' } });
     expect(await configure(org.masterAdmin, { providerId: 'myspace' })).toMatchObject({
       status: 404,
       body: { error: 'Provider myspace not found' },

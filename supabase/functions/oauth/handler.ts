@@ -64,14 +64,13 @@ function text(body: Body, field: string, max: number, missing = `${field} is req
 }
 
 /**
- * An optional string field: null when absent or null. The database checks lengths with its
- * own texts; `max` only keeps what reaches it bounded.
+ * An optional string field: null when absent or null. Its length is the database's to check,
+ * with its own texts (the body as a whole is bounded already).
  */
-function optionalText(body: Body, field: string, max: number): string | null {
+function optionalText(body: Body, field: string): string | null {
   const value = body[field];
   if (value === undefined || value === null) return null;
   if (typeof value !== 'string') throw new OAuthError(400, `${field} must be a string`);
-  if (value.length > max) throw new OAuthError(400, `${field} is too long`);
   return value;
 }
 
@@ -149,10 +148,10 @@ export function createHandler(env: FunctionEnv): FunctionHandler {
               databaseClient(supabaseUrl, anonKey, caller.accessToken),
               {
                 providerId: providerId(),
-                clientId: optionalText(body, 'clientId', 500),
-                clientSecret: optionalText(body, 'clientSecret', 2000),
-                authorizeUrl: optionalText(body, 'authorizeUrl', 2048),
-                tokenUrl: optionalText(body, 'tokenUrl', 2048),
+                clientId: optionalText(body, 'clientId'),
+                clientSecret: optionalText(body, 'clientSecret'),
+                authorizeUrl: optionalText(body, 'authorizeUrl'),
+                tokenUrl: optionalText(body, 'tokenUrl'),
               },
             ),
           );
