@@ -40,7 +40,15 @@ export default defineConfig({
     url: `http://localhost:${port}/config.json`,
     reuseExistingServer: false,
     timeout: 180_000,
-    env: { PORT: String(port), DATA_DIR: dataDir, LOG_REQUESTS: '0' },
+    env: {
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      LOG_REQUESTS: '0',
+      // The installation's own address: OAuth providers send the user back there.
+      AUTH_SITE_URL: `http://localhost:${port}`,
+      // The local authorisation server of e2e/oauth.spec.ts, whose addresses name localhost.
+      OAUTH_ALLOWED_HOSTS: 'localhost',
+    },
     stdout: 'pipe',
   },
 });

@@ -1,5 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { format } from 'date-fns';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import {
   MockAuthorizationServer,
   recordApiResponses,
@@ -95,6 +97,41 @@ test('a master admin sets up Slack with a write-only secret', async ({ page, bas
   await expect(dialog.getByLabel('Client secret')).toHaveValue('');
   await expect(dialog.getByLabel('Client ID')).toHaveValue('steward-e2e');
   await dialog.getByRole('button', { name: 'Cancel' }).click();
+});
+
+test('a token address on a host nobody allowed is refused, and nothing is sent there', async ({
+  page,
+  baseURL,
+}) => {
+  // A server of this machine under a name the installation does not allow (it allows
+  // localhost, the name of the mock authorisation server).
+  const requests: string[] = [];
+  const outsider = createServer((request, response) => {
+    requests.push(`${request.method} ${request.url}`);
+    response.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
+  });
+  await new Promise<void>((resolve) => outsider.listen(0, '127.0.0.1', resolve));
+  const outsiderUrl = `http://127.0.0.1:${(outsider.address() as AddressInfo).port}`;
+  try {
+    await signInAgain(page, baseURL!);
+    await openConnections(page);
+    await slackCard(page).getByRole('button', { name: 'Settings for Slack' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Slack settings' });
+    await dialog.getByLabel('Token URL').fill(`${outsiderUrl}/token`);
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(dialog.getByRole('alert')).toHaveText(
+      'Token URL: The address must be on slack.com, or on a host this installation allows',
+    );
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+    // The saved settings are unchanged.
+    await slackCard(page).getByRole('button', { name: 'Settings for Slack' }).click();
+    await expect(dialog.getByLabel('Token URL')).toHaveValue(`${provider.url}/token`);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    expect(requests).toEqual([]);
+  } finally {
+    await new Promise((resolve) => outsider.close(resolve));
+  }
 });
 
 test('connect: to the provider and back, then Connected with scopes and expiry', async ({

@@ -1,3 +1,4 @@
+import type { ServerConfig } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import type { FunctionEnv } from '../../supabase/functions/_shared/function-env.ts';
 import { functionSecret } from './secrets.ts';
@@ -13,8 +14,25 @@ const GENERATED_SECRETS: Readonly<Record<string, Readonly<Record<string, string>
 };
 
 /**
+ * Settings of the installation a function reads from its environment: in local mode taken from
+ * the server's configuration (`ctx.config`), on hosted Supabase set with `supabase secrets set`.
+ * Lists are comma-separated.
+ */
+const CONFIGURED_VALUES: Readonly<
+  Record<string, (config: ServerConfig) => Readonly<Record<string, string>>>
+> = {
+  // Where providers send users back, and which hosts a provider's addresses may name.
+  oauth: (config) => ({
+    SITE_URL: config.auth.siteUrl,
+    ADDITIONAL_REDIRECT_URLS: config.auth.additionalRedirectUrls.join(','),
+    OAUTH_ALLOWED_HOSTS: config.oauth.allowedHosts.join(','),
+  }),
+};
+
+/**
  * The environment a function's handler is built with in local mode: what Supabase's edge
- * runtime provides (the project URL and keys) plus the function's own secrets.
+ * runtime provides (the project URL and keys), the installation's settings the function reads,
+ * and the function's own secrets.
  */
 export async function functionEnv(
   ctx: AppContext,
@@ -25,6 +43,7 @@ export async function functionEnv(
     SUPABASE_URL: ctx.publicUrl(),
     SUPABASE_ANON_KEY: ctx.keys.anonKey,
     SUPABASE_SERVICE_ROLE_KEY: ctx.keys.serviceRoleKey,
+    ...CONFIGURED_VALUES[name]?.(ctx.config),
   };
   for (const [variable, secret] of Object.entries(GENERATED_SECRETS[name] ?? {})) {
     env[variable] = processEnv[variable] || (await functionSecret(ctx.config.dataDir, secret));

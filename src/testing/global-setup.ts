@@ -12,7 +12,8 @@ declare module 'vitest' {
  * database); each test signs up its own users, so tests never see each other's data.
  */
 export default async function setup(project: TestProject) {
-  const server = await startTestServer();
+  // The OAuth tests' mock providers listen on 127.0.0.1: the installation allows that host.
+  const server = await startTestServer({ env: { OAUTH_ALLOWED_HOSTS: '127.0.0.1' } });
   project.provide('backend', {
     url: server.url,
     anonKey: server.keys.anonKey,

@@ -15,7 +15,13 @@ let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer({
     schema: 'platform',
-    env: { FUNCTIONS_DIR: fixtures, SUPABASE_DIR: path.dirname(fixtures) },
+    env: {
+      FUNCTIONS_DIR: fixtures,
+      SUPABASE_DIR: path.dirname(fixtures),
+      AUTH_SITE_URL: 'https://office.example.org',
+      AUTH_ADDITIONAL_REDIRECT_URLS: 'https://a.example.org,https://b.example.org',
+      OAUTH_ALLOWED_HOSTS: 'auth.example.org,127.0.0.1:9000',
+    },
   });
 });
 afterAll(async () => {
@@ -222,6 +228,15 @@ describe('functions: errors', () => {
 });
 
 describe('functions: generated secrets', () => {
+  it("gives the oauth function the installation's addresses and allowed hosts from its configuration", async () => {
+    const { data } = await server.anon().functions.invoke('oauth');
+    expect(data.settings).toEqual({
+      SITE_URL: 'https://office.example.org',
+      ADDITIONAL_REDIRECT_URLS: 'https://a.example.org,https://b.example.org',
+      OAUTH_ALLOWED_HOSTS: 'auth.example.org,127.0.0.1:9000',
+    });
+  });
+
   it('gives the oauth function OAUTH_TOKEN_KEY, kept in DATA_DIR with mode 0600', async () => {
     const { data } = await server.anon().functions.invoke('oauth');
     const file = path.join(server.dataDir, 'function-secrets', 'oauth');

@@ -13,6 +13,7 @@ import {
   newTokenKey,
   newUser,
   ORIGIN,
+  OTHER_APP_ORIGIN,
   startState,
   storedTokens,
   type Member,
@@ -86,33 +87,79 @@ describe('start', () => {
     expect(ttl).toBeLessThanOrEqual(10 * 60_000 + 5_000);
   });
 
-  it('uses the Origin header when the body names no origin, and refuses a bad origin', async () => {
-    const response = await fn(
-      new Request('http://localhost/oauth', {
-        method: 'POST',
-        headers: {
-          Authorization: `Bearer ${member.token}`,
-          Origin: 'https://steward.example.org',
-          'Content-Type': 'application/json',
-        },
-        body: JSON.stringify({ action: 'start', providerId: 'slack' }),
-      }),
+  it('sends the user back to a configured app address, never to one the browser names', async () => {
+    const redirectOf = async (answer: { status: number; body: Record<string, unknown> }) => {
+      expect(answer.status).toBe(200);
+      return new URL(answer.body.url as string).searchParams.get('redirect_uri');
+    };
+    const start = (extra: Record<string, unknown>, headers: Record<string, string> = {}) =>
+      fn(
+        new Request('http://localhost/oauth', {
+          method: 'POST',
+          headers: {
+            Authorization: `Bearer ${member.token}`,
+            'Content-Type': 'application/json',
+            ...headers,
+          },
+          body: JSON.stringify({ action: 'start', providerId: 'slack', ...extra }),
+        }),
+      ).then(async (response) => ({
+        status: response.status,
+        body: (await response.json()) as Record<string, unknown>,
+      }));
+
+    // No origin named: the site address (SITE_URL).
+    expect(await redirectOf(await start({}))).toBe(`${ORIGIN}/oauth/callback/slack`);
+    // The origin the browser started from, when it is one of the configured addresses, in the
+    // body or else in the Origin header.
+    expect(await redirectOf(await start({ origin: OTHER_APP_ORIGIN }))).toBe(
+      `${OTHER_APP_ORIGIN}/oauth/callback/slack`,
     );
-    const body = (await response.json()) as { url: string };
-    expect(new URL(body.url).searchParams.get('redirect_uri')).toBe(
-      'https://steward.example.org/oauth/callback/slack',
+    expect(await redirectOf(await start({}, { Origin: OTHER_APP_ORIGIN }))).toBe(
+      `${OTHER_APP_ORIGIN}/oauth/callback/slack`,
     );
-    for (const origin of ['javascript:alert(1)', 'https://evil.example/path', 'nonsense']) {
-      const bad = await callFunction(fn, member.token, {
-        action: 'start',
-        providerId: 'slack',
-        origin,
-      });
-      expect(bad).toMatchObject({
-        status: 400,
-        body: { error: 'origin must be the http or https origin of the app' },
-      });
+
+    const statesBefore = await server.db.query(
+      'select count(*)::int as n from public.oauth_states where user_id = $1',
+      [member.userId],
+    );
+    const hostile = [
+      'https://evil.example',
+      `${ORIGIN}.evil.example`,
+      'http://localhost:5174',
+      'https://steward.example.org:8443',
+      // Configured with a path: a page of the app, not an origin the browser could send.
+      'http://127.0.0.1:8080',
+      'javascript:alert(1)',
+      `${OTHER_APP_ORIGIN}/path`,
+      'nonsense',
+      42,
+    ];
+    const refusal = {
+      status: 400,
+      body: { error: `Connections can only be started from this app's own address (${ORIGIN})` },
+    };
+    for (const origin of hostile) {
+      expect({ origin, answer: await start({ origin }) }).toEqual({ origin, answer: refusal });
     }
+    expect({ answer: await start({}, { Origin: 'https://evil.example' }) }).toEqual({
+      answer: refusal,
+    });
+    // Refused before anything was stored.
+    const statesAfter = await server.db.query(
+      'select count(*)::int as n from public.oauth_states where user_id = $1',
+      [member.userId],
+    );
+    expect(statesAfter.rows).toEqual(statesBefore.rows);
+  });
+
+  it('cannot be built without the site address', () => {
+    expect(() => functionInstance(server, newTokenKey(), { SITE_URL: '' })).toThrow(
+      'SITE_URL is not set',
+    );
+    expect(() => functionInstance(server, newTokenKey(), { SITE_URL: 'localhost' })).toThrow(
+      'SITE_URL must be the http or https address of the app',
+    );
   });
 
   it('refuses unknown and unconfigured providers with the texts of the specification', async () => {
@@ -179,7 +226,13 @@ describe('start', () => {
         providerId: 'quickbooks',
         origin: ORIGIN,
       }),
-    ).toMatchObject({ status: 400, body: { error: 'OAuth not configured for quickbooks' } });
+    ).toMatchObject({
+      status: 400,
+      body: {
+        error:
+          'OAuth not configured for quickbooks (Token URL: The address must start with https://)',
+      },
+    });
   });
 
   it('refuses callers who are not signed-in active members', async () => {

@@ -14,7 +14,7 @@ import {
 import {
   needsRefresh,
   REFRESH_THRESHOLD_MS,
-} from '../../supabase/functions/oauth/refresh-policy.ts';
+} from '../../supabase/functions/_shared/oauth-refresh-policy.ts';
 
 const newKey = () => randomBytes(32).toString('base64url');
 

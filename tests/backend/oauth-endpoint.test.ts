@@ -21,6 +21,7 @@ import {
 // what the browser can read of the configuration, and disconnecting.
 
 const SECRET = 'endpoint-client-secret-91c2';
+const SITE_URL = 'https://office.example.org';
 let server: TestServer;
 let provider: MockProvider;
 let org: Organization;
@@ -29,7 +30,15 @@ let member: Member;
 const answered: string[] = [];
 
 beforeAll(async () => {
-  [server, provider] = await Promise.all([startTestServer(), new MockProvider().start()]);
+  provider = await new MockProvider().start();
+  // The installation's settings the function gets from the server's configuration.
+  server = await startTestServer({
+    env: {
+      AUTH_SITE_URL: SITE_URL,
+      AUTH_ADDITIONAL_REDIRECT_URLS: ORIGIN,
+      OAUTH_ALLOWED_HOSTS: new URL(provider.url).host,
+    },
+  });
   org = await newOrganization(server);
   member = await addMember(server, org);
   await configureProvider(org, 'slack', provider, SECRET);
@@ -94,6 +103,21 @@ describe('/functions/v1/oauth', () => {
     expect(await invoke(member.client, { action: 'token', providerId: 'slack' })).toMatchObject({
       status: 200,
       body: { access_token: 'AT-e2' },
+    });
+  });
+
+  it("sends the user back to the installation's configured addresses only", async () => {
+    const redirect = async (body: Record<string, unknown>) => {
+      const answer = await invoke(member.client, { action: 'start', providerId: 'slack', ...body });
+      return answer.status === 200
+        ? new URL(answer.body.url as string).searchParams.get('redirect_uri')
+        : answer;
+    };
+    expect(await redirect({})).toBe(`${SITE_URL}/oauth/callback/slack`);
+    expect(await redirect({ origin: ORIGIN })).toBe(`${ORIGIN}/oauth/callback/slack`);
+    expect(await redirect({ origin: 'https://evil.example' })).toEqual({
+      status: 400,
+      body: { error: `Connections can only be started from this app's own address (${SITE_URL})` },
     });
   });
 

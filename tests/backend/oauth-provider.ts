@@ -23,11 +23,14 @@ export interface TokenAnswer {
 
 /**
  * A tiny OAuth authorisation server for tests: `POST /token` records every call and answers
- * what `answer` returns (by default a new access token, a new refresh token and one hour).
+ * what `answer` returns (by default a new access token, a new refresh token and one hour). A
+ * second one serves as a host nothing may be sent to: `requests` shows whether anything was.
  * Real HTTP over loopback, so the function's requests are exactly what a provider would see.
  */
 export class MockProvider {
   readonly calls: TokenCall[] = [];
+  /** Every request that reached the server at all (`METHOD /path?query`), token calls or not. */
+  readonly requests: string[] = [];
   answer: (call: TokenCall, index: number) => TokenAnswer = defaultAnswer;
   private server: Server | undefined;
   url = '';
@@ -47,11 +50,13 @@ export class MockProvider {
 
   reset(): void {
     this.calls.length = 0;
+    this.requests.length = 0;
     this.answer = defaultAnswer;
   }
 
   async start(): Promise<this> {
     this.server = createServer((req, res) => {
+      this.requests.push(`${req.method} ${req.url}`);
       void readBody(req).then(async (raw) => {
         if (req.method !== 'POST' || req.url !== '/token') {
           res.writeHead(404).end();

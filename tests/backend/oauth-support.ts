@@ -90,16 +90,31 @@ export function newTokenKey(): string {
   return randomBytes(32).toString('base64url');
 }
 
+/** The app's site address in the function instances of these tests (`SITE_URL`). */
+export const ORIGIN = 'http://localhost:5173';
+/** The app's other address in these tests (`ADDITIONAL_REDIRECT_URLS`). */
+export const OTHER_APP_ORIGIN = 'https://steward.example.org';
+
 /**
  * An instance of the `oauth` function talking to the test server: what one edge-runtime
- * worker is. Several instances with the same key behave like several workers.
+ * worker is. Several instances with the same key behave like several workers. `env` adds to
+ * or replaces the installation's settings; by default the installation allows 127.0.0.1 (any
+ * port), where the tests' mock providers listen.
  */
-export function functionInstance(server: TestServer, tokenKey: string): FunctionHandler {
+export function functionInstance(
+  server: TestServer,
+  tokenKey: string,
+  env: Record<string, string> = {},
+): FunctionHandler {
   return createHandler({
     SUPABASE_URL: server.url,
     SUPABASE_ANON_KEY: server.keys.anonKey,
     SUPABASE_SERVICE_ROLE_KEY: server.keys.serviceRoleKey,
     OAUTH_TOKEN_KEY: tokenKey,
+    SITE_URL: ORIGIN,
+    ADDITIONAL_REDIRECT_URLS: `${OTHER_APP_ORIGIN},http://127.0.0.1:8080/some/page`,
+    OAUTH_ALLOWED_HOSTS: '127.0.0.1',
+    ...env,
   });
 }
 
@@ -127,8 +142,6 @@ export async function callFunction(
   const text = await response.text();
   return { status: response.status, body: JSON.parse(text) as Record<string, unknown>, text };
 }
-
-export const ORIGIN = 'http://localhost:5173';
 
 /** Starts an authorisation and returns its state. */
 export async function startState(

@@ -3,6 +3,7 @@ import { startTestServer, type TestServer } from '../support/server.ts';
 import { buildWorld, type World } from './actors.ts';
 import { attackCases } from './attack-cases.ts';
 import type { Case, Outcome } from './cases.ts';
+import { functionCases } from './function-cases.ts';
 import { ownRowCases } from './own-row-cases.ts';
 import { rpcCases } from './rpc-cases.ts';
 import { storageCases } from './storage-cases.ts';
@@ -11,16 +12,18 @@ import { tableCases } from './table-cases.ts';
 /**
  * The security matrix: two organisations × {anonymous, user, admin, master_admin, deactivated
  * user, signed-in user without organisation} × every table (select, insert, update, delete),
- * every rpc function and every bucket operation, plus named attacks. Everything goes through
- * unmodified supabase-js against the embedded server; every case checks its effect in the
- * database with the service role. The expected outcomes come from the rules written out in
- * table-cases.ts, rpc-cases.ts, storage-cases.ts, own-row-cases.ts and attack-cases.ts.
+ * every rpc function, every bucket operation and the edge functions' actions that change data,
+ * plus named attacks. Everything goes through unmodified supabase-js against the embedded
+ * server; every case checks its effect in the database with the service role. The expected
+ * outcomes come from the rules written out in table-cases.ts, rpc-cases.ts, storage-cases.ts,
+ * function-cases.ts, own-row-cases.ts and attack-cases.ts.
  */
 const SUITES: [string, (server: TestServer, world: World) => Case[]][] = [
   ['tables and the view', tableCases],
   ['own rows', ownRowCases],
   ['rpc functions', rpcCases],
   ['storage buckets', storageCases],
+  ['edge functions', functionCases],
   ['named attacks', attackCases],
 ];
 

@@ -80,7 +80,8 @@ describe('OAuth Connections page', () => {
       `${window.location.origin}/oauth/callback/github`,
     );
 
-    // The secret is required the first time; an address must be https.
+    // The secret is required the first time; an address must be https, and on GitHub's own
+    // hosts (the server says so: it alone knows which hosts the installation allows).
     await userEvent.type(within(dialog).getByLabelText('Client ID'), 'gh-client');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(within(dialog).getByRole('alert')).toHaveTextContent('Client secret is required');
@@ -90,9 +91,27 @@ describe('OAuth Connections page', () => {
       'http://github.example.com/login/oauth/access_token',
     );
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
-    expect(within(dialog).getByRole('alert')).toHaveTextContent(
-      'Token URL: The address must start with https://',
+    await waitFor(
+      () =>
+        expect(within(dialog).getByRole('alert')).toHaveTextContent(
+          'Token URL: The address must start with https://',
+        ),
+      SERVER,
     );
+    await userEvent.clear(within(dialog).getByLabelText('Token URL'));
+    await userEvent.click(within(dialog).getByLabelText('Token URL'));
+    await userEvent.paste('https://github.example.com/login/oauth/access_token');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(
+      () =>
+        expect(within(dialog).getByRole('alert')).toHaveTextContent(
+          'Token URL: The address must be on github.com, or on a host this installation allows',
+        ),
+      SERVER,
+    );
+    expect(
+      (await serviceClient().from('oauth_configs').select('id').eq('client_id', 'gh-client')).data,
+    ).toEqual([]);
     await userEvent.clear(within(dialog).getByLabelText('Token URL'));
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument(), SERVER);

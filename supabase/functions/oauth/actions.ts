@@ -4,10 +4,13 @@
  * refresh token, an access token only from `token`, only of the caller's own connection.
  */
 import type { Caller } from './caller.ts';
+import type { DatabaseClient } from './database.ts';
+import { DatabaseError } from './database.ts';
+import type { EndpointPolicy } from './endpoint-policy.ts';
 import { randomState, sha256Hex } from './crypto.ts';
 import { messages, OAuthError } from './http.ts';
 import { configuredProvider, requireProvider } from './provider-config.ts';
-import { redirectUriFor } from './providers.ts';
+import { redirectUriFor } from '../_shared/oauth-providers.ts';
 import type { TokenRefresher } from './refresh.ts';
 import type { OAuthStore } from './store.ts';
 import { publicConnection } from './store.ts';
@@ -22,6 +25,7 @@ export const MAX_LIVE_STATES = 20;
 export interface ActionContext {
   caller: Caller;
   store: OAuthStore;
+  policy: EndpointPolicy;
   cipher: TokenCipher;
   refresher: TokenRefresher;
 }
@@ -29,15 +33,16 @@ export interface ActionContext {
 /**
  * `start`: binds a new random state to the caller, the provider and the organisation for 10
  * minutes and returns the provider's authorisation address with the query of spec §7. Only the
- * state's hash is stored.
+ * state's hash is stored. `appAddress` is a configured address of the app (app-address.ts),
+ * never one the browser chose.
  */
 export async function startAuthorization(
-  { caller, store }: ActionContext,
+  { caller, store, policy }: ActionContext,
   providerId: string,
-  origin: string,
+  appAddress: string,
 ) {
-  const configured = await configuredProvider(store, caller.organizationId, providerId);
-  const redirectUri = redirectUriFor(origin, providerId);
+  const configured = await configuredProvider(store, policy, caller.organizationId, providerId);
+  const redirectUri = redirectUriFor(appAddress, providerId);
   const state = randomState();
   const now = new Date();
   await store.deleteStaleStates(now);
@@ -70,7 +75,7 @@ export async function startAuthorization(
  * connection with its tokens encrypted.
  */
 export async function completeAuthorization(
-  { caller, store, cipher }: ActionContext,
+  { caller, store, policy, cipher }: ActionContext,
   providerId: string,
   code: string,
   state: string,
@@ -86,7 +91,7 @@ export async function completeAuthorization(
   ) {
     throw new OAuthError(400, messages.invalidState);
   }
-  const configured = await configuredProvider(store, caller.organizationId, providerId);
+  const configured = await configuredProvider(store, policy, caller.organizationId, providerId);
   let tokens;
   try {
     tokens = await exchangeCode(configured.tokenUrl, configured.client, code, row.redirect_uri);
@@ -145,4 +150,48 @@ export async function connectionStatus(context: ActionContext, providerId: strin
   const connection = await ownActiveConnection(context, providerId);
   const fresh = await context.refresher.fresh(connection);
   return { connection: publicConnection(fresh.connection) };
+}
+
+/** A master admin's settings for a provider, as the settings dialog sends them. */
+export interface ProviderConfigInput {
+  providerId: string;
+  clientId: string | null;
+  /** Null or blank keeps the stored secret: the secret is write-only. */
+  clientSecret: string | null;
+  /** Null or blank: the catalogue's address. */
+  authorizeUrl: string | null;
+  tokenUrl: string | null;
+}
+
+/**
+ * `configure`: saves the organisation's client and address overrides for a catalogue
+ * provider, refusing addresses the policy does not allow before anything is stored. The save
+ * itself is the rpc `save_oauth_config`, called as the caller (`asCaller` carries their
+ * token), so the database still decides who may configure what (master admins, their own
+ * organisation) and checks the values; its refusals reach the caller with its own text.
+ */
+export async function saveProviderConfig(
+  { policy }: ActionContext,
+  asCaller: DatabaseClient,
+  input: ProviderConfigInput,
+) {
+  const provider = requireProvider(input.providerId);
+  const authorizeUrl = input.authorizeUrl?.trim() || null;
+  const tokenUrl = input.tokenUrl?.trim() || null;
+  const problem =
+    (authorizeUrl && policy.problem(provider, 'Authorization URL', authorizeUrl)) ||
+    (tokenUrl && policy.problem(provider, 'Token URL', tokenUrl));
+  if (problem) throw new OAuthError(400, problem);
+  const { error } = await asCaller.rpc('save_oauth_config', {
+    provider_id: provider.id,
+    client_id: input.clientId,
+    client_secret: input.clientSecret,
+    authorize_url: authorizeUrl,
+    token_url: tokenUrl,
+  });
+  // A refusal raised by the function itself (`raise exception`: SQLSTATE P0001) is the
+  // caller's; anything else is a fault.
+  if (error?.code === 'P0001') throw new OAuthError(400, error.message);
+  if (error) throw new DatabaseError('saving a provider configuration', error);
+  return { saved: true };
 }

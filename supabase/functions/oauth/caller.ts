@@ -1,10 +1,12 @@
 import { messages, OAuthError } from './http.ts';
-import type { RestClient } from './rest.ts';
+import { rowsOf, type DatabaseClient } from './database.ts';
 
 /** The signed-in member a request comes from. */
 export interface Caller {
   userId: string;
   organizationId: string;
+  /** Their access token: to act as them where the database decides (row-level security). */
+  accessToken: string;
 }
 
 interface ProfileRow {
@@ -27,7 +29,7 @@ export async function authenticate(
   request: Request,
   supabaseUrl: string,
   anonKey: string,
-  service: RestClient,
+  service: DatabaseClient,
 ): Promise<Caller> {
   const token = bearerToken(request);
   // The anon key is also a valid JWT; it belongs to no user.
@@ -44,12 +46,12 @@ export async function authenticate(
   const user = (await response.json()) as { id?: unknown };
   if (typeof user.id !== 'string') throw new OAuthError(401, messages.notAuthenticated);
 
-  const [profile] = await service.select<ProfileRow>('user_profiles', {
-    select: 'id,organization_id,is_active',
-    id: `eq.${user.id}`,
-  });
+  const [profile] = await rowsOf<ProfileRow>(
+    service.from('user_profiles').select('id,organization_id,is_active').eq('id', user.id),
+    "reading the caller's profile",
+  );
   if (!profile?.organization_id || !profile.is_active) {
     throw new OAuthError(403, messages.noOrganization);
   }
-  return { userId: user.id, organizationId: profile.organization_id };
+  return { userId: user.id, organizationId: profile.organization_id, accessToken: token };
 }

@@ -3,10 +3,12 @@
  * provider tokens kept on the server (docs/architecture.md, issue 7).
  *
  * `POST /functions/v1/oauth` with a JSON body `{ action, … }` and the user's session token:
- * - `start`    `{ providerId, origin }`        → `{ url, state }`
+ * - `start`    `{ providerId, origin? }`       → `{ url, state }`
  * - `complete` `{ providerId, code, state }`   → `{ connection }`
  * - `token`    `{ providerId }`                → `{ access_token, token_type, expires_at }`
  * - `status`   `{ providerId }`                → `{ connection }` (refreshed when due, no token)
+ * - `configure` `{ providerId, clientId, clientSecret, authorizeUrl, tokenUrl }` → `{ saved }`
+ *   (master admins; addresses only on the hosts endpoint-policy.ts allows)
  * Disconnecting is the rpc `disconnect_oauth_connection`. Errors answer `{ error }` with the
  * specification's texts.
  *
@@ -20,13 +22,16 @@ import {
   accessToken,
   completeAuthorization,
   connectionStatus,
+  saveProviderConfig,
   startAuthorization,
 } from './actions.ts';
+import { AppAddresses } from './app-address.ts';
 import { authenticate } from './caller.ts';
+import { databaseClient } from './database.ts';
+import { EndpointPolicy } from './endpoint-policy.ts';
 import { errorResponse, json, messages, OAuthError, preflight } from './http.ts';
-import { findProvider } from './providers.ts';
+import { findProvider } from '../_shared/oauth-providers.ts';
 import { TokenRefresher } from './refresh.ts';
-import { RestClient } from './rest.ts';
 import { OAuthStore } from './store.ts';
 import { TokenCipher } from './token-cipher.ts';
 import { assertTokenKey } from './crypto.ts';
@@ -59,37 +64,36 @@ function text(body: Body, field: string, max: number, missing = `${field} is req
 }
 
 /**
- * The app's origin, for the redirect address: from the body (the SPA sends
- * `window.location.origin`) or else the browser's Origin header. Only a bare http(s) origin.
+ * An optional string field: null when absent or null. Its length is the database's to check,
+ * with its own texts (the body as a whole is bounded already).
  */
-function appOrigin(request: Request, body: Body): string {
-  const candidate = typeof body.origin === 'string' ? body.origin : request.headers.get('origin');
-  let url: URL | undefined;
-  try {
-    url = candidate ? new URL(candidate) : undefined;
-  } catch {
-    url = undefined;
-  }
-  if (!url || !['http:', 'https:'].includes(url.protocol) || url.origin !== candidate) {
-    throw new OAuthError(400, 'origin must be the http or https origin of the app');
-  }
-  return url.origin;
+function optionalText(body: Body, field: string): string | null {
+  const value = body[field];
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string') throw new OAuthError(400, `${field} must be a string`);
+  return value;
+}
+
+/** The origin the browser names: the body's `origin` (the SPA sends it), else the Origin header. */
+function requestedOrigin(request: Request, body: Body): unknown {
+  return 'origin' in body ? body.origin : (request.headers.get('origin') ?? undefined);
 }
 
 /**
  * Builds the request handler from the function's environment: `SUPABASE_URL`,
- * `SUPABASE_ANON_KEY`, `SUPABASE_SERVICE_ROLE_KEY` and `OAUTH_TOKEN_KEY` (256 bits, base64url).
+ * `SUPABASE_ANON_KEY`, `SUPABASE_SERVICE_ROLE_KEY`, `OAUTH_TOKEN_KEY` (256 bits, base64url),
+ * `SITE_URL`, and optionally `ADDITIONAL_REDIRECT_URLS` (see app-address.ts) and
+ * `OAUTH_ALLOWED_HOSTS` (see endpoint-policy.ts).
  * Concurrent token refreshes of one connection are shared within one handler (see refresh.ts).
  */
 export function createHandler(env: FunctionEnv): FunctionHandler {
   const supabaseUrl = requireEnv(env, 'SUPABASE_URL');
   const anonKey = requireEnv(env, 'SUPABASE_ANON_KEY');
-  const service = new RestClient(
-    supabaseUrl,
-    requireEnv(env, 'SUPABASE_SERVICE_ROLE_KEY'),
-    requireEnv(env, 'SUPABASE_SERVICE_ROLE_KEY'),
-  );
+  const serviceRoleKey = requireEnv(env, 'SUPABASE_SERVICE_ROLE_KEY');
+  const service = databaseClient(supabaseUrl, serviceRoleKey, serviceRoleKey);
   const store = new OAuthStore(service);
+  const addresses = AppAddresses.fromEnv(env);
+  const policy = EndpointPolicy.fromEnv(env);
   // Checked now, so a missing or malformed key stops the start-up instead of failing (or, worse,
   // storing tokens unencrypted) later; WebCrypto imports it asynchronously on first use.
   const tokenKey = requireEnv(env, 'OAUTH_TOKEN_KEY');
@@ -98,7 +102,7 @@ export function createHandler(env: FunctionEnv): FunctionHandler {
   const prepare = () => {
     ready ??= TokenCipher.fromKey(tokenKey).then((cipher) => ({
       cipher,
-      refresher: new TokenRefresher(store, cipher, (id) => findProvider(id)?.name ?? id),
+      refresher: new TokenRefresher(store, policy, cipher, (id) => findProvider(id)?.name ?? id),
     }));
     return ready;
   };
@@ -110,13 +114,17 @@ export function createHandler(env: FunctionEnv): FunctionHandler {
       const { cipher, refresher } = await prepare();
       const caller = await authenticate(request, supabaseUrl, anonKey, service);
       const body = await readBody(request);
-      const context: ActionContext = { caller, store, cipher, refresher };
+      const context: ActionContext = { caller, store, policy, cipher, refresher };
       const providerId = () => text(body, 'providerId', 64);
       switch (body.action) {
         case 'start':
           return json(
             200,
-            await startAuthorization(context, providerId(), appOrigin(request, body)),
+            await startAuthorization(
+              context,
+              providerId(),
+              addresses.returnAddress(requestedOrigin(request, body)),
+            ),
           );
         case 'complete':
           return json(
@@ -132,6 +140,21 @@ export function createHandler(env: FunctionEnv): FunctionHandler {
           return json(200, await accessToken(context, providerId()));
         case 'status':
           return json(200, await connectionStatus(context, providerId()));
+        case 'configure':
+          return json(
+            200,
+            await saveProviderConfig(
+              context,
+              databaseClient(supabaseUrl, anonKey, caller.accessToken),
+              {
+                providerId: providerId(),
+                clientId: optionalText(body, 'clientId'),
+                clientSecret: optionalText(body, 'clientSecret'),
+                authorizeUrl: optionalText(body, 'authorizeUrl'),
+                tokenUrl: optionalText(body, 'tokenUrl'),
+              },
+            ),
+          );
         default:
           throw new OAuthError(400, 'Unknown action');
       }

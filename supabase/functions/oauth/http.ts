@@ -28,6 +28,8 @@ export const messages = {
   notConnected: (name: string) => `${name} is not connected`,
   needsReconnect: (name: string) => `${name} needs to be reconnected`,
   tooManyStarts: 'Too many connections started at once. Please try again in a few minutes.',
+  notAnAppAddress: (site: string) =>
+    `Connections can only be started from this app's own address (${site})`,
 } as const;
 
 // Browsers call a hosted edge function from the app's origin, so the function answers CORS

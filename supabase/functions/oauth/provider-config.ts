@@ -1,6 +1,7 @@
+import type { OAuthProvider } from '../_shared/oauth-providers.ts';
+import { findProvider } from '../_shared/oauth-providers.ts';
+import type { EndpointPolicy } from './endpoint-policy.ts';
 import { messages, OAuthError } from './http.ts';
-import type { OAuthProvider } from './providers.ts';
-import { findProvider } from './providers.ts';
 import type { OAuthStore } from './store.ts';
 import type { ClientCredentials } from './token-endpoint.ts';
 
@@ -19,44 +20,33 @@ export function requireProvider(providerId: string): OAuthProvider {
   return provider;
 }
 
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
-
-/**
- * An address the function may send the client secret to or the user to: https, or plain http
- * to this machine only (a local test authorisation server). Anything else would put the
- * secret or the code on the network unencrypted.
- */
-export function isAllowedEndpoint(address: string): boolean {
-  let url: URL;
-  try {
-    url = new URL(address);
-  } catch {
-    return false;
-  }
-  if (url.username || url.password) return false;
-  if (url.protocol === 'https:') return true;
-  return url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname);
-}
-
 /**
  * The organisation's configuration of a provider: the catalogue's addresses unless the
  * organisation overrode them, and its client id and secret. Refuses with "OAuth not
  * configured for {id}" when there is no client, no secret, or no usable address (BambooHR
- * needs the company's own addresses).
+ * needs the company's own addresses), and says why when a saved address is one the `policy`
+ * does not allow: the secret is never sent there, whatever the database holds.
  */
 export async function configuredProvider(
   store: OAuthStore,
+  policy: EndpointPolicy,
   organizationId: string,
   providerId: string,
 ): Promise<ConfiguredProvider> {
   const provider = requireProvider(providerId);
   const config = await store.findConfig(organizationId, providerId);
-  const notConfigured = new OAuthError(400, messages.notConfigured(providerId));
-  if (!config?.client_id || !config.client_secret) throw notConfigured;
+  const notConfigured = messages.notConfigured(providerId);
+  if (!config?.client_id || !config.client_secret) throw new OAuthError(400, notConfigured);
   const authorizeUrl = config.authorize_url || provider.authorizeUrl;
   const tokenUrl = config.token_url || provider.tokenUrl;
-  if (!isAllowedEndpoint(authorizeUrl) || !isAllowedEndpoint(tokenUrl)) throw notConfigured;
-  if (authorizeUrl.includes('{') || tokenUrl.includes('{')) throw notConfigured;
+  // A catalogue address with a placeholder the organisation has not replaced (BambooHR).
+  if (authorizeUrl.includes('{') || tokenUrl.includes('{')) {
+    throw new OAuthError(400, notConfigured);
+  }
+  const problem =
+    policy.problem(provider, 'Authorization URL', authorizeUrl) ??
+    policy.problem(provider, 'Token URL', tokenUrl);
+  if (problem) throw new OAuthError(400, `${notConfigured} (${problem})`);
   return {
     provider,
     authorizeUrl,

@@ -11,9 +11,10 @@
  *   Others wait for the lease to go and read the result.
  */
 import { TokenCipherError } from './crypto.ts';
+import type { EndpointPolicy } from './endpoint-policy.ts';
 import { messages, OAuthError } from './http.ts';
 import { configuredProvider } from './provider-config.ts';
-import { needsRefresh } from './refresh-policy.ts';
+import { needsRefresh } from '../_shared/oauth-refresh-policy.ts';
 import type { ConnectionRow, OAuthStore, TokenRow } from './store.ts';
 import type { TokenCipher } from './token-cipher.ts';
 import { refreshAccessToken, TokenEndpointError } from './token-endpoint.ts';
@@ -36,6 +37,7 @@ export class TokenRefresher {
 
   constructor(
     private readonly store: OAuthStore,
+    private readonly policy: EndpointPolicy,
     private readonly cipher: TokenCipher,
     /** The provider's display name, for messages. */
     private readonly providerName: (providerId: string) => string,
@@ -107,6 +109,7 @@ export class TokenRefresher {
   ): Promise<FreshConnection> {
     const provider = await configuredProvider(
       this.store,
+      this.policy,
       connection.organization_id,
       connection.provider_id,
     );

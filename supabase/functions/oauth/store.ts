@@ -3,7 +3,7 @@
  * `oauth_states`, `oauth_configs`, `oauth_connections` and `oauth_connection_tokens`. Every
  * query names the caller's user and organisation itself, since the service role bypasses RLS.
  */
-import type { RestClient } from './rest.ts';
+import { rowsOf, type DatabaseClient } from './database.ts';
 
 export interface StateRow {
   id: string;
@@ -44,12 +44,14 @@ export interface TokenRow {
 
 const CONNECTION_COLUMNS =
   'id,provider_id,user_id,organization_id,expires_at,scopes,is_active,needs_reconnect,created_at';
+const STATE_COLUMNS = 'id,user_id,organization_id,provider_id,redirect_uri,expires_at';
 
 export class OAuthStore {
-  constructor(private readonly db: RestClient) {}
+  /** `db` must act with the service role. */
+  constructor(private readonly db: DatabaseClient) {}
 
   async createState(row: Omit<StateRow, 'id'> & { state_hash: string }): Promise<void> {
-    await this.db.insert('oauth_states', row);
+    await rowsOf(this.db.from('oauth_states').insert(row), 'storing a state');
   }
 
   /**
@@ -58,43 +60,52 @@ export class OAuthStore {
    * state is not touched, so nobody can spend a state that is not theirs.
    */
   async consumeState(stateHash: string, userId: string): Promise<StateRow | undefined> {
-    const [row] = await this.db.update<StateRow>(
-      'oauth_states',
-      {
-        state_hash: `eq.${stateHash}`,
-        user_id: `eq.${userId}`,
-        used_at: 'is.null',
-        select: 'id,user_id,organization_id,provider_id,redirect_uri,expires_at',
-      },
-      { used_at: new Date().toISOString() },
+    const [row] = await rowsOf<StateRow>(
+      this.db
+        .from('oauth_states')
+        .update({ used_at: new Date().toISOString() })
+        .eq('state_hash', stateHash)
+        .eq('user_id', userId)
+        .is('used_at', null)
+        .select(STATE_COLUMNS),
+      'spending a state',
     );
     return row;
   }
 
   /** How many of the user's states are still usable (counted up to `limit`). */
   async countLiveStates(userId: string, now: Date, limit: number): Promise<number> {
-    const rows = await this.db.select('oauth_states', {
-      select: 'id',
-      user_id: `eq.${userId}`,
-      used_at: 'is.null',
-      expires_at: `gt.${now.toISOString()}`,
-      limit: String(limit),
-    });
+    const rows = await rowsOf(
+      this.db
+        .from('oauth_states')
+        .select('id')
+        .eq('user_id', userId)
+        .is('used_at', null)
+        .gt('expires_at', now.toISOString())
+        .limit(limit),
+      'counting states',
+    );
     return rows.length;
   }
 
   /** Removes states that expired more than a day ago; they can never be used. */
   async deleteStaleStates(now: Date): Promise<void> {
     const cutoff = new Date(now.getTime() - 24 * 60 * 60 * 1000).toISOString();
-    await this.db.delete('oauth_states', { expires_at: `lt.${cutoff}`, select: 'id' });
+    await rowsOf(
+      this.db.from('oauth_states').delete().lt('expires_at', cutoff),
+      'deleting stale states',
+    );
   }
 
   async findConfig(organizationId: string, providerId: string): Promise<ConfigRow | undefined> {
-    const [row] = await this.db.select<ConfigRow>('oauth_configs', {
-      select: 'client_id,client_secret,authorize_url,token_url',
-      organization_id: `eq.${organizationId}`,
-      provider_id: `eq.${providerId}`,
-    });
+    const [row] = await rowsOf<ConfigRow>(
+      this.db
+        .from('oauth_configs')
+        .select('client_id,client_secret,authorize_url,token_url')
+        .eq('organization_id', organizationId)
+        .eq('provider_id', providerId),
+      'reading a provider configuration',
+    );
     return row;
   }
 
@@ -104,21 +115,24 @@ export class OAuthStore {
     organizationId: string,
     providerId: string,
   ): Promise<ConnectionRow | undefined> {
-    const [row] = await this.db.select<ConnectionRow>('oauth_connections', {
-      select: CONNECTION_COLUMNS,
-      user_id: `eq.${userId}`,
-      organization_id: `eq.${organizationId}`,
-      provider_id: `eq.${providerId}`,
-      is_active: 'eq.true',
-    });
+    const [row] = await rowsOf<ConnectionRow>(
+      this.db
+        .from('oauth_connections')
+        .select(CONNECTION_COLUMNS)
+        .eq('user_id', userId)
+        .eq('organization_id', organizationId)
+        .eq('provider_id', providerId)
+        .eq('is_active', true),
+      'reading a connection',
+    );
     return row;
   }
 
   async findConnectionById(id: string): Promise<ConnectionRow | undefined> {
-    const [row] = await this.db.select<ConnectionRow>('oauth_connections', {
-      select: CONNECTION_COLUMNS,
-      id: `eq.${id}`,
-    });
+    const [row] = await rowsOf<ConnectionRow>(
+      this.db.from('oauth_connections').select(CONNECTION_COLUMNS).eq('id', id),
+      'reading a connection',
+    );
     return row;
   }
 
@@ -134,69 +148,63 @@ export class OAuthStore {
     expires_at: string | null;
     scopes: readonly string[];
   }): Promise<ConnectionRow> {
-    const [row] = await this.db.insert<ConnectionRow>(
-      'oauth_connections',
-      {
-        ...fields,
-        is_active: false,
-        needs_reconnect: false,
-        created_at: new Date().toISOString(),
-      },
-      {
-        query: { on_conflict: 'user_id,provider_id', select: CONNECTION_COLUMNS },
-        prefer: ['resolution=merge-duplicates'],
-      },
+    const [row] = await rowsOf<ConnectionRow>(
+      this.db
+        .from('oauth_connections')
+        .upsert(
+          {
+            ...fields,
+            is_active: false,
+            needs_reconnect: false,
+            created_at: new Date().toISOString(),
+          },
+          { onConflict: 'user_id,provider_id' },
+        )
+        .select(CONNECTION_COLUMNS),
+      'storing a connection',
     );
     if (!row) throw new Error('upserting a connection returned no row');
     return row;
   }
 
   async activateConnection(id: string): Promise<ConnectionRow> {
-    const [row] = await this.db.update<ConnectionRow>(
-      'oauth_connections',
-      { id: `eq.${id}`, select: CONNECTION_COLUMNS },
-      { is_active: true },
+    const [row] = await rowsOf<ConnectionRow>(
+      this.db
+        .from('oauth_connections')
+        .update({ is_active: true })
+        .eq('id', id)
+        .select(CONNECTION_COLUMNS),
+      'activating a connection',
     );
     if (!row) throw new Error('activating a connection matched no row');
     return row;
   }
 
-  async deactivateConnection(id: string): Promise<void> {
-    await this.db.update(
-      'oauth_connections',
-      { id: `eq.${id}`, select: 'id' },
-      {
-        is_active: false,
-      },
-    );
-  }
-
   async setConnectionExpiry(id: string, expiresAt: string | null): Promise<void> {
-    await this.db.update(
-      'oauth_connections',
-      { id: `eq.${id}`, select: 'id' },
-      {
-        expires_at: expiresAt,
-        needs_reconnect: false,
-      },
+    await rowsOf(
+      this.db
+        .from('oauth_connections')
+        .update({ expires_at: expiresAt, needs_reconnect: false })
+        .eq('id', id),
+      'storing an expiry',
     );
   }
 
   async markNeedsReconnect(id: string): Promise<void> {
-    await this.db.update(
-      'oauth_connections',
-      { id: `eq.${id}`, select: 'id' },
-      {
-        needs_reconnect: true,
-      },
+    await rowsOf(
+      this.db.from('oauth_connections').update({ needs_reconnect: true }).eq('id', id),
+      'marking a connection for reconnection',
     );
   }
 
   async findTokens(connectionId: string): Promise<TokenRow | undefined> {
-    const [row] = await this.db.select<TokenRow>('oauth_connection_tokens', {
-      select: 'connection_id,access_token,refresh_token,refreshing_until',
-      connection_id: `eq.${connectionId}`,
-    });
+    const [row] = await rowsOf<TokenRow>(
+      this.db
+        .from('oauth_connection_tokens')
+        .select('connection_id,access_token,refresh_token,refreshing_until')
+        .eq('connection_id', connectionId),
+      'reading tokens',
+    );
     return row;
   }
 
@@ -205,21 +213,19 @@ export class OAuthStore {
     access_token: string;
     refresh_token: string | null;
   }): Promise<void> {
-    await this.db.insert(
-      'oauth_connection_tokens',
-      { ...row, refreshing_until: null },
-      {
-        query: { on_conflict: 'connection_id', select: 'connection_id' },
-        prefer: ['resolution=merge-duplicates'],
-      },
+    await rowsOf(
+      this.db
+        .from('oauth_connection_tokens')
+        .upsert({ ...row, refreshing_until: null }, { onConflict: 'connection_id' }),
+      'storing tokens',
     );
   }
 
   async deleteTokens(connectionId: string): Promise<void> {
-    await this.db.delete('oauth_connection_tokens', {
-      connection_id: `eq.${connectionId}`,
-      select: 'connection_id',
-    });
+    await rowsOf(
+      this.db.from('oauth_connection_tokens').delete().eq('connection_id', connectionId),
+      'deleting tokens',
+    );
   }
 
   /**
@@ -228,14 +234,14 @@ export class OAuthStore {
    * function instances, exactly one gets the row back.
    */
   async claimRefreshLease(connectionId: string, now: Date, until: Date): Promise<boolean> {
-    const rows = await this.db.update(
-      'oauth_connection_tokens',
-      {
-        connection_id: `eq.${connectionId}`,
-        or: `(refreshing_until.is.null,refreshing_until.lt."${now.toISOString()}")`,
-        select: 'connection_id',
-      },
-      { refreshing_until: until.toISOString() },
+    const rows = await rowsOf(
+      this.db
+        .from('oauth_connection_tokens')
+        .update({ refreshing_until: until.toISOString() })
+        .eq('connection_id', connectionId)
+        .or(`refreshing_until.is.null,refreshing_until.lt."${now.toISOString()}"`)
+        .select('connection_id'),
+      'taking the refresh lease',
     );
     return rows.length === 1;
   }
@@ -250,28 +256,27 @@ export class OAuthStore {
     accessToken: string,
     refreshToken: string | null,
   ): Promise<boolean> {
-    const rows = await this.db.update(
-      'oauth_connection_tokens',
-      {
-        connection_id: `eq.${connectionId}`,
-        refreshing_until: `eq.${lease.toISOString()}`,
-        select: 'connection_id',
-      },
-      { access_token: accessToken, refresh_token: refreshToken },
+    const rows = await rowsOf(
+      this.db
+        .from('oauth_connection_tokens')
+        .update({ access_token: accessToken, refresh_token: refreshToken })
+        .eq('connection_id', connectionId)
+        .eq('refreshing_until', lease.toISOString())
+        .select('connection_id'),
+      'storing refreshed tokens',
     );
     return rows.length === 1;
   }
 
   /** Gives the lease back, unless it ran out and somebody else holds it now. */
   async releaseRefreshLease(connectionId: string, lease: Date): Promise<void> {
-    await this.db.update(
-      'oauth_connection_tokens',
-      {
-        connection_id: `eq.${connectionId}`,
-        refreshing_until: `eq.${lease.toISOString()}`,
-        select: 'connection_id',
-      },
-      { refreshing_until: null },
+    await rowsOf(
+      this.db
+        .from('oauth_connection_tokens')
+        .update({ refreshing_until: null })
+        .eq('connection_id', connectionId)
+        .eq('refreshing_until', lease.toISOString()),
+      'giving the refresh lease back',
     );
   }
 }

@@ -1,4 +1,5 @@
 import { supabase } from '../../../lib/supabase.ts';
+import { invokeOAuth } from './oauth-function.ts';
 
 /** What the browser may know of a provider's configuration: never the client secret itself. */
 export interface ProviderSettings {
@@ -34,14 +35,11 @@ export interface ProviderConfigInput {
   tokenUrl: string | null;
 }
 
-/** Saves a provider's client and addresses (master admins; rpc `save_oauth_config`). */
+/**
+ * Saves a provider's client and addresses (master admins) through the `oauth` function, which
+ * knows the catalogue and the hosts the installation allows and refuses any other address
+ * before it is stored; its refusal is the error's message.
+ */
 export async function saveProviderConfig(input: ProviderConfigInput): Promise<void> {
-  const { error } = await supabase().rpc('save_oauth_config', {
-    provider_id: input.providerId,
-    client_id: input.clientId,
-    client_secret: input.clientSecret,
-    authorize_url: input.authorizeUrl,
-    token_url: input.tokenUrl,
-  });
-  if (error) throw new Error(error.message);
+  await invokeOAuth({ action: 'configure', ...input });
 }

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import {
   needsRefresh,
   REFRESH_THRESHOLD_MS,
-} from '../../../../supabase/functions/oauth/refresh-policy.ts';
+} from '../../../../supabase/functions/_shared/oauth-refresh-policy.ts';
 import { refreshConnection } from '../api/authorization.ts';
 import { listConnections, type Connection } from '../api/connections.ts';
 import { errorText } from '../lib/format.ts';

@@ -1,13 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import { saveProviderConfig } from '../api/provider-settings.ts';
 import type { ProviderSettings } from '../api/provider-settings.ts';
-import { endpointAddressError } from '../lib/endpoint-address.ts';
 import { errorText } from '../lib/format.ts';
 import type { OAuthProvider } from '../providers.ts';
 
 /**
  * The provider settings form of a master admin: client id, a write-only client secret (blank
- * keeps the stored one) and optional address overrides.
+ * keeps the stored one) and optional address overrides, which the `oauth` function accepts
+ * only on the provider's own hosts or hosts the installation allows.
  */
 export function useProviderConfigForm(
   provider: OAuthProvider,
@@ -28,13 +28,7 @@ export function useProviderConfigForm(
     if (provider.requiresAddressOverride && (!authorizeUrl.trim() || !tokenUrl.trim())) {
       return `${provider.name} needs your company's authorization and token addresses`;
     }
-    for (const [label, value] of [
-      ['Authorization URL', authorizeUrl],
-      ['Token URL', tokenUrl],
-    ] as const) {
-      const problem = value.trim() ? endpointAddressError(value.trim()) : null;
-      if (problem) return `${label}: ${problem}`;
-    }
+    // Which addresses are allowed is the server's decision: it answers with the reason.
     return null;
   };
 

@@ -3,7 +3,8 @@
  *
  * This file is the one source of truth: the `oauth` edge function builds authorisation URLs
  * and calls token endpoints from it (the browser never chooses an address or a scope), and the
- * SPA shows the cards from it. Plain data without imports, so it runs on Deno and in Vite.
+ * SPA shows the cards from it. It sits in `_shared/` so the SPA never imports a function's own
+ * code. Plain data without imports, so it runs on Deno and in Vite.
  */
 export interface OAuthProvider {
   id: string;
