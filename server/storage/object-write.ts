@@ -13,6 +13,8 @@ export interface UploadOptions {
   name: string;
   upsert: boolean;
   request: Request;
+  /** Runs once the caller's rights are checked, before any byte of the body is read. */
+  beforeBody?: () => Promise<void>;
 }
 
 /**
@@ -48,6 +50,7 @@ export async function uploadObject(
     userMetadata: source.userMetadata,
   };
   await checkWritable(services, scope, row, upsert);
+  await options.beforeBody?.();
 
   const stored = await services.store.write(source.body, limit);
   const metadata: ObjectMetadata = {

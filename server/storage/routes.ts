@@ -38,6 +38,7 @@ export function createStorageApp(ctx: AppContext): Hono {
     jwtSecret: ctx.keys.jwtSecret,
     urlSigningKey: urlSigningKey(ctx.keys.jwtSecret),
     fileSizeLimit: ctx.config.storage.fileSizeLimit,
+    maxSignedUrlExpirySeconds: ctx.config.storage.maxSignedUrlExpirySeconds,
   };
   // Requests wait for the sweep, so it never races a write of this process.
   const swept = sweepOrphans(services);
