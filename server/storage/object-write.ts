@@ -46,6 +46,8 @@ export async function uploadObject(
     bucketId,
     name,
     version: randomUUID(),
+    // A multipart body's file size is known only once read: its trial write counts 0 bytes,
+    // and the row written after the bytes is what the quota trigger decides on.
     metadata: { mimetype: source.mimetype, contentLength: source.declaredSize ?? 0 },
     userMetadata: source.userMetadata,
   };
