@@ -15,7 +15,12 @@ describe('migrations', () => {
         .filter((f) => f.endsWith('.sql'))
         .sort();
       const first = await migrate(db, migrationsDir);
-      expect(first.platform).toEqual(['001-roles.sql', '002-auth.sql', '003-storage.sql']);
+      expect(first.platform).toEqual([
+        '001-roles.sql',
+        '002-auth.sql',
+        '003-storage.sql',
+        '004-storage-upload-tokens.sql',
+      ]);
       expect(first.migrations).toEqual(migrationFiles);
 
       const second = await migrate(db, migrationsDir);
