@@ -39,7 +39,7 @@ const INLINE_MEDIA = new Set([
 ]);
 
 /** The `Content-Type` to send for a stored mimetype, and how it may be shown. */
-export function servedType(stored: unknown): { contentType: string; kind: DisplayKind } {
+function servedType(stored: unknown): { contentType: string; kind: DisplayKind } {
   const parsed = typeof stored === 'string' ? parseMediaType(stored) : null;
   // A type stored before uploads were checked this strictly is not repeated to the browser.
   if (!parsed) return { contentType: 'application/octet-stream', kind: 'active' };
