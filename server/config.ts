@@ -95,6 +95,20 @@ function source(
   return { table, where, key, ...(env && envName ? { env: { vars: env, name: envName } } : {}) };
 }
 
+/** The app's own signed links last an hour (spec §9): a shorter longest link would break them. */
+const APP_SIGNED_URL_SECONDS = 3600;
+
+function signedUrlExpirySeconds(setting: SettingSource): number {
+  const seconds = Math.round(durationSetting(setting, 7 * 86_400_000) / 1000);
+  if (seconds < APP_SIGNED_URL_SECONDS) {
+    const name = setting.env?.vars[setting.env.name]
+      ? setting.env.name
+      : `${setting.where} ${setting.key}`;
+    throw new Error(`${name} must be at least "1h": the app's own signed links last an hour`);
+  }
+  return seconds;
+}
+
 /**
  * Reads the environment, `supabase/config.toml` (the Supabase CLI's project file: only keys the
  * CLI knows, since it refuses others) and `steward.toml` (Steward's own settings, for which
@@ -185,17 +199,14 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
         ),
         10 * 1024 ** 3,
       ),
-      maxSignedUrlExpirySeconds: Math.round(
-        durationSetting(
-          source(
-            stewardStorage,
-            `${stewardName} [storage]`,
-            'max_signed_url_expiry',
-            env,
-            'STORAGE_MAX_SIGNED_URL_EXPIRY',
-          ),
-          7 * 86_400_000,
-        ) / 1000,
+      maxSignedUrlExpirySeconds: signedUrlExpirySeconds(
+        source(
+          stewardStorage,
+          `${stewardName} [storage]`,
+          'max_signed_url_expiry',
+          env,
+          'STORAGE_MAX_SIGNED_URL_EXPIRY',
+        ),
       ),
     },
     functions: {

@@ -92,8 +92,12 @@ export const storageErrors = {
 export function storageErrorFromPostgres(error: unknown): StorageError | undefined {
   if (!isPostgresError(error)) return undefined;
   switch (error.code) {
-    case '42501': // insufficient_privilege: RLS refused the row, or no grant
-      return storageErrors.rlsDenied();
+    case '42501': // insufficient_privilege: RLS refused the row, no grant, or a check's refusal
+      // As the storage server does: RLS gets its fixed text, anything else keeps its own (the
+      // storage quota trigger raises 42501 so that its message reaches the client).
+      return error.message.includes('row-level security')
+        ? storageErrors.rlsDenied()
+        : storageErrors.accessDenied(error.message);
     case '23505': // unique_violation on (bucket_id, name)
       return storageErrors.keyAlreadyExists();
     case '23503': // foreign_key_violation: the bucket is gone

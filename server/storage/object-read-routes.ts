@@ -8,10 +8,10 @@ import type { ObjectRow } from './queries.ts';
 import { findBucket, findObject } from './queries.ts';
 import { storableName, stringList } from './request-fields.ts';
 import type { StorageScope } from './scope.ts';
-import { optionalCaller, requireCaller, runAsCaller } from './scope.ts';
+import { optionalCaller, requireCaller, runAsCaller, signedUrlScope } from './scope.ts';
 import { serveObject } from './serve.ts';
 import type { StorageServices } from './services.ts';
-import { signedObjectUrl, validExpiresIn, verifySignedObjectUrl } from './signed-url.ts';
+import { signedObjectUrl, signerOf, validExpiresIn, verifySignedObjectUrl } from './signed-url.ts';
 
 /**
  * The reading half of the object API under `/object` (supabase-compat.md §4.1): downloads,
@@ -57,7 +57,7 @@ export function objectReadRoutes(services: StorageServices): Hono {
     const scope = requireCaller(c, jwtSecret, 'storage.object.sign_many');
     const bucketId = bucketParam(c);
     const body = await readJsonObject(c.req.raw);
-    const expiresIn = validExpiresIn(body.expiresIn);
+    const expiresIn = validExpiresIn(body.expiresIn, services.maxSignedUrlExpirySeconds);
     const paths = stringList(body.paths, 'paths');
     const names = paths.map(storableName);
     const found = await runAsCaller(db, scope, async (tx) => {
@@ -74,7 +74,13 @@ export function objectReadRoutes(services: StorageServices): Hono {
           ? {
               error: null,
               path,
-              signedURL: signedObjectUrl(services.urlSigningKey, bucketId, name, expiresIn),
+              signedURL: signedObjectUrl(
+                services.urlSigningKey,
+                bucketId,
+                name,
+                expiresIn,
+                signerOf(scope.caller),
+              ),
             }
           : {
               error: 'Either the object does not exist or you do not have access to it',
@@ -89,26 +95,36 @@ export function objectReadRoutes(services: StorageServices): Hono {
     const scope = requireCaller(c, jwtSecret, 'storage.object.sign');
     const { bucketId, name } = objectParams(c);
     const body = await readJsonObject(c.req.raw);
-    const expiresIn = validExpiresIn(body.expiresIn);
+    const expiresIn = validExpiresIn(body.expiresIn, services.maxSignedUrlExpirySeconds);
     const row = await runAsCaller(db, scope, (tx) => findObject(tx, bucketId, name));
     if (!row) throw storageErrors.noSuchKey();
     return c.json({
-      signedURL: signedObjectUrl(services.urlSigningKey, bucketId, name, expiresIn),
+      signedURL: signedObjectUrl(
+        services.urlSigningKey,
+        bucketId,
+        name,
+        expiresIn,
+        signerOf(scope.caller),
+      ),
     });
   });
 
-  // Signed and public URLs need no token: the signature, or the bucket's `public` flag, is the
-  // permission, so the object is read with the server's own connection.
+  // A signed URL needs no token, but it is no permission of its own: the object is read as the
+  // URL's signer under RLS, so it stops working when the signer may no longer read it.
   app.get('/object/sign/:bucket/*', async (c) => {
     const { bucketId, name } = objectParams(c);
     const token = c.req.query('token');
     if (!token)
       throw storageErrors.invalidRequest("querystring must have required property 'token'");
-    verifySignedObjectUrl(services.urlSigningKey, token, bucketId, name);
-    const row = await findObject(db, bucketId, name);
+    const signer = verifySignedObjectUrl(services.urlSigningKey, token, bucketId, name);
+    const scope = signedUrlScope(c, signer, 'storage.object.get_signed');
+    const row = await runAsCaller(db, scope, (tx) => findObject(tx, bucketId, name));
     if (!row) throw storageErrors.noSuchKey();
     return serve(c, row);
   });
+
+  // Public URLs need no token: the bucket's `public` flag is the permission, so the object is
+  // read with the server's own connection.
 
   app.get('/object/public/:bucket/*', async (c) => {
     const { bucketId, name } = objectParams(c);

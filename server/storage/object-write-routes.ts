@@ -9,9 +9,10 @@ import { bucketParam, existingBucketName, objectParams } from './params.ts';
 import type { ObjectRow } from './queries.ts';
 import { OBJECT_COLUMNS } from './queries.ts';
 import { requiredString, storableName, stringList } from './request-fields.ts';
-import { ownerOf, requireCaller, runAsCaller, signedUploadScope } from './scope.ts';
+import { requireCaller, runAsCaller, signedUrlScope } from './scope.ts';
 import type { StorageServices } from './services.ts';
-import { signedUploadUrl, verifySignedUploadUrl } from './signed-url.ts';
+import { signedUploadUrl, signerOf, verifySignedUploadUrl } from './signed-url.ts';
+import { claimUploadToken, releaseUploadToken } from './upload-tokens.ts';
 
 /** Source and destination of a move or copy request (the destination bucket defaults to the source's). */
 function relocation(body: Record<string, unknown>) {
@@ -59,24 +60,43 @@ export function objectWriteRoutes(services: StorageServices): Hono {
     const { bucketId, name } = objectParams(c);
     const upsert = c.req.header('x-upsert') === 'true';
     await checkUploadAllowed(services, scope, { bucketId, name, upsert });
-    const { ownerId } = ownerOf(scope);
-    return c.json(signedUploadUrl(services.urlSigningKey, bucketId, name, ownerId, upsert));
+    return c.json(
+      signedUploadUrl(services.urlSigningKey, bucketId, name, signerOf(scope.caller), {
+        upsert,
+        maxSeconds: services.maxSignedUrlExpirySeconds,
+      }),
+    );
   });
 
+  // The upload runs as the URL's signer under RLS, and the URL works once: its token is marked
+  // used once the signer's rights are checked, and given back if the upload then fails. A reused
+  // URL gets the storage server's answer to a second upload through a URL without upsert.
   app.put('/object/upload/sign/:bucket/*', async (c) => {
     const { bucketId, name } = objectParams(c);
     const token = c.req.query('token');
     if (!token)
       throw storageErrors.invalidRequest("querystring must have required property 'token'");
-    const { owner, upsert } = verifySignedUploadUrl(services.urlSigningKey, token, bucketId, name);
-    const scope = signedUploadScope(c, owner);
-    const { Key } = await uploadObject(services, scope, {
-      bucketId,
-      name,
-      upsert,
-      request: c.req.raw,
-    });
-    return c.json({ Key });
+    const signed = verifySignedUploadUrl(services.urlSigningKey, token, bucketId, name);
+    const scope = signedUrlScope(c, signed.signer, 'storage.object.upload_signed');
+    let claimed = false;
+    try {
+      const { Key } = await uploadObject(services, scope, {
+        bucketId,
+        name,
+        upsert: signed.upsert,
+        request: c.req.raw,
+        beforeBody: async () => {
+          if (!(await claimUploadToken(db, signed.tokenId, signed.expiresAt))) {
+            throw storageErrors.keyAlreadyExists();
+          }
+          claimed = true;
+        },
+      });
+      return c.json({ Key });
+    } catch (error) {
+      if (claimed) await releaseUploadToken(db, signed.tokenId);
+      throw error;
+    }
   });
 
   app.delete('/object/:bucket', async (c) => {

@@ -13,6 +13,8 @@ export interface UploadOptions {
   name: string;
   upsert: boolean;
   request: Request;
+  /** Runs once the caller's rights are checked, before any byte of the body is read. */
+  beforeBody?: () => Promise<void>;
 }
 
 /**
@@ -44,10 +46,13 @@ export async function uploadObject(
     bucketId,
     name,
     version: randomUUID(),
+    // A multipart body's file size is known only once read: its trial write counts 0 bytes,
+    // and the row written after the bytes is what the quota trigger decides on.
     metadata: { mimetype: source.mimetype, contentLength: source.declaredSize ?? 0 },
     userMetadata: source.userMetadata,
   };
   await checkWritable(services, scope, row, upsert);
+  await options.beforeBody?.();
 
   const stored = await services.store.write(source.body, limit);
   const metadata: ObjectMetadata = {

@@ -5,6 +5,7 @@ import { StorageError, storageErrors } from './errors.ts';
 import { FileStore } from './file-store.ts';
 import { objectReadRoutes } from './object-read-routes.ts';
 import { objectWriteRoutes } from './object-write-routes.ts';
+import { applyStorageQuota } from './quota-setting.ts';
 import { referencedVersions } from './queries.ts';
 import type { StorageServices } from './services.ts';
 import { urlSigningKey } from './signed-url.ts';
@@ -38,9 +39,16 @@ export function createStorageApp(ctx: AppContext): Hono {
     jwtSecret: ctx.keys.jwtSecret,
     urlSigningKey: urlSigningKey(ctx.keys.jwtSecret),
     fileSizeLimit: ctx.config.storage.fileSizeLimit,
+    maxSignedUrlExpirySeconds: ctx.config.storage.maxSignedUrlExpirySeconds,
   };
-  // Requests wait for the sweep, so it never races a write of this process.
-  const swept = sweepOrphans(services);
+  // Requests wait for the sweep, so it never races a write of this process, and for the quota,
+  // so that no upload is checked against an old one.
+  const swept = Promise.all([
+    sweepOrphans(services),
+    applyStorageQuota(ctx.db, ctx.config.storage.quotaPerOrganization).catch((error: unknown) => {
+      console.error('storage: could not apply [storage] quota_per_organization:', error);
+    }),
+  ]);
 
   const app = new Hono();
   app.use('*', async (_c, next) => {

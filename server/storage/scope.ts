@@ -3,6 +3,7 @@ import type { Database, Queryable } from '../db/database.ts';
 import type { Caller } from '../http/caller.ts';
 import { asCaller, resolveCaller } from '../http/caller.ts';
 import { StorageError, storageErrorFromPostgres, storageErrors } from './errors.ts';
+import type { UrlSigner } from './signed-url.ts';
 
 /** Who is calling and what for: everything a statement run as the caller needs. */
 export interface StorageScope {
@@ -62,12 +63,14 @@ export function optionalCaller(
 }
 
 /**
- * The scope of an upload through a signed upload URL: the URL is the permission (checked as its
- * creator when it was made), so the write runs as the service role, owned by the creator.
+ * The scope of a request through a signed URL: the URL is no token of its own, so what it
+ * reads or writes runs as its signer (role and user id), under row-level security as the
+ * signer is now, not as they were when they made it.
  */
-export function signedUploadScope(c: Context, owner: string | null): StorageScope {
-  const claims = owner === null ? { role: 'service_role' } : { role: 'service_role', sub: owner };
-  return scopeFor(c, { role: 'service_role', claims, token: null }, 'storage.object.upload_signed');
+export function signedUrlScope(c: Context, signer: UrlSigner, operation: string): StorageScope {
+  const claims =
+    signer.sub === null ? { role: signer.role } : { role: signer.role, sub: signer.sub };
+  return scopeFor(c, { role: signer.role, claims, token: null }, operation);
 }
 
 /**

@@ -2,16 +2,18 @@ import { Readable } from 'node:stream';
 import { storageErrors } from './errors.ts';
 import type { FileStore } from './file-store.ts';
 import { isStoredVersion } from './file-store.ts';
+import { parseMediaType } from './media-type.ts';
 import type { ObjectRow } from './queries.ts';
 
 /** How a browser may show a file served from the API's own origin. */
 type DisplayKind = 'pdf' | 'media' | 'active';
 
-// Raster images, audio, video and plain text cannot run script, so they may render inline (the
-// SPA previews them in <img>, <video>, <audio> and <iframe>). Everything else, SVG, HTML and
-// XML included, could run script in the API's origin if rendered, so it is only ever offered
-// as a download and sandboxed; an <img src> of an SVG still works.
-const INLINE_IMAGES = new Set([
+// The short list of types shown inline: raster images, common audio and video, and plain text
+// with a charset cannot run script or submit forms. Everything else (SVG, HTML, XML, text
+// without a charset, unknown types, and stored types that are not exactly one media type) is
+// only ever offered as a download, sandboxed. The SPA previews from fetched blobs, so the
+// disposition of a type does not change what it can preview.
+const INLINE_MEDIA = new Set([
   'image/png',
   'image/jpeg',
   'image/gif',
@@ -21,20 +23,31 @@ const INLINE_IMAGES = new Set([
   'image/apng',
   'image/x-icon',
   'image/vnd.microsoft.icon',
+  'audio/mpeg',
+  'audio/mp4',
+  'audio/aac',
+  'audio/ogg',
+  'audio/wav',
+  'audio/wave',
+  'audio/x-wav',
+  'audio/webm',
+  'audio/flac',
+  'video/mp4',
+  'video/webm',
+  'video/ogg',
+  'video/quicktime',
 ]);
 
-export function displayKind(mimetype: string): DisplayKind {
-  const essence = mimetype.split(';')[0]!.trim().toLowerCase();
-  if (essence === 'application/pdf') return 'pdf';
-  if (
-    INLINE_IMAGES.has(essence) ||
-    essence.startsWith('audio/') ||
-    essence.startsWith('video/') ||
-    essence === 'text/plain'
-  ) {
-    return 'media';
-  }
-  return 'active';
+/** The `Content-Type` to send for a stored mimetype, and how it may be shown. */
+function servedType(stored: unknown): { contentType: string; kind: DisplayKind } {
+  const parsed = typeof stored === 'string' ? parseMediaType(stored) : null;
+  // A type stored before uploads were checked this strictly is not repeated to the browser.
+  if (!parsed) return { contentType: 'application/octet-stream', kind: 'active' };
+  const contentType = stored as string;
+  if (parsed.essence === 'application/pdf') return { contentType, kind: 'pdf' };
+  if (INLINE_MEDIA.has(parsed.essence)) return { contentType, kind: 'media' };
+  if (parsed.essence === 'text/plain' && parsed.charset) return { contentType, kind: 'media' };
+  return { contentType, kind: 'active' };
 }
 
 // Per-file policies replace the API's default `frame-ancestors 'none'` (server/http/middleware.ts):
@@ -44,7 +57,7 @@ const CONTENT_SECURITY_POLICY: Record<DisplayKind, string> = {
   pdf: "frame-ancestors 'self'",
   media:
     "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'self'",
-  active: "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+  active: "sandbox; default-src 'none'; style-src 'unsafe-inline'",
 };
 
 const HEADER_SAFE = /^[\x20-\x7e]*$/;
@@ -113,12 +126,7 @@ export async function serveObject(
 ): Promise<Response> {
   if (!isStoredVersion(row.version)) throw storageErrors.noSuchKey();
   const metadata = row.metadata ?? {};
-  const stored = metadata.mimetype;
-  const mimetype =
-    typeof stored === 'string' && HEADER_SAFE.test(stored) && stored !== ''
-      ? stored
-      : 'application/octet-stream';
-  const kind = displayKind(mimetype);
+  const { contentType: mimetype, kind } = servedType(metadata.mimetype);
   const filename = row.name.slice(row.name.lastIndexOf('/') + 1);
   const cacheControl =
     typeof metadata.cacheControl === 'string' && HEADER_SAFE.test(metadata.cacheControl)

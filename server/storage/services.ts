@@ -11,4 +11,6 @@ export interface StorageServices {
   urlSigningKey: string;
   /** Largest object in bytes, whatever the bucket allows (`[storage] file_size_limit`). */
   fileSizeLimit: number;
+  /** Longest lifetime of a signed URL in seconds (steward.toml `[storage] max_signed_url_expiry`). */
+  maxSignedUrlExpirySeconds: number;
 }

@@ -1,13 +1,30 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
+import type { ApiRole, Caller } from '../http/caller.ts';
+import { API_ROLES } from '../http/caller.ts';
 import { JwtError, signJwt, verifyJwt } from '../http/jwt.ts';
 import { StorageError, storageErrors } from './errors.ts';
 
 const DOWNLOAD_SCOPE = 'download';
 const UPLOAD_SCOPE = 'upload';
-/** Lifetime of a signed upload URL, as on Supabase. */
+/** Lifetime of a signed upload URL, as on Supabase (unless the installation allows less). */
 const UPLOAD_URL_SECONDS = 2 * 3600;
-/** Ten years: a signed URL is a bearer credential, not a permanent link. */
-const MAX_EXPIRES_IN = 10 * 365 * 24 * 3600;
+
+/**
+ * Who made a signed URL. The URL does what its signer may do when it is used, not when it was
+ * made: reads and writes through it run as the signer under row-level security, so a signer
+ * who is deactivated or leaves the organisation takes the URL's rights along.
+ */
+export interface UrlSigner {
+  role: ApiRole;
+  /** The signer's user id (`sub`); null for the anon and service-role keys. */
+  sub: string | null;
+}
+
+/** The signer of a URL made by `caller`. Only `role` and `sub` go into the token. */
+export function signerOf(caller: Caller): UrlSigner {
+  const sub = caller.claims.sub;
+  return { role: caller.role, sub: typeof sub === 'string' && sub !== '' ? sub : null };
+}
 
 /**
  * The key signed-URL tokens are signed with, derived from the server's JWT secret. Being a
@@ -18,37 +35,54 @@ export function urlSigningKey(jwtSecret: string): string {
   return createHmac('sha256', jwtSecret).update('steward storage signed URLs').digest('base64url');
 }
 
-/** `expiresIn` of a sign request: whole seconds, at least 1. Throws `InvalidParameter`. */
-export function validExpiresIn(value: unknown): number {
+/**
+ * `expiresIn` of a sign request: whole seconds, at least 1 and at most `maxSeconds` (steward.toml
+ * `[storage] max_signed_url_expiry`). Anything else is refused, as the storage server refuses an
+ * expiry past its limit, with `InvalidParameter`.
+ */
+export function validExpiresIn(value: unknown, maxSeconds: number): number {
   const seconds = typeof value === 'number' && Number.isFinite(value) ? Math.floor(value) : NaN;
-  if (!(seconds >= 1 && seconds <= MAX_EXPIRES_IN)) {
+  if (!(seconds >= 1 && seconds <= maxSeconds)) {
     throw new StorageError(400, 'InvalidParameter', 'Invalid Parameter expiresIn');
   }
   return seconds;
 }
 
 /**
- * The `signedURL` storage-js expects: relative to `/storage/v1`, with the token, which is an
- * HS256 JWT `{url: "bucket/name", scope, iat, exp}` as the storage server issues.
+ * The `signedURL` storage-js expects: relative to `/storage/v1`, with the token, an HS256 JWT
+ * `{url: "bucket/name", scope, role, sub, iat, exp}` (the storage server's claims plus the signer).
  */
 export function signedObjectUrl(
   key: string,
   bucketId: string,
   name: string,
   expiresIn: number,
+  signer: UrlSigner,
   now = Math.floor(Date.now() / 1000),
 ): string {
   const url = `${bucketId}/${name}`;
-  const token = signJwt({ url, scope: DOWNLOAD_SCOPE, iat: now, exp: now + expiresIn }, key);
+  const token = signJwt(
+    { url, scope: DOWNLOAD_SCOPE, ...signerClaims(signer), iat: now, exp: now + expiresIn },
+    key,
+  );
   return `/object/sign/${url}?token=${token}`;
 }
+
+const signerClaims = (signer: UrlSigner) => ({
+  role: signer.role,
+  ...(signer.sub === null ? {} : { sub: signer.sub }),
+});
 
 /** The claims of a verified signed-URL token. */
 interface SignedClaims {
   url?: unknown;
   scope?: unknown;
+  role?: unknown;
+  sub?: unknown;
   owner?: unknown;
   upsert?: unknown;
+  jti?: unknown;
+  exp: number;
 }
 
 function verifyToken(
@@ -62,7 +96,7 @@ function verifyToken(
   let claims;
   try {
     // Expiry is checked below, exactly; verifyJwt would allow 30 s of skew.
-    claims = verifyJwt(token, key, -Infinity) as SignedClaims & { exp?: unknown };
+    claims = verifyJwt(token, key, -Infinity) as Omit<SignedClaims, 'exp'> & { exp?: unknown };
   } catch (error) {
     if (error instanceof JwtError) throw storageErrors.invalidJwt(`Invalid JWT: ${error.message}`);
     throw error;
@@ -73,12 +107,21 @@ function verifyToken(
   if (claims.scope !== scope)
     throw storageErrors.invalidSignature(`Token is not scoped for ${scope}`);
   if (claims.url !== `${bucketId}/${name}`) throw storageErrors.invalidSignature();
-  return claims;
+  return claims as SignedClaims;
+}
+
+/** The signer named by a token; tokens made before signers were recorded name none. */
+function signerIn(role: unknown, sub: unknown): UrlSigner {
+  if (!(API_ROLES as readonly unknown[]).includes(role)) {
+    throw storageErrors.invalidSignature('Token does not name its signer');
+  }
+  return { role: role as ApiRole, sub: typeof sub === 'string' && sub !== '' ? sub : null };
 }
 
 /**
- * Checks a signed-URL token for `bucketId/name`: a bad or expired token is `InvalidJWT`, a
- * token for another object or for uploading `InvalidSignature`. Expiry is exact, without skew.
+ * Checks a signed-URL token for `bucketId/name` and returns its signer: a bad or expired token
+ * is `InvalidJWT`, a token for another object, for uploading or without a signer
+ * `InvalidSignature`. Expiry is exact, without skew.
  */
 export function verifySignedObjectUrl(
   key: string,
@@ -86,41 +129,64 @@ export function verifySignedObjectUrl(
   bucketId: string,
   name: string,
   now = Date.now() / 1000,
-): void {
-  verifyToken(key, token, DOWNLOAD_SCOPE, bucketId, name, now);
+): UrlSigner {
+  const claims = verifyToken(key, token, DOWNLOAD_SCOPE, bucketId, name, now);
+  return signerIn(claims.role, claims.sub);
 }
 
 /**
  * A signed upload URL (`createSignedUploadUrl`): lets whoever holds it upload `bucketId/name`
- * once, as `owner`, for two hours.
+ * once, as its signer, for two hours or the installation's longest signed URL if shorter.
  */
 export function signedUploadUrl(
   key: string,
   bucketId: string,
   name: string,
-  owner: string | null,
-  upsert: boolean,
+  signer: UrlSigner,
+  options: { upsert: boolean; maxSeconds: number },
   now = Math.floor(Date.now() / 1000),
 ): { url: string; token: string } {
   const url = `${bucketId}/${name}`;
+  const lifetime = Math.min(UPLOAD_URL_SECONDS, options.maxSeconds);
   const token = signJwt(
-    { owner, url, upsert, scope: UPLOAD_SCOPE, iat: now, exp: now + UPLOAD_URL_SECONDS },
+    {
+      owner: signer.sub,
+      url,
+      upsert: options.upsert,
+      scope: UPLOAD_SCOPE,
+      role: signer.role,
+      jti: randomUUID(),
+      iat: now,
+      exp: now + lifetime,
+    },
     key,
   );
   return { url: `/object/upload/sign/${url}?token=${token}`, token };
 }
 
-/** Checks a signed upload URL's token; returns who uploads and whether it may replace. */
+/** What a verified signed upload URL allows, and the id that makes it work once. */
+export interface SignedUpload {
+  signer: UrlSigner;
+  upsert: boolean;
+  tokenId: string;
+  /** Expiry in seconds since the epoch: how long the used id must be remembered. */
+  expiresAt: number;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** Checks a signed upload URL's token; returns who uploads, whether it may replace, its id. */
 export function verifySignedUploadUrl(
   key: string,
   token: string,
   bucketId: string,
   name: string,
   now = Date.now() / 1000,
-): { owner: string | null; upsert: boolean } {
+): SignedUpload {
   const claims = verifyToken(key, token, UPLOAD_SCOPE, bucketId, name, now);
-  return {
-    owner: typeof claims.owner === 'string' ? claims.owner : null,
-    upsert: claims.upsert === true,
-  };
+  const signer = signerIn(claims.role, claims.owner);
+  if (typeof claims.jti !== 'string' || !UUID.test(claims.jti)) {
+    throw storageErrors.invalidSignature('Token has no id');
+  }
+  return { signer, upsert: claims.upsert === true, tokenId: claims.jti, expiresAt: claims.exp };
 }

@@ -1,5 +1,6 @@
 import { bodyChunks, declaredLength } from './body.ts';
 import { storageErrors } from './errors.ts';
+import { parseMediaType } from './media-type.ts';
 import { multipartBoundary, readMultipartUpload } from './multipart.ts';
 
 /** What an upload request carries, with the file's bytes still unread. */
@@ -12,8 +13,6 @@ export interface UploadSource {
   body: AsyncIterable<Buffer>;
 }
 
-// type/subtype with optional parameters, printable ASCII only: it is sent back as a header.
-const MIME_TYPE = /^[A-Za-z0-9!#$&^_.+-]+\/[A-Za-z0-9!#$&^_.+-]+(\s*;[\x20-\x7e]*)?$/;
 const HEADER_VALUE = /^[\x20-\x7e]*$/;
 
 /**
@@ -56,9 +55,10 @@ export async function readUploadSource(request: Request): Promise<UploadSource> 
   };
 }
 
+/** The upload's media type, kept as given once it is exactly one type (see `parseMediaType`). */
 function validMimeType(value: string): string {
   const mimetype = value.trim();
-  if (mimetype.length > 255 || !MIME_TYPE.test(mimetype)) {
+  if (!parseMediaType(mimetype)) {
     throw storageErrors.invalidMimeType(mimetype.slice(0, 255).replace(/[^\x20-\x7e]/g, '?'));
   }
   return mimetype;

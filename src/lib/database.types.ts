@@ -736,6 +736,10 @@ export type Database = {
         Args: { email: string; role: InvitableRole; full_name: string | null };
         Returns: Database['public']['CompositeTypes']['invite_user_result'];
       };
+      organization_storage_usage: {
+        Args: never;
+        Returns: Database['public']['CompositeTypes']['storage_usage_result'];
+      };
       reactivate_user: {
         Args: { user_id: string };
         Returns: undefined;
@@ -778,6 +782,10 @@ export type Database = {
         id: string | null;
         email: string | null;
         token: string | null;
+      };
+      storage_usage_result: {
+        used_bytes: number | null;
+        quota_bytes: number | null;
       };
     };
   };

@@ -95,6 +95,12 @@ describe('server configuration', () => {
     await expect(configFrom('', '[storage]\nquota_per_organization = "lots"\n')).rejects.toThrow(
       /quota_per_organization must be a size/,
     );
+    await expect(configFrom('', '[storage]\nmax_signed_url_expiry = "10m"\n')).rejects.toThrow(
+      /max_signed_url_expiry must be at least "1h"/,
+    );
+    await expect(configFrom('', '', { STORAGE_MAX_SIGNED_URL_EXPIRY: '59m' })).rejects.toThrow(
+      /STORAGE_MAX_SIGNED_URL_EXPIRY must be at least "1h"/,
+    );
     await expect(configFrom('', '', { AUTH_ENABLE_SIGNUP: 'maybe' })).rejects.toThrow(
       /AUTH_ENABLE_SIGNUP must be true or false/,
     );

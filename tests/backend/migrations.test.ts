@@ -19,6 +19,7 @@ describe('migrations', () => {
         '001-roles.sql',
         '002-auth.sql',
         '003-storage.sql',
+        '004-storage-upload-tokens.sql',
         '005-rest.sql',
       ]);
       expect(first.migrations).toEqual(migrationFiles);

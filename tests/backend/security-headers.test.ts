@@ -109,7 +109,9 @@ describe('stored files', () => {
     const files: Array<[string, string, string]> = [
       ['logo.svg', svg, 'image/svg+xml'],
       ['page.html', html, 'text/html'],
-      ['notes.txt', 'hello', 'text/plain'],
+      ['notes.txt', 'hello', 'text/plain;charset=utf-8'],
+      // Without a charset the browser guesses the encoding: not on the inline list.
+      ['guess.txt', 'hello', 'text/plain'],
     ];
     for (const [name, body, type] of files) {
       const { error } = await user.client.storage
@@ -125,7 +127,7 @@ describe('stored files', () => {
       expect(response.headers.get('x-content-type-options')).toBe('nosniff');
       const csp = directives(response.headers.get('content-security-policy'));
       expect(csp.get('default-src')).toEqual(["'none'"]);
-      if (type === 'text/plain') {
+      if (type === 'text/plain;charset=utf-8') {
         expect(response.headers.get('content-disposition') ?? '').not.toContain('attachment');
       } else {
         expect(response.headers.get('content-disposition')).toContain('attachment');

@@ -16,6 +16,7 @@ const AUTHENTICATED_RPC = [
   'document_stats',
   'get_invitation',
   'invite_user',
+  'organization_storage_usage',
   'reactivate_user',
   'save_oauth_config',
   'update_user_role',

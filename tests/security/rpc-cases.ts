@@ -71,6 +71,20 @@ async function documentsOf(server: TestServer, organizationId: string) {
   ) as { category: string; tags: string[] }[];
 }
 
+/** steward.toml's default `[storage] quota_per_organization`, which the matrix server keeps. */
+const DEFAULT_QUOTA = 10 * 1024 ** 3;
+
+/** The bytes of an organisation's files in every bucket, as the database holds them. */
+async function storedBytes(server: TestServer, organizationId: string): Promise<number> {
+  const { rows } = await server.db.query<{ bytes: string }>(
+    `select coalesce(sum((metadata ->> 'size')::bigint), 0) as bytes from storage.objects
+      where (bucket_id = 'documents' and name like 'documents/' || $1 || '/%')
+         or (bucket_id = 'branding' and name like $1 || '/%')`,
+    [organizationId],
+  );
+  return Number(rows[0]!.bytes);
+}
+
 export function rpcCases(server: TestServer, world: World): Case[] {
   const cases: Case[] = [];
   const service = () => server.service();
@@ -184,6 +198,29 @@ export function rpcCases(server: TestServer, world: World): Case[] {
           );
           if (result.data !== matching.length)
             return 'error: counted documents outside the own organisation';
+        }
+        return outcome;
+      },
+    });
+
+    cases.push({
+      group: group('organization_storage_usage'),
+      name: `${actor.label} reads the organisation's storage usage`,
+      expected: ownOrganisationAction(
+        actor,
+        isAdmin,
+        'Insufficient permissions to view storage usage',
+      ),
+      run: async () => {
+        const result = await actor.client.rpc('organization_storage_usage');
+        const outcome = outcomeOf(result);
+        const org = orgOf(actor);
+        if (outcome === 'allowed' && org) {
+          const usage = result.data as { used_bytes: number; quota_bytes: number };
+          if (usage.used_bytes !== (await storedBytes(server, org.organisation.id))) {
+            return 'error: counted files outside the own organisation';
+          }
+          if (usage.quota_bytes !== DEFAULT_QUOTA) return 'error: not the configured quota';
         }
         return outcome;
       },

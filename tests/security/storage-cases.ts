@@ -1,5 +1,5 @@
 /**
- * Both buckets × upload / download / list / update / remove / sign × every actor × both
+ * Both buckets × upload / download / list / update / remove / sign / signed upload × every actor × both
  * organisations' folders. Reaching into the other organisation's folder is exactly "guessing
  * its paths": the cases name real objects there.
  */
@@ -9,7 +9,8 @@ import type { TestServer } from '../support/server.ts';
 import { standing, type OrgKey, type OrgWorld, type World } from './actors.ts';
 import { admits, allowedIf, judgeWrite, type Case, type Outcome, type Rule } from './cases.ts';
 
-type StorageOperation = 'upload' | 'download' | 'list' | 'update' | 'remove' | 'sign';
+type StorageOperation =
+  'upload' | 'download' | 'list' | 'update' | 'remove' | 'sign' | 'signed-upload';
 
 interface BucketSpec {
   bucket: 'documents' | 'branding';
@@ -32,6 +33,7 @@ const BUCKETS: BucketSpec[] = [
       update: 'member',
       remove: 'member',
       sign: 'member',
+      'signed-upload': 'member',
     },
     contentType: 'text/plain',
     folder: (org) => `documents/${org.organisation.id}`,
@@ -48,6 +50,7 @@ const BUCKETS: BucketSpec[] = [
       update: 'admin',
       remove: 'admin',
       sign: 'member',
+      'signed-upload': 'admin',
     },
     contentType: 'image/svg+xml',
     folder: (org) => org.organisation.id,
@@ -89,6 +92,20 @@ async function attempt(
     return judgeWrite(error, (await stored(server, spec.bucket, name)) === content);
   }
 
+  if (operation === 'signed-upload') {
+    // The actor makes the link; whoever holds it uploads, as the actor.
+    await server.service().storage.from(spec.bucket).remove([name]);
+    const content = spec.content('through a link');
+    const link = await storage.createSignedUploadUrl(name);
+    const { error } = link.data
+      ? await server
+          .anon()
+          .storage.from(spec.bucket)
+          .uploadToSignedUrl(name, link.data.token, content, { contentType: spec.contentType })
+      : link;
+    return judgeWrite(error, (await stored(server, spec.bucket, name)) === content);
+  }
+
   await put(server, spec, name, original);
   switch (operation) {
     case 'download': {
@@ -122,7 +139,15 @@ export function storageCases(server: TestServer, world: World): Case[] {
   for (const spec of BUCKETS) {
     for (const target of ['A', 'B'] as OrgKey[]) {
       const org = world.orgs[target];
-      for (const operation of ['upload', 'download', 'list', 'update', 'remove', 'sign'] as const) {
+      for (const operation of [
+        'upload',
+        'download',
+        'list',
+        'update',
+        'remove',
+        'sign',
+        'signed-upload',
+      ] as const) {
         for (const actor of world.actors) {
           cases.push({
             group: `storage ${spec.bucket}`,

@@ -7,6 +7,7 @@ import { AccessRestricted } from './components/access-restricted.tsx';
 import { InvitationsTable } from './components/invitations-table.tsx';
 import { InviteDialog } from './components/invite-dialog.tsx';
 import { MembersTable } from './components/members-table.tsx';
+import { StorageUsagePanel } from './components/storage-usage-panel.tsx';
 import { TeamStats } from './components/team-stats.tsx';
 import { UsersSkeleton } from './components/users-skeleton.tsx';
 import { useTeamActions } from './hooks/use-team-actions.ts';
@@ -60,6 +61,7 @@ export function UsersPage() {
       </div>
 
       <TeamStats members={state.members} invitations={state.invitations} />
+      <StorageUsagePanel />
 
       <section aria-labelledby="team-members-heading">
         <h2 id="team-members-heading" className="mb-3 text-lg font-semibold text-gray-900">

@@ -1,0 +1,70 @@
+import { HardDrive } from 'lucide-react';
+import { formatFileSize } from '../../../lib/format.ts';
+import { useAsyncData } from '../../../lib/use-async-data.ts';
+import { fetchStorageUsage } from '../api/storage-usage.ts';
+
+/** From this share of the quota on, the bar turns amber and says the storage is nearly full. */
+const NEARLY_FULL = 0.9;
+
+/**
+ * The organisation's stored files against its storage quota, for admins on the users page. A
+ * full organisation's uploads are refused ("Upload failed: Your organization's storage is
+ * full…"), so admins see it coming here.
+ */
+export function StorageUsagePanel() {
+  const { data, error, loading } = useAsyncData(fetchStorageUsage);
+
+  let body;
+  if (error) {
+    body = <p className="text-sm text-red-700">Failed to load storage usage: {error}</p>;
+  } else if (loading || !data) {
+    body = <p className="text-sm text-gray-500">Loading storage usage…</p>;
+  } else {
+    const share = data.quotaBytes > 0 ? Math.min(data.usedBytes / data.quotaBytes, 1) : 1;
+    const percent = Math.round(share * 100);
+    const full = data.usedBytes >= data.quotaBytes;
+    const bar = full ? 'bg-red-600' : share >= NEARLY_FULL ? 'bg-amber-500' : 'bg-blue-600';
+    body = (
+      <>
+        <p className="text-sm text-gray-700">
+          {formatFileSize(data.usedBytes)} of {formatFileSize(data.quotaBytes)} used
+        </p>
+        <div
+          role="progressbar"
+          aria-label="Storage used"
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={percent}
+          className="mt-2 h-2 w-full overflow-hidden rounded-full bg-gray-100"
+        >
+          <div className={`h-full ${bar}`} style={{ width: `${percent}%` }} />
+        </div>
+        {full ? (
+          <p className="mt-2 text-sm text-red-700">
+            Your organization&apos;s storage is full: uploads are refused until files are removed.
+          </p>
+        ) : share >= NEARLY_FULL ? (
+          <p className="mt-2 text-sm text-amber-700">
+            Your organization&apos;s storage is nearly full.
+          </p>
+        ) : null}
+      </>
+    );
+  }
+
+  return (
+    <section
+      aria-labelledby="storage-usage-heading"
+      className="rounded-lg border border-gray-200 bg-white p-4 shadow-sm"
+    >
+      <h2
+        id="storage-usage-heading"
+        className="mb-2 flex items-center gap-2 text-lg font-semibold text-gray-900"
+      >
+        <HardDrive className="h-5 w-5 text-gray-500" aria-hidden="true" />
+        Storage
+      </h2>
+      {body}
+    </section>
+  );
+}

@@ -1,0 +1,198 @@
+import http from 'node:http';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  addMember,
+  createOrganisation,
+  signUp,
+  unwrap,
+  type Organisation,
+  type Person,
+} from '../security/world.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
+import { storedFiles } from './storage-helpers.ts';
+
+// Item 7 of issue 11: one organisation's files together may take at most
+// `[storage] quota_per_organization` (10,000 bytes here), counted over every bucket, enforced
+// in the database so that concurrent uploads cannot pass it together.
+
+const QUOTA = 10_000;
+const FULL = {
+  statusCode: '403',
+  message: "Your organization's storage is full (quota: 10000 bytes)",
+};
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer({ env: { STORAGE_QUOTA_PER_ORGANIZATION: String(QUOTA) } });
+}, 120_000);
+afterAll(async () => {
+  await server?.close();
+});
+
+const documents = (person: Person) => person.client.storage.from('documents');
+const newPath = (organisation: Organisation, extension = 'bin') =>
+  `documents/${organisation.id}/${Date.now()}-${randomBytes(4).toString('hex')}.${extension}`;
+const bytes = (size: number) => new Uint8Array(size).fill(7);
+/** A file as the SPA uploads it: a File, sent as multipart. */
+const file = (size: number) => new File([bytes(size)], 'scan.pdf', { type: 'application/pdf' });
+
+async function uploadFile(person: Person, organisation: Organisation, size: number) {
+  const path = newPath(organisation);
+  const { error } = await documents(person).upload(path, file(size));
+  return { path, error };
+}
+
+async function usage(person: Person) {
+  return unwrap(
+    await person.client
+      .rpc('organization_storage_usage')
+      .single<{ used_bytes: number; quota_bytes: number }>(),
+    'organization_storage_usage',
+  );
+}
+
+describe('storage quota per organisation', () => {
+  it('refuses the file that would pass the quota, keeps nothing of it, and leaves others alone', async () => {
+    const church = await createOrganisation(server, 'Quota Church');
+    const neighbour = await createOrganisation(server, 'Neighbour Church');
+    expect((await uploadFile(church.master, church, 6_000)).error).toBeNull();
+
+    const before = await storedFiles(server);
+    const multipart = await uploadFile(church.master, church, 4_001);
+    expect(multipart.error).toMatchObject(FULL);
+    const raw = newPath(church);
+    const rawResult = await documents(church.master).upload(raw, Buffer.from(bytes(4_001)), {
+      contentType: 'application/pdf',
+    });
+    expect(rawResult.error).toMatchObject(FULL);
+    expect(await storedFiles(server)).toEqual(before);
+    expect((await documents(church.master).exists(multipart.path)).data).toBe(false);
+    expect((await documents(church.master).exists(raw)).data).toBe(false);
+
+    // Another organisation has its own quota; the last byte of one's own still fits.
+    expect((await uploadFile(neighbour.master, neighbour, 6_000)).error).toBeNull();
+    expect((await uploadFile(church.master, church, 4_000)).error).toBeNull();
+    expect(await usage(church.master)).toEqual({ used_bytes: QUOTA, quota_bytes: QUOTA });
+    expect((await uploadFile(church.master, church, 1)).error).toMatchObject(FULL);
+  });
+
+  it('answers a body declared too large before reading it', async () => {
+    const church = await createOrganisation(server, 'Declared Church');
+    const session = await church.master.client.auth.getSession();
+    const token = session.data.session!.access_token;
+    const { hostname, port } = new URL(server.url);
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const request = http.request(
+        {
+          host: hostname,
+          port,
+          method: 'POST',
+          path: `/storage/v1/object/documents/${newPath(church)}`,
+          headers: {
+            authorization: `Bearer ${token}`,
+            apikey: server.keys.anonKey,
+            'content-type': 'application/pdf',
+            'content-length': String(QUOTA + 1),
+          },
+        },
+        (response) => {
+          let body = '';
+          response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+          response.on('end', () => {
+            request.destroy();
+            resolve({ status: response.statusCode ?? 0, body });
+          });
+        },
+      );
+      request.on('error', reject);
+      // A few bytes of the announced ones: the answer must not wait for the rest.
+      request.write(Buffer.alloc(100));
+    });
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.body)).toMatchObject({ ...FULL, code: 'AccessDenied' });
+  });
+
+  it("counts every bucket of the organisation: the logo takes from the documents' room", async () => {
+    const church = await createOrganisation(server, 'Logo Church');
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg"><!--${'x'.repeat(2_940)}--></svg>`;
+    const logo = await church.master.client.storage
+      .from('branding')
+      .upload(`${church.id}/logo.svg`, new Blob([svg], { type: 'image/svg+xml' }));
+    expect(logo.error).toBeNull();
+    expect((await uploadFile(church.master, church, QUOTA - svg.length + 1)).error).toMatchObject(
+      FULL,
+    );
+    expect((await uploadFile(church.master, church, QUOTA - svg.length)).error).toBeNull();
+  });
+
+  it('lets a full organisation replace a file with a smaller one, remove, and upload again', async () => {
+    const church = await createOrganisation(server, 'Tidy Church');
+    const big = await uploadFile(church.master, church, QUOTA);
+    expect(big.error).toBeNull();
+    const bucket = documents(church.master);
+    expect((await bucket.update(big.path, file(QUOTA + 1))).error).toMatchObject(FULL);
+    expect((await bucket.update(big.path, file(5_000))).error).toBeNull();
+    expect((await uploadFile(church.master, church, 5_001)).error).toMatchObject(FULL);
+    unwrap(await bucket.remove([big.path]), 'remove');
+    expect((await uploadFile(church.master, church, QUOTA)).error).toBeNull();
+  });
+
+  it('counts copies and uploads through signed links', async () => {
+    const church = await createOrganisation(server, 'Copy Church');
+    const member = await addMember(server, church, 'user', 'copier');
+    const first = await uploadFile(member, church, 6_000);
+    expect(first.error).toBeNull();
+    const copy = await documents(member).copy(first.path, newPath(church));
+    expect(copy.error).toMatchObject(FULL);
+
+    const path = newPath(church);
+    const link = unwrap(await documents(member).createSignedUploadUrl(path), 'sign upload');
+    const signed = await server
+      .anon()
+      .storage.from('documents')
+      .uploadToSignedUrl(path, link.token, file(5_000));
+    expect(signed.error).toMatchObject(FULL);
+    expect((await documents(member).exists(path)).data).toBe(false);
+  });
+
+  it('lets concurrent uploads of one organisation together take no more than the quota', async () => {
+    const church = await createOrganisation(server, 'Busy Church');
+    const uploaders = [
+      church.master,
+      ...(await Promise.all([1, 2, 3].map(() => addMember(server, church, 'user', 'busy')))),
+    ];
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        uploadFile(uploaders[i % uploaders.length]!, church, 3_000),
+      ),
+    );
+    const succeeded = results.filter((result) => result.error === null);
+    const refused = results.filter((result) => result.error !== null);
+    expect(succeeded).toHaveLength(3);
+    for (const result of refused) expect(result.error).toMatchObject(FULL);
+    expect(await usage(church.master)).toEqual({ used_bytes: 9_000, quota_bytes: QUOTA });
+  });
+});
+
+describe('organization_storage_usage', () => {
+  it('shows admins their own organisation only, and nobody else anything', async () => {
+    const church = await createOrganisation(server, 'Usage Church');
+    const admin = await addMember(server, church, 'admin', 'usage-admin');
+    const user = await addMember(server, church, 'user', 'usage-user');
+    const loner = await signUp(server, 'usage-loner');
+    expect((await uploadFile(user, church, 1_234)).error).toBeNull();
+
+    expect(await usage(church.master)).toEqual({ used_bytes: 1_234, quota_bytes: QUOTA });
+    expect(await usage(admin)).toEqual({ used_bytes: 1_234, quota_bytes: QUOTA });
+    expect((await user.client.rpc('organization_storage_usage')).error?.message).toBe(
+      'Insufficient permissions to view storage usage',
+    );
+    expect((await loner.client.rpc('organization_storage_usage')).error?.message).toBe(
+      'No organization found',
+    );
+    const anonymous = await server.anon().rpc('organization_storage_usage');
+    expect(anonymous.status).toBe(401);
+  });
+});
