@@ -4,6 +4,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { AppContext } from '../context.ts';
 import { registerAdmin } from './admin.ts';
+import { CpuPoolBusyError } from '../workers/cpu-pool.ts';
 import { AuthError, errorResponse, unexpected } from './errors.ts';
 import { preparePasswordChecks } from './passwords.ts';
 import { FailureLimiter } from './rate-limit.ts';
@@ -66,6 +67,14 @@ const SETTINGS = {
 
 function handleError(error: Error, c: Context): Response {
   if (error instanceof AuthError) return errorResponse(c, error);
+  if (error instanceof CpuPoolBusyError) {
+    // More password checks are waiting than the pool queues: not the client's fault, and soon
+    // over. GoTrue has no such state; its answer to overload is the rate limit's code.
+    return errorResponse(
+      c,
+      new AuthError(503, 'over_request_rate_limit', error.message, {}, { 'Retry-After': '5' }),
+    );
+  }
   if (error instanceof HTTPException && error.status < 500) {
     return errorResponse(c, new AuthError(error.status, 'validation_failed', error.message));
   }
@@ -88,7 +97,7 @@ export function createAuthApp(ctx: AppContext): Hono {
     windowSeconds: settings.failureWindowSeconds,
     maxKeys: settings.limiterMaxKeys,
   });
-  preparePasswordChecks(ctx.config.auth.bcryptCost);
+  preparePasswordChecks(ctx.cpu, ctx.config.auth.bcryptCost);
 
   app.use(
     '*',

@@ -53,7 +53,7 @@ export function registerSignup(app: Hono, ctx: AppContext): void {
     if (await findUserByEmail(ctx.db, address)) throw userExists();
 
     // Hashing takes a while; it happens before the transaction so no locks are held meanwhile.
-    const passwordHash = await hashPassword(password, ctx.config.auth.bcryptCost);
+    const passwordHash = await hashPassword(ctx.cpu, password, ctx.config.auth.bcryptCost);
     const id = randomUUID();
     const now = new Date().toISOString();
     let created;

@@ -54,7 +54,7 @@ async function passwordGrant(c: Context, ctx: AppContext, limiter: FailureLimite
   if (retryAfter > 0) throw rateLimited(retryAfter);
 
   const user = await findUserByEmail(ctx.db, email);
-  const matches = await verifyPassword(password, user?.encrypted_password);
+  const matches = await verifyPassword(ctx.cpu, password, user?.encrypted_password);
   if (!user || !matches) {
     limiter.recordFailure(emailKey, settings.maxFailuresPerEmail);
     if (addressKey) limiter.recordFailure(addressKey, settings.maxFailuresPerAddress);
