@@ -7,7 +7,7 @@ import { registerAdmin } from './admin.ts';
 import { CpuPoolBusyError } from '../workers/cpu-pool.ts';
 import { AuthError, errorResponse, unexpected } from './errors.ts';
 import { preparePasswordChecks } from './passwords.ts';
-import { FailureLimiter } from './rate-limit.ts';
+import { AuthLimits } from './limits.ts';
 import { registerSignup } from './signup.ts';
 import { registerToken } from './token.ts';
 import { registerUserRoutes } from './user-routes.ts';
@@ -93,11 +93,8 @@ function handleError(error: Error, c: Context): Response {
 export function createAuthApp(ctx: AppContext): Hono {
   const app = new Hono();
   const settings = ctx.config.auth;
-  const limiter = new FailureLimiter({
-    windowSeconds: settings.failureWindowSeconds,
-    maxKeys: settings.limiterMaxKeys,
-  });
-  preparePasswordChecks(ctx.cpu, ctx.config.auth.bcryptCost);
+  const limits = new AuthLimits(settings);
+  preparePasswordChecks(ctx.cpu, settings.bcryptCost);
 
   app.use(
     '*',
@@ -122,9 +119,9 @@ export function createAuthApp(ctx: AppContext): Hono {
       description: 'GoTrue is a user registration and authentication API',
     }),
   );
-  app.get('/settings', (c) => c.json(SETTINGS));
-  registerSignup(app, ctx);
-  registerToken(app, ctx, limiter);
+  app.get('/settings', (c) => c.json({ ...SETTINGS, disable_signup: !settings.enableSignup }));
+  registerSignup(app, ctx, limits);
+  registerToken(app, ctx, limits);
   registerUserRoutes(app, ctx);
   registerAdmin(app, ctx);
 
