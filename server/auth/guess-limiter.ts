@@ -48,6 +48,8 @@ export interface GuessAttempt {
   waitMs: number;
   /** The password was right: the attempt is not a failure, and the address is trusted. */
   succeeded(): void;
+  /** The password could not be checked (the server failed): the attempt does not count. */
+  abandoned(): void;
 }
 
 export type GuessDecision =
@@ -146,6 +148,9 @@ export class GuessLimiter {
           this.failures.remove(addressKey, now);
           this.failures.remove(accountKey, now);
           this.trusted.set(pairKey, true);
+        },
+        abandoned: () => {
+          for (const key of [pairKey, addressKey, accountKey]) this.failures.remove(key, now);
         },
       },
     };

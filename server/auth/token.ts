@@ -40,8 +40,16 @@ async function passwordGrant(c: Context, ctx: AppContext, limits: AuthLimits) {
   const { attempt } = decision;
   if (attempt.waitMs > 0) await sleep(attempt.waitMs);
 
-  const user = await findUserByEmail(ctx.db, email);
-  const matches = await verifyPassword(ctx.cpu, password, user?.encrypted_password);
+  let user;
+  let matches;
+  try {
+    user = await findUserByEmail(ctx.db, email);
+    matches = await verifyPassword(ctx.cpu, password, user?.encrypted_password);
+  } catch (error) {
+    // The server's failure (a busy pool, a lost database) is not a guess.
+    attempt.abandoned();
+    throw error;
+  }
   if (!user || !matches) throw invalidCredentials();
   attempt.succeeded();
   if (user.is_banned) throw badRequest('user_banned', 'User is banned');

@@ -290,6 +290,17 @@ describe('the guess limiter', () => {
     maxWaitMs: 1000,
   };
 
+  it('does not count an attempt the server could not check', () => {
+    const limiter = new GuessLimiter({ ...settings, maxKeys: 100 });
+    const first = limiter.begin('a@example.test', '192.0.2.1');
+    if (!first.allowed) throw new Error('the first attempt was refused');
+    first.attempt.abandoned();
+    const second = limiter.begin('a@example.test', '192.0.2.1');
+    expect(second.allowed).toBe(true);
+    // A failure that stands does count: the budget of one is spent.
+    expect(limiter.begin('a@example.test', '192.0.2.1').allowed).toBe(false);
+  });
+
   it('remembers a bounded number of keys, forgetting the least recently used', () => {
     const fail = (limiter: GuessLimiter, account: string) => {
       const decision = limiter.begin(account, '192.0.2.1');
