@@ -3,6 +3,7 @@ import type { AuthSettings } from './config/auth-settings.ts';
 import { readAuthSettings } from './config/auth-settings.ts';
 import { readTomlFile, tableAt, type TomlTable } from './config/toml.ts';
 import type { SettingSource } from './config/values.ts';
+import { defaultCpuThreads } from './workers/cpu-pool.ts';
 import {
   byteSizeSetting,
   durationSetting,
@@ -48,6 +49,14 @@ export interface FunctionsSettings {
   verifyJwt(functionName: string): boolean;
 }
 
+export interface WorkerSettings {
+  /**
+   * Threads of the pool for CPU-heavy work (steward.toml `[workers] cpu_threads`); by default
+   * all cores but one, so that the thread answering HTTP keeps a core.
+   */
+  cpuThreads: number;
+}
+
 export interface OAuthSettings {
   /**
    * Hosts, besides those of the provider catalogue, that a provider's token and authorisation
@@ -81,6 +90,7 @@ export interface ServerConfig {
   storage: StorageSettings;
   functions: FunctionsSettings;
   oauth: OAuthSettings;
+  workers: WorkerSettings;
 }
 
 const rootDir = path.resolve(import.meta.dirname, '..');
@@ -136,6 +146,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const stewardStorage = tableAt(stewardToml, 'storage');
   const functions = tableAt(supabaseToml, 'functions');
   const oauth = tableAt(stewardToml, 'oauth');
+  const workers = tableAt(stewardToml, 'workers');
   const timeout = (role: TimedRole, fallbackMs: number) =>
     durationSetting(
       source(
@@ -216,6 +227,13 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       allowedHosts: stringListSetting(
         source(oauth, `${stewardName} [oauth]`, 'allowed_hosts', env, 'OAUTH_ALLOWED_HOSTS'),
         [],
+      ),
+    },
+    workers: {
+      cpuThreads: integerSetting(
+        source(workers, `${stewardName} [workers]`, 'cpu_threads', env, 'CPU_THREADS'),
+        defaultCpuThreads(),
+        1,
       ),
     },
   };

@@ -9,6 +9,7 @@ import { migrate } from './db/migrate.ts';
 import { openDatabase } from './db/open.ts';
 import type { ApiKeys } from './http/keys.ts';
 import { deriveKeys, loadJwtSecret } from './http/keys.ts';
+import { CpuPool } from './workers/cpu-pool.ts';
 import path from 'node:path';
 
 export interface StartServerOptions {
@@ -24,6 +25,8 @@ export interface RunningServer {
   app: Hono;
   db: Database;
   keys: ApiKeys;
+  /** The pool that runs CPU-heavy work (see `server/workers/`). */
+  cpu: CpuPool;
   close(): Promise<void>;
 }
 
@@ -36,15 +39,23 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   }
   const keys = deriveKeys(await loadJwtSecret(config.dataDir, config.jwtSecret));
   let url = '';
-  const ctx: AppContext = { db, keys, config, publicUrl: () => url };
-  const app = await createApp(ctx);
-
-  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const listening = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () =>
-      resolve(listening),
-    );
-    listening.once('error', reject);
-  });
+  const cpu = new CpuPool({ threads: config.workers.cpuThreads });
+  const ctx: AppContext = { db, keys, config, cpu, publicUrl: () => url };
+  let app: Hono;
+  let server: ReturnType<typeof serve>;
+  try {
+    app = await createApp(ctx);
+    server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+      const listening = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () =>
+        resolve(listening),
+      );
+      listening.once('error', reject);
+    });
+  } catch (error) {
+    // Its threads would otherwise keep the process alive after a failed start.
+    await cpu.close();
+    throw error;
+  }
   const address = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   url = `http://${host}:${address.port}`;
@@ -54,12 +65,14 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     app,
     db,
     keys,
+    cpu,
     async close() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         // Idle keep-alive connections would otherwise hold close() open.
         (server as { closeAllConnections?: () => void }).closeAllConnections?.();
       });
+      await cpu.close();
       await db.close();
     },
   };

@@ -75,7 +75,8 @@ export function registerAdmin(app: Hono, ctx: AppContext): void {
     // Without a password the user cannot sign in with one (GoTrue sets a random one nobody
     // knows; an empty hash has the same effect without the cost of hashing it).
     const hash =
-      passwordHash || (password ? await hashPassword(password, ctx.config.auth.bcryptCost) : '');
+      passwordHash ||
+      (password ? await hashPassword(ctx.cpu, password, ctx.config.auth.bcryptCost) : '');
     const userId = id || randomUUID();
     try {
       const json = await ctx.db.transaction(async (tx) => {

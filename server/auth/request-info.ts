@@ -1,5 +1,6 @@
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
+import ipaddr from 'ipaddr.js';
 import type { ClientInfo } from './sessions.ts';
 
 /**
@@ -13,6 +14,23 @@ export function clientAddress(c: Context): string | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * The client as the auth limits count it: an IPv4 address (also when it arrives IPv4-mapped),
+ * or the /64 network of an IPv6 address, since one subscriber usually holds a whole /64 and
+ * could otherwise make up a new address for every request. In-process requests, which have no
+ * peer, share one key.
+ */
+export function limiterAddress(c: Context): string {
+  const address = clientAddress(c);
+  if (address === null || !ipaddr.isValid(address)) return 'in-process';
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === 'ipv4') return parsed.toString();
+  return `${(parsed as ipaddr.IPv6).parts
+    .slice(0, 4)
+    .map((part) => part.toString(16))
+    .join(':')}::/64`;
 }
 
 /** What a new or refreshed session records about its client. */

@@ -4,9 +4,10 @@ import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { AppContext } from '../context.ts';
 import { registerAdmin } from './admin.ts';
+import { CpuPoolBusyError } from '../workers/cpu-pool.ts';
 import { AuthError, errorResponse, unexpected } from './errors.ts';
 import { preparePasswordChecks } from './passwords.ts';
-import { FailureLimiter } from './rate-limit.ts';
+import { AuthLimits } from './limits.ts';
 import { registerSignup } from './signup.ts';
 import { registerToken } from './token.ts';
 import { registerUserRoutes } from './user-routes.ts';
@@ -66,6 +67,14 @@ const SETTINGS = {
 
 function handleError(error: Error, c: Context): Response {
   if (error instanceof AuthError) return errorResponse(c, error);
+  if (error instanceof CpuPoolBusyError) {
+    // More password checks are waiting than the pool queues: not the client's fault, and soon
+    // over. GoTrue has no such state; its answer to overload is the rate limit's code.
+    return errorResponse(
+      c,
+      new AuthError(503, 'over_request_rate_limit', error.message, {}, { 'Retry-After': '5' }),
+    );
+  }
   if (error instanceof HTTPException && error.status < 500) {
     return errorResponse(c, new AuthError(error.status, 'validation_failed', error.message));
   }
@@ -84,11 +93,8 @@ function handleError(error: Error, c: Context): Response {
 export function createAuthApp(ctx: AppContext): Hono {
   const app = new Hono();
   const settings = ctx.config.auth;
-  const limiter = new FailureLimiter({
-    windowSeconds: settings.failureWindowSeconds,
-    maxKeys: settings.limiterMaxKeys,
-  });
-  preparePasswordChecks(ctx.config.auth.bcryptCost);
+  const limits = new AuthLimits(settings);
+  preparePasswordChecks(ctx.cpu, settings.bcryptCost);
 
   app.use(
     '*',
@@ -113,9 +119,9 @@ export function createAuthApp(ctx: AppContext): Hono {
       description: 'GoTrue is a user registration and authentication API',
     }),
   );
-  app.get('/settings', (c) => c.json(SETTINGS));
-  registerSignup(app, ctx);
-  registerToken(app, ctx, limiter);
+  app.get('/settings', (c) => c.json({ ...SETTINGS, disable_signup: !settings.enableSignup }));
+  registerSignup(app, ctx, limits);
+  registerToken(app, ctx, limits);
   registerUserRoutes(app, ctx);
   registerAdmin(app, ctx);
 

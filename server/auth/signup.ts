@@ -2,6 +2,8 @@ import type { Hono } from 'hono';
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.ts';
 import { badRequest, unexpected, unprocessable } from './errors.ts';
+import { invitationAllowsSignUp, takeInvitationToken } from './invited-sign-up.ts';
+import type { AuthLimits } from './limits.ts';
 import { hashPassword } from './passwords.ts';
 import { clientInfo, setSessionHeaders } from './request-info.ts';
 import { createSession } from './sessions.ts';
@@ -23,18 +25,30 @@ import {
 } from './validation.ts';
 
 const userExists = () => unprocessable('user_already_exists', 'User already registered');
+const signupDisabled = () =>
+  unprocessable('signup_disabled', 'Signups not allowed for this instance');
 
 /**
  * `POST /signup` with e-mail and password. E-mail confirmation is off, as in Supabase local
  * development, so the new user is confirmed and signed in at once: the answer is a session.
+ * Requests count against the client's `sign_in_sign_ups` allowance. When the installation has
+ * closed sign-up, only the holder of a valid invitation (`data.invitation_token`) may create an
+ * account, for the address the invitation was sent to; everyone else gets GoTrue's answer.
  */
-export function registerSignup(app: Hono, ctx: AppContext): void {
+export function registerSignup(app: Hono, ctx: AppContext, limits: AuthLimits): void {
   app.post('/signup', async (c) => {
-    const body = await readJsonObject(c);
+    limits.countSignInOrSignUp(c);
+    const open = ctx.config.auth.enableSignup;
+    // GoTrue refuses a closed sign-up before reading the request.
+    const body = open ? await readJsonObject(c) : await readJsonObject(c).catch(() => null);
+    if (body === null) throw signupDisabled();
     const email = stringField(body, 'email');
     const phone = stringField(body, 'phone');
     const password = stringField(body, 'password');
     const data = objectField(body, 'data') ?? {};
+    // Never stored: it is a credential.
+    const invitationToken = takeInvitationToken(data);
+    if (!open && invitationToken === null) throw signupDisabled();
 
     // The checks in GoTrue's order, so that each mistake gets the answer GoTrue gives it.
     if (email === '' && phone === '') {
@@ -50,10 +64,13 @@ export function registerSignup(app: Hono, ctx: AppContext): void {
     }
     if (phone !== '') throw badRequest('phone_provider_disabled', 'Phone signups are disabled');
     const address = validateEmail(email);
+    if (!open && !(await invitationAllowsSignUp(ctx.db, invitationToken!, address))) {
+      throw signupDisabled();
+    }
     if (await findUserByEmail(ctx.db, address)) throw userExists();
 
     // Hashing takes a while; it happens before the transaction so no locks are held meanwhile.
-    const passwordHash = await hashPassword(password, ctx.config.auth.bcryptCost);
+    const passwordHash = await hashPassword(ctx.cpu, password, ctx.config.auth.bcryptCost);
     const id = randomUUID();
     const now = new Date().toISOString();
     let created;

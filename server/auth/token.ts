@@ -1,33 +1,25 @@
 import type { Context, Hono } from 'hono';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { AppContext } from '../context.ts';
-import { AuthError, badRequest, invalidCredentials, unprocessable } from './errors.ts';
+import { badRequest, invalidCredentials, unprocessable } from './errors.ts';
+import { rateLimited, type AuthLimits } from './limits.ts';
 import { verifyPassword } from './passwords.ts';
-import type { FailureLimiter } from './rate-limit.ts';
-import { clientAddress, clientInfo, setSessionHeaders } from './request-info.ts';
+import { clientInfo, limiterAddress, setSessionHeaders } from './request-info.ts';
 import { createSession, rotateRefreshToken } from './sessions.ts';
 import { REFRESH_TOKEN_PATTERN, issueAccessToken, sessionResponse } from './tokens.ts';
 import { userJson } from './user-json.ts';
-import { findUserByEmail, findUserById, markSignedIn } from './users.ts';
+import { emailLookupKey, findUserByEmail, findUserById, markSignedIn } from './users.ts';
 import { passwordWeakness, readJsonObject, stringField } from './validation.ts';
 
-const rateLimited = (retryAfterSeconds: number) =>
-  new AuthError(
-    429,
-    'over_request_rate_limit',
-    'Request rate limit reached',
-    {},
-    {
-      'Retry-After': String(retryAfterSeconds),
-    },
-  );
-
 /**
- * The password grant. Failed attempts are counted per e-mail address and per client address;
- * past either limit every attempt is refused with 429, the right password included, until the
- * window has moved on. Unknown addresses are counted too, and a decoy hash is checked for
- * them, so neither the answer nor its timing tells whether an account exists.
+ * The password grant. Every request counts against the client's `sign_in_sign_ups` allowance;
+ * each attempt then passes the guess limiter (`guess-limiter.ts`), which may hold it for its
+ * turn or refuse it with 429, and is told how it ended. Unknown addresses are limited alike,
+ * and a decoy hash is checked for them, so neither the answer nor its timing tells whether an
+ * account exists.
  */
-async function passwordGrant(c: Context, ctx: AppContext, limiter: FailureLimiter) {
+async function passwordGrant(c: Context, ctx: AppContext, limits: AuthLimits) {
+  limits.countSignInOrSignUp(c);
   const body = await readJsonObject(c);
   const email = stringField(body, 'email');
   const phone = stringField(body, 'phone');
@@ -41,26 +33,25 @@ async function passwordGrant(c: Context, ctx: AppContext, limiter: FailureLimite
   if (phone !== '') throw unprocessable('phone_provider_disabled', 'Phone logins are disabled');
   if (email === '') throw badRequest('validation_failed', 'missing email or phone');
 
-  const settings = ctx.config.auth;
   // Capped in length: no account has a longer address, and the limiter's memory stays bounded.
-  const emailKey = `email:${email.toLowerCase().slice(0, 255)}`;
-  const address = clientAddress(c);
-  // Without a peer address (an in-process request) only the per-e-mail limit applies.
-  const addressKey = address === null ? null : `address:${address}`;
-  const retryAfter = Math.max(
-    limiter.retryAfter(emailKey, settings.maxFailuresPerEmail),
-    addressKey ? limiter.retryAfter(addressKey, settings.maxFailuresPerAddress) : 0,
-  );
-  if (retryAfter > 0) throw rateLimited(retryAfter);
+  const account = await emailLookupKey(ctx.db, email.slice(0, 255));
+  const decision = limits.guesses.begin(account, limiterAddress(c));
+  if (!decision.allowed) throw rateLimited(decision.retryAfterSeconds);
+  const { attempt } = decision;
+  if (attempt.waitMs > 0) await sleep(attempt.waitMs);
 
-  const user = await findUserByEmail(ctx.db, email);
-  const matches = await verifyPassword(password, user?.encrypted_password);
-  if (!user || !matches) {
-    limiter.recordFailure(emailKey, settings.maxFailuresPerEmail);
-    if (addressKey) limiter.recordFailure(addressKey, settings.maxFailuresPerAddress);
-    throw invalidCredentials();
+  let user;
+  let matches;
+  try {
+    user = await findUserByEmail(ctx.db, email);
+    matches = await verifyPassword(ctx.cpu, password, user?.encrypted_password);
+  } catch (error) {
+    // The server's failure (a busy pool, a lost database) is not a guess.
+    attempt.abandoned();
+    throw error;
   }
-  limiter.clear(emailKey);
+  if (!user || !matches) throw invalidCredentials();
+  attempt.succeeded();
   if (user.is_banned) throw badRequest('user_banned', 'User is banned');
   if (!user.email_confirmed_at) throw badRequest('email_not_confirmed', 'Email not confirmed');
 
@@ -79,7 +70,8 @@ async function passwordGrant(c: Context, ctx: AppContext, limiter: FailureLimite
 }
 
 /** The refresh-token grant: a new access token and a new refresh token (rotation). */
-async function refreshTokenGrant(c: Context, ctx: AppContext) {
+async function refreshTokenGrant(c: Context, ctx: AppContext, limits: AuthLimits) {
+  limits.countTokenRefresh(c);
   const body = await readJsonObject(c);
   const token = stringField(body, 'refresh_token');
   if (!REFRESH_TOKEN_PATTERN.test(token)) {
@@ -97,13 +89,13 @@ async function refreshTokenGrant(c: Context, ctx: AppContext) {
 }
 
 /** `POST /token?grant_type=password|refresh_token`. */
-export function registerToken(app: Hono, ctx: AppContext, limiter: FailureLimiter): void {
+export function registerToken(app: Hono, ctx: AppContext, limits: AuthLimits): void {
   app.post('/token', async (c) => {
     switch (c.req.query('grant_type')) {
       case 'password':
-        return passwordGrant(c, ctx, limiter);
+        return passwordGrant(c, ctx, limits);
       case 'refresh_token':
-        return refreshTokenGrant(c, ctx);
+        return refreshTokenGrant(c, ctx, limits);
       default:
         // Sic: GoTrue names the problem in the message and uses this code.
         throw badRequest('invalid_credentials', 'unsupported_grant_type');

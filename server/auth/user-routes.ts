@@ -51,13 +51,13 @@ export function registerUserRoutes(app: Hono, ctx: AppContext): void {
     }
     let passwordHash: string | undefined;
     if (password !== undefined) {
-      if (await verifyPassword(password, user.encrypted_password)) {
+      if (await verifyPassword(ctx.cpu, password, user.encrypted_password)) {
         throw unprocessable(
           'same_password',
           'New password should be different from the old password.',
         );
       }
-      passwordHash = await hashPassword(password, ctx.config.auth.bcryptCost);
+      passwordHash = await hashPassword(ctx.cpu, password, ctx.config.auth.bcryptCost);
     }
 
     const now = new Date().toISOString();

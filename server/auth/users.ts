@@ -94,6 +94,17 @@ export function findUserByEmail(q: Queryable, email: string): Promise<UserRecord
   return findOne(q, 'lower(u.email) = lower($1) and u.is_sso_user = false', email);
 }
 
+/**
+ * The e-mail address as the database compares it (`lower()` under the database's own locale,
+ * which JavaScript's `toLowerCase` does not match: `İ`, for one, becomes `i` in one and `i̇` in
+ * the other). Everything keyed by an account's e-mail, such as the sign-in limits, uses this,
+ * so every spelling that reaches one account shares one key.
+ */
+export async function emailLookupKey(q: Queryable, email: string): Promise<string> {
+  const { rows } = await q.query<{ key: string }>('select lower($1::text) as key', [email]);
+  return rows[0]!.key;
+}
+
 export function findUserById(q: Queryable, id: string): Promise<UserRecord | null> {
   return findOne(q, 'u.id = $1::uuid', id);
 }

@@ -1,7 +1,43 @@
 import type { TomlTable } from './toml.ts';
 import { tableAt } from './toml.ts';
 import type { SettingSource } from './values.ts';
-import { booleanSetting, integerSetting, stringListSetting, stringSetting } from './values.ts';
+import {
+  booleanSetting,
+  durationSetting,
+  integerSetting,
+  stringListSetting,
+  stringSetting,
+} from './values.ts';
+
+/** Budgets for failed password sign-ins; Steward's own (`AUTH_GUESS*` variables). */
+export interface GuessSettings {
+  /** How long a failed sign-in counts, in milliseconds (AUTH_GUESS_WINDOW, 1 hour). */
+  windowMs: number;
+  /**
+   * Failures one client address may have on one account before it must wait, longer after
+   * every further failure (AUTH_GUESSES_PER_ACCOUNT_AND_ADDRESS, 5).
+   */
+  perAccountAndAddress: number;
+  /**
+   * Failures one client address may have over all accounts before it must wait, longer after
+   * every further failure (AUTH_GUESSES_PER_ADDRESS, 30). Not applied to an account from an
+   * address where that account signed in before.
+   */
+  perAddress: number;
+  /**
+   * Failures one account may have from all addresses together before attempts on it from
+   * addresses it has not signed in from take turns, one per `accountPaceMs`
+   * (AUTH_GUESSES_PER_ACCOUNT, 30).
+   */
+  perAccount: number;
+  /** The pace of those turns, in milliseconds (AUTH_GUESS_ACCOUNT_PACE, 20 s). */
+  accountPaceMs: number;
+  /**
+   * Longest an attempt is held for its turn, in milliseconds (AUTH_GUESS_MAX_WAIT, 1 minute);
+   * an attempt whose turn is further away is answered 429 with `Retry-After`.
+   */
+  maxWaitMs: number;
+}
 
 /** Settings of `/auth/v1`: `[auth]` of config.toml, with `AUTH_*` variables taking precedence. */
 export interface AuthSettings {
@@ -20,12 +56,12 @@ export interface AuthSettings {
   signInSignUpsPerAddress: number;
   /** `[auth.rate_limit] token_refresh`: refreshes per client address in five minutes (150). */
   tokenRefreshesPerAddress: number;
-  /** Failed password sign-ins allowed per e-mail address within `failureWindowSeconds`. */
-  maxFailuresPerEmail: number;
-  /** Failed password sign-ins allowed per client address within `failureWindowSeconds`. */
-  maxFailuresPerAddress: number;
-  failureWindowSeconds: number;
-  /** Keys (e-mails and addresses) the limiters remember at most; the stalest go first. */
+  /**
+   * How guessing at passwords is slowed down (see `server/auth/guess-limiter.ts`). Failed
+   * sign-ins are remembered for `window`; each budget below counts failures in that window.
+   */
+  guesses: GuessSettings;
+  /** Keys (accounts, addresses, pairs) each limiter remembers at most; the stalest go first. */
   limiterMaxKeys: number;
   /**
    * Seconds after its rotation during which a refresh token may be presented again and yields
@@ -42,8 +78,8 @@ export interface AuthSettings {
 
 /**
  * Reads `[auth]` of config.toml (`supabaseToml`) and the `AUTH_*` variables. Without either,
- * sign-up is open, GoTrue's rate limits apply, and 5 failed sign-ins per e-mail address and 30
- * per client address are allowed in 15 minutes.
+ * sign-up is open, GoTrue's rate limits apply, and guessing is slowed down as `GuessSettings`
+ * describes.
  */
 export function readAuthSettings(
   env: NodeJS.ProcessEnv = process.env,
@@ -83,21 +119,18 @@ export function readAuthSettings(
       150,
       1,
     ),
-    maxFailuresPerEmail: integerSetting(
-      from({}, 'auth', '', 'AUTH_RATE_LIMIT_EMAIL_FAILURES'),
-      5,
-      1,
-    ),
-    maxFailuresPerAddress: integerSetting(
-      from({}, 'auth', '', 'AUTH_RATE_LIMIT_ADDRESS_FAILURES'),
-      30,
-      1,
-    ),
-    failureWindowSeconds: integerSetting(
-      from({}, 'auth', '', 'AUTH_RATE_LIMIT_WINDOW_SECONDS'),
-      15 * 60,
-      1,
-    ),
+    guesses: {
+      windowMs: durationSetting(from({}, 'auth', '', 'AUTH_GUESS_WINDOW'), 3_600_000),
+      perAccountAndAddress: integerSetting(
+        from({}, 'auth', '', 'AUTH_GUESSES_PER_ACCOUNT_AND_ADDRESS'),
+        5,
+        1,
+      ),
+      perAddress: integerSetting(from({}, 'auth', '', 'AUTH_GUESSES_PER_ADDRESS'), 30, 1),
+      perAccount: integerSetting(from({}, 'auth', '', 'AUTH_GUESSES_PER_ACCOUNT'), 30, 1),
+      accountPaceMs: durationSetting(from({}, 'auth', '', 'AUTH_GUESS_ACCOUNT_PACE'), 20_000),
+      maxWaitMs: durationSetting(from({}, 'auth', '', 'AUTH_GUESS_MAX_WAIT'), 60_000),
+    },
     limiterMaxKeys: integerSetting(from({}, 'auth', '', 'AUTH_RATE_LIMIT_MAX_KEYS'), 10_000, 1),
     refreshTokenReuseIntervalSeconds: integerSetting(
       from(auth, 'auth', 'refresh_token_reuse_interval', 'AUTH_REFRESH_TOKEN_REUSE_INTERVAL'),

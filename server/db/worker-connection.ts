@@ -13,8 +13,7 @@ type Request = WorkerRequest extends infer R
     : never
   : never;
 
-const bootFile = new URL('../workers/typescript-worker.mjs', import.meta.url);
-const workerModule = new URL('./pglite-worker.ts', import.meta.url).href;
+const entryFile = new URL('./pglite-worker-entry.mjs', import.meta.url);
 
 /** One PGlite worker thread and the requests waiting for its answers. */
 export class WorkerConnection {
@@ -26,8 +25,8 @@ export class WorkerConnection {
   #gone: Error | null = null;
 
   constructor(data: PgliteWorkerData, onUnexpectedExit: (error: Error) => void) {
-    this.#worker = new Worker(bootFile, {
-      workerData: { ...data, typescriptModule: workerModule },
+    this.#worker = new Worker(entryFile, {
+      workerData: data,
       // The data directory's bytes, when given, are handed over rather than copied.
       transferList: data.loadDataDir ? [data.loadDataDir.buffer as ArrayBuffer] : [],
     });

@@ -14,9 +14,15 @@ export function uniqueEmail(prefix = 'user'): string {
 
 export const TEST_PASSWORD = 'correct horse battery staple';
 
-/** A supabase-js client for the test backend, with its session kept in memory only. */
-export function newClient(): AppSupabaseClient {
-  const { url, anonKey } = inject('backend');
+/** The backends of a test run: the shared one, and one whose sign-up is closed. */
+export type TestBackend = 'backend' | 'closedSignUpBackend';
+
+/**
+ * A supabase-js client for the test backend, with its session kept in memory only: the
+ * shared one, or (`closedSignUpBackend`) the one whose sign-up is closed.
+ */
+export function newClient(backend: TestBackend = 'backend'): AppSupabaseClient {
+  const { url, anonKey } = inject(backend);
   return createClient<Database>(url, anonKey, {
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
   });
@@ -81,8 +87,8 @@ export async function addMember(
  * A client with the service-role key (bypasses row-level security), for arranging situations
  * a test needs that no user could create through the app, such as an expired invitation.
  */
-export function serviceClient(): AppSupabaseClient {
-  const { url, serviceRoleKey } = inject('backend');
+export function serviceClient(backend: TestBackend = 'backend'): AppSupabaseClient {
+  const { url, serviceRoleKey } = inject(backend);
   return createClient<Database>(url, serviceRoleKey, {
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
   });

@@ -4,6 +4,8 @@ import { startTestServer } from '../../tests/support/server.ts';
 declare module 'vitest' {
   export interface ProvidedContext {
     backend: { url: string; anonKey: string; serviceRoleKey: string };
+    /** A second backend where sign-up is closed ([auth] enable_signup = false). */
+    closedSignUpBackend: { url: string; anonKey: string; serviceRoleKey: string };
   }
 }
 
@@ -13,13 +15,18 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject) {
   // The OAuth tests' mock providers listen on 127.0.0.1: the installation allows that host.
-  const server = await startTestServer({ env: { OAUTH_ALLOWED_HOSTS: '127.0.0.1' } });
-  project.provide('backend', {
-    url: server.url,
-    anonKey: server.keys.anonKey,
-    serviceRoleKey: server.keys.serviceRoleKey,
+  const [server, closed] = await Promise.all([
+    startTestServer({ env: { OAUTH_ALLOWED_HOSTS: '127.0.0.1' } }),
+    startTestServer({ env: { AUTH_ENABLE_SIGNUP: 'false' } }),
+  ]);
+  const describe = (s: typeof server) => ({
+    url: s.url,
+    anonKey: s.keys.anonKey,
+    serviceRoleKey: s.keys.serviceRoleKey,
   });
+  project.provide('backend', describe(server));
+  project.provide('closedSignUpBackend', describe(closed));
   return async () => {
-    await server.close();
+    await Promise.all([server.close(), closed.close()]);
   };
 }

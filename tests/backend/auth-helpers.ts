@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
 import type { TestServer } from '../support/server.ts';
 
 /** A fresh e-mail address per call, so tests never collide on one server. */
@@ -78,4 +79,54 @@ export function jwtHeader(token: string): Record<string, unknown> {
     string,
     unknown
   >;
+}
+
+/**
+ * A raw request to `/auth/v1` from the client address `from` (any of 127.0.0.0/8, which all
+ * reach a server on 127.0.0.1), for the limits kept per client address.
+ */
+export function authRequestFrom(
+  server: TestServer,
+  from: string,
+  path: string,
+  body: unknown,
+): Promise<AuthResponse> {
+  const url = new URL(`${server.url}/auth/v1${path}`);
+  const payload = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: `${url.pathname}${url.search}`,
+        method: 'POST',
+        localAddress: from,
+        headers: {
+          apikey: server.keys.anonKey,
+          authorization: `Bearer ${server.keys.anonKey}`,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(payload),
+          'x-supabase-api-version': '2024-01-01',
+        },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          const headers = new Headers();
+          for (const [name, value] of Object.entries(response.headers)) {
+            if (typeof value === 'string') headers.set(name, value);
+          }
+          resolve({
+            status: response.statusCode ?? 0,
+            headers,
+            body: text ? (JSON.parse(text) as Record<string, unknown>) : null,
+          });
+        });
+      },
+    );
+    request.on('error', reject);
+    request.end(payload);
+  });
 }

@@ -39,6 +39,8 @@ describe('server configuration', () => {
       service_role: 30000,
     });
     expect(config.functions.verifyJwt('oauth')).toBe(true);
+    // All cores but one for CPU-heavy work, at least one thread.
+    expect(config.workers.cpuThreads).toBe(Math.max(1, os.availableParallelism() - 1));
   });
 
   it('takes Supabase keys from config.toml and Steward keys from steward.toml', async () => {
@@ -47,7 +49,8 @@ describe('server configuration', () => {
         `additional_redirect_urls = ["https://a.example.org"]\n[auth.rate_limit]\nsign_in_sign_ups = 7\n` +
         `[storage]\nfile_size_limit = "5MB"\n[functions.open]\nverify_jwt = false\n`,
       `[database]\nstatement_timeout_anon = "500ms"\n[storage]\nquota_per_organization = "2GiB"\n` +
-        `max_signed_url_expiry = "1h"\n[api]\nmax_embed_depth = 2\n[oauth]\nallowed_hosts = ["id.example.org"]\n`,
+        `max_signed_url_expiry = "1h"\n[api]\nmax_embed_depth = 2\n[oauth]\nallowed_hosts = ["id.example.org"]\n` +
+        `[workers]\ncpu_threads = 3\n`,
     );
     expect(config.api).toEqual({ maxRows: 50, maxEmbedDepth: 2, maxSelectItems: 200 });
     expect(config.auth.enableSignup).toBe(false);
@@ -63,6 +66,7 @@ describe('server configuration', () => {
     expect(config.functions.verifyJwt('open')).toBe(false);
     expect(config.functions.verifyJwt('other')).toBe(true);
     expect(config.oauth.allowedHosts).toEqual(['id.example.org']);
+    expect(config.workers.cpuThreads).toBe(3);
   });
 
   it('lets a variable override a file', async () => {

@@ -204,6 +204,17 @@ export function attackCases(server: TestServer, world: World): Case[] {
       return leaks(await actor.client.schema('private').from('invitation_tokens').select('*'));
     });
   }
+  // The auth service asks this when sign-up is closed; no API role may ask it itself.
+  for (const actor of [aUser, actorOf(world, 'anonymous')]) {
+    attack(`${actor.label} calls private.invitation_allows_sign_up`, async () => {
+      const email = uniqueEmail('attack-invitee');
+      const { token } = await invite(aMaster.person!, email);
+      const result = await actor.client
+        .schema('private')
+        .rpc('invitation_allows_sign_up', { token, email });
+      return allowedIf(!result.error);
+    });
+  }
   attack('anonymous finds a token or a hash in an invitation lookup', async () => {
     const { token } = await withInvitation();
     const result = await server.anon().rpc('get_invitation', { token });

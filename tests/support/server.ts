@@ -46,9 +46,19 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const schema = options.schema ?? 'app';
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'steward-test-'));
   const config = {
-    // bcrypt at GoTrue's cost of 10 takes ~100 ms of CPU per hash in JavaScript; the hashing
-    // itself is not under test here, and the tests sign up hundreds of users.
-    ...readConfig({ AUTH_BCRYPT_COST: '4', ...options.env, DATA_DIR: dataDir }),
+    ...readConfig({
+      // bcrypt at GoTrue's cost of 10 takes ~100 ms of CPU per hash in JavaScript; the hashing
+      // itself is not under test here, and the tests sign up hundreds of users.
+      AUTH_BCRYPT_COST: '4',
+      // Every test request comes from 127.0.0.1: GoTrue's per-address limits (30 sign-ups and
+      // sign-ins, 150 refreshes in 5 minutes) and the budget of failed sign-ins per address
+      // would refuse most of a file. Tests of those limits set their own values.
+      AUTH_RATE_LIMIT_SIGN_IN_SIGN_UPS: '1000000',
+      AUTH_RATE_LIMIT_TOKEN_REFRESH: '1000000',
+      AUTH_GUESSES_PER_ADDRESS: '1000000',
+      ...options.env,
+      DATA_DIR: dataDir,
+    }),
     port: 0,
     host: '127.0.0.1',
     logRequests: false,

@@ -176,6 +176,56 @@ describe('the accept-invitation page', () => {
   });
 });
 
+describe('the accept-invitation page where sign-up is closed', () => {
+  /** An organisation on the backend whose sign-up is closed; its admin made by an operator. */
+  async function closedOrganization() {
+    const email = uniqueEmail('closed-admin');
+    const created = await serviceClient('closedSignUpBackend').auth.admin.createUser({
+      email,
+      password: TEST_PASSWORD,
+      email_confirm: true,
+    });
+    if (created.error) throw created.error;
+    const admin = newClient('closedSignUpBackend');
+    const signedIn = await admin.auth.signInWithPassword({ email, password: TEST_PASSWORD });
+    if (signedIn.error) throw signedIn.error;
+    const name = `Closed Chapel ${uniqueEmail('org')}`;
+    const { data, error } = await admin.rpc('create_organization' as never, { name } as never);
+    if (error) throw new Error(error.message);
+    return { name, organizationId: (data as { id: string }).id, admin };
+  }
+
+  it("creates the invited person's account, joins, and goes to /", async () => {
+    const org = await closedOrganization();
+    const email = uniqueEmail('invited');
+    const invited = await org.admin.rpc('invite_user', { email, role: 'user', full_name: null });
+    if (invited.error) throw invited.error;
+    const token = invited.data.token!;
+    // Anyone else is turned away.
+    const stranger = await newClient('closedSignUpBackend').auth.signUp({
+      email: uniqueEmail('stranger'),
+      password: TEST_PASSWORD,
+    });
+    expect(stranger.error?.code).toBe('signup_disabled');
+
+    const client = newClient('closedSignUpBackend');
+    const { router } = renderApp({ client, route: `/invite/${token}` });
+    await screen.findByRole('heading', { name: `Join ${org.name}` });
+    await fillPasswords('a fine password');
+    await userEvent.click(submitButton());
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    const { data } = await client.auth.getUser();
+    expect(data.user?.email).toBe(email);
+    const profile = await client
+      .from('user_profiles')
+      .select('organization_id, role')
+      .eq('id', data.user!.id)
+      .single();
+    expect(profile.data).toEqual({ organization_id: org.organizationId, role: 'user' });
+  });
+});
+
 describe('an invitation that cannot be used', () => {
   async function expectInvalid(route: string, message: string) {
     const { router } = renderApp({ route });

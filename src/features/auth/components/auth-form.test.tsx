@@ -1,9 +1,16 @@
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { signUpUser, TEST_PASSWORD, uniqueEmail } from '../../../testing/backend.ts';
+import {
+  newClient,
+  serviceClient,
+  signUpUser,
+  TEST_PASSWORD,
+  uniqueEmail,
+} from '../../../testing/backend.ts';
 import { renderApp } from '../../../testing/render.tsx';
 import { watchBusyButton } from '../../../testing/busy-label.ts';
+import { INVITATION_ONLY } from './auth-form.tsx';
 
 // The first render loads the route's chunk and talks to a real backend on a busy machine.
 configure({ asyncUtilTimeout: 10_000 });
@@ -20,11 +27,13 @@ describe('the sign-in form', () => {
     await openSignedOut();
     expect(screen.getByText('Access your document management system')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Sign in' })).toHaveAttribute('type', 'submit');
-    expect(screen.getByText(/Don't have an account\?/)).toHaveTextContent(
+    // The link appears once the server has said that sign-up is open.
+    expect(await screen.findByText(/Don't have an account\?/)).toHaveTextContent(
       "Don't have an account? Sign up",
     );
+    expect(screen.queryByText(INVITATION_ONLY)).not.toBeInTheDocument();
 
-    await user.click(screen.getByRole('button', { name: 'Sign up' }));
+    await user.click(await screen.findByRole('button', { name: 'Sign up' }));
     expect(screen.getByRole('heading', { name: 'Create your account' })).toBeInTheDocument();
     expect(screen.getByText('Join your organization')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Create account' })).toHaveAttribute(
@@ -93,7 +102,7 @@ describe('the sign-in form', () => {
     const user = userEvent.setup();
     const email = uniqueEmail('new');
     await openSignedOut('/users');
-    await user.click(screen.getByRole('button', { name: 'Sign up' }));
+    await user.click(await screen.findByRole('button', { name: 'Sign up' }));
     await user.type(screen.getByLabelText('Email address'), email);
     await user.type(screen.getByLabelText('Password'), TEST_PASSWORD);
     await user.click(screen.getByRole('button', { name: 'Create account' }));
@@ -114,7 +123,7 @@ describe('the sign-in form', () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     const { email } = await signUpUser();
     await openSignedOut();
-    await user.click(screen.getByRole('button', { name: 'Sign up' }));
+    await user.click(await screen.findByRole('button', { name: 'Sign up' }));
     await user.type(screen.getByLabelText('Email address'), email);
     await user.type(screen.getByLabelText('Password'), TEST_PASSWORD);
     await user.click(screen.getByRole('button', { name: 'Create account' }));
@@ -130,7 +139,7 @@ describe('the sign-in form', () => {
     const user = userEvent.setup();
     vi.spyOn(console, 'error').mockImplementation(() => {});
     await openSignedOut();
-    await user.click(screen.getByRole('button', { name: 'Sign up' }));
+    await user.click(await screen.findByRole('button', { name: 'Sign up' }));
     await user.type(screen.getByLabelText('Email address'), uniqueEmail('short'));
     await user.type(screen.getByLabelText('Password'), '123');
     await user.click(screen.getByRole('button', { name: 'Create account' }));
@@ -141,5 +150,32 @@ describe('the sign-in form', () => {
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
     await waitFor(() => expect(screen.queryByRole('alert')).not.toBeInTheDocument());
     vi.mocked(console.error).mockRestore();
+  });
+});
+
+describe('the sign-in form where sign-up is closed', () => {
+  it('offers no sign-up, says how to get an invitation, and still signs members in', async () => {
+    const user = userEvent.setup();
+    // Nobody can sign up here: the member was made by an operator with the admin API.
+    const email = uniqueEmail('member');
+    const created = await serviceClient('closedSignUpBackend').auth.admin.createUser({
+      email,
+      password: TEST_PASSWORD,
+      email_confirm: true,
+    });
+    if (created.error) throw created.error;
+
+    renderApp({ client: newClient('closedSignUpBackend'), route: '/users' });
+    await screen.findByRole('heading', { name: 'Sign in to Steward' });
+    expect(await screen.findByText(INVITATION_ONLY)).toBeInTheDocument();
+    expect(screen.queryByText(/Don't have an account\?/)).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Sign up' })).not.toBeInTheDocument();
+
+    await user.type(screen.getByLabelText('Email address'), email);
+    await user.type(screen.getByLabelText('Password'), TEST_PASSWORD);
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(
+      await screen.findByRole('heading', { name: 'Set up your organization' }),
+    ).toBeInTheDocument();
   });
 });

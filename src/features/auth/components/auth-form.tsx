@@ -2,6 +2,11 @@ import { FileText } from 'lucide-react';
 import { useId, type FormEvent } from 'react';
 import { PasswordInput } from '../../../components/password-input.tsx';
 import { useAuthForm } from '../hooks/use-auth-form.ts';
+import { useSignUpOpen } from '../hooks/use-sign-up-open.ts';
+
+/** Shown instead of the sign-up link where the installation admits only invited people. */
+export const INVITATION_ONLY =
+  'New accounts are by invitation only. Ask an administrator of your organization to send you an invitation link.';
 
 const texts = {
   'sign-in': {
@@ -25,10 +30,12 @@ const texts = {
 /**
  * The sign-in / sign-up form, shown by the shell in place of protected content while nobody is
  * signed in (product-spec §2). The URL is left alone, so after signing in the user is on the
- * page they asked for.
+ * page they asked for. Where sign-up is closed, the form only signs in and says how to get an
+ * invitation; the toggle appears once the server has said which it is.
  */
 export function AuthForm() {
   const { mode, submitting, error, toggleMode, submit } = useAuthForm();
+  const signUpOpen = useSignUpOpen();
   const emailId = useId();
   const passwordId = useId();
   const errorId = useId();
@@ -98,16 +105,21 @@ export function AuthForm() {
           >
             {submitting ? text.busy : text.submit}
           </button>
-          <p className="text-center text-sm text-gray-600">
-            {text.togglePrompt}{' '}
-            <button
-              type="button"
-              onClick={toggleMode}
-              className="font-medium text-blue-700 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600"
-            >
-              {text.toggle}
-            </button>
-          </p>
+          {signUpOpen === true && (
+            <p className="text-center text-sm text-gray-600">
+              {text.togglePrompt}{' '}
+              <button
+                type="button"
+                onClick={toggleMode}
+                className="font-medium text-blue-700 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600"
+              >
+                {text.toggle}
+              </button>
+            </p>
+          )}
+          {signUpOpen === false && (
+            <p className="text-center text-sm text-gray-600">{INVITATION_ONLY}</p>
+          )}
         </form>
       </div>
     </main>

@@ -31,7 +31,7 @@ export function useAcceptInvitation(token: string, email: string) {
     setSubmitting(true);
     setError(null);
     try {
-      const outcome = await createInvitedAccount(email, password);
+      const outcome = await createInvitedAccount(email, password, token);
       if (outcome === 'needs-confirmation') throw new Error(CONFIRM_EMAIL_FIRST);
       if (outcome === 'already-registered' && !(await signInExistingAccount(email, password))) {
         throw new Error(EXISTING_ACCOUNT_WRONG_PASSWORD);

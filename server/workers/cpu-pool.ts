@@ -1,0 +1,74 @@
+import { availableParallelism } from 'node:os';
+import { Piscina } from 'piscina';
+import type { CpuTaskName, CpuTasks } from './tasks.ts';
+
+/** Threads for CPU-heavy work when nothing is configured: all cores but one, at least one. */
+export function defaultCpuThreads(): number {
+  // One core stays with the thread that answers HTTP (and the database), so a burst of heavy
+  // work slows other heavy work down, never the answers everyone else waits for.
+  return Math.max(1, availableParallelism() - 1);
+}
+
+export interface CpuPoolOptions {
+  /** Threads kept running (started with the pool). */
+  threads: number;
+  /**
+   * Tasks that may wait for a thread; beyond that `run` refuses with `CpuPoolBusyError` at
+   * once, so a flood of requests cannot pile up unbounded work and memory.
+   */
+  maxQueue?: number;
+}
+
+/** The pool's queue is full: the caller should answer "try again shortly" (503). */
+export class CpuPoolBusyError extends Error {
+  constructor() {
+    super('The server is busy; please try again shortly');
+  }
+}
+
+/** A task's argument and result types, from its entry in the registry. */
+export type CpuTaskArgs<N extends CpuTaskName> = Parameters<CpuTasks[N]>[0];
+export type CpuTaskResult<N extends CpuTaskName> = Awaited<ReturnType<CpuTasks[N]>>;
+
+/**
+ * The one pool of worker threads (piscina) for CPU-heavy work: password hashing now, text
+ * extraction, OCR and archives later. Tasks are named in `tasks.ts`, and `run` is typed by
+ * that registry. The server starts it and closes it with itself.
+ */
+export class CpuPool {
+  private readonly piscina: Piscina;
+  private readonly maxQueue: number;
+
+  constructor(options: CpuPoolOptions) {
+    this.maxQueue = options.maxQueue ?? 256;
+    this.piscina = new Piscina({
+      filename: new URL('./worker.mjs', import.meta.url).href,
+      minThreads: options.threads,
+      maxThreads: options.threads,
+      // The threads are started once and kept: starting one (with its TypeScript loader)
+      // costs about 0.3 s, which no request should wait for.
+      idleTimeout: Number.POSITIVE_INFINITY,
+    });
+  }
+
+  /** Runs the task `name` in a pool thread; rejects with `CpuPoolBusyError` when the queue is full. */
+  run<N extends CpuTaskName>(name: N, args: CpuTaskArgs<N>): Promise<CpuTaskResult<N>> {
+    if (this.piscina.queueSize >= this.maxQueue) return Promise.reject(new CpuPoolBusyError());
+    return this.piscina.run({ name, args }) as Promise<CpuTaskResult<N>>;
+  }
+
+  /** Tasks finished since the pool started. */
+  get completed(): number {
+    return this.piscina.completed;
+  }
+
+  /** Threads of the pool (none of them is the main thread). */
+  get threads(): number {
+    return this.piscina.threads.length;
+  }
+
+  /** Waits for the running tasks, then ends the threads. */
+  close(): Promise<void> {
+    return this.piscina.close();
+  }
+}
