@@ -4,6 +4,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { AppContext } from '../context.ts';
 import { registerAdmin } from './admin.ts';
+import { DatabaseUnavailableError } from '../db/database.ts';
 import { CpuPoolBusyError } from '../workers/cpu-pool.ts';
 import { AuthError, errorResponse, unexpected } from './errors.ts';
 import { preparePasswordChecks } from './passwords.ts';
@@ -67,12 +68,22 @@ const SETTINGS = {
 
 function handleError(error: Error, c: Context): Response {
   if (error instanceof AuthError) return errorResponse(c, error);
-  if (error instanceof CpuPoolBusyError) {
-    // More password checks are waiting than the pool queues: not the client's fault, and soon
-    // over. GoTrue has no such state; its answer to overload is the rate limit's code.
+  if (error instanceof CpuPoolBusyError || error instanceof DatabaseUnavailableError) {
+    // More password checks are waiting than the pool queues, or the database gave no turn in
+    // time: not the client's fault, and soon over. GoTrue has no such state; its answer to
+    // overload is the rate limit's code.
+    const retryAfter = error instanceof DatabaseUnavailableError ? error.retryAfterSeconds : 5;
     return errorResponse(
       c,
-      new AuthError(503, 'over_request_rate_limit', error.message, {}, { 'Retry-After': '5' }),
+      new AuthError(
+        503,
+        'over_request_rate_limit',
+        error.message,
+        {},
+        {
+          'Retry-After': String(retryAfter),
+        },
+      ),
     );
   }
   if (error instanceof HTTPException && error.status < 500) {

@@ -83,6 +83,8 @@ export const storageErrors = {
   routeNotFound: (method: string, path: string) =>
     new StorageError(404, 'NotFound', `Route ${method}:${path} not found`, 'Not Found', 404),
   internal: () => new StorageError(500, 'InternalError', 'Internal server error', 'internal'),
+  slowDown: () =>
+    new StorageError(503, 'SlowDown', 'Please reduce your request rate', 'Service Unavailable'),
 };
 
 /**

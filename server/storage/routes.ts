@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import type { AppContext } from '../context.ts';
+import { DatabaseUnavailableError } from '../db/database.ts';
 import { bucketRoutes } from './bucket-routes.ts';
 import { StorageError, storageErrors } from './errors.ts';
 import { FileStore } from './file-store.ts';
@@ -64,6 +65,12 @@ export function createStorageApp(ctx: AppContext): Hono {
 
   app.onError((error, c) => {
     if (error instanceof StorageError) return errorResponse(error);
+    if (error instanceof DatabaseUnavailableError) {
+      // No turn at the database in time: Storage's answer to overload, with when to retry.
+      const response = errorResponse(storageErrors.slowDown());
+      response.headers.set('Retry-After', String(error.retryAfterSeconds));
+      return response;
+    }
     console.error(`storage: ${c.req.method} ${c.req.path} failed:`, error);
     return errorResponse(storageErrors.internal());
   });
