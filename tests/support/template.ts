@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
@@ -44,12 +44,25 @@ export async function schemaHash(kind: SchemaKind): Promise<string> {
 export async function pgliteTemplate(kind: SchemaKind): Promise<string> {
   const file = path.join(templatesDir, `pglite-${kind}-${await schemaHash(kind)}.tar.gz`);
   if (await stat(file).catch(() => null)) return file;
+  // Servers started together in one process (the app tests' global set-up) build it once.
+  let building = templatesBuilding.get(file);
+  if (!building) {
+    building = buildPgliteTemplate(kind, file).finally(() => templatesBuilding.delete(file));
+    templatesBuilding.set(file, building);
+  }
+  return building;
+}
+
+const templatesBuilding = new Map<string, Promise<string>>();
+
+async function buildPgliteTemplate(kind: SchemaKind, file: string): Promise<string> {
   await mkdir(templatesDir, { recursive: true });
   const db = await openPglite();
   try {
     await migrate(db, migrationsFor(kind));
     const dump = await db.pglite.dumpDataDir('gzip');
-    const temp = `${file}.${process.pid}.tmp`;
+    // Other processes (test workers) may build the same template at the same time.
+    const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     await writeFile(temp, Buffer.from(await dump.arrayBuffer()));
     await rename(temp, file);
   } finally {
