@@ -55,6 +55,10 @@ export interface WorkerSettings {
    * all cores but one, so that the thread answering HTTP keeps a core.
    */
   cpuThreads: number;
+  /** Background jobs this process runs at once (steward.toml `[workers] job_concurrency`). */
+  jobConcurrency: number;
+  /** How often the job runner looks for due jobs and schedules (`[workers] job_poll_interval`). */
+  jobPollIntervalMs: number;
 }
 
 export interface OAuthSettings {
@@ -234,6 +238,15 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
         source(workers, `${stewardName} [workers]`, 'cpu_threads', env, 'CPU_THREADS'),
         defaultCpuThreads(),
         1,
+      ),
+      jobConcurrency: integerSetting(
+        source(workers, `${stewardName} [workers]`, 'job_concurrency', env, 'JOB_CONCURRENCY'),
+        2,
+        1,
+      ),
+      jobPollIntervalMs: durationSetting(
+        source(workers, `${stewardName} [workers]`, 'job_poll_interval', env, 'JOB_POLL_INTERVAL'),
+        1000,
       ),
     },
   };

@@ -1,6 +1,8 @@
 import type { ServerConfig } from './config.ts';
 import type { Database } from './db/database.ts';
 import type { ApiKeys } from './http/keys.ts';
+import type { Clock } from './jobs/clock.ts';
+import type { JobRunner } from './jobs/job-runner.ts';
 import type { CpuPool } from './workers/cpu-pool.ts';
 
 /** What every service of the embedded backend is built from. */
@@ -10,6 +12,10 @@ export interface AppContext {
   config: ServerConfig;
   /** Worker threads for CPU-heavy work (password hashing…), off the thread that answers HTTP. */
   cpu: CpuPool;
+  /** The time background work and schedules read (tests move it by hand). */
+  clock: Clock;
+  /** Background jobs (server/jobs/): `wake()` after adding one, so it starts at once. */
+  jobs: JobRunner;
   /** Public URL of this server (no trailing slash), used where an absolute address is needed. */
   publicUrl: () => string;
 }

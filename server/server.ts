@@ -9,6 +9,11 @@ import { migrate } from './db/migrate.ts';
 import { openDatabase } from './db/open.ts';
 import type { ApiKeys } from './http/keys.ts';
 import { deriveKeys, loadJwtSecret } from './http/keys.ts';
+import type { Clock } from './jobs/clock.ts';
+import { systemClock } from './jobs/clock.ts';
+import { JobRunner } from './jobs/job-runner.ts';
+import { backgroundWork } from './jobs/registry.ts';
+import { Scheduler } from './jobs/scheduler.ts';
 import { CpuPool } from './workers/cpu-pool.ts';
 import path from 'node:path';
 
@@ -18,6 +23,8 @@ export interface StartServerOptions {
   db?: Database;
   /** Skip migrations (the database is known to be up to date). */
   skipMigrations?: boolean;
+  /** The clock of background work and schedules (tests pass one they move). */
+  clock?: Clock;
 }
 
 export interface RunningServer {
@@ -27,6 +34,9 @@ export interface RunningServer {
   keys: ApiKeys;
   /** The pool that runs CPU-heavy work (see `server/workers/`). */
   cpu: CpuPool;
+  /** Background jobs and schedules (see `server/jobs/`). */
+  jobs: JobRunner;
+  clock: Clock;
   close(): Promise<void>;
 }
 
@@ -40,7 +50,31 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const keys = deriveKeys(await loadJwtSecret(config.dataDir, config.jwtSecret));
   let url = '';
   const cpu = new CpuPool({ threads: config.workers.cpuThreads });
-  const ctx: AppContext = { db, keys, config, cpu, publicUrl: () => url };
+  const clock = options.clock ?? systemClock;
+  // The job kinds are built from the context they then run in, as `url` is set once listening.
+  // eslint-disable-next-line prefer-const -- read through the getter below before it is set
+  let jobs: JobRunner;
+  const ctx: AppContext = {
+    db,
+    keys,
+    config,
+    cpu,
+    clock,
+    get jobs() {
+      return jobs;
+    },
+    publicUrl: () => url,
+  };
+  const work = backgroundWork(ctx);
+  const scheduler = new Scheduler(db, clock, work.schedules);
+  jobs = new JobRunner({
+    db,
+    clock,
+    kinds: work.kinds,
+    concurrency: config.workers.jobConcurrency,
+    pollIntervalMs: config.workers.jobPollIntervalMs,
+    beforeClaim: () => scheduler.runDue(),
+  });
   let app: Hono;
   let server: ReturnType<typeof serve>;
   try {
@@ -59,6 +93,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const address = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   url = `http://${host}:${address.port}`;
+  jobs.start();
 
   return {
     url,
@@ -66,12 +101,15 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     db,
     keys,
     cpu,
+    jobs,
+    clock,
     async close() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         // Idle keep-alive connections would otherwise hold close() open.
         (server as { closeAllConnections?: () => void }).closeAllConnections?.();
       });
+      await jobs.stop();
       await cpu.close();
       await db.close();
     },

@@ -205,6 +205,20 @@ export function attackCases(server: TestServer, world: World): Case[] {
     });
   }
   // The auth service asks this when sign-up is closed; no API role may ask it itself.
+  // ---- background jobs (server/jobs/): nothing of the queue is reachable through the API ------
+  for (const actor of [aMaster, actorOf(world, 'anonymous')]) {
+    attack(`${actor.label} reads private.jobs through the API`, async () =>
+      leaks(await actor.client.schema('private').from('jobs').select('*')),
+    );
+    attack(`${actor.label} adds a job with private.enqueue_job`, async () => {
+      const kind = `attack.${tag()}`;
+      const { error } = await actor.client
+        .schema('private')
+        .rpc('enqueue_job', { job_kind: kind, job_payload: {} });
+      const { rows } = await server.db.query('select 1 from private.jobs where kind = $1', [kind]);
+      return judgeWrite(error, rows.length > 0);
+    });
+  }
   for (const actor of [aUser, actorOf(world, 'anonymous')]) {
     attack(`${actor.label} calls private.invitation_allows_sign_up`, async () => {
       const email = uniqueEmail('attack-invitee');

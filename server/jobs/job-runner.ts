@@ -1,0 +1,192 @@
+import { randomUUID } from 'node:crypto';
+import type { Database } from '../db/database.ts';
+import { withRequestScope } from '../db/request-scope.ts';
+import type { Clock } from './clock.ts';
+import type { Job } from './job-queries.ts';
+import { claimJob, failJob, finishJob, hasDueJobs } from './job-queries.ts';
+
+/** What a job's handler gets besides the job. */
+export interface JobContext {
+  db: Database;
+  clock: Clock;
+  /** Aborted when the job's time is up or the server stops: stop, the job runs again later. */
+  signal: AbortSignal;
+}
+
+export interface JobKind {
+  handle(job: Job, context: JobContext): Promise<void>;
+  /** Longest one attempt may take (default 5 minutes); its lease lasts a minute longer. */
+  timeoutMs?: number;
+  /** Wait before attempt n + 1 (default: 30 s doubling per attempt, at most 6 hours). */
+  retryDelaySeconds?(attempt: number): number;
+}
+
+export interface JobRunnerOptions {
+  db: Database;
+  clock: Clock;
+  kinds: Record<string, JobKind>;
+  /** Jobs run at once by this process. */
+  concurrency: number;
+  /** How often to look for due jobs when nothing woke the runner. */
+  pollIntervalMs: number;
+  /** Runs every poll before jobs are claimed (the scheduler adds due work here). */
+  beforeClaim?: () => Promise<void>;
+}
+
+const DEFAULT_TIMEOUT_MS = 5 * 60_000;
+const defaultRetryDelay = (attempt: number) => Math.min(30 * 2 ** (attempt - 1), 6 * 3600);
+
+/**
+ * Runs the jobs of `private.jobs` (see supabase/migrations/*_jobs.sql): claims due ones with a
+ * lease, at most `concurrency` at a time, each in its organisation's lane of the database's
+ * turn-taking, and records success, or failure with a retry after a growing delay. A job whose
+ * lease passes (a crash, a stuck handler) is claimed again, so handlers must be safe to run
+ * again: they check what is done before doing it.
+ */
+export class JobRunner {
+  readonly #id = `runner-${randomUUID()}`;
+  readonly #running = new Set<Promise<void>>();
+  readonly #controllers = new Set<AbortController>();
+  #timer: NodeJS.Timeout | undefined;
+  #pumping: Promise<void> | null = null;
+  #again = false;
+  #stopped = true;
+
+  /** A claim lasts as long as the slowest kind may run, and a minute more. */
+  readonly #leaseSeconds: number;
+
+  constructor(private readonly options: JobRunnerOptions) {
+    const longest = Math.max(
+      DEFAULT_TIMEOUT_MS,
+      ...Object.values(options.kinds).map((kind) => this.#timeoutOf(kind)),
+    );
+    this.#leaseSeconds = Math.ceil(longest / 1000) + 60;
+  }
+
+  /** Starts looking for due jobs every poll interval. */
+  start(): void {
+    if (!this.#stopped) return;
+    this.#stopped = false;
+    this.#schedule();
+  }
+
+  /** Stops claiming; running jobs are told to stop and awaited (their leases then pass). */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    for (const controller of this.#controllers) controller.abort(new Error('the server stops'));
+    await this.#pumping;
+    await Promise.allSettled([...this.#running]);
+  }
+
+  /** Looks for due jobs now (something was just added). */
+  wake(): void {
+    if (this.#stopped) return;
+    void this.#pump();
+  }
+
+  /**
+   * Runs due jobs until none is due at the clock's time and none is running: for tests, which
+   * move the clock themselves, and for callers that need the work done before they answer.
+   */
+  async runDue(): Promise<void> {
+    for (;;) {
+      await this.#pump();
+      await Promise.allSettled([...this.#running]);
+      const due = await withRequestScope(this.#scope(null), () =>
+        hasDueJobs(this.options.db, this.options.clock.now(), this.#kinds()),
+      );
+      if (!due && this.#running.size === 0) return;
+    }
+  }
+
+  #kinds(): string[] {
+    return Object.keys(this.options.kinds);
+  }
+
+  #scope(organizationId: string | null) {
+    return { lane: `job:${organizationId ?? 'installation'}`, role: 'service_role' as const };
+  }
+
+  #schedule(): void {
+    clearTimeout(this.#timer);
+    if (this.#stopped) return;
+    this.#timer = setTimeout(() => {
+      void this.#pump().finally(() => this.#schedule());
+    }, this.options.pollIntervalMs);
+    this.#timer.unref();
+  }
+
+  /** Claims and starts jobs while there is room; one pump at a time, repeated when asked meanwhile. */
+  #pump(): Promise<void> {
+    if (this.#pumping) {
+      this.#again = true;
+      return this.#pumping;
+    }
+    this.#pumping = (async () => {
+      do {
+        this.#again = false;
+        await this.options.beforeClaim?.().catch((error: unknown) => {
+          console.error('jobs: the scheduler failed:', error);
+        });
+        while (this.#running.size < this.options.concurrency) {
+          const job = await withRequestScope(this.#scope(null), () =>
+            claimJob(this.options.db, {
+              now: this.options.clock.now(),
+              leaseSeconds: this.#leaseSeconds,
+              runner: this.#id,
+              kinds: this.#kinds(),
+            }),
+          ).catch((error: unknown) => {
+            console.error('jobs: could not claim a job:', error);
+            return null;
+          });
+          if (!job) break;
+          const run = this.#run(job).finally(() => {
+            this.#running.delete(run);
+            // A slot is free: more may be due.
+            if (!this.#stopped) void this.#pump();
+          });
+          this.#running.add(run);
+        }
+      } while (this.#again);
+    })().finally(() => {
+      this.#pumping = null;
+    });
+    return this.#pumping;
+  }
+
+  #timeoutOf(kind: JobKind | undefined): number {
+    return kind?.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  }
+
+  async #run(job: Job): Promise<void> {
+    const kind = this.options.kinds[job.kind]!;
+    const controller = new AbortController();
+    this.#controllers.add(controller);
+    const timeout = setTimeout(
+      () => controller.abort(new Error(`the job took longer than ${this.#timeoutOf(kind)} ms`)),
+      this.#timeoutOf(kind),
+    );
+    const { db, clock } = this.options;
+    try {
+      await withRequestScope(this.#scope(job.organizationId), async () => {
+        await kind.handle(job, { db, clock, signal: controller.signal });
+        controller.signal.throwIfAborted();
+        await finishJob(db, job, this.#id, clock.now());
+      });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const retryInSeconds = (kind.retryDelaySeconds ?? defaultRetryDelay)(job.attempt);
+      if (job.attempt >= job.maxAttempts) {
+        console.error(`jobs: ${job.kind} #${job.id} failed for good: ${message}`);
+      }
+      await withRequestScope(this.#scope(job.organizationId), () =>
+        failJob(db, job, { runner: this.#id, now: clock.now(), error: message, retryInSeconds }),
+      ).catch((failure: unknown) => console.error('jobs: could not record a failure:', failure));
+    } finally {
+      clearTimeout(timeout);
+      this.#controllers.delete(controller);
+    }
+  }
+}

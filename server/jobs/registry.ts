@@ -1,0 +1,14 @@
+import type { AppContext } from '../context.ts';
+import type { JobKind } from './job-runner.ts';
+import type { Schedule } from './scheduler.ts';
+
+/**
+ * Every kind of background job and every schedule of the server, in one place. A feature adds
+ * its kinds here (e.g. `document.extract-text`) and its schedules (e.g. daily reminders).
+ */
+export function backgroundWork(_ctx: AppContext): {
+  kinds: Record<string, JobKind>;
+  schedules: Record<string, Schedule>;
+} {
+  return { kinds: {}, schedules: {} };
+}
