@@ -1,9 +1,13 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { FeedbackProvider } from '../components/feedback.tsx';
+import { ToastProvider } from '../components/ui/toast.tsx';
 import { SessionProvider } from '../lib/session.tsx';
 
-/** Everything every screen may rely on: the server-data cache, the session and in-app alerts/confirmations. */
+/**
+ * Everything every screen may rely on: the server-data cache, the session, in-app
+ * alerts/confirmations and passing notices (toasts).
+ */
 export function AppProviders({
   queryClient,
   children,
@@ -13,9 +17,11 @@ export function AppProviders({
 }) {
   return (
     <QueryClientProvider client={queryClient}>
-      <SessionProvider>
-        <FeedbackProvider>{children}</FeedbackProvider>
-      </SessionProvider>
+      <ToastProvider>
+        <SessionProvider>
+          <FeedbackProvider>{children}</FeedbackProvider>
+        </SessionProvider>
+      </ToastProvider>
     </QueryClientProvider>
   );
 }
