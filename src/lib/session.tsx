@@ -69,11 +69,13 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     const client = supabase();
     let active = true;
-    let currentUser: string | null = null;
+    // undefined until the stored session is known.
+    let currentUser: string | null | undefined;
     const record = (next: Session | null) => {
-      // Nothing one user loaded may be shown to the next one signed in on this tab.
+      // Nothing one user loaded may be shown to the next one signed in on this tab. (The first
+      // answer only says who is signed in: what was loaded meanwhile is theirs.)
       const nextUser = next?.user.id ?? null;
-      if (nextUser !== currentUser) queryClient.clear();
+      if (currentUser !== undefined && nextUser !== currentUser) queryClient.clear();
       currentUser = nextUser;
       setSession(next);
       setStatus(next ? 'signed-in' : 'signed-out');

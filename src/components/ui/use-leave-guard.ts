@@ -12,6 +12,7 @@ interface Guard {
 
 /** The guards that hold now, newest last; the newest one's question is asked. */
 const guards: Guard[] = [];
+/** Undoes `install` while guards hold. */
 let release: (() => void) | null = null;
 
 const LEAVE_CHOICES: ConfirmOptions = {
@@ -21,67 +22,81 @@ const LEAVE_CHOICES: ConfirmOptions = {
   destructive: true,
 };
 
+const positionOf = (state: unknown) =>
+  typeof state === 'object' &&
+  state !== null &&
+  typeof (state as { idx?: unknown }).idx === 'number'
+    ? (state as { idx: number }).idx
+    : null;
+
+let asking = false;
+/** While a guard holds: where in the browser's history the guarded page is. */
+let here: number | null = null;
+let stepBackPending = false;
+
+function ask(proceed: () => void) {
+  const guard = guards.at(-1);
+  if (!guard || asking) return;
+  asking = true;
+  void guard.ask(guard.question, LEAVE_CHOICES).then((leave) => {
+    asking = false;
+    if (!leave) return;
+    // Leaving ends the guards of this page (they are released as it unmounts).
+    release?.();
+    guards.length = 0;
+    proceed();
+  });
+}
+
 /**
- * Puts itself between the router and every navigation while at least one guard holds: links
- * and `navigate()` go through the navigator's push, replace and go, which ask first; the
- * browser's back and forward buttons move the history before anyone is told, so a popstate is
- * stepped back (the history keeps its position in `state.idx`), then asked about, then replayed
- * if the user leaves. React Router's own `useBlocker` does the same, but only with a data router,
+ * The browser's back and forward buttons move the history before anyone is told: while a guard
+ * holds, the move is stepped back (the router keeps each entry's position in `state.idx`) and
+ * kept from the router, then asked about, then replayed if the user leaves. Listeners of an
+ * event on `window` run in the order they were added, so this one must be added before the
+ * router's (which listens from its first render): see `listenForHistoryMoves`.
+ */
+function onPopState(event: PopStateEvent) {
+  if (here === null) return;
+  if (stepBackPending) {
+    stepBackPending = false;
+    event.stopImmediatePropagation();
+    return;
+  }
+  const there = positionOf(event.state);
+  if (there === null || there === here) return;
+  event.stopImmediatePropagation();
+  stepBackPending = true;
+  const from = here;
+  window.history.go(from - there);
+  ask(() => window.history.go(there - from));
+}
+
+let listening = false;
+
+/** Call once before the router first renders (app.tsx), so back and forward can be guarded. */
+export function listenForHistoryMoves(): void {
+  if (listening) return;
+  listening = true;
+  window.addEventListener('popstate', onPopState);
+}
+
+/**
+ * Puts itself between the router and the navigations it starts while at least one guard
+ * holds: links and `navigate()` go through the navigator's push, replace and go, which ask
+ * first. React Router's own `useBlocker` does this and the above, but only with a data router,
  * which costs the dashboard more than its whole download budget has left.
  */
 function install(navigator: Navigator): () => void {
   const original = { push: navigator.push, replace: navigator.replace, go: navigator.go };
-  let asking = false;
-  let stepBackPending = false;
-
-  const uninstall = () => {
-    Object.assign(navigator, original);
-    window.removeEventListener('popstate', onPopState, true);
-  };
-  const ask = (proceed: () => void) => {
-    const guard = guards.at(-1);
-    if (!guard || asking) return;
-    asking = true;
-    void guard.ask(guard.question, LEAVE_CHOICES).then((leave) => {
-      asking = false;
-      if (!leave) return;
-      // Leaving ends the guards of this page: they are released as it unmounts.
-      uninstall();
-      release = null;
-      guards.length = 0;
-      proceed();
-    });
-  };
-
   navigator.push = (...args) => ask(() => original.push(...args));
   navigator.replace = (...args) => ask(() => original.replace(...args));
   navigator.go = (delta) => ask(() => original.go(delta));
-
-  const positionOf = (state: unknown) =>
-    typeof state === 'object' &&
-    state !== null &&
-    typeof (state as { idx?: unknown }).idx === 'number'
-      ? (state as { idx: number }).idx
-      : null;
-  const here = positionOf(window.history.state);
-
-  // Runs before the router's own listener (capturing listeners run first at the target), and
-  // keeps the router from seeing the move until the user has decided.
-  function onPopState(event: PopStateEvent) {
-    if (stepBackPending) {
-      stepBackPending = false;
-      event.stopImmediatePropagation();
-      return;
-    }
-    const there = positionOf(event.state);
-    if (here === null || there === null || there === here) return;
-    event.stopImmediatePropagation();
-    stepBackPending = true;
-    window.history.go(here - there);
-    ask(() => window.history.go(there - here));
-  }
-  window.addEventListener('popstate', onPopState, true);
-  return uninstall;
+  here = positionOf(window.history.state);
+  return () => {
+    Object.assign(navigator, original);
+    here = null;
+    release = null;
+  };
 }
 
 /**
@@ -118,10 +133,7 @@ export function useLeaveGuard(when: boolean, question: string): void {
       window.removeEventListener('beforeunload', onBeforeUnload);
       const index = guards.indexOf(guard);
       if (index >= 0) guards.splice(index, 1);
-      if (guards.length === 0 && release) {
-        release();
-        release = null;
-      }
+      if (guards.length === 0) release?.();
     };
   }, [when, navigator, confirm]);
 }
