@@ -6,7 +6,7 @@ import { useFeedback } from '../../components/feedback.tsx';
 import { NotFoundPanel } from '../../components/not-found-panel.tsx';
 import { QuickActions, type QuickAction } from '../../components/quick-actions.tsx';
 import { Spinner } from '../../components/spinner.tsx';
-import { findDepartment, type DepartmentDetails } from '../../config/departments.ts';
+import { findDepartment, type DepartmentDetails } from '../../config/department-details.ts';
 import { paths } from '../../config/paths.ts';
 import { isAdminRole } from '../../lib/roles.ts';
 import { useSession } from '../../lib/session.tsx';

@@ -1,6 +1,6 @@
 import { AlertTriangle, Clock, FileText, FolderOpen } from 'lucide-react';
 import { StatCard } from '../../../components/stat-card.tsx';
-import type { DocumentStats } from '../api/dashboard-data.ts';
+import type { DocumentStats } from '../api/document-stats.ts';
 
 /** Total Documents, Expiring Soon, Overdue and Categories (spec §2 Dashboard). */
 export function DashboardStats({ stats }: { stats: DocumentStats }) {

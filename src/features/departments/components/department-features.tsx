@@ -1,5 +1,5 @@
 import { CheckCircle2 } from 'lucide-react';
-import type { DepartmentDetails } from '../../../config/departments.ts';
+import type { DepartmentDetails } from '../../../config/department-details.ts';
 
 /** The six feature lines of a department (product-spec §2). */
 export function DepartmentFeatures({ department }: { department: DepartmentDetails }) {

@@ -1,7 +1,7 @@
 import { FileText, Upload } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { Modal } from '../../../components/modal.tsx';
-import type { DepartmentDetails } from '../../../config/departments.ts';
+import type { DepartmentDetails } from '../../../config/department-details.ts';
 import { paths } from '../../../config/paths.ts';
 
 /**
