@@ -1,3 +1,4 @@
+import { queryOptions } from '@tanstack/react-query';
 import type { Role } from './roles.ts';
 import { supabase } from './supabase.ts';
 
@@ -47,3 +48,25 @@ export async function fetchOrganization(organizationId: string): Promise<Organiz
   if (error) throw new Error(error.message);
   return (data as Organization | null) ?? null;
 }
+
+/** The signed-in user's profile and organisation, loaded together. */
+export interface Account {
+  profile: UserProfile;
+  organization: Organization | null;
+}
+
+/** The caller's profile, then their organisation (if they have one). */
+export async function fetchAccount(userId: string): Promise<Account> {
+  const profile = await fetchProfile(userId);
+  const organization = profile.organization_id
+    ? await fetchOrganization(profile.organization_id)
+    : null;
+  return { profile, organization };
+}
+
+/** Keyed by user, so one user's account is never shown for another. */
+export const accountQueryOptions = (userId: string) =>
+  queryOptions({
+    queryKey: ['user_profiles', 'account', userId] as const,
+    queryFn: () => fetchAccount(userId),
+  });
