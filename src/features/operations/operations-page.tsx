@@ -1,6 +1,7 @@
 import { FileText, Layers, Plug, ShieldCheck } from 'lucide-react';
 import { Spinner } from '../../components/spinner.tsx';
 import { StatCard } from '../../components/stat-card.tsx';
+import { FormError } from '../../components/ui/form-error.tsx';
 import { OPERATIONS_CATEGORIES } from '../../config/operations-categories.ts';
 import { isAdminRole } from '../../lib/roles.ts';
 import { useSession } from '../../lib/session.tsx';
@@ -52,11 +53,9 @@ export function OperationsPage() {
           tone="orange"
         />
       </div>
-      {overview.error && (
-        <p role="alert" className="text-sm text-red-700">
-          Some figures could not be loaded: {overview.error}
-        </p>
-      )}
+      <FormError>
+        {overview.error && `Some figures could not be loaded: ${overview.error}`}
+      </FormError>
 
       <OperationsTiles />
       <AccessManagementNote isAdmin={isAdmin} />

@@ -18,7 +18,7 @@ export function OperationsTiles() {
             <Link
               to={paths.operationsCategory(key)}
               data-category-id={key}
-              className="flex h-full items-start gap-4 rounded-lg border border-gray-200 bg-white p-4 shadow-sm transition hover:border-gray-300 hover:shadow focus-visible:outline-2 focus-visible:outline-blue-600"
+              className="flex h-full items-start gap-4 rounded-lg border border-gray-200 bg-white p-4 shadow-sm transition hover:border-gray-300 hover:shadow focus-visible:outline-2 focus-visible:outline-primary-600"
             >
               <span
                 data-tone={`category-${key}`}
