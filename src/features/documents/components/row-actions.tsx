@@ -11,7 +11,7 @@ const ACTIONS: ReadonlyArray<{
   Icon: LucideIcon;
   tone: string;
 }> = [
-  { action: 'view', label: 'View', Icon: Eye, tone: 'text-primary-700 hover:bg-primary-50' },
+  { action: 'view', label: 'View', Icon: Eye, tone: 'text-primary-700' },
   { action: 'properties', label: 'Edit Properties', Icon: Pencil, tone: '' },
   { action: 'content', label: 'Edit Content', Icon: FilePenLine, tone: '' },
   { action: 'download', label: 'Download', Icon: Download, tone: '' },
@@ -19,7 +19,7 @@ const ACTIONS: ReadonlyArray<{
     action: 'delete',
     label: 'Delete',
     Icon: Trash2,
-    tone: 'text-destructive-700 hover:bg-destructive-50',
+    tone: 'text-destructive-700',
   },
 ];
 
@@ -48,9 +48,8 @@ export function RowActions({
             title={label}
             aria-label={`${label} ${document.name}`}
             onClick={() => onAction(action, document)}
-            className={tone}
           >
-            <Icon className="h-4 w-4" aria-hidden="true" />
+            <Icon className={`h-4 w-4 ${tone}`} aria-hidden="true" />
           </Button>
         ),
       )}
