@@ -64,9 +64,18 @@ export async function fetchAccount(userId: string): Promise<Account> {
   return { profile, organization };
 }
 
-/** Keyed by user, so one user's account is never shown for another. */
+/**
+ * The account's query keys, led by the table: a write to profiles (a role changed, an
+ * organisation created) invalidates `accountKeys.all`.
+ */
+export const accountKeys = {
+  all: ['user_profiles'] as const,
+  /** Keyed by user, so one user's account is never shown for another. */
+  of: (userId: string) => ['user_profiles', 'account', userId] as const,
+};
+
 export const accountQueryOptions = (userId: string) =>
   queryOptions({
-    queryKey: ['user_profiles', 'account', userId] as const,
+    queryKey: accountKeys.of(userId),
     queryFn: () => fetchAccount(userId),
   });
