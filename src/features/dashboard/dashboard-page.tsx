@@ -1,13 +1,11 @@
 import { Upload } from 'lucide-react';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 import { ButtonLink } from '../../components/ui/button-link.tsx';
 import { ErrorPanel } from '../../components/ui/form-error.tsx';
 import { paths } from '../../config/paths.ts';
 import { utcDateString } from '../../lib/expiry.ts';
 import { useSession } from '../../lib/session.tsx';
-import { DocumentPreviewModal } from '../documents/components/document-preview-modal.tsx';
-import { WelcomePanel } from '../organization/components/welcome-panel.tsx';
 import type { DashboardDocument } from './api/dashboard-document.ts';
 import { BusinessOperations } from './components/business-operations.tsx';
 import { DashboardSkeleton } from './components/dashboard-skeleton.tsx';
@@ -18,6 +16,16 @@ import { UpcomingRenewals } from './components/upcoming-renewals.tsx';
 import { VersionLabels } from './components/version-labels.tsx';
 import { useDashboardData } from './hooks/use-dashboard-data.ts';
 
+// Loaded when shown: the welcome only for a member without an organisation, the preview when
+// a recent document is opened.
+const WelcomePanel = lazy(async () => ({
+  default: (await import('../organization/components/welcome-panel.tsx')).WelcomePanel,
+}));
+const DocumentPreviewModal = lazy(async () => ({
+  default: (await import('../documents/components/document-preview-modal.tsx'))
+    .DocumentPreviewModal,
+}));
+
 /** `/`: the organisation at a glance (spec §2 Dashboard). */
 export function DashboardPage() {
   const { organization, profileLoading } = useSession();
@@ -25,7 +33,13 @@ export function DashboardPage() {
   const [previewing, setPreviewing] = useState<DashboardDocument | null>(null);
 
   if (profileLoading) return <DashboardSkeleton />;
-  if (!organization) return <WelcomePanel />;
+  if (!organization) {
+    return (
+      <Suspense fallback={<DashboardSkeleton />}>
+        <WelcomePanel />
+      </Suspense>
+    );
+  }
   if (data.status === 'loading') return <DashboardSkeleton />;
 
   return (
@@ -66,11 +80,13 @@ export function DashboardPage() {
       <VersionLabels />
 
       {previewing && (
-        <DocumentPreviewModal
-          key={previewing.id}
-          document={previewing}
-          onClose={() => setPreviewing(null)}
-        />
+        <Suspense fallback={null}>
+          <DocumentPreviewModal
+            key={previewing.id}
+            document={previewing}
+            onClose={() => setPreviewing(null)}
+          />
+        </Suspense>
       )}
     </div>
   );
