@@ -402,8 +402,8 @@ test.describe('by keyboard alone', () => {
     await page.keyboard.press('Escape');
     await expect(logo).toBeFocused();
 
-    // A preview, and the confirmation over the documents table: OK has the focus, Escape
-    // answers Cancel, and the row's button has the focus again.
+    // A preview, and the confirmation over the documents table: Cancel (the safe choice) has
+    // the focus, Escape answers Cancel, and the row's button has the focus again.
     await page.goto('/documents');
     await settled(page, 'Documents');
     const view = documentRow(page, SAMPLE_FILES.text.name).getByRole('button', { name: 'View' });
@@ -421,7 +421,7 @@ test.describe('by keyboard alone', () => {
     await tabTo(page, remove);
     await page.keyboard.press('Enter');
     const confirmation = openDialog(page, 'Please confirm');
-    await expect(confirmation.getByRole('button', { name: 'OK' })).toBeFocused();
+    await expect(confirmation.getByRole('button', { name: 'Cancel' })).toBeFocused();
     await expectFocusTrapped(page, confirmation);
     await page.keyboard.press('Escape');
     await expect(confirmation).toBeHidden();
@@ -447,7 +447,14 @@ test.describe('by keyboard alone', () => {
     await expect(question).toBeHidden();
     await expect(editor).toBeFocused();
     await page.keyboard.press('Escape');
-    await expect(question.getByRole('button', { name: 'OK' })).toBeFocused();
+    // Enter on the focused safe choice keeps the editor; the action is one Tab further.
+    await expect(question.getByRole('button', { name: 'Cancel' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(question).toBeHidden();
+    await expect(editor).toBeVisible();
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Tab');
+    await expect(question.getByRole('button', { name: 'Discard changes' })).toBeFocused();
     await page.keyboard.press('Enter');
     await expect(editor).toBeHidden();
     await expect(editContent).toBeFocused();

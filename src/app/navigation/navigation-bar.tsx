@@ -1,6 +1,7 @@
 import { Menu, X } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { NavLink, useLocation } from 'react-router-dom';
+import { Button } from '../../components/ui/button.tsx';
 import { APP_VERSION } from '../../config/app-info.ts';
 import { BrandLogo } from '../../features/branding/components/brand-logo.tsx';
 import { isAdminRole } from '../../lib/roles.ts';
@@ -11,11 +12,11 @@ import { UserSummary } from './user-summary.tsx';
 function linkClass(layout: 'row' | 'stacked') {
   return ({ isActive }: { isActive: boolean }) =>
     [
-      'flex items-center gap-1.5 rounded-md py-2 text-sm font-medium whitespace-nowrap focus-visible:outline-2 focus-visible:outline-blue-600',
+      'flex items-center gap-1.5 rounded-md py-2 text-sm font-medium whitespace-nowrap focus-visible:outline-2 focus-visible:outline-primary-600',
       layout === 'stacked' ? 'w-full px-3' : 'px-2',
       // The active page is marked by weight and aria-current as well as by colour.
       isActive
-        ? 'bg-blue-50 font-semibold text-blue-700'
+        ? 'bg-primary-50 font-semibold text-primary-700'
         : 'text-gray-700 hover:bg-gray-100 hover:text-gray-900',
     ].join(' ');
 }
@@ -93,21 +94,22 @@ export function NavigationBar() {
         <div className="ml-auto hidden min-w-0 xl:block">
           <UserSummary {...summary} layout="row" />
         </div>
-        <button
+        <Button
           ref={toggleRef}
-          type="button"
+          variant="ghost"
+          size="icon"
           onClick={() => setMenuOpen((open) => !open)}
           aria-expanded={menuOpen}
           aria-controls={menuId}
           aria-label={menuOpen ? 'Close menu' : 'Open menu'}
-          className="ml-auto rounded-md p-2 text-gray-600 hover:bg-gray-100 focus-visible:outline-2 focus-visible:outline-blue-600 xl:hidden"
+          className="ml-auto xl:hidden"
         >
           {menuOpen ? (
             <X className="h-5 w-5" aria-hidden="true" />
           ) : (
             <Menu className="h-5 w-5" aria-hidden="true" />
           )}
-        </button>
+        </Button>
       </nav>
       {menuOpen && (
         <div id={menuId} className="border-t border-gray-200 bg-white px-4 py-3 xl:hidden">

@@ -1,5 +1,6 @@
 import { LogOut } from 'lucide-react';
 import { RoleBadge } from '../../components/role-badge.tsx';
+import { Button } from '../../components/ui/button.tsx';
 import type { Role } from '../../lib/roles.ts';
 import { useSignOut } from './use-sign-out.ts';
 
@@ -30,15 +31,16 @@ export function UserSummary({ fullName, email, role, layout }: UserSummaryProps)
         </p>
       </div>
       {role && <RoleBadge role={role} />}
-      <button
-        type="button"
+      <Button
+        variant="secondary"
+        size="sm"
+        icon={LogOut}
         onClick={() => void signOut()}
         disabled={signingOut}
-        className="inline-flex shrink-0 items-center gap-1.5 rounded-md border border-gray-300 px-3 py-1.5 text-sm font-medium whitespace-nowrap text-gray-700 hover:bg-gray-50 focus-visible:outline-2 focus-visible:outline-blue-600 disabled:opacity-60"
+        className="shrink-0"
       >
-        <LogOut className="h-4 w-4" aria-hidden="true" />
         Sign out
-      </button>
+      </Button>
     </div>
   );
 }
