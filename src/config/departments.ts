@@ -10,7 +10,6 @@ import {
   Sparkles,
   type LucideIcon,
 } from 'lucide-react';
-import type { ToneName } from './tones.ts';
 
 /** The nine department keys and their tile labels (product-spec §2), in the dashboard's order. */
 export const DEPARTMENTS = [
@@ -33,7 +32,6 @@ export interface DepartmentDetails {
   label: string;
   title: string;
   description: string;
-  tone: ToneName;
   icon: LucideIcon;
   /** The six feature lines. */
   features: readonly [string, string, string, string, string, string];
@@ -44,7 +42,6 @@ const DETAILS: Record<DepartmentKey, Omit<DepartmentDetails, 'key' | 'label'>> =
     title: 'Foster & Adopt Ministry',
     description:
       'Supporting foster and adoptive families in our church and community with care, resources and prayer.',
-    tone: 'rose',
     icon: Heart,
     features: [
       'Family support and care teams',
@@ -59,7 +56,6 @@ const DETAILS: Record<DepartmentKey, Omit<DepartmentDetails, 'key' | 'label'>> =
     title: 'R/Kids Ministry',
     description:
       'Helping children from birth through fifth grade know and love Jesus in a safe, welcoming place.',
-    tone: 'amber',
     icon: Baby,
     features: [
       'Sunday curriculum and lesson plans',
@@ -74,7 +70,6 @@ const DETAILS: Record<DepartmentKey, Omit<DepartmentDetails, 'key' | 'label'>> =
     title: 'R/Youth Ministry',
     description:
       'Walking with middle and high school students as they grow in faith, friendship and service.',
-    tone: 'indigo',
     icon: Sparkles,
     features: [
       'Weekly gatherings and small groups',
@@ -88,7 +83,6 @@ const DETAILS: Record<DepartmentKey, Omit<DepartmentDetails, 'key' | 'label'>> =
   'creative-media': {
     title: 'Creative Media',
     description: 'Telling our church’s story through design, photography, video and the web.',
-    tone: 'pink',
     icon: Camera,
     features: [
       'Graphic design and sermon series artwork',
@@ -103,7 +97,6 @@ const DETAILS: Record<DepartmentKey, Omit<DepartmentDetails, 'key' | 'label'>> =
     title: 'CGE',
     description:
       'Connecting people to community groups and equipping them to grow together in faith.',
-    tone: 'teal',
     icon: Globe,
     features: [
       'Community group directory',
@@ -118,7 +111,6 @@ const DETAILS: Record<DepartmentKey, Omit<DepartmentDetails, 'key' | 'label'>> =
     title: 'Sunday Production',
     description:
       'Planning and running Sunday services: stage, sound, lighting, slides and live stream.',
-    tone: 'purple',
     icon: Clapperboard,
     features: [
       'Service run sheets and cue lists',
@@ -132,7 +124,6 @@ const DETAILS: Record<DepartmentKey, Omit<DepartmentDetails, 'key' | 'label'>> =
   worship: {
     title: 'Worship Ministry',
     description: 'Leading our congregation in worship through music, prayer and the arts.',
-    tone: 'blue',
     icon: Music,
     features: [
       'Song lists and set planning',
@@ -146,7 +137,6 @@ const DETAILS: Record<DepartmentKey, Omit<DepartmentDetails, 'key' | 'label'>> =
   'elder-board': {
     title: 'Elder Board',
     description: 'Providing spiritual oversight, shepherding and governance for the church.',
-    tone: 'slate',
     icon: BookOpen,
     features: [
       'Meeting agendas and minutes',
@@ -161,7 +151,6 @@ const DETAILS: Record<DepartmentKey, Omit<DepartmentDetails, 'key' | 'label'>> =
     title: 'Deacon Board',
     description:
       'Serving the practical needs of the church family and the community with compassion.',
-    tone: 'green',
     icon: HandHelping,
     features: [
       'Benevolence requests and fund tracking',

@@ -1,4 +1,5 @@
 import type { Session, User } from '@supabase/supabase-js';
+import { useQueryClient } from '@tanstack/react-query';
 import {
   createContext,
   useCallback,
@@ -63,26 +64,34 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const [session, setSession] = useState<Session | null>(null);
   const [profileState, setProfileState] = useState<ProfileState>(noProfile);
   const userId = session?.user.id ?? null;
+  const queryClient = useQueryClient();
 
   useEffect(() => {
     const client = supabase();
     let active = true;
+    // undefined until the stored session is known.
+    let currentUser: string | null | undefined;
+    const record = (next: Session | null) => {
+      // Nothing one user loaded may be shown to the next one signed in on this tab. (The first
+      // answer only says who is signed in: what was loaded meanwhile is theirs.)
+      const nextUser = next?.user.id ?? null;
+      if (currentUser !== undefined && nextUser !== currentUser) queryClient.clear();
+      currentUser = nextUser;
+      setSession(next);
+      setStatus(next ? 'signed-in' : 'signed-out');
+    };
     client.auth.getSession().then(({ data }) => {
-      if (!active) return;
-      setSession(data.session);
-      setStatus(data.session ? 'signed-in' : 'signed-out');
+      if (active) record(data.session);
     });
     // The callback only records state: calling supabase-js from inside it can deadlock.
     const { data } = client.auth.onAuthStateChange((_event, next) => {
-      if (!active) return;
-      setSession(next);
-      setStatus(next ? 'signed-in' : 'signed-out');
+      if (active) record(next);
     });
     return () => {
       active = false;
       data.subscription.unsubscribe();
     };
-  }, []);
+  }, [queryClient]);
 
   // Only the latest load may write its result: a load started by the SIGNED_IN event can
   // finish after a refresh that followed it (e.g. accepting an invitation right after sign-up)

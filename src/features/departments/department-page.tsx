@@ -8,7 +8,6 @@ import { QuickActions, type QuickAction } from '../../components/quick-actions.t
 import { Spinner } from '../../components/spinner.tsx';
 import { findDepartment, type DepartmentDetails } from '../../config/departments.ts';
 import { paths } from '../../config/paths.ts';
-import { TONES } from '../../config/tones.ts';
 import { isAdminRole } from '../../lib/roles.ts';
 import { useSession } from '../../lib/session.tsx';
 import { CategoryDocumentList } from '../category-documents/components/category-document-list.tsx';
@@ -48,7 +47,7 @@ function DepartmentContent({ department }: { department: DepartmentDetails }) {
         title={department.title}
         description={department.description}
         icon={department.icon}
-        iconTone={TONES[department.tone].icon}
+        tone={`department-${department.key}`}
         backTo={paths.dashboard}
         backLabel="Back to Dashboard"
       />

@@ -10,7 +10,6 @@ import {
   type OperationsCategoryDetails,
 } from '../../config/operations-categories.ts';
 import { paths } from '../../config/paths.ts';
-import { TONES } from '../../config/tones.ts';
 import { isAdminRole, isMasterAdminRole } from '../../lib/roles.ts';
 import { useSession } from '../../lib/session.tsx';
 import { CategoryDocumentList } from '../category-documents/components/category-document-list.tsx';
@@ -49,7 +48,7 @@ function CategoryContent({ category }: { category: OperationsCategoryDetails }) 
         title={category.title}
         description={category.description}
         icon={category.icon}
-        iconTone={TONES[category.tone].icon}
+        tone={`category-${category.key}`}
         backTo={paths.dashboard}
         backLabel="Back to Dashboard"
         actions={

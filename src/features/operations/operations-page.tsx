@@ -37,19 +37,19 @@ export function OperationsPage() {
           label="Active Integrations"
           value={figure(overview.data?.activeIntegrations, overview.error)}
           icon={Plug}
-          tone="text-green-700 bg-green-50"
+          tone="green"
         />
         <StatCard
           label="Documents"
           value={figure(overview.data?.documents, overview.error)}
           icon={FileText}
-          tone="text-purple-700 bg-purple-50"
+          tone="purple"
         />
         <StatCard
           label="Access Level"
           value={isAdmin ? 'Admin' : 'User'}
           icon={ShieldCheck}
-          tone="text-orange-700 bg-orange-50"
+          tone="orange"
         />
       </div>
       {overview.error && (

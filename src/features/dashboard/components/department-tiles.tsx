@@ -1,7 +1,6 @@
 import { Link } from 'react-router-dom';
 import { DEPARTMENTS, findDepartment } from '../../../config/departments.ts';
 import { paths } from '../../../config/paths.ts';
-import { TONES } from '../../../config/tones.ts';
 
 /** The nine Business Departments tiles, each opening its department page (spec §2). */
 export function DepartmentTiles() {
@@ -20,8 +19,12 @@ export function DepartmentTiles() {
                 to={paths.department(key)}
                 className="flex h-full items-center gap-3 rounded-lg border border-gray-200 bg-white p-3 shadow-sm hover:border-blue-300 hover:shadow focus-visible:outline-2 focus-visible:outline-blue-600"
               >
-                {Icon && details && (
-                  <span className={`rounded-md p-2 ${TONES[details.tone].icon}`} aria-hidden="true">
+                {Icon && (
+                  <span
+                    data-tone={`department-${key}`}
+                    className="rounded-md bg-tone-100 p-2 text-tone-700"
+                    aria-hidden="true"
+                  >
                     <Icon className="h-5 w-5" />
                   </span>
                 )}
