@@ -1,12 +1,17 @@
+import { lazy, Suspense } from 'react';
 import { Outlet } from 'react-router-dom';
 import { Spinner } from '../components/spinner.tsx';
-import { AuthForm } from '../features/auth/components/auth-form.tsx';
 import { useSession } from '../lib/session.tsx';
 import { DeactivatedNotice, ProfileLoadError } from './account-notices.tsx';
 import { NavigationBar } from './navigation/navigation-bar.tsx';
 import { SkipLink } from './navigation/skip-link.tsx';
 
 const MAIN_ID = 'main-content';
+
+// Loaded only when someone is signed out: a signed-in member never downloads the form.
+const AuthForm = lazy(async () => ({
+  default: (await import('../features/auth/components/auth-form.tsx')).AuthForm,
+}));
 
 /**
  * The authenticated shell around every page but the invitation page (product-spec §2):
@@ -17,7 +22,13 @@ const MAIN_ID = 'main-content';
 export function AppShell() {
   const { status, profile, profileError } = useSession();
   if (status === 'loading') return <Spinner fullScreen />;
-  if (status === 'signed-out') return <AuthForm />;
+  if (status === 'signed-out') {
+    return (
+      <Suspense fallback={<Spinner fullScreen />}>
+        <AuthForm />
+      </Suspense>
+    );
+  }
   if (!profile) {
     return profileError ? <ProfileLoadError message={profileError} /> : <Spinner fullScreen />;
   }
