@@ -56,10 +56,10 @@ export function memberRow(page: Page, email: string) {
   return page.getByRole('row', { name: new RegExp(email.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) });
 }
 
-/** Answers the in-app confirmation with OK after checking its question. */
-export async function confirm(page: Page, question: string) {
+/** Answers the in-app confirmation with its action (`Deactivate`…) after checking its question. */
+export async function confirm(page: Page, question: string, action: string) {
   const dialog = page.getByRole('dialog', { name: 'Please confirm' });
   await expect(dialog).toContainText(question);
-  await dialog.getByRole('button', { name: 'OK' }).click();
+  await dialog.getByRole('button', { name: action, exact: true }).click();
   await expect(dialog).toBeHidden();
 }
