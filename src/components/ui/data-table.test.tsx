@@ -94,7 +94,8 @@ describe('DataTable', () => {
     render(<DataTable label="People" columns={columns} rows={people} rowKey={(row) => row.id} />);
     const [title, detail, other] = within(screen.getAllByRole('row')[1]!).getAllByRole('cell');
     expect(detail).toHaveTextContent('Joined: 2025-03-01');
-    expect(detail!.querySelector('[aria-hidden="true"]')).toHaveClass('sm:hidden');
+    expect(detail!.querySelector('span')).toHaveClass('sm:hidden');
+    expect(screen.getAllByRole('rowgroup')[0]).toHaveClass('max-sm:hidden');
     expect(title!.className).toContain('max-sm:row-start-1');
     expect(other!.className).toContain('max-sm:hidden');
   });

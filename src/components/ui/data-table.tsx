@@ -91,9 +91,10 @@ const MOBILE_CELL: Record<MobileCell, string> = {
 /**
  * A table of rows with sortable headers and row actions (spec §2 tables). Wide screens get a
  * real table whose box scrolls sideways when narrower than `minWidth`, with the actions column
- * kept in view; on a phone each row becomes a compact block: its title, a few labelled details
- * and its actions, nothing wider than the screen. The elements keep their table roles in both
- * layouts. Long lists with fixed row heights are windowed against the page's own scrolling.
+ * kept in view; on a phone each row becomes a compact block: its title, a few details, each with
+ * its column's name, and its actions, nothing wider than the screen (the header row and its sort
+ * buttons are left out there). The elements keep their table roles in both layouts. Long lists
+ * with fixed row heights are windowed against the page's own scrolling.
  */
 export function DataTable<Row>({
   label,
@@ -138,7 +139,7 @@ export function DataTable<Row>({
         {caption && <caption className="sr-only">{caption}</caption>}
         <thead
           role="rowgroup"
-          className="bg-gray-50 text-xs font-medium tracking-wide text-gray-500 uppercase max-sm:sr-only"
+          className="bg-gray-50 text-xs font-medium tracking-wide text-gray-500 uppercase max-sm:hidden"
         >
           <tr role="row" aria-rowindex={1}>
             {columns.map((column) => (
@@ -323,9 +324,7 @@ const DataRow = memo(function DataRow<Row>({
           >
             {mobile === 'detail' && (
               // The column's name before the value, where the phone layout has no header row.
-              <span aria-hidden="true" className="text-gray-500 sm:hidden">
-                {column.header}:{' '}
-              </span>
+              <span className="text-gray-500 sm:hidden">{column.header}: </span>
             )}
             {column.cell(row)}
           </td>
