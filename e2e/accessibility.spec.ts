@@ -107,6 +107,13 @@ test('every dialog a master admin opens', async () => {
     await openDialog(page).getByRole('button', { name: 'Cancel' }).click();
   });
 
+  await test.step('own profile', async () => {
+    await page.getByRole('button', { name: 'Edit profile' }).click();
+    await expect(openDialog(page, 'Your profile').getByLabel('Full name')).toBeVisible();
+    await checkDialog(page, 'profile');
+    await openDialog(page).getByRole('button', { name: 'Cancel' }).click();
+  });
+
   await test.step('document previews of every kind', async () => {
     for (const [kind, file] of Object.entries(SAMPLE_FILES)) {
       await documentRow(page, file.name).getByRole('button', { name: 'View' }).click();

@@ -255,6 +255,13 @@ test('dialogs fit a phone screen', async () => {
   await checkDialog(page, 'provider settings');
   await expectReachable(openDialog(page).getByRole('button', { name: 'Save' }), 'Save');
   await openDialog(page).getByRole('button', { name: 'Cancel' }).click();
+
+  // The own profile, opened from the small-screen menu.
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  await page.getByRole('button', { name: 'Edit profile' }).click();
+  await checkDialog(page, 'profile');
+  await expectReachable(openDialog(page).getByRole('button', { name: 'Save' }), 'Save');
+  await openDialog(page).getByRole('button', { name: 'Cancel' }).click();
 });
 
 test('the screens of a user without an organisation and of a plain member', async ({

@@ -6,24 +6,20 @@ export interface StatCardProps {
   label: string;
   value: ReactNode;
   icon?: LucideIcon;
-  /**
-   * The icon's tone (tailwind.config.js). Class strings such as `text-green-600 bg-green-50`
-   * are still read for the screens not yet moved onto the theme (users).
-   */
-  tone?: Tone | (string & {});
+  /** The icon's tone (tailwind.config.js). */
+  tone?: Tone;
   /** Optional small text under the value. */
   hint?: ReactNode;
 }
 
 /** One figure with its label: the counters of the dashboard, operations and department pages. */
 export function StatCard({ label, value, icon: Icon, tone = 'blue', hint }: StatCardProps) {
-  const legacyClasses = tone.includes(' ');
   return (
     <div className="flex items-center gap-4 rounded-lg border border-gray-200 bg-white p-4 shadow-sm">
       {Icon && (
         <span
-          data-tone={legacyClasses ? undefined : tone}
-          className={`rounded-md p-2 ${legacyClasses ? tone : 'bg-tone-50 text-tone-700'}`}
+          data-tone={tone}
+          className="rounded-md bg-tone-50 p-2 text-tone-700"
           aria-hidden="true"
         >
           <Icon className="h-6 w-6" />

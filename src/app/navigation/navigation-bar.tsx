@@ -1,5 +1,5 @@
 import { Menu, X } from 'lucide-react';
-import { useEffect, useId, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { NavLink, useLocation } from 'react-router-dom';
 import { Button } from '../../components/ui/button.tsx';
 import { APP_VERSION } from '../../config/app-info.ts';
@@ -8,6 +8,11 @@ import { isAdminRole } from '../../lib/roles.ts';
 import { useSession } from '../../lib/session.tsx';
 import { navLinksFor, type NavLinkItem } from './nav-links.ts';
 import { UserSummary } from './user-summary.tsx';
+
+// Loaded when opened: the shell is on the path of every page.
+const ProfileDialog = lazy(async () => ({
+  default: (await import('../../features/users/components/profile-dialog.tsx')).ProfileDialog,
+}));
 
 function linkClass(layout: 'row' | 'stacked') {
   return ({ isActive }: { isActive: boolean }) =>
@@ -43,6 +48,7 @@ function NavLinks({ links, layout }: { links: NavLinkItem[]; layout: 'row' | 'st
 export function NavigationBar() {
   const { user, profile, organization } = useSession();
   const [menuOpen, setMenuOpen] = useState(false);
+  const [editingProfile, setEditingProfile] = useState(false);
   const menuId = useId();
   const toggleRef = useRef<HTMLButtonElement>(null);
   const location = useLocation();
@@ -75,6 +81,8 @@ export function NavigationBar() {
     fullName: profile?.full_name ?? null,
     email,
     role: profile?.role ?? null,
+    // A deactivated member's profile is not theirs to change any more (the server says so).
+    onEditProfile: active ? () => setEditingProfile(true) : undefined,
   };
 
   return (
@@ -98,18 +106,13 @@ export function NavigationBar() {
           ref={toggleRef}
           variant="ghost"
           size="icon"
+          icon={menuOpen ? X : Menu}
           onClick={() => setMenuOpen((open) => !open)}
           aria-expanded={menuOpen}
           aria-controls={menuId}
           aria-label={menuOpen ? 'Close menu' : 'Open menu'}
           className="ml-auto xl:hidden"
-        >
-          {menuOpen ? (
-            <X className="h-5 w-5" aria-hidden="true" />
-          ) : (
-            <Menu className="h-5 w-5" aria-hidden="true" />
-          )}
-        </Button>
+        />
       </nav>
       {menuOpen && (
         <div id={menuId} className="border-t border-gray-200 bg-white px-4 py-3 xl:hidden">
@@ -118,6 +121,15 @@ export function NavigationBar() {
             <UserSummary {...summary} layout="stacked" />
           </div>
         </div>
+      )}
+      {editingProfile && (
+        <Suspense fallback={null}>
+          <ProfileDialog
+            fullName={summary.fullName}
+            email={email}
+            onClose={() => setEditingProfile(false)}
+          />
+        </Suspense>
       )}
     </header>
   );

@@ -56,6 +56,7 @@ describe('DataTable', () => {
       />,
     );
     expect(screen.getByRole('region', { name: 'People' })).toBeInTheDocument();
+    expect(screen.getByRole('table')).not.toHaveAccessibleName();
     expect(screen.getAllByRole('columnheader').map((header) => header.textContent)).toEqual([
       'Name',
       'Joined',
@@ -119,6 +120,19 @@ describe('DataTable', () => {
     expect(rendered).toBeGreaterThan(0);
     expect(rendered).toBeLessThan(100);
     expect(names()[0]).toBe('Person 0');
+  });
+
+  it('names the table by its caption', () => {
+    render(
+      <DataTable
+        label="People"
+        caption="Members of the choir"
+        columns={columns}
+        rows={people}
+        rowKey={(row) => row.id}
+      />,
+    );
+    expect(screen.getByRole('table', { name: 'Members of the choir' })).toBeInTheDocument();
   });
 
   it('renders every row of a short list', () => {

@@ -32,6 +32,8 @@ export interface SortState {
 export interface DataTableProps<Row> {
   /** The accessible name of the table's box, e.g. "Documents table". */
   label: string;
+  /** The table's own name for screen readers, e.g. "Members of your organization". */
+  caption?: string;
   columns: readonly DataTableColumn<Row>[];
   rows: readonly Row[];
   rowKey: (row: Row) => string;
@@ -96,6 +98,7 @@ const MOBILE_CELL: Record<MobileCell, string> = {
  */
 export function DataTable<Row>({
   label,
+  caption,
   columns,
   rows,
   rowKey,
@@ -133,6 +136,7 @@ export function DataTable<Row>({
         className={`w-full table-fixed text-left text-sm max-sm:block ${minWidth} max-sm:min-w-0`}
         aria-rowcount={sorted.length + 1}
       >
+        {caption && <caption className="sr-only">{caption}</caption>}
         <thead
           role="rowgroup"
           className="bg-gray-50 text-xs font-medium tracking-wide text-gray-500 uppercase max-sm:hidden"

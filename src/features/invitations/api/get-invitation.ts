@@ -1,5 +1,7 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { CompositeTypes } from '../../../lib/database.types.ts';
 import { supabase } from '../../../lib/supabase.ts';
+import { invitationKeys } from './query-keys.ts';
 
 /** The lookup's answer; a valid invitation always has its e-mail. */
 export type InvitationDetails = CompositeTypes<'invitation_details'> & { email: string };
@@ -23,8 +25,9 @@ export async function getInvitation(token: string): Promise<InvitationDetails> {
   return { ...data, email: data.email };
 }
 
-/** Joins the invitation's organisation as the signed-in user (rpc `accept_invitation`). */
-export async function acceptInvitation(token: string): Promise<void> {
-  const { error } = await supabase().rpc('accept_invitation', { token });
-  if (error) throw new Error(error.message || 'Failed to accept invitation');
-}
+export const invitationQueryOptions = (token: string) =>
+  queryOptions({ queryKey: invitationKeys.lookup(token), queryFn: () => getInvitation(token) });
+
+/** The invitation of `token`; nothing is asked for an empty token. */
+export const useInvitation = (token: string) =>
+  useQuery({ ...invitationQueryOptions(token), enabled: token !== '' });

@@ -1,5 +1,6 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase.ts';
-import { invokeOAuth } from './oauth-function.ts';
+import { oauthKeys } from './query-keys.ts';
 
 /** What the browser may know of a provider's configuration: never the client secret itself. */
 export interface ProviderSettings {
@@ -16,7 +17,10 @@ export async function listProviderSettings(): Promise<ProviderSettings[]> {
   const { data, error } = await supabase()
     .from('oauth_provider_settings')
     .select('provider_id, client_id, has_client_secret, authorize_url, token_url');
-  if (error) throw new Error(error.message);
+  if (error) {
+    console.error('Failed to load provider settings', error);
+    throw new Error(error.message);
+  }
   return data.map((row) => ({
     provider_id: row.provider_id ?? '',
     client_id: row.client_id ?? '',
@@ -26,20 +30,15 @@ export async function listProviderSettings(): Promise<ProviderSettings[]> {
   }));
 }
 
-export interface ProviderConfigInput {
-  providerId: string;
-  clientId: string;
-  /** Null keeps the stored secret: the secret is write-only. */
-  clientSecret: string | null;
-  authorizeUrl: string | null;
-  tokenUrl: string | null;
-}
+export const providerSettingsQueryOptions = (organizationId: string) =>
+  queryOptions({
+    queryKey: oauthKeys.organizationProviderSettings(organizationId),
+    queryFn: listProviderSettings,
+  });
 
-/**
- * Saves a provider's client and addresses (master admins) through the `oauth` function, which
- * knows the catalogue and the hosts the installation allows and refuses any other address
- * before it is stored; its refusal is the error's message.
- */
-export async function saveProviderConfig(input: ProviderConfigInput): Promise<void> {
-  await invokeOAuth({ action: 'configure', ...input });
-}
+/** The organisation's provider configurations; nothing is asked without an organisation. */
+export const useProviderSettings = (organizationId: string | null) =>
+  useQuery({
+    ...providerSettingsQueryOptions(organizationId ?? ''),
+    enabled: organizationId !== null,
+  });

@@ -24,9 +24,3 @@ export async function createInvitedAccount(
   }
   return data.session ? 'signed-in' : 'needs-confirmation';
 }
-
-/** Signs an existing account in, for a person invited with an e-mail that already has one. */
-export async function signInExistingAccount(email: string, password: string): Promise<boolean> {
-  const { error } = await supabase().auth.signInWithPassword({ email, password });
-  return !error;
-}

@@ -44,7 +44,7 @@ async function invite(org: TestOrganization, inviter: TestUser, role: 'user' | '
   return { email, token: data.token!, org };
 }
 
-async function confirmWith(answer: 'OK' | 'Cancel', question: string) {
+async function confirmWith(answer: string, question: string) {
   const dialog = await screen.findByRole('dialog', { name: 'Please confirm' });
   expect(dialog).toHaveTextContent(question);
   await userEvent.click(within(dialog).getByRole('button', { name: answer }));
@@ -177,7 +177,7 @@ describe('User Management', () => {
     expect(within(rowOf(member.email)).getByText('Active')).toBeInTheDocument();
 
     await userEvent.click(within(rowOf(member.email)).getByRole('button', { name: /Deactivate/ }));
-    await confirmWith('OK', 'Are you sure you want to deactivate this user?');
+    await confirmWith('Deactivate', 'Are you sure you want to deactivate this user?');
     await waitFor(() =>
       expect(within(rowOf(member.email)).getByText('Inactive')).toBeInTheDocument(),
     );
@@ -208,7 +208,7 @@ describe('User Management', () => {
     });
 
     await userEvent.click(within(rowOf(member.email)).getByRole('button', { name: /Deactivate/ }));
-    await confirmWith('OK', 'Are you sure you want to deactivate this user?');
+    await confirmWith('Deactivate', 'Are you sure you want to deactivate this user?');
     await expectAlert('Failed to deactivate user: Insufficient permissions to deactivate users');
 
     await userEvent.click(
@@ -287,11 +287,11 @@ describe('Pending Invitations', () => {
     await openUsersPage(org.masterAdmin);
 
     await userEvent.click(within(rowOf(pending.email)).getByRole('button', { name: /Cancel/ }));
-    await confirmWith('Cancel', 'Are you sure you want to cancel this invitation?');
+    await confirmWith('Keep invitation', 'Are you sure you want to cancel this invitation?');
     expect(rowOf(pending.email)).toBeInTheDocument();
 
     await userEvent.click(within(rowOf(pending.email)).getByRole('button', { name: /Cancel/ }));
-    await confirmWith('OK', 'Are you sure you want to cancel this invitation?');
+    await confirmWith('Cancel invitation', 'Are you sure you want to cancel this invitation?');
     await waitFor(() =>
       expect(
         screen.queryByRole('heading', { name: 'Pending Invitations' }),
@@ -312,7 +312,7 @@ describe('Pending Invitations', () => {
     await org.masterAdmin.client.rpc('cancel_invitation', { invitation_id: goneId });
 
     await userEvent.click(within(rowOf(gone.email)).getByRole('button', { name: /Cancel/ }));
-    await confirmWith('OK', 'Are you sure you want to cancel this invitation?');
+    await confirmWith('Cancel invitation', 'Are you sure you want to cancel this invitation?');
     await expectAlert('Failed to cancel invitation: Invitation not found');
 
     // A failure that carries no message at all.
@@ -323,7 +323,7 @@ describe('Pending Invitations', () => {
       ),
     );
     await userEvent.click(within(rowOf(other.email)).getByRole('button', { name: /Cancel/ }));
-    await confirmWith('OK', 'Are you sure you want to cancel this invitation?');
+    await confirmWith('Cancel invitation', 'Are you sure you want to cancel this invitation?');
     await expectAlert('Failed to cancel invitation: Unknown error');
   });
 });
