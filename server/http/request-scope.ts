@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
-import { clientAddress } from '../auth/request-info.ts';
 import { withRequestScope } from '../db/request-scope.ts';
 import { resolveCaller } from './caller.ts';
+import { clientAddress } from './client-address.ts';
 
 /**
  * Puts every API request in its scope (db/request-scope.ts): the database takes turns between
