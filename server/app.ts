@@ -1,6 +1,8 @@
 import { Hono } from 'hono';
 import { createAuthApp } from './auth/routes.ts';
 import type { AppContext } from './context.ts';
+import type { ApiEnv } from './http/api-env.ts';
+import { credentials } from './http/credentials.ts';
 import { createFunctionsApp } from './functions/routes.ts';
 import { apiCors, apiSecurityHeaders, requestLog } from './http/middleware.ts';
 import { requestScope } from './http/request-scope.ts';
@@ -13,8 +15,8 @@ export async function createApp(ctx: AppContext): Promise<Hono> {
   const app = new Hono();
   app.use('*', requestLog(ctx.config.logRequests));
 
-  const api = new Hono();
-  api.use('*', apiCors(), apiSecurityHeaders(), requestScope(ctx.keys.jwtSecret));
+  const api = new Hono<ApiEnv>();
+  api.use('*', apiCors(), apiSecurityHeaders(), credentials(ctx.keys.jwtSecret), requestScope());
   api.route('/auth/v1', createAuthApp(ctx));
   api.route('/rest/v1', createRestApp(ctx));
   api.route('/storage/v1', createStorageApp(ctx));

@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { AppContext } from '../context.ts';
+import type { ApiEnv } from '../http/api-env.ts';
 import { registerAdmin } from './admin.ts';
 import { DatabaseUnavailableError } from '../db/database.ts';
 import { CpuPoolBusyError } from '../workers/cpu-pool.ts';
@@ -101,8 +102,8 @@ function handleError(error: Error, c: Context): Response {
  * `/auth/v1`: the subset of GoTrue (Supabase Auth) that supabase-js uses for e-mail and
  * password accounts, with GoTrue's status codes, error codes, messages and token claims.
  */
-export function createAuthApp(ctx: AppContext): Hono {
-  const app = new Hono();
+export function createAuthApp(ctx: AppContext): Hono<ApiEnv> {
+  const app = new Hono<ApiEnv>();
   const settings = ctx.config.auth;
   const limits = new AuthLimits(settings);
   preparePasswordChecks(ctx.cpu, settings.bcryptCost);

@@ -1,7 +1,8 @@
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import type { AppContext } from '../context.ts';
-import { verifyJwt } from '../http/jwt.ts';
+import type { ApiEnv } from '../http/api-env.ts';
+import type { Credentials } from '../http/credentials.ts';
 import { functionEnv } from './env.ts';
 import type { EdgeFunction } from './registry.ts';
 import { loadFunctions } from './registry.ts';
@@ -34,19 +35,13 @@ const unauthorized = (message: string) => relayError(401, 401, message);
 
 /**
  * The caller must present a JWT this server signed (the anon key, a user's access token, the
- * service-role key), as Supabase's gateway checks before a function with `verify_jwt` runs.
+ * service-role key) as `Authorization: Bearer …`, as Supabase's gateway checks before a
+ * function with `verify_jwt` runs.
  */
-function checkJwt(request: Request, jwtSecret: string): Response | null {
-  const authorization = request.headers.get('authorization');
-  if (!authorization) return unauthorized('Missing authorization header');
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-  if (!match) return unauthorized("Auth header is not 'Bearer {token}'");
-  try {
-    verifyJwt(match[1]!, jwtSecret);
-    return null;
-  } catch {
-    return unauthorized('Invalid JWT');
-  }
+function checkJwt({ authorization, verified }: Credentials): Response | null {
+  if (authorization === 'missing') return unauthorized('Missing authorization header');
+  if (authorization === 'malformed') return unauthorized("Auth header is not 'Bearer {token}'");
+  return verified?.ok ? null : unauthorized('Invalid JWT');
 }
 
 type BodyResult = { ok: true; body: Uint8Array<ArrayBuffer> } | { ok: false; response: Response };
@@ -156,7 +151,7 @@ async function invoke(fn: EdgeFunction, request: Request): Promise<Response> {
  * `{functionsDir}/<name>/handler.ts` (see supabase/functions/README.md), with the JWT check,
  * errors and request shape of Supabase's edge gateway. No function folder at all is fine.
  */
-export async function createFunctionsApp(ctx: AppContext): Promise<Hono> {
+export async function createFunctionsApp(ctx: AppContext): Promise<Hono<ApiEnv>> {
   const { functionsDir } = ctx.config;
   const functions = await loadFunctions({
     functionsDir,
@@ -164,7 +159,7 @@ export async function createFunctionsApp(ctx: AppContext): Promise<Hono> {
     env: (name) => functionEnv(ctx, name),
   });
 
-  const app = new Hono();
+  const app = new Hono<ApiEnv>();
   app.all('*', async (c) => {
     // The path as sent, after the mount point (`/functions/v1`): `/<name>[/suffix]`.
     const base = c.req.routePath.replace(/\/\*$/, '');
@@ -176,7 +171,7 @@ export async function createFunctionsApp(ctx: AppContext): Promise<Hono> {
       return relayError(405, 'METHOD_NOT_ALLOWED', `Method ${c.req.method} is not allowed`);
     }
     if (fn.verifyJwt && c.req.method !== 'OPTIONS') {
-      const refused = checkJwt(c.req.raw, ctx.keys.jwtSecret);
+      const refused = checkJwt(c.var.credentials);
       if (refused) return refused;
     }
     let body: Uint8Array<ArrayBuffer> | null = null;

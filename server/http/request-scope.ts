@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { withRequestScope } from '../db/request-scope.ts';
-import { resolveCaller } from './caller.ts';
+import type { ApiEnv } from './api-env.ts';
 import { clientAddress } from './client-address.ts';
 
 /**
@@ -9,11 +9,11 @@ import { clientAddress } from './client-address.ts';
  * service role. The time limit of REST requests, whose statements the caller shapes, follows
  * the caller's role, as on Supabase; the other services run statements of the server's own
  * making and have the service role's limit. A token that does not verify counts as anonymous
- * here (the service then refuses it with its own error).
+ * here (the service then refuses it with its own error). Runs after `credentials()`.
  */
-export function requestScope(jwtSecret: string): MiddlewareHandler {
+export function requestScope(): MiddlewareHandler<ApiEnv> {
   return (c, next) => {
-    const result = resolveCaller(c.req.raw.headers, jwtSecret);
+    const result = c.var.credentials.caller;
     const caller = result.ok ? result.caller : null;
     const callerRole = caller?.role ?? 'anon';
     const role = c.req.path.startsWith('/rest/') ? callerRole : 'service_role';

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type { AppContext } from '../context.ts';
 import { isPostgresError } from '../db/database.ts';
+import type { ApiEnv } from '../http/api-env.ts';
 import type { ApiRole, Caller } from '../http/caller.ts';
 import { authenticate } from './authenticate.ts';
 import { parsePayload, readBody } from './body.ts';
@@ -133,13 +134,13 @@ async function run(
   return execute(ctx.db, caller, prepared, { method, path, headers });
 }
 
-async function handle(ctx: AppContext, c: Context, resource: Resource): Promise<Response> {
+async function handle(ctx: AppContext, c: Context<ApiEnv>, resource: Resource): Promise<Response> {
   const method = c.req.method;
   let role: ApiRole = 'anon';
   const holder = schemaCacheFor(ctx.db);
   try {
     // The token is checked on every request, a remembered answer or not.
-    const caller = authenticate(c.req.raw.headers, ctx.keys.jwtSecret);
+    const caller = authenticate(c.var.credentials);
     role = caller.role;
     checkMethod(resource, method);
     const answer = () => run(ctx, c, resource, caller, holder);
@@ -157,8 +158,8 @@ async function handle(ctx: AppContext, c: Context, resource: Resource): Promise<
  * schema. Every request resolves its caller, then runs one generated statement in one
  * transaction as that caller, so row-level security and grants decide what it may see and do.
  */
-export function createRestApp(ctx: AppContext): Hono {
-  const app = new Hono();
+export function createRestApp(ctx: AppContext): Hono<ApiEnv> {
+  const app = new Hono<ApiEnv>();
   app.on(['OPTIONS'], '*', (c) =>
     c.body(null, 200, { Allow: 'OPTIONS,GET,HEAD,POST,PATCH,DELETE' }),
   );

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { AppContext } from '../context.ts';
 import { DatabaseUnavailableError } from '../db/database.ts';
+import type { ApiEnv } from '../http/api-env.ts';
 import { bucketRoutes } from './bucket-routes.ts';
 import { StorageError, storageErrors } from './errors.ts';
 import { FileStore } from './file-store.ts';
@@ -33,11 +34,10 @@ async function sweepOrphans(services: StorageServices): Promise<void> {
  * The Supabase Storage API at `/storage/v1` (supabase-compat.md §4): objects in
  * `storage.objects`, bytes under `{DATA_DIR}/storage`, access decided by row-level security.
  */
-export function createStorageApp(ctx: AppContext): Hono {
+export function createStorageApp(ctx: AppContext): Hono<ApiEnv> {
   const services: StorageServices = {
     db: ctx.db,
     store: new FileStore(ctx.config.dataDir),
-    jwtSecret: ctx.keys.jwtSecret,
     urlSigningKey: urlSigningKey(ctx.keys.jwtSecret),
     fileSizeLimit: ctx.config.storage.fileSizeLimit,
     maxSignedUrlExpirySeconds: ctx.config.storage.maxSignedUrlExpirySeconds,
@@ -51,7 +51,7 @@ export function createStorageApp(ctx: AppContext): Hono {
     }),
   ]);
 
-  const app = new Hono();
+  const app = new Hono<ApiEnv>();
   app.use('*', async (_c, next) => {
     await swept;
     await next();
