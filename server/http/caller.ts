@@ -1,5 +1,6 @@
 import type { Database, Queryable } from '../db/database.ts';
 import type { JwtClaims } from './jwt.ts';
+import { postgresHeaders } from './request-headers.ts';
 
 export const API_ROLES = ['anon', 'authenticated', 'service_role'] as const;
 export type ApiRole = (typeof API_ROLES)[number];
@@ -15,7 +16,8 @@ export interface Caller {
 export interface RequestSettings {
   method?: string;
   path?: string;
-  headers?: Record<string, string>;
+  /** The request's headers; `request.headers` gets those `postgresHeaders` passes. */
+  headers?: Headers;
   /** Make the transaction READ ONLY (PostgREST does for GET and HEAD). */
   readOnly?: boolean;
 }
@@ -45,7 +47,7 @@ export function callerSettingsStatement(
       JSON.stringify(caller.claims),
       settings.method ?? '',
       settings.path ?? '',
-      JSON.stringify(settings.headers ?? {}),
+      JSON.stringify(settings.headers ? postgresHeaders(settings.headers) : {}),
     ],
   };
 }
