@@ -7,6 +7,7 @@ import type { AppContext } from './context.ts';
 import type { Database } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 import { openDatabase } from './db/open.ts';
+import type { ApiEnv } from './http/api-env.ts';
 import type { ApiKeys } from './http/keys.ts';
 import { deriveKeys, loadJwtSecret } from './http/keys.ts';
 import { CpuPool } from './workers/cpu-pool.ts';
@@ -22,7 +23,7 @@ export interface StartServerOptions {
 
 export interface RunningServer {
   url: string;
-  app: Hono;
+  app: Hono<ApiEnv>;
   db: Database;
   keys: ApiKeys;
   /** The pool that runs CPU-heavy work (see `server/workers/`). */
@@ -41,7 +42,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   let url = '';
   const cpu = new CpuPool({ threads: config.workers.cpuThreads });
   const ctx: AppContext = { db, keys, config, cpu, publicUrl: () => url };
-  let app: Hono;
+  let app: Hono<ApiEnv>;
   let server: ReturnType<typeof serve>;
   try {
     app = await createApp(ctx);
