@@ -6,7 +6,15 @@ import tseslint from 'typescript-eslint';
 
 /** The embedded backend's services (`server/<name>/`) and the shared layers they build on. */
 const SERVER_SERVICES = ['auth', 'rest', 'storage', 'functions', 'spa'];
-const SERVER_SHARED = ['./http', './db', './workers', './config', './config.ts', './context.ts'];
+const SERVER_SHARED = [
+  './http',
+  './db',
+  './jobs',
+  './workers',
+  './config',
+  './config.ts',
+  './context.ts',
+];
 
 export default tseslint.config(
   {

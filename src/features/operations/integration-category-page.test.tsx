@@ -59,7 +59,10 @@ describe('integration category page', { timeout: 60_000 }, () => {
     expect(statValue('Active Contacts')).toBe('0');
 
     expect(screen.queryByRole('button', { name: 'Add Integration' })).not.toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: /^Edit / })).not.toBeInTheDocument();
+    // No "Edit <integration>" on the page (the navigation bar's "Edit profile" is not the page's).
+    expect(
+      within(screen.getByRole('main')).queryByRole('button', { name: /^Edit / }),
+    ).not.toBeInTheDocument();
 
     const actions = screen.getByRole('region', { name: 'Quick Actions' });
     expect(
