@@ -1,5 +1,5 @@
 import { useDeferredValue, useMemo } from 'react';
-import type { DocumentRecord } from '../api/document.ts';
+import type { DocumentRecord } from '../../../lib/documents.ts';
 
 /** The empty category filter: All Categories. */
 export const ALL_CATEGORIES = '';
