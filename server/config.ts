@@ -1,6 +1,8 @@
 import path from 'node:path';
 import type { AuthSettings } from './config/auth-settings.ts';
 import { readAuthSettings } from './config/auth-settings.ts';
+import type { TextExtractionSettings } from './config/text-extraction-settings.ts';
+import { readTextExtractionSettings } from './config/text-extraction-settings.ts';
 import { readTomlFile, tableAt, type TomlTable } from './config/toml.ts';
 import type { SettingSource } from './config/values.ts';
 import { defaultCpuThreads } from './workers/cpu-pool.ts';
@@ -95,6 +97,8 @@ export interface ServerConfig {
   functions: FunctionsSettings;
   oauth: OAuthSettings;
   workers: WorkerSettings;
+  /** Limits of reading documents' text in the background (steward.toml `[text_extraction]`). */
+  textExtraction: TextExtractionSettings;
 }
 
 const rootDir = path.resolve(import.meta.dirname, '..');
@@ -249,5 +253,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
         1000,
       ),
     },
+    textExtraction: readTextExtractionSettings(env, stewardToml, stewardName),
   };
 }

@@ -14,6 +14,7 @@ import { systemClock } from './jobs/clock.ts';
 import { JobRunner } from './jobs/job-runner.ts';
 import { backgroundWork } from './jobs/registry.ts';
 import { Scheduler } from './jobs/scheduler.ts';
+import { startTextExtraction } from './search/text-extraction-start.ts';
 import { CpuPool } from './workers/cpu-pool.ts';
 import path from 'node:path';
 
@@ -93,6 +94,10 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const address = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   url = `http://${host}:${address.port}`;
+  // Before the runner starts, so the documents it queues are read from the first poll on.
+  await startTextExtraction(db).catch((error: unknown) => {
+    console.error('search: could not start text extraction:', error);
+  });
   jobs.start();
 
   return {

@@ -51,10 +51,21 @@ export class CpuPool {
     });
   }
 
-  /** Runs the task `name` in a pool thread; rejects with `CpuPoolBusyError` when the queue is full. */
-  run<N extends CpuTaskName>(name: N, args: CpuTaskArgs<N>): Promise<CpuTaskResult<N>> {
+  /**
+   * Runs the task `name` in a pool thread; rejects with `CpuPoolBusyError` when the queue is
+   * full. When `signal` aborts, the task is dropped from the queue or, if it is running, its
+   * thread is stopped (and replaced): the only way to bound work that never yields.
+   */
+  run<N extends CpuTaskName>(
+    name: N,
+    args: CpuTaskArgs<N>,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<CpuTaskResult<N>> {
     if (this.piscina.queueSize >= this.maxQueue) return Promise.reject(new CpuPoolBusyError());
-    return this.piscina.run({ name, args }) as Promise<CpuTaskResult<N>>;
+    return this.piscina.run(
+      { name, args },
+      options.signal ? { signal: options.signal } : {},
+    ) as Promise<CpuTaskResult<N>>;
   }
 
   /** Tasks finished since the pool started. */
