@@ -213,42 +213,39 @@ export type Database = {
       document_texts: {
         Row: {
           content: string;
-          content_vector: string;
           document_id: string;
           extracted_at: string | null;
-          metadata_vector: string;
           object_version: string | null;
           organization_id: string;
           pages: number | null;
           reason: string | null;
+          search_vector: string;
           state: DocumentTextState;
           truncated: boolean;
           updated_at: string;
         };
         Insert: {
           content?: string;
-          content_vector?: string;
           document_id: string;
           extracted_at?: string | null;
-          metadata_vector?: string;
           object_version?: string | null;
           organization_id: string;
           pages?: number | null;
           reason?: string | null;
+          search_vector?: string;
           state?: DocumentTextState;
           truncated?: boolean;
           updated_at?: string;
         };
         Update: {
           content?: string;
-          content_vector?: string;
           document_id?: string;
           extracted_at?: string | null;
-          metadata_vector?: string;
           object_version?: string | null;
           organization_id?: string;
           pages?: number | null;
           reason?: string | null;
+          search_vector?: string;
           state?: DocumentTextState;
           truncated?: boolean;
           updated_at?: string;

@@ -8,10 +8,10 @@
 -- not available and why.
 --
 -- Each document also gets its full-text search vector here, kept current by the database:
--- `metadata_vector` from the document's name and tags (weight A), category and description (B),
--- rebuilt whenever they change, and `content_vector` from the extracted text (C), built once per
--- version. Searches match `metadata_vector || content_vector` through one GIN index on that
--- expression (migration …0601), so an edited name never re-parses a long text.
+-- `search_vector` holds the extracted text (weight C), parsed once per version, followed by the
+-- document's name and tags (A), category and description (B), which are replaced whenever they
+-- change: the text's part is kept by its weight (`ts_filter(…, '{c}')`), so an edited name never
+-- re-parses a long text. One GIN index on it serves every search (migration …0601).
 --
 -- On hosted Supabase no server runs the jobs: `private.text_extraction_settings.enabled` stays
 -- false there, no job is queued, and documents say "Text not available" with the reason below;
@@ -49,8 +49,7 @@ create table public.document_texts (
   truncated boolean not null default false,
   -- Pages read (PDF), or null.
   pages integer constraint document_texts_pages_check check (pages >= 0),
-  metadata_vector tsvector not null default ''::tsvector,
-  content_vector tsvector not null default ''::tsvector,
+  search_vector tsvector not null default ''::tsvector,
   extracted_at timestamptz,
   updated_at timestamptz not null default now()
 );
@@ -89,7 +88,8 @@ as $$
     weight)
 $$;
 
--- A document's name and tags (A), category and description (B).
+-- A document's name and tags (A), category and description (B): the part of its search vector
+-- that follows its properties.
 create function private.document_metadata_vector(
   name text, tags text[], category text, description text
 )
@@ -155,7 +155,7 @@ declare
   _enabled boolean := private.text_extraction_enabled();
 begin
   insert into public.document_texts (document_id, organization_id, object_version, state, reason,
-                                     metadata_vector)
+                                     search_vector)
   values (new.id, new.organization_id, _version,
           case when _enabled then 'pending' else 'unavailable' end,
           case when _enabled then null else 'Text extraction does not run on this installation' end,
@@ -171,7 +171,8 @@ create trigger documents_text_on_insert
   after insert on public.documents
   for each row execute function private.document_text_on_insert();
 
--- Changed properties: the metadata part of the search vector follows at once.
+-- Changed properties: their part of the search vector follows at once; the text's part (weight
+-- C) is kept as it is.
 create function private.document_text_on_update()
 returns trigger
 language plpgsql
@@ -180,8 +181,10 @@ set search_path = ''
 as $$
 begin
   update public.document_texts t
-     set metadata_vector = private.document_metadata_vector(new.name, new.tags, new.category,
-                                                            new.description),
+     set search_vector = pg_catalog.ts_filter(t.search_vector, '{c}')
+                         operator(pg_catalog.||)
+                         private.document_metadata_vector(new.name, new.tags, new.category,
+                                                          new.description),
          updated_at = now()
    where t.document_id = new.id;
   return null;
@@ -246,7 +249,7 @@ declare
 begin
   update private.text_extraction_settings set enabled = true, updated_at = now() where not enabled;
   -- Documents made before this migration have no text row yet.
-  insert into public.document_texts (document_id, organization_id, metadata_vector)
+  insert into public.document_texts (document_id, organization_id, search_vector)
   select d.id, d.organization_id,
          private.document_metadata_vector(d.name, d.tags, d.category, d.description)
     from public.documents d
@@ -270,8 +273,9 @@ $$;
 
 -- Records what reading `object_version` of a document's file gave, unless the document has
 -- moved on to another version meanwhile (then the newer job records its own). `ready` stores
--- the text and its search vector (a text whose vector would pass Postgres' 1 MB limit is cut
--- until it fits, and marked truncated); `unavailable` says why there is no text; `failed`
+-- the text and its search vector, the text's words first so that their positions never move
+-- (a text whose vector would pass Postgres' 1 MB limit is cut until it fits, and marked
+-- truncated); `unavailable` says why there is no text; `failed`
 -- records the reason of a failed attempt and keeps the text read before, if any, until an
 -- attempt succeeds. Returns whether it recorded anything.
 create function private.record_document_text(
@@ -308,8 +312,10 @@ begin
      set state = record_document_text.state,
          reason = left(record_document_text.reason, 500),
          content = case when record_document_text.state = 'failed' then t.content else _content end,
-         content_vector = case when record_document_text.state = 'failed' then t.content_vector
-                               else _vector end,
+         search_vector = case when record_document_text.state = 'failed' then t.search_vector
+                              else _vector operator(pg_catalog.||)
+                                   private.document_metadata_vector(d.name, d.tags, d.category,
+                                                                    d.description) end,
          truncated = case when record_document_text.state = 'failed' then t.truncated
                           else _truncated end,
          pages = case when record_document_text.state = 'failed' then t.pages
@@ -317,7 +323,9 @@ begin
          extracted_at = case when record_document_text.state = 'failed' then t.extracted_at
                              else now() end,
          updated_at = now()
-   where t.document_id = record_document_text.document_id
+    from public.documents d
+   where d.id = t.document_id
+     and t.document_id = record_document_text.document_id
      and t.object_version is not distinct from record_document_text.object_version;
   return found;
 end

@@ -5,10 +5,9 @@
 -- ============================================================================================
 -- Indexes
 -- ============================================================================================
--- The search vector of a document is its metadata part and its content part together
--- (migration …0600); searches use exactly this expression, so this index serves them.
-create index document_texts_search_idx
-  on public.document_texts using gin ((metadata_vector || content_vector));
+-- Every search of the text, name, tags, category and description (migration …0600).
+create index document_texts_search_vector_idx
+  on public.document_texts using gin (search_vector);
 
 -- One index per sort order of the list, each led by the organisation (the policy's filter) and
 -- ending with the id that breaks ties, so a page is read in index order and stops at its end.
@@ -179,7 +178,7 @@ begin
   -- Each condition only when asked for, so the planner sees the simplest query. Values are
   -- parameters ($1…$10), never part of the text.
   if _query is not null then
-    _where := _where || ' and (t.metadata_vector || t.content_vector) @@ $3';
+    _where := _where || ' and t.search_vector @@ $3';
   end if;
   if cardinality(_tags) > 0 then
     _where := _where || ' and array(select lower(x) from unnest(d.tags) x) @> $1';
@@ -243,7 +242,7 @@ begin
            p.rank, $11
     from (
       select d.*, t.state as text_state, t.reason as text_reason, coalesce(t.content, '') as content,
-             case when $3 is not null then ts_rank(t.metadata_vector || t.content_vector, $3) end as rank
+             case when $3 is not null then ts_rank(t.search_vector, $3) end as rank
       %s %s
       order by %s
       limit $12 offset $13

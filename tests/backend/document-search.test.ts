@@ -233,6 +233,27 @@ describe('search_documents', () => {
     expect((await find({ search: 'insurance', page_size: 1 }))[0]!.total_count).toBe(3);
   });
 
+  it('follows a rename, new tags and a new description at once, keeping the words inside', async () => {
+    const doc = await uploadDocument(member, church.id, {
+      name: 'Scan 0001.txt',
+      bytes: 'Quinquennial inspection of the tower',
+      contentType: 'text/plain;charset=UTF-8',
+    });
+    await server.jobs.runDue();
+    unwrap(
+      await member.client
+        .from('documents')
+        .update({ name: 'Architect report.txt', tags: ['steeple'], description: 'Bells' })
+        .eq('id', doc.id),
+      'rename',
+    );
+    expect(await names({ search: 'architect' })).toEqual(['Architect report.txt']);
+    expect(await names({ search: 'steeple bells quinquennial' })).toEqual(['Architect report.txt']);
+    expect(await names({ search: '"inspection of the tower"' })).toEqual(['Architect report.txt']);
+    expect(await names({ search: 'scan 0001' })).toEqual([]);
+    unwrap(await member.client.from('documents').delete().eq('id', doc.id), 'clean up');
+  });
+
   it('keeps every organisation to its own documents', async () => {
     expect(await names({ search: 'insurance' }, other.master)).toEqual([
       'Insurance of the other church.txt',
