@@ -54,7 +54,7 @@ export default tseslint.config(
               'category-documents': ['documents'],
               operations: ['documents', 'category-documents'],
               departments: ['documents', 'category-documents'],
-              users: ['organization'],
+              users: [],
               organization: [],
               invitations: [],
               oauth: [],
