@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import type { DocumentRecord } from '../../documents/api/document.ts';
+import type { DocumentRecord } from '../../../lib/documents.ts';
 
 /** What the e-mail dialog sends. */
 export interface DocumentsEmail {

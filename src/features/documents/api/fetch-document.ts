@@ -1,5 +1,5 @@
 import { supabase } from '../../../lib/supabase.ts';
-import { DOCUMENT_COLUMNS, type DocumentRecord } from './document.ts';
+import { DOCUMENT_COLUMNS, type DocumentRecord } from '../../../lib/documents.ts';
 
 /** One document as it is now. */
 export async function fetchDocument(id: string): Promise<DocumentRecord> {

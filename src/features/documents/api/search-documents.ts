@@ -5,7 +5,7 @@ import type {
   FunctionArgs,
 } from '../../../lib/database.types.ts';
 import { supabase } from '../../../lib/supabase.ts';
-import type { DocumentRecord } from './document.ts';
+import type { DocumentRecord } from '../../../lib/documents.ts';
 import { documentKeys } from './query-keys.ts';
 
 /** Rows per page of the documents list. */

@@ -1,6 +1,6 @@
 import { mimeTypeFor } from '../../../lib/file-kinds.ts';
 import { supabase } from '../../../lib/supabase.ts';
-import { DOCUMENTS_BUCKET } from './document.ts';
+import { DOCUMENTS_BUCKET } from '../../../lib/documents.ts';
 
 export interface StoreFileOptions {
   /** The file's SHA-256 (hex), kept as its user metadata: the record where storage computes none. */

@@ -1,7 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase.ts';
 import { documentSaved } from './document-cache.ts';
-import { DOCUMENT_COLUMNS, type DocumentProperties, type DocumentRecord } from './document.ts';
+import {
+  DOCUMENT_COLUMNS,
+  type DocumentProperties,
+  type DocumentRecord,
+} from '../../../lib/documents.ts';
 
 /** Saves a document's category, expiry date, tags and description; returns the saved row. */
 export async function updateDocumentProperties(

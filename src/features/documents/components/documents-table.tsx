@@ -9,7 +9,7 @@ import { formatDate, formatFileSize } from '../../../lib/format.ts';
 import type { SearchedDocument, SortColumn } from '../api/search-documents.ts';
 import { RowActions, type DocumentAction } from './row-actions.tsx';
 import { StatusBadge } from './status-badge.tsx';
-import { TagList } from './tag-list.tsx';
+import { TagList } from '../../../components/tag-list.tsx';
 import { SearchSnippet, TextState } from './text-state.tsx';
 
 /** Sorted by the server: a header's value is only what makes it a sort button. */

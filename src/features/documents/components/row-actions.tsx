@@ -1,7 +1,7 @@
 import { Download, Eye, FilePenLine, Pencil, Trash2, type LucideIcon } from 'lucide-react';
 import { Button } from '../../../components/ui/button.tsx';
 import { isTextEditable } from '../../../lib/file-kinds.ts';
-import type { DocumentRecord } from '../api/document.ts';
+import type { DocumentRecord } from '../../../lib/documents.ts';
 
 export type DocumentAction = 'view' | 'properties' | 'content' | 'download' | 'delete';
 

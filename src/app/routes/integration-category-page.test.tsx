@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { addMember, createOrganization } from '../../testing/backend.ts';
 import { renderApp } from '../../testing/render.tsx';
-import { seedDocuments } from '../documents/testing/seed-documents.ts';
+import { seedDocuments } from '../../testing/seed-documents.ts';
 
 const slow = { timeout: 8000 };
 
@@ -59,7 +59,10 @@ describe('integration category page', { timeout: 60_000 }, () => {
     expect(statValue('Active Contacts')).toBe('0');
 
     expect(screen.queryByRole('button', { name: 'Add Integration' })).not.toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: /^Edit / })).not.toBeInTheDocument();
+    // No "Edit <integration>" on the page (the navigation bar's "Edit profile" is not the page's).
+    expect(
+      within(screen.getByRole('main')).queryByRole('button', { name: /^Edit / }),
+    ).not.toBeInTheDocument();
 
     const actions = screen.getByRole('region', { name: 'Quick Actions' });
     expect(
