@@ -67,13 +67,11 @@ async function textsReady(member: SignedInMember, names: string[]) {
 
 test.describe.configure({ mode: 'serial' });
 
-let member: SignedInMember;
-
 test('a batch with its own details per file, its progress, and search inside the files', async ({
   page,
   baseURL,
 }) => {
-  member = await signInNewOrganization(page, baseURL!);
+  const member = await signInNewOrganization(page, baseURL!);
   await page.goto('/upload');
   await page.getByLabel('Choose files to upload').setInputFiles([scan, report, big]);
   await page.getByLabel('Category', { exact: false }).first().selectOption('Other');
@@ -136,7 +134,31 @@ test('a batch with its own details per file, its progress, and search inside the
   await expect(page.getByRole('row').nth(1)).toContainText(report.name);
 });
 
-test('rename, tag several at once, and download them as one ZIP', async ({ page }) => {
+/** Stores `file` and its document row as `owner`, as an upload does. */
+async function addDocument(
+  owner: SignedInMember,
+  file: { name: string; mimeType: string; buffer: Buffer },
+) {
+  const filePath = `documents/${owner.organizationId}/${Date.now()}-${Math.random().toString(36).slice(2)}${path.extname(file.name)}`;
+  const stored = await owner.api.storage
+    .from('documents')
+    .upload(filePath, file.buffer, { contentType: file.mimeType });
+  if (stored.error) throw new Error(stored.error.message);
+  const inserted = await owner.api.from('documents').insert({
+    organization_id: owner.organizationId,
+    name: file.name,
+    category: 'Other',
+    size: file.buffer.length,
+    file_path: filePath,
+    tags: [],
+    status: 'Active',
+  });
+  if (inserted.error) throw new Error(inserted.error.message);
+}
+
+test('rename, tag several at once, and download them as one ZIP', async ({ page, baseURL }) => {
+  const owner = await signInNewOrganization(page, baseURL!);
+  for (const file of [scan, report, big]) await addDocument(owner, file);
   await page.goto('/documents');
   await row(page, scan.name).getByRole('button', { name: 'Edit Properties' }).click();
   const dialog = page.getByRole('dialog');

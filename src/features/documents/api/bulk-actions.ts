@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { DocumentCategory } from '../../../lib/database.types.ts';
 import { supabase } from '../../../lib/supabase.ts';
+import { apiEndpoint } from './api-endpoint.ts';
 import { documentsChanged } from './document-cache.ts';
 import { saveBlobAs } from './download-document.ts';
 import { removeDocumentFiles } from './store-file.ts';
@@ -70,16 +71,15 @@ export function useBulkAction() {
  * (each file under its document's name).
  */
 export async function downloadDocumentsZip(ids: string[]): Promise<void> {
-  const { data, error } = await supabase().functions.invoke<Blob>('documents-zip', {
-    body: { documentIds: ids },
+  const { url, headers } = await apiEndpoint();
+  const response = await fetch(`${url}/functions/v1/documents-zip`, {
+    method: 'POST',
+    headers: { ...headers, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ documentIds: ids }),
   });
-  if (error) {
-    const context = (error as { context?: Response }).context;
-    const body = context
-      ? ((await context.json().catch(() => null)) as { error?: string } | null)
-      : null;
-    throw new Error(body?.error ?? error.message);
+  if (!response.ok) {
+    const body = (await response.json().catch(() => null)) as { error?: string } | null;
+    throw new Error(body?.error ?? 'Download failed');
   }
-  if (!data) throw new Error('Download failed');
-  saveBlobAs(data, 'documents.zip');
+  saveBlobAs(await response.blob(), 'documents.zip');
 }

@@ -1,20 +1,13 @@
 import { mimeTypeFor } from '../../../lib/file-kinds.ts';
 import { supabase } from '../../../lib/supabase.ts';
 import { DOCUMENTS_BUCKET } from '../../../lib/documents.ts';
+import { apiEndpoint } from './api-endpoint.ts';
 
 export interface StoreFileOptions {
   /** The file's SHA-256 (hex), kept as its user metadata: the record where storage computes none. */
   sha256?: string | null;
   /** Bytes sent so far, as they go. */
   onProgress?: (sent: number, total: number) => void;
-}
-
-/** The project address and the anon key the shared client was made with. */
-function endpoint(): { url: string; key: string } {
-  // supabase-js keeps both on the client; storage-js's `upload` reports no progress, so the
-  // request is made here with the same address and key.
-  const client = supabase() as unknown as { supabaseUrl: string; supabaseKey: string };
-  return { url: String(client.supabaseUrl).replace(/\/+$/, ''), key: client.supabaseKey };
 }
 
 /**
@@ -27,15 +20,12 @@ export async function storeDocumentFile(
   file: File,
   options: StoreFileOptions = {},
 ): Promise<void> {
-  const { url, key } = endpoint();
-  const { data } = await supabase().auth.getSession();
-  const token = data.session?.access_token ?? key;
+  const { url, headers } = await apiEndpoint();
   const path = objectName.split('/').map(encodeURIComponent).join('/');
   await new Promise<void>((resolve, reject) => {
     const request = new XMLHttpRequest();
     request.open('POST', `${url}/storage/v1/object/${DOCUMENTS_BUCKET}/${path}`);
-    request.setRequestHeader('apikey', key);
-    request.setRequestHeader('Authorization', `Bearer ${token}`);
+    for (const [name, value] of Object.entries(headers)) request.setRequestHeader(name, value);
     request.setRequestHeader('x-upsert', 'false');
     request.setRequestHeader('cache-control', 'max-age=3600');
     request.setRequestHeader('Content-Type', file.type || mimeTypeFor(file.name));
