@@ -219,8 +219,8 @@ begin
   _descending := coalesce(sort_descending, _sort in ('relevance', 'upload_date', 'size'));
   -- %1$s is the direction, %2$s the alias of the documents (inside the page and outside it).
   _order := case _sort
-    when 'relevance' then 'rank %1$s, %2$s.upload_date %1$s, %2$s.id %1$s'
-    when 'upload_date' then '%2$s.upload_date %1$s, %2$s.id %1$s'
+    when 'relevance' then 'rank %1$s, %2$s.upload_date %1$s, %2$s.created_at %1$s, %2$s.id %1$s'
+    when 'upload_date' then '%2$s.upload_date %1$s, %2$s.created_at %1$s, %2$s.id %1$s'
     when 'name' then '%2$s.name %1$s, %2$s.id %1$s'
     when 'category' then '%2$s.category %1$s, %2$s.name %1$s, %2$s.id %1$s'
     when 'expiry_date' then '%2$s.expiry_date %1$s nulls last, %2$s.id %1$s'
