@@ -74,12 +74,12 @@ export function useCategoryDocumentList(
 
 /**
  * How many documents belong on a page, for its Related Documents or Documents card: the total
- * of the very query the list makes (one rule), asked for one row.
+ * of the very request the list makes for its first page (one request, one rule).
  */
 export function useCategoryDocumentCount(match: DocumentMatch, { enabled = true } = {}) {
   return useQuery({
-    queryKey: categoryDocumentKeys.count(match),
-    queryFn: async () => (await listCategoryDocuments(match, '', 0, 1)).total,
+    ...categoryDocumentsQueryOptions(match, '', 0),
     enabled,
+    select: (page) => page.total,
   });
 }

@@ -8,7 +8,4 @@ export const categoryDocumentKeys = {
   /** A page of the documents that belong on a page, described by its match, and its search. */
   matching: (match: DocumentMatch, search: string, page: number) =>
     ['documents', 'matching', match.documentCategory, [...match.tags], search, page] as const,
-  /** How many documents belong on a page. */
-  count: (match: DocumentMatch) =>
-    ['documents', 'matching', match.documentCategory, [...match.tags], 'count'] as const,
 };
