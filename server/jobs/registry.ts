@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.ts';
+import { EXTRACT_TEXT_JOB, extractTextJob } from '../search/extract-text-job.ts';
 import type { JobKind } from './job-runner.ts';
 import type { Schedule } from './scheduler.ts';
 
@@ -6,9 +7,18 @@ import type { Schedule } from './scheduler.ts';
  * Every kind of background job and every schedule of the server, in one place. A feature adds
  * its kinds here (e.g. `document.extract-text`) and its schedules (e.g. daily reminders).
  */
-export function backgroundWork(_ctx: AppContext): {
+export function backgroundWork(ctx: AppContext): {
   kinds: Record<string, JobKind>;
   schedules: Record<string, Schedule>;
 } {
-  return { kinds: {}, schedules: {} };
+  return {
+    kinds: {
+      [EXTRACT_TEXT_JOB]: extractTextJob({
+        cpu: ctx.backgroundCpu,
+        dataDir: ctx.config.dataDir,
+        settings: ctx.config.textExtraction,
+      }),
+    },
+    schedules: {},
+  };
 }

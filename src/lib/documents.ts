@@ -28,8 +28,9 @@ export const DOCUMENT_COLUMNS =
 /** The storage bucket of every document's bytes. */
 export const DOCUMENTS_BUCKET = 'documents';
 
-/** The properties a user sets at upload and in the edit-properties modal. */
+/** The properties a user sets at upload and in the edit-properties modal (there also the name). */
 export interface DocumentProperties {
+  name?: string;
   category: DocumentCategory;
   expiry_date: string | null;
   tags: string[];

@@ -8,17 +8,24 @@ import { openMigratedDatabase, type MigratedDatabase } from './migrated-database
 /** The rpc functions the signed-in role may call, and the one the anonymous role may call. */
 const AUTHENTICATED_RPC = [
   'accept_invitation',
+  'add_documents_tags',
   'cancel_invitation',
   'count_documents_matching',
   'create_organization',
   'deactivate_user',
+  'delete_documents',
   'disconnect_oauth_connection',
   'document_stats',
+  'find_duplicate_documents',
   'get_invitation',
   'invite_user',
   'organization_storage_usage',
   'reactivate_user',
+  'remove_documents_tags',
   'save_oauth_config',
+  'search_documents',
+  'set_documents_category',
+  'set_documents_expiry',
   'update_user_role',
 ];
 const ANON_RPC = ['get_invitation'];

@@ -1,25 +1,42 @@
 import { Upload } from 'lucide-react';
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { Spinner } from '../../components/spinner.tsx';
 import { ButtonLink } from '../../components/ui/button-link.tsx';
 import { paths } from '../../config/paths.ts';
+import { errorMessage } from '../../lib/errors.ts';
 import { useSession } from '../../lib/session.tsx';
-import type { DocumentRecord } from '../../lib/documents.ts';
-import { useDocumentList } from './api/list-documents.ts';
+import {
+  useDocumentSearch,
+  type DocumentQuery,
+  type SearchedDocument,
+  type SortColumn,
+} from './api/search-documents.ts';
+import { BulkActionsBar } from './components/bulk-actions-bar.tsx';
 import { DocumentFilters } from './components/document-filters.tsx';
 import { DocumentPreviewModal } from './components/document-preview-modal.tsx';
 import { DocumentsEmpty } from './components/documents-empty.tsx';
 import { DocumentsLoadError } from './components/documents-load-error.tsx';
+import { DocumentsPager } from './components/documents-pager.tsx';
 import { DocumentsTable } from './components/documents-table.tsx';
 import { EditContentModal } from './components/edit-content-modal.tsx';
 import { EditPropertiesModal } from './components/edit-properties-modal.tsx';
 import { OrganizationRequired } from './components/organization-required.tsx';
 import type { DocumentAction } from './components/row-actions.tsx';
 import { useConfirmedDelete } from './hooks/use-delete-document.ts';
-import { ALL_CATEGORIES, useDocumentFilter } from './hooks/use-document-filter.ts';
+import { useDocumentQuery } from './hooks/use-document-query.ts';
 import { useDownloadDocument } from './hooks/use-download-document.ts';
 
-type OpenModal = { kind: 'view' | 'properties' | 'content'; document: DocumentRecord } | null;
+type OpenModal = { kind: 'view' | 'properties' | 'content'; document: SearchedDocument } | null;
+
+/** Newest, largest and best-matching first; names, categories and dates from the start. */
+const naturallyDescending = (column: SortColumn) =>
+  column === 'relevance' || column === 'upload_date' || column === 'size';
+
+/** The order the server applies when the address names none. */
+function effectiveSort(query: DocumentQuery): { column: SortColumn; descending: boolean } {
+  const column = query.sort ?? (/\w/.test(query.search) ? 'relevance' : 'upload_date');
+  return { column, descending: query.descending ?? naturallyDescending(column) };
+}
 
 /** /documents: search, filter and manage the organisation's documents (spec §2). */
 export function DocumentsPage() {
@@ -30,30 +47,48 @@ export function DocumentsPage() {
 }
 
 function OrganizationDocuments() {
-  const list = useDocumentList();
-  const [search, setSearch] = useState('');
-  const [category, setCategory] = useState(ALL_CATEGORIES);
-  const { filtered, appliedSearch, appliedCategory } = useDocumentFilter(
-    list.rows,
-    search,
-    category,
-  );
+  const [query, setQuery] = useDocumentQuery();
+  const list = useDocumentSearch(query);
   const [modal, setModal] = useState<OpenModal>(null);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const download = useDownloadDocument();
   const deleteWithConfirmation = useConfirmedDelete();
+  const rows = list.data?.rows ?? [];
+  const total = list.data?.total ?? 0;
+  const sort = effectiveSort(query);
+
+  // A new search, filter, order or page: what was selected is no longer on screen.
+  useEffect(() => setSelected(new Set()), [query]);
 
   const onAction = useCallback(
-    (action: DocumentAction, document: DocumentRecord) => {
+    (action: DocumentAction, document: SearchedDocument) => {
       if (action === 'download') void download(document);
       else if (action === 'delete') void deleteWithConfirmation(document);
       else setModal({ kind: action, document });
     },
     [download, deleteWithConfirmation],
   );
+  const onSort = useCallback(
+    (column: SortColumn) =>
+      setQuery(
+        column === sort.column
+          ? { sort: column, descending: !sort.descending }
+          : { sort: column, descending: null },
+      ),
+    [setQuery, sort.column, sort.descending],
+  );
+  const onSelect = useCallback((document: SearchedDocument, on: boolean) => {
+    setSelected((current) => {
+      const next = new Set(current);
+      if (on) next.add(document.id);
+      else next.delete(document.id);
+      return next;
+    });
+  }, []);
   const closeModal = useCallback(() => setModal(null), []);
-  const filtering = appliedSearch.trim() !== '' || appliedCategory !== ALL_CATEGORIES;
-  // The open document as the list holds it now (after a save, the saved row).
-  const opened = modal && (list.rows.find((row) => row.id === modal.document.id) ?? modal.document);
+  const filtering = query.search.trim() !== '' || query.category !== null || query.expiry !== null;
+  // The open document as the page holds it now (after a save, the saved row).
+  const opened = modal && (rows.find((row) => row.id === modal.document.id) ?? modal.document);
 
   return (
     <div className="space-y-6">
@@ -69,32 +104,43 @@ function OrganizationDocuments() {
         </ButtonLink>
       </div>
 
-      <DocumentFilters
-        search={search}
-        category={category}
-        onSearchChange={setSearch}
-        onCategoryChange={setCategory}
-      />
+      <DocumentFilters query={query} onChange={setQuery} />
 
-      {list.status === 'loading' && <Spinner label="Loading documents..." />}
-      {list.status === 'error' && (
-        <DocumentsLoadError message={list.error ?? 'Unknown error'} onRetry={list.reload} />
+      {list.isPending && <Spinner label="Loading documents..." />}
+      {list.isError && !list.data && (
+        <DocumentsLoadError
+          message={errorMessage(list.error)}
+          onRetry={() => void list.refetch()}
+        />
       )}
-      {list.status === 'ready' && (
+      {list.data && (
         <>
-          <p role="status" className="text-sm text-gray-600">
-            {filtering
-              ? `Showing ${filtered.length.toLocaleString()} of ${list.total.toLocaleString()} documents`
-              : `${list.total.toLocaleString()} ${list.total === 1 ? 'document' : 'documents'}`}
-            {list.loadingMore && ' (loading the rest…)'}
-          </p>
-          {list.error && <DocumentsLoadError message={list.error} onRetry={list.reload} />}
-          {/* The search text the results are for: lets a measurement see when they caught up. */}
-          <div data-applied-search={appliedSearch}>
-            {filtered.length > 0 ? (
-              <DocumentsTable documents={filtered} onAction={onAction} />
+          {list.isError && (
+            <DocumentsLoadError
+              message={errorMessage(list.error)}
+              onRetry={() => void list.refetch()}
+            />
+          )}
+          <DocumentsPager page={query.page} total={total} onPage={(page) => setQuery({ page })} />
+          {selected.size > 0 && (
+            <BulkActionsBar
+              documents={rows.filter((row) => selected.has(row.id))}
+              onDone={() => setSelected(new Set())}
+            />
+          )}
+          {/* The search the rows are for: lets a test or a measurement see when they caught up. */}
+          <div data-applied-search={list.isPlaceholderData ? undefined : query.search}>
+            {rows.length > 0 ? (
+              <DocumentsTable
+                documents={rows}
+                onAction={onAction}
+                sort={sort}
+                onSort={onSort}
+                selected={selected}
+                onSelect={onSelect}
+              />
             ) : (
-              !list.loadingMore && <DocumentsEmpty filtered={list.rows.length > 0} />
+              <DocumentsEmpty filtered={filtering} />
             )}
           </div>
         </>
