@@ -3,7 +3,7 @@ import { findRoutine } from './find-routine.ts';
 import { readResponse } from './handle-read.ts';
 import type { Prepared, RestRequest } from './handler-types.ts';
 import { planRead } from './plan-read.ts';
-import { rangeStatus, reply, totalOf } from './respond.ts';
+import { assertMaxAffected, rangeStatus, reply, totalOf } from './respond.ts';
 import type { Column, Routine, SchemaCache, Table } from './schema-types.ts';
 import { bodySql, readStatement, wrapStatement } from './sql-read.ts';
 import type { CallArguments } from './sql-rpc.ts';
@@ -61,6 +61,18 @@ export function prepareRpc(cache: SchemaCache, req: RestRequest): Prepared {
     throw new RestError(400, 'PGRST100', 'A function argument is given more than once');
   }
   const { routine, wholeBody } = findRoutine(cache, req.resource, new Set(keys), isPost);
+  if (
+    req.prefs.handling === 'strict' &&
+    req.prefs.maxAffected !== undefined &&
+    !routine.returnsSet
+  ) {
+    // Only the rows of a set can be counted; PostgREST refuses the rest before calling.
+    throw new RestError(
+      400,
+      'PGRST128',
+      'Function must return SETOF or TABLE when max-affected preference is used with handling=strict',
+    );
+  }
   const params = new Params();
   const call = callSql(cache.schema, routine, callArguments(req, routine, wholeBody), params);
   const prefix = `${CALL_CTE} as (${call})`;
@@ -124,12 +136,14 @@ export function prepareRpc(cache: SchemaCache, req: RestRequest): Prepared {
     params: params.values,
     readOnly,
     respond(row) {
+      // Throwing here rolls back whatever the function changed.
+      assertMaxAffected(req.prefs, row.page);
       if (routine.returnKind === 'void') {
         return reply(204, null, {
           'Content-Range': rangeStatus(offset, row.page, totalOf(row)).range,
         });
       }
-      return readResponse(req, row, offset, head);
+      return readResponse(req, row, offset, head, ['count', 'handling', 'maxAffected']);
     },
   };
 }
