@@ -50,7 +50,7 @@ export function prepareRead(cache: SchemaCache, req: RestRequest): Prepared {
   const head = req.method === 'HEAD';
   const sql = readStatement(root, params, {
     media: req.media,
-    count: req.prefs.count !== undefined,
+    ...(req.prefs.count ? { count: { kind: req.prefs.count } } : {}),
     head,
     bounds: req.limits,
   });

@@ -5,7 +5,7 @@ import type { Prepared, RestRequest } from './handler-types.ts';
 import { planRead } from './plan-read.ts';
 import { assertMaxAffected, rangeStatus, reply, totalOf } from './respond.ts';
 import type { Column, Routine, SchemaCache, Table } from './schema-types.ts';
-import { bodySql, readStatement, wrapStatement } from './sql-read.ts';
+import { bodySql, readStatement, totalSql, wrapStatement } from './sql-read.ts';
 import type { CallArguments } from './sql-rpc.ts';
 import { CALL_CTE, callSql } from './sql-rpc.ts';
 import { Params, ident } from './sql-util.ts';
@@ -76,6 +76,9 @@ export function prepareRpc(cache: SchemaCache, req: RestRequest): Prepared {
   const params = new Params();
   const call = callSql(cache.schema, routine, callArguments(req, routine, wholeBody), params);
   const prefix = `${CALL_CTE} as (${call})`;
+  // The planner's count explains the call in a statement of its own, with its own parameters.
+  const countPrefix = (own: Params) =>
+    `${CALL_CTE} as (${callSql(cache.schema, routine, callArguments(req, routine, wholeBody), own)})`;
   const head = req.method === 'HEAD';
   const single = !routine.returnsSet;
   const readOnly = !isPost || routine.volatility !== 'volatile';
@@ -97,7 +100,7 @@ export function prepareRpc(cache: SchemaCache, req: RestRequest): Prepared {
     offset = root.range.offset ?? 0;
     sql = readStatement(root, params, {
       media: req.media,
-      count: req.prefs.count !== undefined,
+      ...(req.prefs.count ? { count: { kind: req.prefs.count, prefix: countPrefix } } : {}),
       head,
       single,
       prefix,
@@ -122,8 +125,14 @@ export function prepareRpc(cache: SchemaCache, req: RestRequest): Prepared {
     const limit = Math.min(range.limit ?? req.limits.maxRows, req.limits.maxRows);
     source += ` limit ${params.add(String(limit))}`;
     if (range.offset !== undefined) source += ` offset ${params.add(String(range.offset))}`;
-    const total =
-      req.prefs.count !== undefined ? `(select count(*) from ${CALL_CTE})` : 'null::bigint';
+    const total = req.prefs.count
+      ? totalSql(
+          { kind: req.prefs.count, prefix: countPrefix },
+          () => `select 1 from ${ident(CALL_CTE)}`,
+          params,
+          req.limits.maxRows,
+        )
+      : 'null::bigint';
     const body =
       head || routine.returnKind === 'void'
         ? `''`

@@ -118,12 +118,22 @@ describe('rpc result shapes', () => {
 });
 
 describe('rpc with Prefer: handling=strict, max-affected', () => {
+  // supabase-js offers maxAffected() for PostgREST 13, which the embedded backend speaks.
+  type Postgrest13 = {
+    __InternalSupabase: { PostgrestVersion: '13' };
+    public: {
+      Tables: Record<never, never>;
+      Views: Record<never, never>;
+      Functions: Record<string, { Args: { factor: number }; Returns: unknown }>;
+    };
+  };
+  const db13 = () => db as unknown as SupabaseClient<Postgrest13>;
   const prices = async () =>
     (await db.from('items').select('id, price').order('id')).data as { price: number }[];
 
   it('answers 400 PGRST124 and rolls back when a function returns more rows than allowed', async () => {
     const before = await prices();
-    const { error, status } = await db.rpc('reprice', { factor: 2 }).maxAffected(2);
+    const { error, status } = await db13().rpc('reprice', { factor: 2 }).maxAffected(2);
     expect(status).toBe(400);
     expect(error).toEqual({
       code: 'PGRST124',
@@ -136,7 +146,7 @@ describe('rpc with Prefer: handling=strict, max-affected', () => {
 
   it('runs the function when it stays within the limit', async () => {
     const before = await prices();
-    const { data, error, status } = await db.rpc('reprice', { factor: 1 }).maxAffected(3);
+    const { data, error, status } = await db13().rpc('reprice', { factor: 1 }).maxAffected(3);
     expect(error).toBeNull();
     expect(status).toBe(200);
     expect(data).toHaveLength(3);
@@ -151,7 +161,7 @@ describe('rpc with Prefer: handling=strict, max-affected', () => {
 
   it('refuses a function that returns one value with 400 PGRST128, before calling it', async () => {
     const before = await prices();
-    const { error, status } = await db.rpc('reprice_count', { factor: 2 }).maxAffected(5);
+    const { error, status } = await db13().rpc('reprice_count', { factor: 2 }).maxAffected(5);
     expect(status).toBe(400);
     expect(error).toEqual({
       code: 'PGRST128',
