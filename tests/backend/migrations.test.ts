@@ -21,6 +21,7 @@ describe('migrations', () => {
         '003-storage.sql',
         '004-storage-upload-tokens.sql',
         '005-rest.sql',
+        '006-hosted-postgres.sql',
       ]);
       expect(first.migrations).toEqual(migrationFiles);
 
