@@ -78,6 +78,24 @@ describe('migrations with the rights of a hosted project', () => {
     ).resolves.toBeUndefined();
   });
 
+  it('refuse a direct DELETE on storage tables unless storage.allow_delete_query is set', async () => {
+    await expect(
+      apply(`delete from storage.objects where bucket_id = 'probe'`),
+    ).rejects.toMatchObject({
+      code: '42501',
+      message: 'Direct deletion from storage tables is not allowed. Use the Storage API instead.',
+    });
+    await expect(apply(`delete from storage.buckets where id = 'probe'`)).rejects.toMatchObject({
+      code: '42501',
+    });
+    await expect(
+      apply(`
+        select set_config('storage.allow_delete_query', 'true', true);
+        delete from storage.buckets where id = 'probe';
+      `),
+    ).resolves.toBeUndefined();
+  });
+
   it.each([
     ['a column on storage.objects', 'alter table storage.objects add column note text'],
     ['an index on storage.objects', 'create index probe_idx on storage.objects (created_at)'],

@@ -22,6 +22,7 @@ describe('migrations', () => {
         '004-storage-upload-tokens.sql',
         '005-rest.sql',
         '006-hosted-postgres.sql',
+        '007-storage-protect-delete.sql',
       ]);
       expect(first.migrations).toEqual(migrationFiles);
 
