@@ -23,6 +23,7 @@ describe('migrations', () => {
         '005-rest.sql',
         '006-hosted-postgres.sql',
         '007-storage-protect-delete.sql',
+        '008-rest-planned-count.sql',
       ]);
       expect(first.migrations).toEqual(migrationFiles);
 
