@@ -1,6 +1,8 @@
 import path from 'node:path';
 import type { AuthSettings } from './config/auth-settings.ts';
 import { readAuthSettings } from './config/auth-settings.ts';
+import type { MailSettings } from './config/mail-settings.ts';
+import { readMailSettings } from './config/mail-settings.ts';
 import { readTomlFile, tableAt, type TomlTable } from './config/toml.ts';
 import type { SettingSource } from './config/values.ts';
 import { defaultCpuThreads } from './workers/cpu-pool.ts';
@@ -12,6 +14,7 @@ import {
 } from './config/values.ts';
 
 export type { AuthSettings } from './config/auth-settings.ts';
+export type { MailSettings, SmtpSettings } from './config/mail-settings.ts';
 
 /** `/rest/v1` bounds: what one request may ask for, checked before it reaches the database. */
 export interface ApiSettings {
@@ -89,6 +92,8 @@ export interface ServerConfig {
   /** Print one line per request. */
   logRequests: boolean;
   auth: AuthSettings;
+  /** E-mail: the SMTP server (`SMTP_URL` or config.toml `[auth.email.smtp]`) and the sender. */
+  mail: MailSettings;
   api: ApiSettings;
   database: DatabaseSettings;
   storage: StorageSettings;
@@ -175,6 +180,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     functionsDir: path.resolve(env.FUNCTIONS_DIR ?? path.join(supabaseDir, 'functions')),
     logRequests: env.LOG_REQUESTS !== '0',
     auth: readAuthSettings(env, supabaseToml),
+    mail: readMailSettings(env, supabaseToml),
     api: {
       maxRows: integerSetting(
         source(api, 'config.toml [api]', 'max_rows', env, 'API_MAX_ROWS'),

@@ -1,4 +1,6 @@
 import type { AppContext } from '../context.ts';
+import { MAIL_DELIVERY_KIND, mailDeliveryJob } from '../mail/deliver-job.ts';
+import { createMailTransport } from '../mail/transport.ts';
 import type { JobKind } from './job-runner.ts';
 import type { Schedule } from './scheduler.ts';
 
@@ -6,9 +8,14 @@ import type { Schedule } from './scheduler.ts';
  * Every kind of background job and every schedule of the server, in one place. A feature adds
  * its kinds here (e.g. `document.extract-text`) and its schedules (e.g. daily reminders).
  */
-export function backgroundWork(_ctx: AppContext): {
+export function backgroundWork(ctx: AppContext): {
   kinds: Record<string, JobKind>;
   schedules: Record<string, Schedule>;
 } {
-  return { kinds: {}, schedules: {} };
+  return {
+    kinds: {
+      [MAIL_DELIVERY_KIND]: mailDeliveryJob(ctx, createMailTransport(ctx.config.mail)),
+    },
+    schedules: {},
+  };
 }

@@ -8,6 +8,10 @@
  * those literal unions, as `gen types` does for enums.
  */
 export type Json = string | number | boolean | null | { [key: string]: Json | undefined } | Json[];
+/** A `jsonb not null` column that always holds an object. */
+export type JsonObject = { [key: string]: Json | undefined };
+/** A `jsonb not null` column that always holds an array. */
+export type JsonArray = Json[];
 
 // ---------------------------------------------------------------------------------------------
 // Value lists of the check constraints
@@ -104,6 +108,17 @@ export type CorporateStatusValue = (typeof CORPORATE_STATUSES)[number];
 
 export const ANNUAL_REPORT_STATUSES = ['Current', 'Due Soon', 'Overdue', 'Unknown'] as const;
 export type AnnualReportStatus = (typeof ANNUAL_REPORT_STATUSES)[number];
+
+/** What an Outbox message is: documents a member sent, an invitation, a reminder digest. */
+export const OUTBOX_MESSAGE_KINDS = ['documents', 'invitation', 'reminders'] as const;
+export type OutboxMessageKind = (typeof OUTBOX_MESSAGE_KINDS)[number];
+
+/**
+ * Where a message stands: `queued` (waiting for a delivery attempt), `sent` (accepted by the
+ * SMTP server), `failed` (every attempt failed), `outbox` (kept: no SMTP is configured).
+ */
+export const OUTBOX_MESSAGE_STATUSES = ['queued', 'sent', 'failed', 'outbox'] as const;
+export type OutboxMessageStatus = (typeof OUTBOX_MESSAGE_STATUSES)[number];
 
 // ---------------------------------------------------------------------------------------------
 // The schema
@@ -577,6 +592,84 @@ export type Database = {
         };
         Relationships: [];
       };
+      outbox_messages: {
+        Row: {
+          attachments: JsonArray;
+          attempts: number;
+          content: JsonObject;
+          created_at: string;
+          created_by: string | null;
+          dedupe_key: string | null;
+          html_body: string | null;
+          id: string;
+          kind: OutboxMessageKind;
+          last_error: string | null;
+          links: JsonArray;
+          organization_id: string;
+          recipients: string[];
+          sent_at: string | null;
+          status: OutboxMessageStatus;
+          subject: string;
+          text_body: string | null;
+          updated_at: string;
+        };
+        Insert: {
+          attachments?: JsonArray;
+          attempts?: number;
+          content?: JsonObject;
+          created_at?: string;
+          created_by?: string | null;
+          dedupe_key?: string | null;
+          html_body?: string | null;
+          id?: string;
+          kind: OutboxMessageKind;
+          last_error?: string | null;
+          links?: JsonArray;
+          organization_id: string;
+          recipients: string[];
+          sent_at?: string | null;
+          status?: OutboxMessageStatus;
+          subject: string;
+          text_body?: string | null;
+          updated_at?: string;
+        };
+        Update: {
+          attachments?: JsonArray;
+          attempts?: number;
+          content?: JsonObject;
+          created_at?: string;
+          created_by?: string | null;
+          dedupe_key?: string | null;
+          html_body?: string | null;
+          id?: string;
+          kind?: OutboxMessageKind;
+          last_error?: string | null;
+          links?: JsonArray;
+          organization_id?: string;
+          recipients?: string[];
+          sent_at?: string | null;
+          status?: OutboxMessageStatus;
+          subject?: string;
+          text_body?: string | null;
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'outbox_messages_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'user_profiles';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'outbox_messages_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: false;
+            referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
       user_invitations: {
         Row: {
           accepted_at: string | null;
@@ -736,6 +829,10 @@ export type Database = {
         Args: { email: string; role: InvitableRole; full_name: string | null };
         Returns: Database['public']['CompositeTypes']['invite_user_result'];
       };
+      invite_user_by_email: {
+        Args: { email: string; role: InvitableRole; full_name: string | null };
+        Returns: Database['public']['CompositeTypes']['invite_by_email_result'];
+      };
       organization_storage_usage: {
         Args: never;
         Returns: Database['public']['CompositeTypes']['storage_usage_result'];
@@ -743,6 +840,10 @@ export type Database = {
       reactivate_user: {
         Args: { user_id: string };
         Returns: undefined;
+      };
+      retry_outbox_message: {
+        Args: { message_id: string };
+        Returns: Database['public']['CompositeTypes']['mail_result'];
       };
       save_oauth_config: {
         Args: {
@@ -753,6 +854,10 @@ export type Database = {
           token_url: string | null;
         };
         Returns: undefined;
+      };
+      send_documents_email: {
+        Args: { recipients: string[]; subject: string; document_ids: string[]; as_links: boolean };
+        Returns: Database['public']['CompositeTypes']['mail_result'];
       };
       update_user_role: {
         Args: { user_id: string; new_role: InvitableRole };
@@ -778,10 +883,21 @@ export type Database = {
         invited_by_email: string | null;
         expires_at: string | null;
       };
+      invite_by_email_result: {
+        id: string | null;
+        email: string | null;
+        token: string | null;
+        mail_id: string | null;
+        mail_status: string | null;
+      };
       invite_user_result: {
         id: string | null;
         email: string | null;
         token: string | null;
+      };
+      mail_result: {
+        id: string | null;
+        status: string | null;
       };
       storage_usage_result: {
         used_bytes: number | null;

@@ -9,6 +9,8 @@ import {
   INTEGRATION_CATEGORIES,
   INVITABLE_ROLES,
   OPERATIONS_CATEGORY_KEYS,
+  OUTBOX_MESSAGE_KINDS,
+  OUTBOX_MESSAGE_STATUSES,
   USER_ROLES,
 } from '../../src/lib/database.types.ts';
 import { openMigratedDatabase, type MigratedDatabase } from '../security/migrated-database.ts';
@@ -82,6 +84,8 @@ describe('src/lib/database.types.ts', () => {
     expect(column('corporate_status', 'annual_report_status')).toEqual(
       sorted(ANNUAL_REPORT_STATUSES),
     );
+    expect(column('outbox_messages', 'kind')).toEqual(sorted(OUTBOX_MESSAGE_KINDS));
+    expect(column('outbox_messages', 'status')).toEqual(sorted(OUTBOX_MESSAGE_STATUSES));
     // The specification's counts.
     expect(DOCUMENT_CATEGORIES).toHaveLength(14);
     expect(OPERATIONS_CATEGORY_KEYS).toHaveLength(9);

@@ -16,9 +16,12 @@ const AUTHENTICATED_RPC = [
   'document_stats',
   'get_invitation',
   'invite_user',
+  'invite_user_by_email',
   'organization_storage_usage',
   'reactivate_user',
+  'retry_outbox_message',
   'save_oauth_config',
+  'send_documents_email',
   'update_user_role',
 ];
 const ANON_RPC = ['get_invitation'];
@@ -133,7 +136,8 @@ describe('security rules in the catalogue', () => {
          has_table_privilege('authenticated', 'public.oauth_connections', 'insert, update, delete') as write_connections,
          has_any_column_privilege('authenticated', 'public.oauth_connections', 'insert, update') as write_connection_columns,
          has_table_privilege('authenticated', 'public.user_invitations', 'insert, update, delete') as write_invitations,
-         has_table_privilege('authenticated', 'public.organizations', 'insert, update, delete') as write_organizations`,
+         has_table_privilege('authenticated', 'public.organizations', 'insert, update, delete') as write_organizations,
+         has_table_privilege('authenticated', 'public.outbox_messages', 'insert, update, delete') as write_outbox`,
     );
     expect(reach).toEqual([
       {
@@ -145,6 +149,7 @@ describe('security rules in the catalogue', () => {
         write_connection_columns: false,
         write_invitations: false,
         write_organizations: false,
+        write_outbox: false,
       },
     ]);
   });
