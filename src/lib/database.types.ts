@@ -109,6 +109,15 @@ export type CorporateStatusValue = (typeof CORPORATE_STATUSES)[number];
 export const ANNUAL_REPORT_STATUSES = ['Current', 'Due Soon', 'Overdue', 'Unknown'] as const;
 export type AnnualReportStatus = (typeof ANNUAL_REPORT_STATUSES)[number];
 
+/** Why a document version was superseded (Renew is the first; later changes add theirs). */
+export const DOCUMENT_VERSION_CHANGES = [
+  'renewal',
+  'file_replacement',
+  'content_edit',
+  'properties_edit',
+] as const;
+export type DocumentVersionChange = (typeof DOCUMENT_VERSION_CHANGES)[number];
+
 /** What an Outbox message is: documents a member sent, an invitation, a reminder digest. */
 export const OUTBOX_MESSAGE_KINDS = ['documents', 'invitation', 'reminders'] as const;
 export type OutboxMessageKind = (typeof OUTBOX_MESSAGE_KINDS)[number];
@@ -221,6 +230,86 @@ export type Database = {
           },
         ];
       };
+      document_versions: {
+        Row: {
+          change: DocumentVersionChange;
+          document_id: string;
+          expiry_date: string | null;
+          file_path: string;
+          id: string;
+          name: string;
+          organization_id: string;
+          properties: JsonObject;
+          replaced_at: string;
+          replaced_by: string | null;
+          size: number;
+          uploaded_at: string;
+          uploaded_by: string | null;
+          version_number: number;
+        };
+        Insert: {
+          change: DocumentVersionChange;
+          document_id: string;
+          expiry_date?: string | null;
+          file_path: string;
+          id?: string;
+          name: string;
+          organization_id: string;
+          properties?: JsonObject;
+          replaced_at?: string;
+          replaced_by?: string | null;
+          size: number;
+          uploaded_at: string;
+          uploaded_by?: string | null;
+          version_number: number;
+        };
+        Update: {
+          change?: DocumentVersionChange;
+          document_id?: string;
+          expiry_date?: string | null;
+          file_path?: string;
+          id?: string;
+          name?: string;
+          organization_id?: string;
+          properties?: JsonObject;
+          replaced_at?: string;
+          replaced_by?: string | null;
+          size?: number;
+          uploaded_at?: string;
+          uploaded_by?: string | null;
+          version_number?: number;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'document_versions_document_id_fkey';
+            columns: ['document_id'];
+            isOneToOne: false;
+            referencedRelation: 'documents';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'document_versions_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: false;
+            referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'document_versions_replaced_by_fkey';
+            columns: ['replaced_by'];
+            isOneToOne: false;
+            referencedRelation: 'user_profiles';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'document_versions_uploaded_by_fkey';
+            columns: ['uploaded_by'];
+            isOneToOne: false;
+            referencedRelation: 'user_profiles';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
       documents: {
         Row: {
           category: DocumentCategory;
@@ -231,6 +320,9 @@ export type Database = {
           id: string;
           name: string;
           organization_id: string;
+          renewal_in_progress: boolean;
+          renewal_note: string | null;
+          responsible_id: string | null;
           size: number;
           status: DocumentStatus;
           tags: string[];
@@ -247,6 +339,9 @@ export type Database = {
           id?: string;
           name: string;
           organization_id: string;
+          renewal_in_progress?: boolean;
+          renewal_note?: string | null;
+          responsible_id?: string | null;
           size?: number;
           status?: DocumentStatus;
           tags?: string[];
@@ -263,6 +358,9 @@ export type Database = {
           id?: string;
           name?: string;
           organization_id?: string;
+          renewal_in_progress?: boolean;
+          renewal_note?: string | null;
+          responsible_id?: string | null;
           size?: number;
           status?: DocumentStatus;
           tags?: string[];
@@ -276,6 +374,13 @@ export type Database = {
             columns: ['organization_id'];
             isOneToOne: false;
             referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'documents_responsible_id_fkey';
+            columns: ['responsible_id'];
+            isOneToOne: false;
+            referencedRelation: 'user_profiles';
             referencedColumns: ['id'];
           },
           {
@@ -840,6 +945,10 @@ export type Database = {
       reactivate_user: {
         Args: { user_id: string };
         Returns: undefined;
+      };
+      renew_document: {
+        Args: { document_id: string; file_path: string; expiry_date: string };
+        Returns: Database['public']['Tables']['documents']['Row'];
       };
       retry_outbox_message: {
         Args: { message_id: string };

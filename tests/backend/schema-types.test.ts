@@ -6,6 +6,7 @@ import {
   CORPORATE_STATUSES,
   DOCUMENT_CATEGORIES,
   DOCUMENT_STATUSES,
+  DOCUMENT_VERSION_CHANGES,
   INTEGRATION_CATEGORIES,
   INVITABLE_ROLES,
   OPERATIONS_CATEGORY_KEYS,
@@ -84,6 +85,7 @@ describe('src/lib/database.types.ts', () => {
     expect(column('corporate_status', 'annual_report_status')).toEqual(
       sorted(ANNUAL_REPORT_STATUSES),
     );
+    expect(column('document_versions', 'change')).toEqual(sorted(DOCUMENT_VERSION_CHANGES));
     expect(column('outbox_messages', 'kind')).toEqual(sorted(OUTBOX_MESSAGE_KINDS));
     expect(column('outbox_messages', 'status')).toEqual(sorted(OUTBOX_MESSAGE_STATUSES));
     // The specification's counts.

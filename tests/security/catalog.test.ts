@@ -19,6 +19,7 @@ const AUTHENTICATED_RPC = [
   'invite_user_by_email',
   'organization_storage_usage',
   'reactivate_user',
+  'renew_document',
   'retry_outbox_message',
   'save_oauth_config',
   'send_documents_email',
@@ -171,6 +172,9 @@ describe('security rules in the catalogue', () => {
       'description',
       'expiry_date',
       'name',
+      'renewal_in_progress',
+      'renewal_note',
+      'responsible_id',
       'size',
       'tags',
     ]);
