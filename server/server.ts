@@ -30,6 +30,7 @@ export interface StartServerOptions {
 
 export interface RunningServer {
   url: string;
+  config: ServerConfig;
   app: Hono;
   db: Database;
   keys: ApiKeys;
@@ -100,6 +101,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
 
   return {
     url,
+    config,
     app,
     db,
     keys,

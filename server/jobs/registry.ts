@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.ts';
 import { MAIL_DELIVERY_KIND, mailDeliveryJob } from '../mail/deliver-job.ts';
 import { createMailTransport } from '../mail/transport.ts';
+import { REMINDER_RUN_KIND, reminderRunJob, reminderSchedule } from '../reminders/reminder-run.ts';
 import type { JobKind } from './job-runner.ts';
 import type { Schedule } from './scheduler.ts';
 
@@ -15,7 +16,8 @@ export function backgroundWork(ctx: AppContext): {
   return {
     kinds: {
       [MAIL_DELIVERY_KIND]: mailDeliveryJob(ctx, createMailTransport(ctx.config.mail)),
+      [REMINDER_RUN_KIND]: reminderRunJob(ctx),
     },
-    schedules: {},
+    schedules: { 'reminders.daily': reminderSchedule },
   };
 }

@@ -118,6 +118,10 @@ export const DOCUMENT_VERSION_CHANGES = [
 ] as const;
 export type DocumentVersionChange = (typeof DOCUMENT_VERSION_CHANGES)[number];
 
+/** Who receives reminders: the responsible member (else the admins), all admins, or both. */
+export const REMINDER_RECIPIENTS = ['responsible', 'admins', 'both'] as const;
+export type ReminderRecipients = (typeof REMINDER_RECIPIENTS)[number];
+
 /** What an Outbox message is: documents a member sent, an invitation, a reminder digest. */
 export const OUTBOX_MESSAGE_KINDS = ['documents', 'invitation', 'reminders'] as const;
 export type OutboxMessageKind = (typeof OUTBOX_MESSAGE_KINDS)[number];
@@ -775,6 +779,44 @@ export type Database = {
           },
         ];
       };
+      reminder_settings: {
+        Row: {
+          days_before: number[];
+          organization_id: string;
+          recipients: ReminderRecipients;
+          remind_overdue: boolean;
+          send_hour: number;
+          time_zone: string;
+          updated_at: string;
+        };
+        Insert: {
+          days_before?: number[];
+          organization_id: string;
+          recipients?: ReminderRecipients;
+          remind_overdue?: boolean;
+          send_hour?: number;
+          time_zone?: string;
+          updated_at?: string;
+        };
+        Update: {
+          days_before?: number[];
+          organization_id?: string;
+          recipients?: ReminderRecipients;
+          remind_overdue?: boolean;
+          send_hour?: number;
+          time_zone?: string;
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'reminder_settings_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: true;
+            referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
       user_invitations: {
         Row: {
           accepted_at: string | null;
@@ -830,6 +872,7 @@ export type Database = {
         Row: {
           created_at: string;
           email: string;
+          email_reminders: boolean;
           full_name: string | null;
           id: string;
           invited_at: string | null;
@@ -843,6 +886,7 @@ export type Database = {
         Insert: {
           created_at?: string;
           email: string;
+          email_reminders?: boolean;
           full_name?: string | null;
           id: string;
           invited_at?: string | null;
@@ -856,6 +900,7 @@ export type Database = {
         Update: {
           created_at?: string;
           email?: string;
+          email_reminders?: boolean;
           full_name?: string | null;
           id?: string;
           invited_at?: string | null;

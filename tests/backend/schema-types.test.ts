@@ -12,6 +12,7 @@ import {
   OPERATIONS_CATEGORY_KEYS,
   OUTBOX_MESSAGE_KINDS,
   OUTBOX_MESSAGE_STATUSES,
+  REMINDER_RECIPIENTS,
   USER_ROLES,
 } from '../../src/lib/database.types.ts';
 import { openMigratedDatabase, type MigratedDatabase } from '../security/migrated-database.ts';
@@ -86,6 +87,7 @@ describe('src/lib/database.types.ts', () => {
       sorted(ANNUAL_REPORT_STATUSES),
     );
     expect(column('document_versions', 'change')).toEqual(sorted(DOCUMENT_VERSION_CHANGES));
+    expect(column('reminder_settings', 'recipients')).toEqual(sorted(REMINDER_RECIPIENTS));
     expect(column('outbox_messages', 'kind')).toEqual(sorted(OUTBOX_MESSAGE_KINDS));
     expect(column('outbox_messages', 'status')).toEqual(sorted(OUTBOX_MESSAGE_STATUSES));
     // The specification's counts.

@@ -155,7 +155,7 @@ describe('security rules in the catalogue', () => {
     ]);
   });
 
-  it('lets signed-in users update only their name on profiles and document properties on documents', async () => {
+  it('lets signed-in users update only their name and reminder choice on profiles and document properties on documents', async () => {
     const updatable = async (table: string) =>
       (
         await rows<{ name: string }>(
@@ -166,7 +166,7 @@ describe('security rules in the catalogue', () => {
            order by 1`,
         )
       ).map((r) => r.name);
-    expect(await updatable('user_profiles')).toEqual(['full_name']);
+    expect(await updatable('user_profiles')).toEqual(['email_reminders', 'full_name']);
     expect(await updatable('documents')).toEqual([
       'category',
       'description',
