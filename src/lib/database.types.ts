@@ -122,6 +122,10 @@ export type DocumentVersionChange = (typeof DOCUMENT_VERSION_CHANGES)[number];
 export const REMINDER_RECIPIENTS = ['responsible', 'admins', 'both'] as const;
 export type ReminderRecipients = (typeof REMINDER_RECIPIENTS)[number];
 
+/** What a calendar address shows: every document of the organisation, or the member's own. */
+export const CALENDAR_FEED_SCOPES = ['all', 'mine'] as const;
+export type CalendarFeedScope = (typeof CALENDAR_FEED_SCOPES)[number];
+
 /** What an Outbox message is: documents a member sent, an invitation, a reminder digest. */
 export const OUTBOX_MESSAGE_KINDS = ['documents', 'invitation', 'reminders'] as const;
 export type OutboxMessageKind = (typeof OUTBOX_MESSAGE_KINDS)[number];
@@ -140,6 +144,48 @@ export type OutboxMessageStatus = (typeof OUTBOX_MESSAGE_STATUSES)[number];
 export type Database = {
   public: {
     Tables: {
+      calendar_feeds: {
+        Row: {
+          created_at: string;
+          id: string;
+          last_fetched_at: string | null;
+          organization_id: string;
+          scope: CalendarFeedScope;
+          user_id: string;
+        };
+        Insert: {
+          created_at?: string;
+          id?: string;
+          last_fetched_at?: string | null;
+          organization_id: string;
+          scope: CalendarFeedScope;
+          user_id: string;
+        };
+        Update: {
+          created_at?: string;
+          id?: string;
+          last_fetched_at?: string | null;
+          organization_id?: string;
+          scope?: CalendarFeedScope;
+          user_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'calendar_feeds_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: false;
+            referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'calendar_feeds_user_id_fkey';
+            columns: ['user_id'];
+            isOneToOne: true;
+            referencedRelation: 'user_profiles';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
       corporate_status: {
         Row: {
           annual_report_status: AnnualReportStatus | null;
@@ -947,6 +993,11 @@ export type Database = {
         Args: { token: string };
         Returns: undefined;
       };
+      /** Service role only (the `calendar` edge function); null for an unknown token. */
+      calendar_feed: {
+        Args: { token: string };
+        Returns: Json;
+      };
       cancel_invitation: {
         Args: { invitation_id: string };
         Returns: undefined;
@@ -954,6 +1005,10 @@ export type Database = {
       count_documents_matching: {
         Args: { term: string };
         Returns: number;
+      };
+      create_calendar_feed: {
+        Args: { scope: CalendarFeedScope };
+        Returns: Database['public']['CompositeTypes']['calendar_feed_result'];
       };
       create_organization: {
         Args: { name: string };
@@ -995,6 +1050,10 @@ export type Database = {
         Args: { document_id: string; file_path: string; expiry_date: string };
         Returns: Database['public']['Tables']['documents']['Row'];
       };
+      revoke_calendar_feed: {
+        Args: never;
+        Returns: undefined;
+      };
       retry_outbox_message: {
         Args: { message_id: string };
         Returns: Database['public']['CompositeTypes']['mail_result'];
@@ -1022,6 +1081,12 @@ export type Database = {
       [_ in never]: never;
     };
     CompositeTypes: {
+      calendar_feed_result: {
+        id: string | null;
+        scope: string | null;
+        token: string | null;
+        created_at: string | null;
+      };
       document_stats_result: {
         total: number | null;
         expiring_soon: number | null;

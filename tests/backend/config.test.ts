@@ -39,6 +39,8 @@ describe('server configuration', () => {
       service_role: 30000,
     });
     expect(config.functions.verifyJwt('oauth')).toBe(true);
+    // Calendar applications send no JWT: the secret address is the credential.
+    expect(config.functions.verifyJwt('calendar')).toBe(false);
     // All cores but one for CPU-heavy work, at least one thread.
     expect(config.workers.cpuThreads).toBe(Math.max(1, os.availableParallelism() - 1));
   });

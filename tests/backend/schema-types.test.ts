@@ -2,6 +2,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ANNUAL_REPORT_STATUSES,
+  CALENDAR_FEED_SCOPES,
   CORPORATE_ENTITY_TYPES,
   CORPORATE_STATUSES,
   DOCUMENT_CATEGORIES,
@@ -87,6 +88,7 @@ describe('src/lib/database.types.ts', () => {
       sorted(ANNUAL_REPORT_STATUSES),
     );
     expect(column('document_versions', 'change')).toEqual(sorted(DOCUMENT_VERSION_CHANGES));
+    expect(column('calendar_feeds', 'scope')).toEqual(sorted(CALENDAR_FEED_SCOPES));
     expect(column('reminder_settings', 'recipients')).toEqual(sorted(REMINDER_RECIPIENTS));
     expect(column('outbox_messages', 'kind')).toEqual(sorted(OUTBOX_MESSAGE_KINDS));
     expect(column('outbox_messages', 'status')).toEqual(sorted(OUTBOX_MESSAGE_STATUSES));

@@ -10,6 +10,7 @@ const AUTHENTICATED_RPC = [
   'accept_invitation',
   'cancel_invitation',
   'count_documents_matching',
+  'create_calendar_feed',
   'create_organization',
   'deactivate_user',
   'disconnect_oauth_connection',
@@ -21,6 +22,7 @@ const AUTHENTICATED_RPC = [
   'reactivate_user',
   'renew_document',
   'retry_outbox_message',
+  'revoke_calendar_feed',
   'save_oauth_config',
   'send_documents_email',
   'update_user_role',
@@ -138,7 +140,9 @@ describe('security rules in the catalogue', () => {
          has_any_column_privilege('authenticated', 'public.oauth_connections', 'insert, update') as write_connection_columns,
          has_table_privilege('authenticated', 'public.user_invitations', 'insert, update, delete') as write_invitations,
          has_table_privilege('authenticated', 'public.organizations', 'insert, update, delete') as write_organizations,
-         has_table_privilege('authenticated', 'public.outbox_messages', 'insert, update, delete') as write_outbox`,
+         has_table_privilege('authenticated', 'public.outbox_messages', 'insert, update, delete') as write_outbox,
+         has_table_privilege('authenticated', 'public.calendar_feeds', 'insert, update, delete') as write_calendar_feeds,
+         has_table_privilege('service_role', 'private.calendar_feed_tokens', 'select') as read_calendar_tokens`,
     );
     expect(reach).toEqual([
       {
@@ -151,6 +155,8 @@ describe('security rules in the catalogue', () => {
         write_invitations: false,
         write_organizations: false,
         write_outbox: false,
+        write_calendar_feeds: false,
+        read_calendar_tokens: false,
       },
     ]);
   });
