@@ -4,6 +4,18 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+/** The embedded backend's services (`server/<name>/`) and the shared layers they build on. */
+const SERVER_SERVICES = ['auth', 'rest', 'storage', 'functions', 'spa'];
+const SERVER_SHARED = [
+  './http',
+  './db',
+  './jobs',
+  './workers',
+  './config',
+  './config.ts',
+  './context.ts',
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -54,7 +66,7 @@ export default tseslint.config(
               'category-documents': ['documents'],
               operations: ['documents', 'category-documents'],
               departments: ['documents', 'category-documents'],
-              users: ['organization'],
+              users: [],
               organization: [],
               invitations: [],
               oauth: [],
@@ -63,6 +75,31 @@ export default tseslint.config(
               from: './src/features',
               except: [`./${feature}`, ...allowed.map((name) => `./${name}`)],
             })),
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['server/**/*.{ts,mjs}'],
+    plugins: { import: importPlugin },
+    rules: {
+      // One sub-app per service, built only on the shared layers (http, db, workers, the
+      // context and the configuration); no service reaches into another, and the shared layers
+      // reach into none. What two services need belongs in a shared layer.
+      'import/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            ...SERVER_SERVICES.map((service) => ({
+              target: `./server/${service}`,
+              from: './server',
+              except: [`./${service}`, ...SERVER_SHARED],
+            })),
+            {
+              target: SERVER_SHARED.map((shared) => `./server/${shared.slice(2)}`),
+              from: SERVER_SERVICES.map((service) => `./server/${service}`),
+            },
           ],
         },
       ],

@@ -107,6 +107,13 @@ test('every dialog a master admin opens', async () => {
     await openDialog(page).getByRole('button', { name: 'Cancel' }).click();
   });
 
+  await test.step('own profile', async () => {
+    await page.getByRole('button', { name: 'Edit profile' }).click();
+    await expect(openDialog(page, 'Your profile').getByLabel('Full name')).toBeVisible();
+    await checkDialog(page, 'profile');
+    await openDialog(page).getByRole('button', { name: 'Cancel' }).click();
+  });
+
   await test.step('document previews of every kind', async () => {
     for (const [kind, file] of Object.entries(SAMPLE_FILES)) {
       await documentRow(page, file.name).getByRole('button', { name: 'View' }).click();
@@ -402,8 +409,8 @@ test.describe('by keyboard alone', () => {
     await page.keyboard.press('Escape');
     await expect(logo).toBeFocused();
 
-    // A preview, and the confirmation over the documents table: OK has the focus, Escape
-    // answers Cancel, and the row's button has the focus again.
+    // A preview, and the confirmation over the documents table: Cancel (the safe choice) has
+    // the focus, Escape answers Cancel, and the row's button has the focus again.
     await page.goto('/documents');
     await settled(page, 'Documents');
     const view = documentRow(page, SAMPLE_FILES.text.name).getByRole('button', { name: 'View' });
@@ -421,7 +428,7 @@ test.describe('by keyboard alone', () => {
     await tabTo(page, remove);
     await page.keyboard.press('Enter');
     const confirmation = openDialog(page, 'Please confirm');
-    await expect(confirmation.getByRole('button', { name: 'OK' })).toBeFocused();
+    await expect(confirmation.getByRole('button', { name: 'Cancel' })).toBeFocused();
     await expectFocusTrapped(page, confirmation);
     await page.keyboard.press('Escape');
     await expect(confirmation).toBeHidden();
@@ -447,7 +454,14 @@ test.describe('by keyboard alone', () => {
     await expect(question).toBeHidden();
     await expect(editor).toBeFocused();
     await page.keyboard.press('Escape');
-    await expect(question.getByRole('button', { name: 'OK' })).toBeFocused();
+    // Enter on the focused safe choice keeps the editor; the action is one Tab further.
+    await expect(question.getByRole('button', { name: 'Cancel' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(question).toBeHidden();
+    await expect(editor).toBeVisible();
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Tab');
+    await expect(question.getByRole('button', { name: 'Discard changes' })).toBeFocused();
     await page.keyboard.press('Enter');
     await expect(editor).toBeHidden();
     await expect(editContent).toBeFocused();

@@ -205,7 +205,7 @@ test('upload four files at once, then preview, edit, download and delete them', 
   await row(page, files.docx.name).getByRole('button', { name: 'Delete' }).click();
   const confirmation = page.getByRole('dialog', { name: 'Please confirm' });
   await expect(confirmation).toContainText(`Are you sure you want to delete "${files.docx.name}"?`);
-  await confirmation.getByRole('button', { name: 'OK' }).click();
+  await confirmation.getByRole('button', { name: 'Delete' }).click();
   await expect(row(page, files.docx.name)).toHaveCount(0);
   const gone = await member.api.from('documents').select('id').eq('id', docx.data!.id);
   expect(gone.data).toEqual([]);
@@ -215,4 +215,50 @@ test('upload four files at once, then preview, edit, download and delete them', 
     .from('documents')
     .list(`documents/${member.organizationId}`);
   expect(listed.data?.map((entry) => entry.name)).toHaveLength(3);
+});
+
+test('a dialog with typed input asks before the page is left: back button and closing the tab', async ({
+  page,
+  baseURL,
+}) => {
+  const owner = await signInNewOrganization(page, baseURL!);
+  const filePath = `documents/${owner.organizationId}/${Date.now()}-guard.pdf`;
+  const stored = await owner.api.storage
+    .from('documents')
+    .upload(filePath, files.pdf.buffer, { contentType: 'application/pdf' });
+  expect(stored.error).toBeNull();
+  const inserted = await owner.api.from('documents').insert({
+    organization_id: owner.organizationId,
+    name: 'Guarded policy.pdf',
+    category: 'Legal',
+    size: files.pdf.buffer.length,
+    file_path: filePath,
+    status: 'Active',
+  });
+  expect(inserted.error).toBeNull();
+
+  await page.goto('/');
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Documents' })
+    .click();
+  await row(page, 'Guarded policy.pdf').getByRole('button', { name: 'Edit Properties' }).click();
+  const dialog = page.getByRole('dialog', { name: /Edit Properties/ });
+  await dialog.getByLabel('Description').fill('Renewed by the board');
+
+  // The browser's back button: asked first; Stay keeps the page and what was typed.
+  await page.evaluate(() => window.history.back());
+  const question = page.getByRole('dialog', { name: 'Leave this page?' });
+  await expect(question).toBeVisible();
+  await expect(question.getByRole('button', { name: 'Stay' })).toBeFocused();
+  await question.getByRole('button', { name: 'Stay' }).click();
+  await expect(page).toHaveURL(/\/documents$/);
+  await expect(dialog.getByLabel('Description')).toHaveValue('Renewed by the board');
+
+  // Closing the tab: the browser asks in its own words.
+  const unload = page.waitForEvent('dialog');
+  await page.close({ runBeforeUnload: true });
+  const asked = await unload;
+  expect(asked.type()).toBe('beforeunload');
+  await asked.dismiss();
 });

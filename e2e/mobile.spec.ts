@@ -120,21 +120,30 @@ test('every page of a master admin at 375 px', async () => {
   }
 });
 
-test('the documents table scrolls in its own box and keeps its actions in view', async () => {
+test('the documents list fits a phone: the name, the expiry date and the actions', async () => {
   await page.goto('/documents');
   await settled(page, 'Documents');
   const row = documentRow(page, SAMPLE_FILES.pdf.name);
   for (const action of ['View', 'Edit Properties', 'Download', 'Delete']) {
     await expectReachable(row.getByRole('button', { name: action }), `${action} of a row`);
   }
+  // Nothing to scroll sideways: every row is laid out within the screen.
   const table = page.getByRole('table');
   const scroller = table.locator('xpath=..');
   const widths = await scroller.evaluate((element) => ({
     client: element.clientWidth,
     scroll: element.scrollWidth,
   }));
-  expect(widths.scroll).toBeGreaterThan(widths.client);
+  expect(widths.scroll).toBeLessThanOrEqual(widths.client);
+  // The name is shown, cut with an ellipsis when too long, and the expiry date under it.
+  const name = row.getByText(SAMPLE_FILES.pdf.name, { exact: true });
+  await expectReachable(name, 'document name');
+  expect(await name.evaluate((element) => getComputedStyle(element).textOverflow)).toBe('ellipsis');
+  const expiry = row.getByRole('cell').filter({ hasText: /Expiry Date/ });
+  await expectReachable(expiry, 'expiry date');
+  await expect(expiry).toContainText(/\w{3} \d{2}, \d{4}/);
   await expectFitsScreen(page, '/documents table');
+  await saveScreenshot(page, 'documents list');
 });
 
 test('the menu opens, leads to each page and closes', async () => {
@@ -244,6 +253,13 @@ test('dialogs fit a phone screen', async () => {
   await settled(page, 'OAuth Connections');
   await page.getByRole('button', { name: 'Settings for Slack' }).click();
   await checkDialog(page, 'provider settings');
+  await expectReachable(openDialog(page).getByRole('button', { name: 'Save' }), 'Save');
+  await openDialog(page).getByRole('button', { name: 'Cancel' }).click();
+
+  // The own profile, opened from the small-screen menu.
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  await page.getByRole('button', { name: 'Edit profile' }).click();
+  await checkDialog(page, 'profile');
   await expectReachable(openDialog(page).getByRole('button', { name: 'Save' }), 'Save');
   await openDialog(page).getByRole('button', { name: 'Cancel' }).click();
 });

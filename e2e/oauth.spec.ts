@@ -243,7 +243,7 @@ test('disconnect after confirmation', async ({ page, baseURL }) => {
   await slackCard(page).getByRole('button', { name: 'Disconnect' }).click();
   const confirm = page.getByRole('dialog', { name: 'Please confirm' });
   await expect(confirm).toContainText('Are you sure you want to disconnect Slack?');
-  await confirm.getByRole('button', { name: 'OK' }).click();
+  await confirm.getByRole('button', { name: 'Disconnect' }).click();
   await expect(slackCard(page).getByRole('button', { name: 'Connect Slack' })).toBeVisible();
   await expect(slackCard(page).getByText('Connected', { exact: true })).toBeHidden();
   const { row } = await connectionRow(baseURL!);

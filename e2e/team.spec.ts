@@ -112,7 +112,7 @@ test('a new organisation and its team, from sign-up to deactivation', async ({
     await memberRow(page, colleagueEmail)
       .getByRole('button', { name: /Deactivate/ })
       .click();
-    await confirm(page, 'Are you sure you want to deactivate this user?');
+    await confirm(page, 'Are you sure you want to deactivate this user?', 'Deactivate');
     await expect(memberRow(page, colleagueEmail)).toContainText('Inactive');
 
     // Their own requests, from outside the browser.

@@ -2,6 +2,9 @@ import { Hono } from 'hono';
 import { createAuthApp } from './auth/routes.ts';
 import type { AppContext } from './context.ts';
 import { createFunctionsApp } from './functions/routes.ts';
+import type { ApiEnv } from './http/api-env.ts';
+import { respondToError } from './http/api-error.ts';
+import { credentials } from './http/credentials.ts';
 import { apiCors, apiSecurityHeaders, requestLog } from './http/middleware.ts';
 import { requestScope } from './http/request-scope.ts';
 import { createRestApp } from './rest/routes.ts';
@@ -9,12 +12,12 @@ import { createSpaApp } from './spa/routes.ts';
 import { createStorageApp } from './storage/routes.ts';
 
 /** The whole embedded backend: the four Supabase services and the SPA on one origin. */
-export async function createApp(ctx: AppContext): Promise<Hono> {
-  const app = new Hono();
+export async function createApp(ctx: AppContext): Promise<Hono<ApiEnv>> {
+  const app = new Hono<ApiEnv>();
   app.use('*', requestLog(ctx.config.logRequests));
 
-  const api = new Hono();
-  api.use('*', apiCors(), apiSecurityHeaders(), requestScope(ctx.keys.jwtSecret));
+  const api = new Hono<ApiEnv>();
+  api.use('*', apiCors(), apiSecurityHeaders(), credentials(ctx.keys.jwtSecret), requestScope());
   api.route('/auth/v1', createAuthApp(ctx));
   api.route('/rest/v1', createRestApp(ctx));
   api.route('/storage/v1', createStorageApp(ctx));
@@ -27,10 +30,6 @@ export async function createApp(ctx: AppContext): Promise<Hono> {
   app.route('/', api);
   app.route('/', createSpaApp(ctx));
 
-  app.onError((error, c) => {
-    // A bug, not a client mistake: log it whole here, tell the client nothing about internals.
-    console.error(`${c.req.method} ${c.req.path} failed:`, error);
-    return c.json({ code: 'unexpected_failure', message: 'Internal server error' }, 500);
-  });
+  app.onError(respondToError);
   return app;
 }

@@ -7,6 +7,7 @@ import type { AppContext } from './context.ts';
 import type { Database } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 import { openDatabase } from './db/open.ts';
+import type { ApiEnv } from './http/api-env.ts';
 import type { ApiKeys } from './http/keys.ts';
 import { deriveKeys, loadJwtSecret } from './http/keys.ts';
 import type { Clock } from './jobs/clock.ts';
@@ -31,7 +32,7 @@ export interface StartServerOptions {
 export interface RunningServer {
   url: string;
   config: ServerConfig;
-  app: Hono;
+  app: Hono<ApiEnv>;
   db: Database;
   keys: ApiKeys;
   /** The pool that runs CPU-heavy work (see `server/workers/`). */
@@ -79,7 +80,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     pollIntervalMs: config.workers.jobPollIntervalMs,
     beforeClaim: () => scheduler.runDue(),
   });
-  let app: Hono;
+  let app: Hono<ApiEnv>;
   let server: ReturnType<typeof serve>;
   try {
     app = await createApp(ctx);

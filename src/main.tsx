@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BackendUnavailable } from './app/backend-unavailable.tsx';
 import './index.css';
+import { errorMessage } from './lib/errors.ts';
 import { initSupabase } from './lib/supabase.ts';
 
 const root = createRoot(document.getElementById('root')!);
@@ -16,8 +17,6 @@ initSupabase().then(
     );
   },
   (error: unknown) => {
-    root.render(
-      <BackendUnavailable message={error instanceof Error ? error.message : String(error)} />,
-    );
+    root.render(<BackendUnavailable message={errorMessage(error, String(error))} />);
   },
 );

@@ -3,7 +3,10 @@ import { apiClient } from './api.ts';
 
 export const PASSWORD = 'correct horse battery staple';
 
-/** Signs up through the sign-in form's Create account mode and dismisses the success alert. */
+/**
+ * Signs up through the sign-in form's Create account mode, which says so and returns to sign-in
+ * mode with the e-mail kept (spec §2, §4), then signs in with the new password.
+ */
 export async function signUpThroughForm(page: Page, email: string, password = PASSWORD) {
   await page.goto('/');
   await expect(page.getByRole('heading', { name: 'Sign in to Steward' })).toBeVisible();
@@ -12,9 +15,13 @@ export async function signUpThroughForm(page: Page, email: string, password = PA
   await page.getByLabel('Email address').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Create account' }).click();
-  const notice = page.getByRole('dialog', { name: 'Notice' });
-  await expect(notice).toContainText('Account created successfully! You can now sign in.');
-  await notice.getByRole('button', { name: 'OK' }).click();
+  await expect(page.getByRole('log', { name: 'Notifications' })).toContainText(
+    'Account created successfully! You can now sign in.',
+  );
+  await expect(page.getByRole('heading', { name: 'Sign in to Steward' })).toBeVisible();
+  await expect(page.getByLabel('Email address')).toHaveValue(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
 /** A supabase-js client in Node signed in as `email`: what that person's own requests see. */
@@ -49,10 +56,10 @@ export function memberRow(page: Page, email: string) {
   return page.getByRole('row', { name: new RegExp(email.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) });
 }
 
-/** Answers the in-app confirmation with OK after checking its question. */
-export async function confirm(page: Page, question: string) {
+/** Answers the in-app confirmation with its action (`Deactivate`…) after checking its question. */
+export async function confirm(page: Page, question: string, action: string) {
   const dialog = page.getByRole('dialog', { name: 'Please confirm' });
   await expect(dialog).toContainText(question);
-  await dialog.getByRole('button', { name: 'OK' }).click();
+  await dialog.getByRole('button', { name: action, exact: true }).click();
   await expect(dialog).toBeHidden();
 }

@@ -2,6 +2,7 @@ import type { Hono } from 'hono';
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.ts';
 import { isPostgresError } from '../db/database.ts';
+import type { ApiEnv } from '../http/api-env.ts';
 import { requireServiceRole } from './authenticate.ts';
 import { AuthError, badRequest, unexpected, unprocessable } from './errors.ts';
 import { hashPassword } from './passwords.ts';
@@ -35,9 +36,9 @@ const emailExists = () =>
  * The part of GoTrue's admin API that tests and benchmarks use to seed users:
  * `POST /admin/users` and `DELETE /admin/users/{id}`, for the service-role key only.
  */
-export function registerAdmin(app: Hono, ctx: AppContext): void {
+export function registerAdmin(app: Hono<ApiEnv>, ctx: AppContext): void {
   app.post('/admin/users', async (c) => {
-    requireServiceRole(c, ctx);
+    requireServiceRole(c);
     const body = await readJsonObject(c);
     const email = stringField(body, 'email');
     const phone = stringField(body, 'phone');
@@ -106,7 +107,7 @@ export function registerAdmin(app: Hono, ctx: AppContext): void {
   });
 
   app.delete('/admin/users/:id', async (c) => {
-    requireServiceRole(c, ctx);
+    requireServiceRole(c);
     const id = c.req.param('id');
     if (!isUuid(id)) throw new AuthError(404, 'validation_failed', 'user_id must be an UUID');
     // auth-js sends {"should_soft_delete": false}; the body is optional.

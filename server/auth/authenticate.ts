@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { AppContext } from '../context.ts';
+import type { ApiEnv } from '../http/api-env.ts';
 import type { JwtClaims } from '../http/jwt.ts';
-import { JwtError, verifyJwt } from '../http/jwt.ts';
 import { AuthError, badRequest, forbidden } from './errors.ts';
 import { findSession } from './sessions.ts';
 import type { UserRecord } from './users.ts';
@@ -10,27 +10,23 @@ import { isUuid } from './validation.ts';
 
 const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 
-/** The bearer token of the request, or GoTrue's 401 `no_authorization`. */
-function bearerToken(c: Context): string {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '');
-  if (!match) {
+/**
+ * The claims of the request's bearer token: GoTrue's 401 `no_authorization` without
+ * `Authorization: Bearer …` (the `apikey` header does not count here), 403 `bad_jwt` when the
+ * token's signature or expiry does not hold.
+ */
+export function verifiedClaims(c: Context<ApiEnv>): JwtClaims {
+  const { authorization, verified } = c.var.credentials;
+  if (authorization !== 'bearer' || !verified) {
     throw new AuthError(401, 'no_authorization', 'This endpoint requires a valid Bearer token');
   }
-  return match[1]!;
-}
-
-/** Verifies the bearer token's signature and expiry (403 `bad_jwt` otherwise). */
-export function verifiedClaims(c: Context, ctx: AppContext): JwtClaims {
-  const token = bearerToken(c);
-  try {
-    return verifyJwt(token, ctx.keys.jwtSecret);
-  } catch (error) {
-    if (!(error instanceof JwtError)) throw error;
+  if (!verified.ok) {
     throw forbidden(
       'bad_jwt',
-      `invalid JWT: unable to parse or verify signature, ${error.message}`,
+      `invalid JWT: unable to parse or verify signature, ${verified.error.message}`,
     );
   }
+  return verified.claims;
 }
 
 export interface SignedInCaller {
@@ -45,8 +41,11 @@ export interface SignedInCaller {
  * has not been ended by a logout. A token still within its lifetime is refused once its
  * session is gone, which is how `/user` learns of a logout.
  */
-export async function requireSignedIn(c: Context, ctx: AppContext): Promise<SignedInCaller> {
-  const claims = verifiedClaims(c, ctx);
+export async function requireSignedIn(
+  c: Context<ApiEnv>,
+  ctx: AppContext,
+): Promise<SignedInCaller> {
+  const claims = verifiedClaims(c);
   const sub = claims.sub;
   if (typeof sub !== 'string' || sub === '') {
     throw forbidden('bad_jwt', 'invalid claim: missing sub claim');
@@ -74,7 +73,7 @@ export async function requireSignedIn(c: Context, ctx: AppContext): Promise<Sign
  * GoTrue's admin check: a valid token whose role is `service_role` (the service-role key).
  * Anyone else, a signed-in user included, gets 403 `not_admin`.
  */
-export function requireServiceRole(c: Context, ctx: AppContext): void {
-  const claims = verifiedClaims(c, ctx);
+export function requireServiceRole(c: Context<ApiEnv>): void {
+  const claims = verifiedClaims(c);
   if (claims.role !== 'service_role') throw forbidden('not_admin', 'User not allowed');
 }

@@ -1,20 +1,7 @@
-import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
 import ipaddr from 'ipaddr.js';
+import { clientAddress } from '../http/client-address.ts';
 import type { ClientInfo } from './sessions.ts';
-
-/**
- * The address of the TCP peer. Headers such as `X-Forwarded-For` are not trusted: the embedded
- * server is reached directly, and a client could write anything there. `null` when the request
- * did not come through the Node server (e.g. `app.request()` in-process).
- */
-export function clientAddress(c: Context): string | null {
-  try {
-    return getConnInfo(c).remote.address ?? null;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * The client as the auth limits count it: an IPv4 address (also when it arrives IPv4-mapped),

@@ -1,12 +1,10 @@
 import { Hono } from 'hono';
-import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { HTTPException } from 'hono/http-exception';
 import type { AppContext } from '../context.ts';
+import type { ApiEnv } from '../http/api-env.ts';
+import { errorFormat } from '../http/api-error.ts';
 import { registerAdmin } from './admin.ts';
-import { DatabaseUnavailableError } from '../db/database.ts';
-import { CpuPoolBusyError } from '../workers/cpu-pool.ts';
-import { AuthError, errorResponse, unexpected } from './errors.ts';
+import { AuthError, authErrors } from './errors.ts';
 import { preparePasswordChecks } from './passwords.ts';
 import { AuthLimits } from './limits.ts';
 import { registerSignup } from './signup.ts';
@@ -66,60 +64,27 @@ const SETTINGS = {
   passkeys_enabled: false,
 };
 
-function handleError(error: Error, c: Context): Response {
-  if (error instanceof AuthError) return errorResponse(c, error);
-  if (error instanceof CpuPoolBusyError || error instanceof DatabaseUnavailableError) {
-    // More password checks are waiting than the pool queues, or the database gave no turn in
-    // time: not the client's fault, and soon over. GoTrue has no such state; its answer to
-    // overload is the rate limit's code.
-    const retryAfter = error instanceof DatabaseUnavailableError ? error.retryAfterSeconds : 5;
-    return errorResponse(
-      c,
-      new AuthError(
-        503,
-        'over_request_rate_limit',
-        error.message,
-        {},
-        {
-          'Retry-After': String(retryAfter),
-        },
-      ),
-    );
-  }
-  if (error instanceof HTTPException && error.status < 500) {
-    return errorResponse(c, new AuthError(error.status, 'validation_failed', error.message));
-  }
-  // A bug, not a client mistake: the log gets the details, the client GoTrue's generic answer.
-  console.error(`${c.req.method} ${c.req.path} failed:`, error);
-  return errorResponse(
-    c,
-    unexpected('Unexpected failure, please check server logs for more information'),
-  );
-}
-
 /**
  * `/auth/v1`: the subset of GoTrue (Supabase Auth) that supabase-js uses for e-mail and
  * password accounts, with GoTrue's status codes, error codes, messages and token claims.
  */
-export function createAuthApp(ctx: AppContext): Hono {
-  const app = new Hono();
+export function createAuthApp(ctx: AppContext): Hono<ApiEnv> {
+  const app = new Hono<ApiEnv>();
   const settings = ctx.config.auth;
   const limits = new AuthLimits(settings);
   preparePasswordChecks(ctx.cpu, settings.bcryptCost);
 
+  app.use('*', errorFormat(authErrors));
   app.use(
     '*',
     bodyLimit({
       maxSize: MAX_BODY_BYTES,
       onError: (c) =>
-        errorResponse(
-          c,
-          new AuthError(
-            413,
-            'request_entity_too_large',
-            `Request body too large (max ${MAX_BODY_BYTES} bytes)`,
-          ),
-        ),
+        new AuthError(
+          413,
+          'request_entity_too_large',
+          `Request body too large (max ${MAX_BODY_BYTES} bytes)`,
+        ).toResponse(c),
     }),
   );
 
@@ -138,21 +103,15 @@ export function createAuthApp(ctx: AppContext): Hono {
 
   for (const [path, methods] of Object.entries(ROUTES)) {
     app.all(path, (c) =>
-      errorResponse(
-        c,
-        new AuthError(
-          405,
-          'method_not_allowed',
-          `Method ${c.req.method} is not allowed here`,
-          {},
-          {
-            Allow: methods.join(', '),
-          },
-        ),
-      ),
+      new AuthError(
+        405,
+        'method_not_allowed',
+        `Method ${c.req.method} is not allowed here`,
+        {},
+        { Allow: methods.join(', ') },
+      ).toResponse(c),
     );
   }
-  app.all('*', (c) => errorResponse(c, new AuthError(404, 'not_found', 'Not Found')));
-  app.onError(handleError);
+  app.all('*', (c) => new AuthError(404, 'not_found', 'Not Found').toResponse(c));
   return app;
 }

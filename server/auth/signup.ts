@@ -1,6 +1,7 @@
 import type { Hono } from 'hono';
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.ts';
+import type { ApiEnv } from '../http/api-env.ts';
 import { badRequest, unexpected, unprocessable } from './errors.ts';
 import { invitationAllowsSignUp, takeInvitationToken } from './invited-sign-up.ts';
 import type { AuthLimits } from './limits.ts';
@@ -35,7 +36,7 @@ const signupDisabled = () =>
  * closed sign-up, only the holder of a valid invitation (`data.invitation_token`) may create an
  * account, for the address the invitation was sent to; everyone else gets GoTrue's answer.
  */
-export function registerSignup(app: Hono, ctx: AppContext, limits: AuthLimits): void {
+export function registerSignup(app: Hono<ApiEnv>, ctx: AppContext, limits: AuthLimits): void {
   app.post('/signup', async (c) => {
     limits.countSignInOrSignUp(c);
     const open = ctx.config.auth.enableSignup;

@@ -1,6 +1,7 @@
 import type { Context, Hono } from 'hono';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AppContext } from '../context.ts';
+import type { ApiEnv } from '../http/api-env.ts';
 import { badRequest, invalidCredentials, unprocessable } from './errors.ts';
 import { rateLimited, type AuthLimits } from './limits.ts';
 import { verifyPassword } from './passwords.ts';
@@ -89,7 +90,7 @@ async function refreshTokenGrant(c: Context, ctx: AppContext, limits: AuthLimits
 }
 
 /** `POST /token?grant_type=password|refresh_token`. */
-export function registerToken(app: Hono, ctx: AppContext, limits: AuthLimits): void {
+export function registerToken(app: Hono<ApiEnv>, ctx: AppContext, limits: AuthLimits): void {
   app.post('/token', async (c) => {
     switch (c.req.query('grant_type')) {
       case 'password':

@@ -1,5 +1,6 @@
 import type { Hono } from 'hono';
 import type { AppContext } from '../context.ts';
+import type { ApiEnv } from '../http/api-env.ts';
 import { requireSignedIn } from './authenticate.ts';
 import { badRequest, forbidden, unexpected, unprocessable } from './errors.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
@@ -19,7 +20,7 @@ import {
 const LOGOUT_SCOPES: readonly string[] = ['global', 'local', 'others'];
 
 /** `GET /user`, `PUT /user` and `POST /logout`: what a signed-in user does with their token. */
-export function registerUserRoutes(app: Hono, ctx: AppContext): void {
+export function registerUserRoutes(app: Hono<ApiEnv>, ctx: AppContext): void {
   app.get('/user', async (c) => {
     const { user, claims } = await requireSignedIn(c, ctx);
     const audience = Array.isArray(claims.aud) ? claims.aud[0] : claims.aud;

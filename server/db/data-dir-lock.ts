@@ -58,7 +58,10 @@ function ownerId(pid: number): string {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The fields after the command name (which may hold spaces): state is 3rd, start time 22nd.
-    const startTime = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // A killed process that its parent has not reaped yet (a zombie) holds nothing any more.
+    if (fields[0] === 'Z' || fields[0] === 'X') return '';
+    const startTime = fields[19];
     return startTime ? `${pid} ${startTime}` : String(pid);
   } catch {
     return String(pid);

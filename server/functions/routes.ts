@@ -1,8 +1,11 @@
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import type { AppContext } from '../context.ts';
-import { verifyJwt } from '../http/jwt.ts';
+import type { ApiEnv } from '../http/api-env.ts';
+import { errorFormat } from '../http/api-error.ts';
+import type { Credentials } from '../http/credentials.ts';
 import { functionEnv } from './env.ts';
+import { GatewayError, functionsErrors, gatewayErrors } from './errors.ts';
 import type { EdgeFunction } from './registry.ts';
 import { loadFunctions } from './registry.ts';
 
@@ -25,42 +28,24 @@ const HOP_BY_HOP = new Set([
 ]);
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
 
-/** The relay's own answers, with the bodies Supabase's edge gateway sends. */
-const relayError = (status: number, code: string | number, message: string) =>
-  Response.json({ code, message }, { status });
-
-const notFound = () => relayError(404, 'NOT_FOUND', 'Requested function was not found');
-const unauthorized = (message: string) => relayError(401, 401, message);
-
 /**
  * The caller must present a JWT this server signed (the anon key, a user's access token, the
- * service-role key), as Supabase's gateway checks before a function with `verify_jwt` runs.
+ * service-role key) as `Authorization: Bearer …`, as Supabase's gateway checks before a
+ * function with `verify_jwt` runs.
  */
-function checkJwt(request: Request, jwtSecret: string): Response | null {
-  const authorization = request.headers.get('authorization');
-  if (!authorization) return unauthorized('Missing authorization header');
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-  if (!match) return unauthorized("Auth header is not 'Bearer {token}'");
-  try {
-    verifyJwt(match[1]!, jwtSecret);
-    return null;
-  } catch {
-    return unauthorized('Invalid JWT');
-  }
+function checkJwt({ authorization, verified }: Credentials): void {
+  const { unauthorized } = gatewayErrors;
+  if (authorization === 'missing') throw unauthorized('Missing authorization header');
+  if (authorization === 'malformed') throw unauthorized("Auth header is not 'Bearer {token}'");
+  if (!verified?.ok) throw unauthorized('Invalid JWT');
 }
 
-type BodyResult = { ok: true; body: Uint8Array<ArrayBuffer> } | { ok: false; response: Response };
-
 /** Reads the body, at most `MAX_FUNCTION_BODY_BYTES` of it. */
-async function boundedBody(request: Request): Promise<BodyResult> {
-  const tooLarge = (): BodyResult => ({
-    ok: false,
-    response: relayError(413, 'PAYLOAD_TOO_LARGE', 'Request body is larger than 10 MiB'),
-  });
+async function boundedBody(request: Request): Promise<Uint8Array<ArrayBuffer>> {
   if (Number(request.headers.get('content-length') ?? 0) > MAX_FUNCTION_BODY_BYTES) {
-    return tooLarge();
+    throw gatewayErrors.tooLarge();
   }
-  if (!request.body) return { ok: true, body: new Uint8Array(0) };
+  if (!request.body) return new Uint8Array(0);
   const parts: Uint8Array[] = [];
   let size = 0;
   const reader = request.body.getReader();
@@ -69,19 +54,17 @@ async function boundedBody(request: Request): Promise<BodyResult> {
       const { done, value } = await reader.read();
       if (done) break;
       size += value.byteLength;
-      if (size > MAX_FUNCTION_BODY_BYTES) return tooLarge();
+      if (size > MAX_FUNCTION_BODY_BYTES) throw gatewayErrors.tooLarge();
       parts.push(value);
     }
-  } catch {
+  } catch (error) {
+    if (error instanceof GatewayError) throw error;
     // The client went away mid-body; nobody will read this answer.
-    return {
-      ok: false,
-      response: relayError(400, 'BAD_REQUEST', 'Request body could not be read'),
-    };
+    throw gatewayErrors.unreadableBody();
   } finally {
     reader.releaseLock();
   }
-  return { ok: true, body: Buffer.concat(parts) };
+  return Buffer.concat(parts);
 }
 
 /**
@@ -123,7 +106,7 @@ async function invoke(fn: EdgeFunction, request: Request): Promise<Response> {
     handler = await fn.handler();
   } catch (error) {
     console.error(`functions: ${fn.name} failed to boot:`, error);
-    return relayError(503, 'BOOT_ERROR', 'Worker failed to boot (please check logs)');
+    return gatewayErrors.bootFailed().toResponse();
   }
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<'timeout'>((resolve) => {
@@ -134,18 +117,14 @@ async function invoke(fn: EdgeFunction, request: Request): Promise<Response> {
     const result = await Promise.race([handler(request), timeout]);
     if (result === 'timeout') {
       console.error(`functions: ${fn.name} did not answer within ${WALL_CLOCK_LIMIT_MS / 1000}s`);
-      return relayError(
-        546,
-        'WORKER_LIMIT',
-        'Worker failed to respond due to a resource limit (please check logs)',
-      );
+      return gatewayErrors.timedOut().toResponse();
     }
     if (!(result instanceof Response)) throw new Error('the handler did not return a Response');
     return relayResponse(result, request.method);
   } catch (error) {
     // The function's bug, not the caller's: logged whole here, the caller learns nothing more.
     console.error(`functions: ${fn.name} failed:`, error);
-    return relayError(500, 'WORKER_ERROR', 'Function exited due to an error (please check logs)');
+    return gatewayErrors.failed().toResponse();
   } finally {
     clearTimeout(timer);
   }
@@ -156,7 +135,7 @@ async function invoke(fn: EdgeFunction, request: Request): Promise<Response> {
  * `{functionsDir}/<name>/handler.ts` (see supabase/functions/README.md), with the JWT check,
  * errors and request shape of Supabase's edge gateway. No function folder at all is fine.
  */
-export async function createFunctionsApp(ctx: AppContext): Promise<Hono> {
+export async function createFunctionsApp(ctx: AppContext): Promise<Hono<ApiEnv>> {
   const { functionsDir } = ctx.config;
   const functions = await loadFunctions({
     functionsDir,
@@ -164,27 +143,19 @@ export async function createFunctionsApp(ctx: AppContext): Promise<Hono> {
     env: (name) => functionEnv(ctx, name),
   });
 
-  const app = new Hono();
+  const app = new Hono<ApiEnv>();
+  app.use('*', errorFormat(functionsErrors));
   app.all('*', async (c) => {
     // The path as sent, after the mount point (`/functions/v1`): `/<name>[/suffix]`.
     const base = c.req.routePath.replace(/\/\*$/, '');
     const rest = new URL(c.req.url).pathname.slice(base.length);
     const match = /^\/([^/]+)(\/.*)?$/.exec(rest);
     const fn = match ? functions.get(match[1]!) : undefined;
-    if (!match || !fn) return notFound();
-    if (!METHODS.has(c.req.method)) {
-      return relayError(405, 'METHOD_NOT_ALLOWED', `Method ${c.req.method} is not allowed`);
-    }
-    if (fn.verifyJwt && c.req.method !== 'OPTIONS') {
-      const refused = checkJwt(c.req.raw, ctx.keys.jwtSecret);
-      if (refused) return refused;
-    }
-    let body: Uint8Array<ArrayBuffer> | null = null;
-    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
-      const read = await boundedBody(c.req.raw);
-      if (!read.ok) return read.response;
-      body = read.body;
-    }
+    if (!match || !fn) throw gatewayErrors.notFound();
+    if (!METHODS.has(c.req.method)) throw gatewayErrors.methodNotAllowed(c.req.method);
+    if (fn.verifyJwt && c.req.method !== 'OPTIONS') checkJwt(c.var.credentials);
+    const hasBody = c.req.method !== 'GET' && c.req.method !== 'HEAD';
+    const body = hasBody ? await boundedBody(c.req.raw) : null;
     return invoke(fn, functionRequest(c, fn.name, match[2] ?? '', body));
   });
   return app;

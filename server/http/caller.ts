@@ -1,6 +1,6 @@
 import type { Database, Queryable } from '../db/database.ts';
 import type { JwtClaims } from './jwt.ts';
-import { JwtError, verifyJwt } from './jwt.ts';
+import { postgresHeaders } from './request-headers.ts';
 
 export const API_ROLES = ['anon', 'authenticated', 'service_role'] as const;
 export type ApiRole = (typeof API_ROLES)[number];
@@ -13,74 +13,11 @@ export interface Caller {
   token: string | null;
 }
 
-export type CallerResult =
-  | { ok: true; caller: Caller }
-  | { ok: false; reason: JwtError['reason'] | 'role'; message: string };
-
-function bearer(authorization: string | null | undefined): string | null {
-  if (!authorization) return null;
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-  return match ? match[1]! : null;
-}
-
-// Verified tokens, as PostgREST's JWT cache: a client sends the same token with every request,
-// and checking its signature again each time is measurable on the hot path. Only successes are
-// kept; the expiry is checked again on every use (with PostgREST's 30 s of skew).
-const MAX_CACHED = 1000;
-const verified = new Map<string, Caller>();
-
-function cached(key: string): Caller | null {
-  const caller = verified.get(key);
-  if (!caller) return null;
-  const exp = caller.claims.exp;
-  if (exp !== undefined && exp + 30 < Date.now() / 1000) {
-    verified.delete(key);
-    return null;
-  }
-  return caller;
-}
-
-function remember(key: string, caller: Caller): void {
-  if (verified.size >= MAX_CACHED) verified.delete(verified.keys().next().value!);
-  verified.set(key, caller);
-}
-
-/** The token a request carries: `Authorization: Bearer …`, else the `apikey` header. */
-export function sentToken(headers: Headers): string | null {
-  return bearer(headers.get('authorization')) ?? headers.get('apikey');
-}
-
-/**
- * Resolves the caller from `Authorization: Bearer …`, falling back to the `apikey` header, as
- * PostgREST and the storage server do behind Supabase's gateway. No token at all means `anon`.
- */
-export function resolveCaller(headers: Headers, jwtSecret: string): CallerResult {
-  const token = sentToken(headers);
-  if (!token) return { ok: true, caller: { role: 'anon', claims: { role: 'anon' }, token: null } };
-  const key = `${jwtSecret}\u0000${token}`;
-  const hit = cached(key);
-  if (hit) return { ok: true, caller: hit };
-  let claims: JwtClaims;
-  try {
-    claims = verifyJwt(token, jwtSecret);
-  } catch (error) {
-    if (error instanceof JwtError)
-      return { ok: false, reason: error.reason, message: error.message };
-    throw error;
-  }
-  const role = claims.role ?? 'anon';
-  if (!(API_ROLES as readonly string[]).includes(role as string)) {
-    return { ok: false, reason: 'role', message: `role "${String(role)}" does not exist` };
-  }
-  const caller: Caller = { role: role as ApiRole, claims: { ...claims, role }, token };
-  remember(key, caller);
-  return { ok: true, caller };
-}
-
 export interface RequestSettings {
   method?: string;
   path?: string;
-  headers?: Record<string, string>;
+  /** The request's headers; `request.headers` gets those `postgresHeaders` passes. */
+  headers?: Headers;
   /** Make the transaction READ ONLY (PostgREST does for GET and HEAD). */
   readOnly?: boolean;
 }
@@ -110,7 +47,7 @@ export function callerSettingsStatement(
       JSON.stringify(caller.claims),
       settings.method ?? '',
       settings.path ?? '',
-      JSON.stringify(settings.headers ?? {}),
+      JSON.stringify(settings.headers ? postgresHeaders(settings.headers) : {}),
     ],
   };
 }

@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
-import { clientAddress } from '../auth/request-info.ts';
 import { withRequestScope } from '../db/request-scope.ts';
-import { resolveCaller } from './caller.ts';
+import type { ApiEnv } from './api-env.ts';
+import { clientAddress } from './client-address.ts';
 
 /**
  * Puts every API request in its scope (db/request-scope.ts): the database takes turns between
@@ -9,11 +9,11 @@ import { resolveCaller } from './caller.ts';
  * service role. The time limit of REST requests, whose statements the caller shapes, follows
  * the caller's role, as on Supabase; the other services run statements of the server's own
  * making and have the service role's limit. A token that does not verify counts as anonymous
- * here (the service then refuses it with its own error).
+ * here (the service then refuses it with its own error). Runs after `credentials()`.
  */
-export function requestScope(jwtSecret: string): MiddlewareHandler {
+export function requestScope(): MiddlewareHandler<ApiEnv> {
   return (c, next) => {
-    const result = resolveCaller(c.req.raw.headers, jwtSecret);
+    const result = c.var.credentials.caller;
     const caller = result.ok ? result.caller : null;
     const callerRole = caller?.role ?? 'anon';
     const role = c.req.path.startsWith('/rest/') ? callerRole : 'service_role';

@@ -1,5 +1,5 @@
 import type { Caller } from '../http/caller.ts';
-import { resolveCaller, sentToken } from '../http/caller.ts';
+import type { Credentials } from '../http/credentials.ts';
 import { RestError } from './errors.ts';
 
 const invalidToken = (code: string, message: string) =>
@@ -14,10 +14,8 @@ const invalidToken = (code: string, message: string) =>
  * "JWT expired", 401 PGRST301 for a token that does not decode or verify, and 401 for a role
  * that does not exist.
  */
-export function authenticate(headers: Headers, jwtSecret: string): Caller {
-  const result = resolveCaller(headers, jwtSecret);
+export function authenticate({ caller: result, token }: Credentials): Caller {
   if (result.ok) return result.caller;
-  const token = sentToken(headers) ?? '';
   switch (result.reason) {
     case 'expired':
       throw invalidToken('PGRST303', 'JWT expired');
@@ -26,7 +24,7 @@ export function authenticate(headers: Headers, jwtSecret: string): Caller {
     case 'signature':
       throw invalidToken('PGRST301', 'JWT cryptographic operation failed');
     case 'malformed': {
-      const parts = token.split('.').length;
+      const parts = (token ?? '').split('.').length;
       throw invalidToken(
         'PGRST301',
         parts === 3 ? "JWT couldn't be decoded" : `Expected 3 parts in JWT; got ${parts}`,

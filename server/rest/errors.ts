@@ -1,4 +1,8 @@
-import { DatabaseUnavailableError, isPostgresError } from '../db/database.ts';
+import type { Context } from 'hono';
+import type { PostgresError } from '../db/database.ts';
+import type { ApiEnv } from '../http/api-env.ts';
+import type { ErrorFormat } from '../http/api-error.ts';
+import { ApiError } from '../http/api-error.ts';
 import type { ApiRole } from '../http/caller.ts';
 
 /** The body PostgREST sends for every error: absent fields are `null`. */
@@ -11,9 +15,9 @@ export interface RestErrorBody {
 
 /**
  * A client-facing PostgREST error: HTTP status plus the `{code, message, details, hint}` body.
- * Thrown anywhere while a request is parsed, planned or run; `routes.ts` turns it into a response.
+ * Thrown anywhere while a request is parsed, planned or run; it renders itself.
  */
-export class RestError extends Error {
+export class RestError extends ApiError {
   readonly details: unknown;
   readonly hint: unknown;
   readonly headers: Record<string, string>;
@@ -32,6 +36,20 @@ export class RestError extends Error {
 
   body(): RestErrorBody {
     return { code: this.code, details: this.details, hint: this.hint, message: this.message };
+  }
+
+  /** The error as PostgREST sends it: JSON body (none for HEAD), status, extra headers. */
+  toResponse(c: Context): Response {
+    const headers = new Headers({
+      'Content-Type': 'application/json; charset=utf-8',
+      'Proxy-Status': `PostgREST; error=${this.code}`,
+    });
+    for (const [name, value] of Object.entries(this.headers)) headers.set(name, value);
+    const head = c.req.method === 'HEAD';
+    return new Response(head ? null : JSON.stringify(this.body()), {
+      status: this.status,
+      headers,
+    });
   }
 }
 
@@ -129,21 +147,31 @@ export function statusForSqlState(code: string, message: string, role: ApiRole):
 }
 
 /**
- * Turns an error thrown by the database into the PostgREST response for it: Postgres' code,
- * message, detail and hint pass through, with the status of the SQLSTATE mapping. Anything
- * that is not a Postgres error is a bug and is rethrown for the app's 500 handler.
+ * The PostgREST error for what Postgres raised: its code, message, detail and hint pass through,
+ * with the status of the SQLSTATE mapping (a statement past its deadline, 57014, is a 500).
  */
-export function fromDatabaseError(error: unknown, role: ApiRole): RestError {
-  if (error instanceof RestError) return error;
-  if (!isPostgresError(error)) throw error;
+export function fromDatabaseError(error: PostgresError, role: ApiRole): RestError {
   const status = statusForSqlState(error.code, error.message, role);
-  const headers: Record<string, string> = status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {};
-  if (error instanceof DatabaseUnavailableError) {
-    headers['Retry-After'] = String(error.retryAfterSeconds);
-  }
   return new RestError(status, error.code, error.message, {
     details: error.detail || null,
     hint: error.hint || null,
-    headers,
+    headers: status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {},
   });
 }
+
+/** The role a request ran as, for the status of 42501 (401 for `anon`, 403 otherwise). */
+function roleOf(c: Context<ApiEnv>): ApiRole {
+  const { caller } = c.var.credentials;
+  return caller.ok ? caller.caller.role : 'anon';
+}
+
+/** REST's answers to what is not a `RestError`, in PostgREST's format. */
+export const restErrors: ErrorFormat = {
+  // Postgres' "cannot connect now", as PostgREST answers when it has no connection to give.
+  overloaded: (error) =>
+    new RestError(503, '57P03', error.message, {
+      headers: { 'Retry-After': String(error.retryAfterSeconds) },
+    }),
+  database: (error, c) => fromDatabaseError(error, roleOf(c)),
+  internal: () => new RestError(500, 'unexpected_failure', 'Internal server error'),
+};

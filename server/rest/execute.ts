@@ -11,15 +11,6 @@ export interface ExecuteOptions {
   headers: Headers;
 }
 
-/** Request headers as PostgREST puts them in `request.headers`: lower-case names, no cookies. */
-function headerObject(headers: Headers): Record<string, string> {
-  const out: Record<string, string> = {};
-  headers.forEach((value, name) => {
-    if (name !== 'cookie') out[name] = value;
-  });
-  return out;
-}
-
 /**
  * Runs a prepared request as PostgREST does: one transaction as the caller (role, JWT claims,
  * method, path and headers set locally; READ ONLY for reads), then the one statement. The
@@ -35,7 +26,7 @@ export function execute(
   const settings: RequestSettings = {
     method: options.method,
     path: options.path,
-    headers: headerObject(options.headers),
+    headers: options.headers,
     readOnly: prepared.readOnly,
   };
   return db.runBatch(

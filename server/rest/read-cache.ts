@@ -1,4 +1,5 @@
 import type { WriteClock } from '../db/write-clock.ts';
+import { isPassedToPostgres } from '../http/request-headers.ts';
 
 /**
  * Remembered answers to table reads (GET and HEAD of a table or view), for the embedded
@@ -59,12 +60,12 @@ export class ReadCache {
     this.#now = options.now ?? Date.now;
   }
 
-  /** The key of a request: method, URL and every header Postgres sees (all but cookies). */
+  /** The key of a request: method, URL and every header Postgres sees (`isPassedToPostgres`). */
   static keyOf(method: string, url: string, headers: Headers): string {
     let key = `${method} ${url}`;
     // Headers iterate sorted by lower-case name, so equal header sets give equal keys.
     headers.forEach((value, name) => {
-      if (name !== 'cookie') key += `\n${name}: ${value}`;
+      if (isPassedToPostgres(name)) key += `\n${name}: ${value}`;
     });
     return key;
   }

@@ -43,19 +43,6 @@ export function assertSingle(page: number): void {
   }
 }
 
-/** An error as PostgREST sends it: JSON body, its status, and its extra headers. */
-export function errorResponse(error: RestError, head = false): Response {
-  const headers = new Headers({
-    'Content-Type': 'application/json; charset=utf-8',
-    'Proxy-Status': `PostgREST; error=${error.code}`,
-  });
-  for (const [name, value] of Object.entries(error.headers)) headers.set(name, value);
-  return new Response(head ? null : JSON.stringify(error.body()), {
-    status: error.status,
-    headers,
-  });
-}
-
 /** Builds a response; `null` values in `headers` are left out. */
 export function reply(
   status: number,

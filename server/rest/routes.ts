@@ -2,10 +2,12 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type { AppContext } from '../context.ts';
 import { isPostgresError } from '../db/database.ts';
-import type { ApiRole, Caller } from '../http/caller.ts';
+import type { ApiEnv } from '../http/api-env.ts';
+import { errorFormat } from '../http/api-error.ts';
+import type { Caller } from '../http/caller.ts';
 import { authenticate } from './authenticate.ts';
 import { parsePayload, readBody } from './body.ts';
-import { RestError, SchemaMissError, fromDatabaseError, invalidBody } from './errors.ts';
+import { RestError, SchemaMissError, invalidBody, restErrors } from './errors.ts';
 import { execute } from './execute.ts';
 import { checkSelectBounds } from './limits.ts';
 import { prepareRead } from './handle-read.ts';
@@ -16,7 +18,6 @@ import { checkProfile, negotiateMedia } from './negotiate.ts';
 import { parsePreferences } from './preferences.ts';
 import { parseQuery } from './query-params.ts';
 import { ReadCache, answerOf, readCacheFor, responseOf } from './read-cache.ts';
-import { errorResponse } from './respond.ts';
 import type { SchemaCacheHolder } from './schema-cache.ts';
 import { schemaCacheFor } from './schema-cache.ts';
 import type { SchemaCache } from './schema-types.ts';
@@ -133,22 +134,21 @@ async function run(
   return execute(ctx.db, caller, prepared, { method, path, headers });
 }
 
-async function handle(ctx: AppContext, c: Context, resource: Resource): Promise<Response> {
+async function handle(ctx: AppContext, c: Context<ApiEnv>, resource: Resource): Promise<Response> {
   const method = c.req.method;
-  let role: ApiRole = 'anon';
   const holder = schemaCacheFor(ctx.db);
   try {
     // The token is checked on every request, a remembered answer or not.
-    const caller = authenticate(c.req.raw.headers, ctx.keys.jwtSecret);
-    role = caller.role;
+    const caller = authenticate(c.var.credentials);
     checkMethod(resource, method);
     const answer = () => run(ctx, c, resource, caller, holder);
     const tableRead = resource.kind === 'table' && (method === 'GET' || method === 'HEAD');
     const readCache = tableRead ? readCacheFor(ctx.db.writeClock) : null;
     return await (readCache ? cachedRead(readCache, c, answer) : answer());
   } catch (error) {
+    // The app's onError answers (restErrors); the next request should see a fresh cache.
     if (isPostgresError(error) && STALE_SQLSTATES.has(error.code)) await holder.refreshIfChanged();
-    return errorResponse(fromDatabaseError(error, role), method === 'HEAD');
+    throw error;
   }
 }
 
@@ -157,8 +157,9 @@ async function handle(ctx: AppContext, c: Context, resource: Resource): Promise<
  * schema. Every request resolves its caller, then runs one generated statement in one
  * transaction as that caller, so row-level security and grants decide what it may see and do.
  */
-export function createRestApp(ctx: AppContext): Hono {
-  const app = new Hono();
+export function createRestApp(ctx: AppContext): Hono<ApiEnv> {
+  const app = new Hono<ApiEnv>();
+  app.use('*', errorFormat(restErrors));
   app.on(['OPTIONS'], '*', (c) =>
     c.body(null, 200, { Allow: 'OPTIONS,GET,HEAD,POST,PATCH,DELETE' }),
   );
@@ -169,7 +170,7 @@ export function createRestApp(ctx: AppContext): Hono {
     const error = root
       ? new RestError(404, 'PGRST126', 'Root endpoint metadata is disabled')
       : new RestError(404, 'PGRST125', 'Invalid path specified in request URL');
-    return errorResponse(error, c.req.method === 'HEAD');
+    return error.toResponse(c);
   });
   return app;
 }

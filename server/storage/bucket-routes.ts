@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import type { ApiEnv } from '../http/api-env.ts';
 import { readJsonObject } from './body.ts';
 import { allowedMimeTypes, fileSizeLimit, optionalBoolean } from './bucket-options.ts';
 import { StorageError, storageErrors } from './errors.ts';
@@ -37,12 +38,12 @@ const LIST_SORT_COLUMNS = new Set(['id', 'name', 'created_at', 'updated_at']);
  * The bucket API under `/bucket`. Every statement runs as the caller, so the row-level security
  * of `storage.buckets` decides; with no policies only the service role manages buckets.
  */
-export function bucketRoutes(services: StorageServices): Hono {
-  const app = new Hono();
-  const { db, jwtSecret } = services;
+export function bucketRoutes(services: StorageServices): Hono<ApiEnv> {
+  const app = new Hono<ApiEnv>();
+  const { db } = services;
 
   app.get('/bucket', async (c) => {
-    const scope = requireCaller(c, jwtSecret, 'storage.bucket.list');
+    const scope = requireCaller(c, 'storage.bucket.list');
     const query = c.req.query();
     const limit = query.limit === undefined ? null : Number(query.limit);
     const offset = query.offset === undefined ? 0 : Number(query.offset);
@@ -74,7 +75,7 @@ export function bucketRoutes(services: StorageServices): Hono {
   });
 
   app.get('/bucket/:id', async (c) => {
-    const scope = requireCaller(c, jwtSecret, 'storage.bucket.get');
+    const scope = requireCaller(c, 'storage.bucket.get');
     const id = bucketParam(c, ':id');
     const row = await runAsCaller(db, scope, async (tx) => {
       const result = await tx.query<BucketRow>(
@@ -88,7 +89,7 @@ export function bucketRoutes(services: StorageServices): Hono {
   });
 
   app.post('/bucket', async (c) => {
-    const scope = requireCaller(c, jwtSecret, 'storage.bucket.create');
+    const scope = requireCaller(c, 'storage.bucket.create');
     const body = await readJsonObject(c.req.raw);
     if (typeof body.name !== 'string') {
       throw storageErrors.invalidRequest("body must have required property 'name'");
@@ -124,7 +125,7 @@ export function bucketRoutes(services: StorageServices): Hono {
   });
 
   app.put('/bucket/:id', async (c) => {
-    const scope = requireCaller(c, jwtSecret, 'storage.bucket.update');
+    const scope = requireCaller(c, 'storage.bucket.update');
     const id = bucketParam(c, ':id');
     const body = await readJsonObject(c.req.raw);
     const isPublic = optionalBoolean(body.public, 'public');
@@ -158,7 +159,7 @@ export function bucketRoutes(services: StorageServices): Hono {
   });
 
   app.delete('/bucket/:id', async (c) => {
-    const scope = requireCaller(c, jwtSecret, 'storage.bucket.delete');
+    const scope = requireCaller(c, 'storage.bucket.delete');
     const id = bucketParam(c, ':id');
     const objects = await db.query('select 1 from storage.objects where bucket_id = $1 limit 1', [
       id,
@@ -182,7 +183,7 @@ export function bucketRoutes(services: StorageServices): Hono {
   });
 
   app.post('/bucket/:id/empty', async (c) => {
-    const scope = requireCaller(c, jwtSecret, 'storage.bucket.empty');
+    const scope = requireCaller(c, 'storage.bucket.empty');
     if (scope.caller.role !== 'service_role') {
       throw storageErrors.roleDenied('Access denied: Invalid role');
     }

@@ -1,10 +1,12 @@
 import { isPostgresError } from '../db/database.ts';
+import type { ErrorFormat } from '../http/api-error.ts';
+import { ApiError } from '../http/api-error.ts';
 
 /**
  * An error the storage API answers with the storage server's body,
  * `{statusCode: "<real status>", code, error, message}` (supabase-compat.md §4.3).
  */
-export class StorageError extends Error {
+export class StorageError extends ApiError {
   constructor(
     /** The status the storage server reports in the body's `statusCode`. */
     readonly statusCode: number,
@@ -14,6 +16,7 @@ export class StorageError extends Error {
     readonly label: string = code,
     /** Set when the HTTP status is the real one rather than the usual 400 (role checks, ranges). */
     readonly explicitHttpStatus?: number,
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
   }
@@ -31,6 +34,10 @@ export class StorageError extends Error {
       error: this.label,
       message: this.message,
     };
+  }
+
+  toResponse(): Response {
+    return Response.json(this.toJSON(), { status: this.httpStatus, headers: this.headers });
   }
 }
 
@@ -83,8 +90,16 @@ export const storageErrors = {
   routeNotFound: (method: string, path: string) =>
     new StorageError(404, 'NotFound', `Route ${method}:${path} not found`, 'Not Found', 404),
   internal: () => new StorageError(500, 'InternalError', 'Internal server error', 'internal'),
-  slowDown: () =>
-    new StorageError(503, 'SlowDown', 'Please reduce your request rate', 'Service Unavailable'),
+  /** No turn at the database in time: Storage's answer to overload, with when to retry. */
+  slowDown: (retryAfterSeconds: number) =>
+    new StorageError(
+      503,
+      'SlowDown',
+      'Please reduce your request rate',
+      'Service Unavailable',
+      undefined,
+      { 'Retry-After': String(retryAfterSeconds) },
+    ),
 };
 
 /**
@@ -115,3 +130,13 @@ export function storageErrorFromPostgres(error: unknown): StorageError | undefin
       return undefined;
   }
 }
+
+/**
+ * Storage's answers to what is not a `StorageError`. Postgres' refusals of statements run as the
+ * caller become the storage server's errors where they are raised (`runAsCaller`); any other
+ * database error, a statement past its deadline included, is the server's failure.
+ */
+export const storageErrorFormat: ErrorFormat = {
+  overloaded: (error) => storageErrors.slowDown(error.retryAfterSeconds),
+  internal: () => storageErrors.internal(),
+};

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { Hono } from 'hono';
+import type { ApiEnv } from '../http/api-env.ts';
 import { readJsonObject } from './body.ts';
 import { storageErrors } from './errors.ts';
 import { listObjects, parseListBody } from './list.ts';
@@ -18,9 +19,9 @@ import { signedObjectUrl, signerOf, validExpiresIn, verifySignedObjectUrl } from
  * info, listings and signed or public URLs. Mounted before the writing half, whose
  * `/object/:bucket/*` routes would otherwise take `list`, `sign`… for bucket names.
  */
-export function objectReadRoutes(services: StorageServices): Hono {
-  const app = new Hono();
-  const { db, store, jwtSecret } = services;
+export function objectReadRoutes(services: StorageServices): Hono<ApiEnv> {
+  const app = new Hono<ApiEnv>();
+  const { db, store } = services;
 
   /** Finds an object for reading: as the caller under RLS, or as the server for public buckets. */
   async function readableObject(
@@ -38,7 +39,7 @@ export function objectReadRoutes(services: StorageServices): Hono {
     return row;
   }
 
-  const serve = (c: Context, row: ObjectRow) =>
+  const serve = (c: Context<ApiEnv>, row: ObjectRow) =>
     serveObject(store, row, {
       method: c.req.method,
       requestHeaders: c.req.raw.headers,
@@ -46,7 +47,7 @@ export function objectReadRoutes(services: StorageServices): Hono {
     });
 
   app.post('/object/list/:bucket', async (c) => {
-    const scope = requireCaller(c, jwtSecret, 'storage.object.list');
+    const scope = requireCaller(c, 'storage.object.list');
     const bucketId = bucketParam(c);
     const options = parseListBody(await readJsonObject(c.req.raw));
     const entries = await runAsCaller(db, scope, (tx) => listObjects(tx, bucketId, options));
@@ -54,7 +55,7 @@ export function objectReadRoutes(services: StorageServices): Hono {
   });
 
   app.post('/object/sign/:bucket', async (c) => {
-    const scope = requireCaller(c, jwtSecret, 'storage.object.sign_many');
+    const scope = requireCaller(c, 'storage.object.sign_many');
     const bucketId = bucketParam(c);
     const body = await readJsonObject(c.req.raw);
     const expiresIn = validExpiresIn(body.expiresIn, services.maxSignedUrlExpirySeconds);
@@ -92,7 +93,7 @@ export function objectReadRoutes(services: StorageServices): Hono {
   });
 
   app.post('/object/sign/:bucket/*', async (c) => {
-    const scope = requireCaller(c, jwtSecret, 'storage.object.sign');
+    const scope = requireCaller(c, 'storage.object.sign');
     const { bucketId, name } = objectParams(c);
     const body = await readJsonObject(c.req.raw);
     const expiresIn = validExpiresIn(body.expiresIn, services.maxSignedUrlExpirySeconds);
@@ -131,9 +132,9 @@ export function objectReadRoutes(services: StorageServices): Hono {
     return serve(c, await readableObject(null, bucketId, name));
   });
 
-  const info = async (c: Context, isPublic: boolean) => {
+  const info = async (c: Context<ApiEnv>, isPublic: boolean) => {
     const { bucketId, name } = objectParams(c);
-    const scope = isPublic ? null : requireCaller(c, jwtSecret, 'storage.object.info');
+    const scope = isPublic ? null : requireCaller(c, 'storage.object.info');
     const row = await readableObject(scope, bucketId, name);
     const metadata = row.metadata ?? {};
     return c.json({
@@ -155,7 +156,7 @@ export function objectReadRoutes(services: StorageServices): Hono {
   app.get('/object/info/:bucket/*', (c) => info(c, false));
 
   app.get('/object/authenticated/:bucket/*', async (c) => {
-    const scope = requireCaller(c, jwtSecret, 'storage.object.get_authenticated');
+    const scope = requireCaller(c, 'storage.object.get_authenticated');
     const { bucketId, name } = objectParams(c);
     return serve(c, await readableObject(scope, bucketId, name));
   });
@@ -163,7 +164,7 @@ export function objectReadRoutes(services: StorageServices): Hono {
   // Without a valid token this serves public buckets only (the storage server's
   // `allowInvalidJwt` route). HEAD, which storage-js `exists` sends, is answered here too.
   app.get('/object/:bucket/*', async (c) => {
-    const scope = optionalCaller(c, jwtSecret, 'storage.object.get_authenticated');
+    const scope = optionalCaller(c, 'storage.object.get_authenticated');
     const { bucketId, name } = objectParams(c);
     return serve(c, await readableObject(scope, bucketId, name));
   });

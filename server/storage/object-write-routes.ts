@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import type { ApiEnv } from '../http/api-env.ts';
 import { readJsonObject } from './body.ts';
 import { storageErrors } from './errors.ts';
 import { validObjectName } from './names.ts';
@@ -33,9 +34,9 @@ function relocation(body: Record<string, unknown>) {
  * The writing half of the object API under `/object` (supabase-compat.md §4.1): uploads,
  * updates, signed uploads, removal, move and copy.
  */
-export function objectWriteRoutes(services: StorageServices): Hono {
-  const app = new Hono();
-  const { db, jwtSecret } = services;
+export function objectWriteRoutes(services: StorageServices): Hono<ApiEnv> {
+  const app = new Hono<ApiEnv>();
+  const { db } = services;
 
   /** Deletes the files of deleted rows, after their transaction committed. */
   const discardAll = async (rows: { version: string | null }[]) => {
@@ -43,20 +44,20 @@ export function objectWriteRoutes(services: StorageServices): Hono {
   };
 
   app.post('/object/move', async (c) => {
-    const scope = requireCaller(c, jwtSecret, 'storage.object.move');
+    const scope = requireCaller(c, 'storage.object.move');
     const names = relocation(await readJsonObject(c.req.raw));
     return c.json(await moveObject(services, scope, names));
   });
 
   app.post('/object/copy', async (c) => {
-    const scope = requireCaller(c, jwtSecret, 'storage.object.copy');
+    const scope = requireCaller(c, 'storage.object.copy');
     const names = relocation(await readJsonObject(c.req.raw));
     const upsert = c.req.header('x-upsert') === 'true';
     return c.json(await copyObject(services, scope, { ...names, upsert }));
   });
 
   app.post('/object/upload/sign/:bucket/*', async (c) => {
-    const scope = requireCaller(c, jwtSecret, 'storage.object.sign_upload_url');
+    const scope = requireCaller(c, 'storage.object.sign_upload_url');
     const { bucketId, name } = objectParams(c);
     const upsert = c.req.header('x-upsert') === 'true';
     await checkUploadAllowed(services, scope, { bucketId, name, upsert });
@@ -100,7 +101,7 @@ export function objectWriteRoutes(services: StorageServices): Hono {
   });
 
   app.delete('/object/:bucket', async (c) => {
-    const scope = requireCaller(c, jwtSecret, 'storage.object.delete_many');
+    const scope = requireCaller(c, 'storage.object.delete_many');
     const bucketId = bucketParam(c);
     const body = await readJsonObject(c.req.raw);
     const names = stringList(body.prefixes, 'prefixes')
@@ -119,7 +120,7 @@ export function objectWriteRoutes(services: StorageServices): Hono {
   });
 
   app.delete('/object/:bucket/*', async (c) => {
-    const scope = requireCaller(c, jwtSecret, 'storage.object.delete');
+    const scope = requireCaller(c, 'storage.object.delete');
     const { bucketId, name } = objectParams(c);
     const deleted = await runAsCaller(db, scope, async (tx) => {
       const { rows } = await tx.query<{ version: string | null }>(
@@ -134,7 +135,7 @@ export function objectWriteRoutes(services: StorageServices): Hono {
   });
 
   app.post('/object/:bucket/*', async (c) => {
-    const scope = requireCaller(c, jwtSecret, 'storage.object.upload');
+    const scope = requireCaller(c, 'storage.object.upload');
     const { bucketId, name } = objectParams(c);
     const upsert = c.req.header('x-upsert') === 'true';
     return c.json(
@@ -143,7 +144,7 @@ export function objectWriteRoutes(services: StorageServices): Hono {
   });
 
   app.put('/object/:bucket/*', async (c) => {
-    const scope = requireCaller(c, jwtSecret, 'storage.object.upload_update');
+    const scope = requireCaller(c, 'storage.object.upload_update');
     const { bucketId, name } = objectParams(c);
     return c.json(
       await uploadObject(services, scope, { bucketId, name, upsert: true, request: c.req.raw }),

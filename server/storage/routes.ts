@@ -1,8 +1,9 @@
 import { Hono } from 'hono';
 import type { AppContext } from '../context.ts';
-import { DatabaseUnavailableError } from '../db/database.ts';
+import type { ApiEnv } from '../http/api-env.ts';
+import { errorFormat } from '../http/api-error.ts';
 import { bucketRoutes } from './bucket-routes.ts';
-import { StorageError, storageErrors } from './errors.ts';
+import { storageErrorFormat, storageErrors } from './errors.ts';
 import { FileStore } from './file-store.ts';
 import { objectReadRoutes } from './object-read-routes.ts';
 import { objectWriteRoutes } from './object-write-routes.ts';
@@ -10,9 +11,6 @@ import { applyStorageQuota } from './quota-setting.ts';
 import { referencedVersions } from './queries.ts';
 import type { StorageServices } from './services.ts';
 import { urlSigningKey } from './signed-url.ts';
-
-const errorResponse = (error: StorageError) =>
-  Response.json(error.toJSON(), { status: error.httpStatus });
 
 /**
  * Removes files left by a previous run that crashed mid-write. Resolves (never rejects) when
@@ -33,11 +31,10 @@ async function sweepOrphans(services: StorageServices): Promise<void> {
  * The Supabase Storage API at `/storage/v1` (supabase-compat.md §4): objects in
  * `storage.objects`, bytes under `{DATA_DIR}/storage`, access decided by row-level security.
  */
-export function createStorageApp(ctx: AppContext): Hono {
+export function createStorageApp(ctx: AppContext): Hono<ApiEnv> {
   const services: StorageServices = {
     db: ctx.db,
     store: new FileStore(ctx.config.dataDir),
-    jwtSecret: ctx.keys.jwtSecret,
     urlSigningKey: urlSigningKey(ctx.keys.jwtSecret),
     fileSizeLimit: ctx.config.storage.fileSizeLimit,
     maxSignedUrlExpirySeconds: ctx.config.storage.maxSignedUrlExpirySeconds,
@@ -51,7 +48,8 @@ export function createStorageApp(ctx: AppContext): Hono {
     }),
   ]);
 
-  const app = new Hono();
+  const app = new Hono<ApiEnv>();
+  app.use('*', errorFormat(storageErrorFormat));
   app.use('*', async (_c, next) => {
     await swept;
     await next();
@@ -61,18 +59,6 @@ export function createStorageApp(ctx: AppContext): Hono {
   app.route('/', objectWriteRoutes(services));
   app.route('/', bucketRoutes(services));
   // Without this, unknown storage paths would fall through to the SPA.
-  app.all('*', (c) => errorResponse(storageErrors.routeNotFound(c.req.method, c.req.path)));
-
-  app.onError((error, c) => {
-    if (error instanceof StorageError) return errorResponse(error);
-    if (error instanceof DatabaseUnavailableError) {
-      // No turn at the database in time: Storage's answer to overload, with when to retry.
-      const response = errorResponse(storageErrors.slowDown());
-      response.headers.set('Retry-After', String(error.retryAfterSeconds));
-      return response;
-    }
-    console.error(`storage: ${c.req.method} ${c.req.path} failed:`, error);
-    return errorResponse(storageErrors.internal());
-  });
+  app.all('*', (c) => storageErrors.routeNotFound(c.req.method, c.req.path).toResponse());
   return app;
 }

@@ -1,7 +1,8 @@
 import type { Context } from 'hono';
 import type { Database, Queryable } from '../db/database.ts';
+import type { ApiEnv } from '../http/api-env.ts';
 import type { Caller } from '../http/caller.ts';
-import { asCaller, resolveCaller } from '../http/caller.ts';
+import { asCaller } from '../http/caller.ts';
 import { StorageError, storageErrorFromPostgres, storageErrors } from './errors.ts';
 import type { UrlSigner } from './signed-url.ts';
 
@@ -12,18 +13,8 @@ export interface StorageScope {
   operation: string;
   method: string;
   path: string;
-  headers: Record<string, string>;
-}
-
-// Credentials stay out of `request.headers`: a policy has no business reading them.
-const PRIVATE_HEADERS = new Set(['authorization', 'apikey', 'cookie']);
-
-function requestHeaders(headers: Headers): Record<string, string> {
-  const result: Record<string, string> = {};
-  headers.forEach((value, name) => {
-    if (!PRIVATE_HEADERS.has(name)) result[name] = value;
-  });
-  return result;
+  /** The request's headers (`request.headers` gets those the one rule in http/ passes). */
+  headers: Headers;
 }
 
 function scopeFor(c: Context, caller: Caller, operation: string): StorageScope {
@@ -32,7 +23,7 @@ function scopeFor(c: Context, caller: Caller, operation: string): StorageScope {
     operation,
     method: c.req.method,
     path: c.req.path,
-    headers: requestHeaders(c.req.raw.headers),
+    headers: c.req.raw.headers,
   };
 }
 
@@ -41,8 +32,8 @@ function scopeFor(c: Context, caller: Caller, operation: string): StorageScope {
  * public, signed and plain object downloads). A missing, invalid or expired token is
  * `AccessDenied`, as the storage server answers.
  */
-export function requireCaller(c: Context, jwtSecret: string, operation: string): StorageScope {
-  const result = resolveCaller(c.req.raw.headers, jwtSecret);
+export function requireCaller(c: Context<ApiEnv>, operation: string): StorageScope {
+  const result = c.var.credentials.caller;
   if (!result.ok) throw storageErrors.accessDenied(result.message);
   if (result.caller.token === null) throw storageErrors.accessDenied('Invalid JWT');
   return scopeFor(c, result.caller, operation);
@@ -52,12 +43,8 @@ export function requireCaller(c: Context, jwtSecret: string, operation: string):
  * The caller of `GET /object/{bucket}/{path}`, which serves public buckets without a token:
  * null when the token is missing or invalid.
  */
-export function optionalCaller(
-  c: Context,
-  jwtSecret: string,
-  operation: string,
-): StorageScope | null {
-  const result = resolveCaller(c.req.raw.headers, jwtSecret);
+export function optionalCaller(c: Context<ApiEnv>, operation: string): StorageScope | null {
+  const result = c.var.credentials.caller;
   if (!result.ok || result.caller.token === null) return null;
   return scopeFor(c, result.caller, operation);
 }

@@ -6,7 +6,6 @@ export interface StorageServices {
   /** The server's own connection: bypasses RLS; used only where the storage server does too. */
   db: Database;
   store: FileStore;
-  jwtSecret: string;
   /** Key of signed-URL tokens (see `urlSigningKey`). */
   urlSigningKey: string;
   /** Largest object in bytes, whatever the bucket allows (`[storage] file_size_limit`). */

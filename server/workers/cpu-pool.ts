@@ -21,6 +21,8 @@ export interface CpuPoolOptions {
 
 /** The pool's queue is full: the caller should answer "try again shortly" (503). */
 export class CpuPoolBusyError extends Error {
+  /** The `Retry-After` to answer with: a full queue drains within seconds. */
+  readonly retryAfterSeconds = 5;
   constructor() {
     super('The server is busy; please try again shortly');
   }

@@ -1,4 +1,5 @@
 import { AlertTriangle, UserX } from 'lucide-react';
+import { Button } from '../components/ui/button.tsx';
 import { useSession } from '../lib/session.tsx';
 import { useSignOut } from './navigation/use-sign-out.ts';
 
@@ -44,21 +45,10 @@ export function ProfileLoadError({ message }: { message: string }) {
               Your account details could not be loaded. Check your connection and try again.
             </p>
             <div className="mt-4 flex gap-2">
-              <button
-                type="button"
-                onClick={() => void refreshProfile()}
-                className="rounded-md bg-blue-600 px-4 py-2 text-sm font-medium text-white hover:bg-blue-700"
-              >
-                Try again
-              </button>
-              <button
-                type="button"
-                onClick={() => void signOut()}
-                disabled={signingOut}
-                className="rounded-md border border-gray-300 px-4 py-2 text-sm font-medium text-gray-700 hover:bg-gray-50 disabled:opacity-60"
-              >
+              <Button onClick={() => void refreshProfile()}>Try again</Button>
+              <Button variant="secondary" onClick={() => void signOut()} disabled={signingOut}>
                 Sign out
-              </button>
+              </Button>
             </div>
           </div>
         </div>

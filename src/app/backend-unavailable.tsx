@@ -1,3 +1,5 @@
+import { Button } from '../components/ui/button.tsx';
+
 /** Shown instead of a blank page when the backend cannot be reached at start-up. */
 export function BackendUnavailable({ message }: { message: string }) {
   return (
@@ -12,13 +14,9 @@ export function BackendUnavailable({ message }: { message: string }) {
           <code>npm start</code>) and reload this page.
         </p>
         <p className="mt-2 text-xs text-gray-500">{message}</p>
-        <button
-          type="button"
-          onClick={() => window.location.reload()}
-          className="mt-4 rounded-md bg-blue-600 px-4 py-2 text-sm font-medium text-white hover:bg-blue-700"
-        >
+        <Button onClick={() => window.location.reload()} className="mt-4">
           Try again
-        </button>
+        </Button>
       </div>
     </main>
   );

@@ -1,12 +1,27 @@
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { FeedbackProvider } from '../components/feedback.tsx';
+import { ToastProvider } from '../components/ui/toast.tsx';
 import { SessionProvider } from '../lib/session.tsx';
 
-/** Everything every screen may rely on: the session and in-app alerts/confirmations. */
-export function AppProviders({ children }: { children: ReactNode }) {
+/**
+ * Everything every screen may rely on: the server-data cache, the session, in-app
+ * alerts/confirmations and passing notices (toasts).
+ */
+export function AppProviders({
+  queryClient,
+  children,
+}: {
+  queryClient: QueryClient;
+  children: ReactNode;
+}) {
   return (
-    <SessionProvider>
-      <FeedbackProvider>{children}</FeedbackProvider>
-    </SessionProvider>
+    <QueryClientProvider client={queryClient}>
+      <ToastProvider>
+        <SessionProvider>
+          <FeedbackProvider>{children}</FeedbackProvider>
+        </SessionProvider>
+      </ToastProvider>
+    </QueryClientProvider>
   );
 }

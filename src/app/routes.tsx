@@ -45,7 +45,7 @@ const DepartmentPage = lazyPage(
   () => import('../features/departments/department-page.tsx'),
   'DepartmentPage',
 );
-const UsersPage = lazyPage(() => import('../features/users/users-page.tsx'), 'UsersPage');
+const UsersPage = lazyPage(() => import('./routes/users-page.tsx'), 'UsersPage');
 const ConnectionsPage = lazyPage(
   () => import('../features/oauth/connections-page.tsx'),
   'ConnectionsPage',

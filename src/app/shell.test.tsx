@@ -33,8 +33,8 @@ describe('the authenticated shell', () => {
     expect(within(nav()).getByText('v2.1.0')).toBeInTheDocument();
     // No custom logo stored: the product name stands in.
     expect(within(nav()).getByText('Steward')).toBeInTheDocument();
-    // No full name yet: the e-mail stands in for it, and the e-mail is shown as well.
-    expect(within(nav()).getAllByText(organization.masterAdmin.email)).toHaveLength(2);
+    // No full name yet: the e-mail stands in for it, once.
+    expect(within(nav()).getAllByText(organization.masterAdmin.email)).toHaveLength(1);
     expect(within(nav()).getByRole('link', { name: 'Users' })).toHaveAttribute(
       'aria-current',
       'page',
@@ -58,6 +58,66 @@ describe('the authenticated shell', () => {
     expect(
       within(nav()).queryByRole('button', { name: 'Upload custom logo' }),
     ).not.toBeInTheDocument();
+  });
+
+  it('lets a member set their own name in a profile dialog, shown then with the e-mail once', async () => {
+    const user = userEvent.setup();
+    const organization = await createOrganization();
+    const { email, userId, client } = organization.masterAdmin;
+    renderApp({ client, route: '/users' });
+    await waitFor(() => expect(within(nav()).getByText('Master Admin')).toBeInTheDocument());
+    const ownRow = () => screen.getByRole('row', { name: new RegExp(email) });
+    expect(
+      within(await screen.findByRole('row', { name: new RegExp(email) })).getByText('No name set'),
+    ).toBeInTheDocument();
+
+    await user.click(within(nav()).getByRole('button', { name: 'Edit profile' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Your profile' });
+    expect(within(dialog).getByLabelText('Full name')).toHaveValue('');
+    expect(within(dialog).getByText(email)).toBeInTheDocument();
+    await user.type(within(dialog).getByLabelText('Full name'), '  Pastor John ');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(
+      within(screen.getByRole('log', { name: 'Notifications' })).getByText(
+        'Your profile has been saved.',
+      ),
+    ).toBeInTheDocument();
+    expect(within(nav()).getByText('Pastor John')).toBeInTheDocument();
+    expect(within(nav()).getAllByText(email)).toHaveLength(1);
+    await waitFor(() => expect(within(ownRow()).getByText('Pastor John')).toBeInTheDocument());
+    const stored = await serviceClient()
+      .from('user_profiles')
+      .select('full_name')
+      .eq('id', userId)
+      .single();
+    expect(stored.data).toEqual({ full_name: 'Pastor John' });
+
+    // A blank name clears it: the e-mail stands in again.
+    await user.click(within(nav()).getByRole('button', { name: 'Edit profile' }));
+    dialog = await screen.findByRole('dialog', { name: 'Your profile' });
+    expect(within(dialog).getByLabelText('Full name')).toHaveValue('Pastor John');
+    await user.clear(within(dialog).getByLabelText('Full name'));
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(within(nav()).queryByText('Pastor John')).not.toBeInTheDocument());
+    expect(within(nav()).getAllByText(email)).toHaveLength(1);
+  });
+
+  it('says so when the name cannot be saved, and keeps what was typed', async () => {
+    const user = userEvent.setup();
+    const organization = await createOrganization();
+    const member = await addMember(organization, 'user');
+    renderApp({ client: member.client, route: '/' });
+    await screen.findByRole('navigation', { name: 'Main' });
+    await user.click(await within(nav()).findByRole('button', { name: 'Edit profile' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Your profile' });
+    // Deactivated meanwhile: the server changes nothing of theirs any more.
+    await organization.masterAdmin.client.rpc('deactivate_user', { user_id: member.userId });
+    await user.type(within(dialog).getByLabelText('Full name'), 'Ruth Miller');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Failed to update profile');
+    expect(within(dialog).getByLabelText('Full name')).toHaveValue('Ruth Miller');
   });
 
   it('shows an admin the Admin badge and the admin links', async () => {
@@ -121,6 +181,7 @@ describe('the authenticated shell', () => {
     ).toBeInTheDocument();
     expect(screen.getByText(/contact an administrator/)).toBeInTheDocument();
     expect(within(nav()).queryByRole('link', { name: 'Documents' })).not.toBeInTheDocument();
+    expect(within(nav()).queryByRole('button', { name: 'Edit profile' })).not.toBeInTheDocument();
     expect(within(nav()).getByRole('button', { name: 'Sign out' })).toBeInTheDocument();
   });
 

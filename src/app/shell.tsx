@@ -1,12 +1,23 @@
+import { lazy, Suspense } from 'react';
 import { Outlet } from 'react-router-dom';
 import { Spinner } from '../components/spinner.tsx';
-import { AuthForm } from '../features/auth/components/auth-form.tsx';
 import { useSession } from '../lib/session.tsx';
-import { DeactivatedNotice, ProfileLoadError } from './account-notices.tsx';
 import { NavigationBar } from './navigation/navigation-bar.tsx';
 import { SkipLink } from './navigation/skip-link.tsx';
 
 const MAIN_ID = 'main-content';
+
+// Screens that most visits never show are loaded when they are: the sign-in form (signed out)
+// and the notices for a deactivated account or a profile that cannot be loaded.
+const AuthForm = lazy(async () => ({
+  default: (await import('../features/auth/components/auth-form.tsx')).AuthForm,
+}));
+const DeactivatedNotice = lazy(async () => ({
+  default: (await import('./account-notices.tsx')).DeactivatedNotice,
+}));
+const ProfileLoadError = lazy(async () => ({
+  default: (await import('./account-notices.tsx')).ProfileLoadError,
+}));
 
 /**
  * The authenticated shell around every page but the invitation page (product-spec §2):
@@ -17,9 +28,18 @@ const MAIN_ID = 'main-content';
 export function AppShell() {
   const { status, profile, profileError } = useSession();
   if (status === 'loading') return <Spinner fullScreen />;
-  if (status === 'signed-out') return <AuthForm />;
-  if (!profile) {
-    return profileError ? <ProfileLoadError message={profileError} /> : <Spinner fullScreen />;
+  if (status === 'signed-out' || !profile) {
+    return (
+      <Suspense fallback={<Spinner fullScreen />}>
+        {status === 'signed-out' ? (
+          <AuthForm />
+        ) : profileError ? (
+          <ProfileLoadError message={profileError} />
+        ) : (
+          <Spinner fullScreen />
+        )}
+      </Suspense>
+    );
   }
   return (
     <div className="min-h-screen">
@@ -27,7 +47,13 @@ export function AppShell() {
       <NavigationBar />
       {/* Focusable from script only, so the skip link can move the focus here. */}
       <main id={MAIN_ID} tabIndex={-1} className="mx-auto max-w-7xl px-4 py-6 outline-none sm:px-6">
-        {profile.is_active ? <Outlet /> : <DeactivatedNotice />}
+        {profile.is_active ? (
+          <Outlet />
+        ) : (
+          <Suspense fallback={<Spinner />}>
+            <DeactivatedNotice />
+          </Suspense>
+        )}
       </main>
     </div>
   );

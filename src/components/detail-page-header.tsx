@@ -1,13 +1,14 @@
 import { ArrowLeft, type LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
+import type { Tone } from './ui/tone.ts';
 
 export interface DetailPageHeaderProps {
   title: string;
   description: string;
   icon: LucideIcon;
-  /** Tailwind classes of the icon tile, e.g. `bg-blue-100 text-blue-700`. */
-  iconTone: string;
+  /** The tone of the icon tile: the department's or category's (tailwind.config.js). */
+  tone: Tone;
   /** Where the back button goes, and its text. */
   backTo: string;
   backLabel: string;
@@ -20,7 +21,7 @@ export function DetailPageHeader({
   title,
   description,
   icon: Icon,
-  iconTone,
+  tone,
   backTo,
   backLabel,
   actions,
@@ -36,7 +37,11 @@ export function DetailPageHeader({
       </Link>
       <div className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
         <div className="flex min-w-0 items-start gap-4">
-          <span className={`shrink-0 rounded-lg p-3 ${iconTone}`} aria-hidden="true">
+          <span
+            data-tone={tone}
+            className="shrink-0 rounded-lg bg-tone-100 p-3 text-tone-700"
+            aria-hidden="true"
+          >
             <Icon className="h-8 w-8" />
           </span>
           <div className="min-w-0">

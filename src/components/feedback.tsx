@@ -8,21 +8,50 @@ import {
   type ReactNode,
 } from 'react';
 import { Modal } from './modal.tsx';
+import { Button } from './ui/button.tsx';
+import { ConfirmDialog } from './ui/confirm-dialog.tsx';
 
-interface Pending {
-  kind: 'alert' | 'confirm';
-  message: string;
-  resolve: (confirmed: boolean) => void;
+/** How a confirmation names its choices (see `ConfirmDialog`). */
+export interface ConfirmOptions {
+  /** The action, e.g. "Delete". Callers not yet converted get the old "OK". */
+  confirmLabel?: string;
+  cancelLabel?: string;
+  destructive?: boolean;
+  title?: string;
 }
+
+type Request =
+  | { kind: 'alert'; message: string }
+  | { kind: 'confirm'; message: string; options: ConfirmOptions };
+type Pending = Request & { resolve: (confirmed: boolean) => void };
 
 interface Feedback {
   /** In-app replacement for `window.alert`: resolves when dismissed. */
   alert(message: string): Promise<void>;
-  /** In-app replacement for `window.confirm`: resolves true for OK, false for Cancel. */
-  confirm(message: string): Promise<boolean>;
+  /**
+   * In-app replacement for `window.confirm`: resolves true when the action is confirmed, false
+   * for Cancel, Escape or closing. The safe choice has the focus.
+   */
+  confirm(message: string, options?: ConfirmOptions): Promise<boolean>;
 }
 
 const FeedbackContext = createContext<Feedback | null>(null);
+
+function AlertDialog({ message, onClose }: { message: string; onClose: () => void }) {
+  const okRef = useRef<HTMLButtonElement>(null);
+  return (
+    <Modal title="Notice" onClose={onClose} size="sm" initialFocus={okRef}>
+      <p role="alert" className="text-sm text-gray-700">
+        {message}
+      </p>
+      <div className="mt-6 flex justify-end">
+        <Button ref={okRef} onClick={onClose}>
+          OK
+        </Button>
+      </div>
+    </Modal>
+  );
+}
 
 /**
  * Accessible alerts and confirmations with the specification's exact words, one at a time,
@@ -30,21 +59,18 @@ const FeedbackContext = createContext<Feedback | null>(null);
  */
 export function FeedbackProvider({ children }: { children: ReactNode }) {
   const [queue, setQueue] = useState<Pending[]>([]);
-  const okRef = useRef<HTMLButtonElement>(null);
 
   const push = useCallback(
-    (kind: Pending['kind'], message: string) =>
-      new Promise<boolean>((resolve) =>
-        setQueue((items) => [...items, { kind, message, resolve }]),
-      ),
+    (request: Request) =>
+      new Promise<boolean>((resolve) => setQueue((items) => [...items, { ...request, resolve }])),
     [],
   );
   const value = useMemo<Feedback>(
     () => ({
       alert: async (message) => {
-        await push('alert', message);
+        await push({ kind: 'alert', message });
       },
-      confirm: (message) => push('confirm', message),
+      confirm: (message, options = {}) => push({ kind: 'confirm', message, options }),
     }),
     [push],
   );
@@ -54,44 +80,25 @@ export function FeedbackProvider({ children }: { children: ReactNode }) {
     current?.resolve(confirmed);
     setQueue((items) => items.slice(1));
   };
+  const key = queue.length + (current?.message ?? '');
 
   return (
     <FeedbackContext.Provider value={value}>
       {children}
-      {current && (
-        <Modal
-          key={queue.length + current.message}
-          title={current.kind === 'confirm' ? 'Please confirm' : 'Notice'}
-          onClose={() => settle(false)}
-          size="sm"
-          initialFocus={okRef}
-        >
-          <p
-            role={current.kind === 'alert' ? 'alert' : undefined}
-            className="text-sm text-gray-700"
-          >
-            {current.message}
-          </p>
-          <div className="mt-6 flex justify-end gap-2">
-            {current.kind === 'confirm' && (
-              <button
-                type="button"
-                onClick={() => settle(false)}
-                className="rounded-md border border-gray-300 px-4 py-2 text-sm font-medium text-gray-700 hover:bg-gray-50"
-              >
-                Cancel
-              </button>
-            )}
-            <button
-              ref={okRef}
-              type="button"
-              onClick={() => settle(true)}
-              className="rounded-md bg-blue-600 px-4 py-2 text-sm font-medium text-white hover:bg-blue-700"
-            >
-              OK
-            </button>
-          </div>
-        </Modal>
+      {current?.kind === 'alert' && (
+        <AlertDialog key={key} message={current.message} onClose={() => settle(false)} />
+      )}
+      {current?.kind === 'confirm' && (
+        <ConfirmDialog
+          key={key}
+          title={current.options.title}
+          message={current.message}
+          confirmLabel={current.options.confirmLabel ?? 'OK'}
+          cancelLabel={current.options.cancelLabel}
+          destructive={current.options.destructive}
+          onConfirm={() => settle(true)}
+          onCancel={() => settle(false)}
+        />
       )}
     </FeedbackContext.Provider>
   );

@@ -1,6 +1,7 @@
 import { X } from 'lucide-react';
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
+import { Button } from './ui/button.tsx';
 
 const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), iframe, [tabindex]:not([tabindex="-1"])';
@@ -130,14 +131,9 @@ export function Modal({
           </h2>
           <div className="flex shrink-0 items-center gap-2">
             {headerActions}
-            <button
-              type="button"
-              onClick={onClose}
-              aria-label={closeLabel}
-              className="rounded-md p-1 text-gray-500 hover:bg-gray-100 hover:text-gray-700 focus-visible:outline-2 focus-visible:outline-blue-600"
-            >
+            <Button variant="ghost" size="icon" onClick={onClose} aria-label={closeLabel}>
               <X className="h-5 w-5" aria-hidden="true" />
-            </button>
+            </Button>
           </div>
         </div>
         <div data-modal-body className="min-h-0 flex-1 overflow-y-auto px-4 py-4 sm:px-6">

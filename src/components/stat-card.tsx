@@ -1,28 +1,27 @@
 import type { LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
+import type { Tone } from './ui/tone.ts';
 
 export interface StatCardProps {
   label: string;
   value: ReactNode;
   icon?: LucideIcon;
-  /** Tailwind classes for the icon's tint, e.g. `text-blue-600 bg-blue-50`. */
-  tone?: string;
+  /** The icon's tone (tailwind.config.js). */
+  tone?: Tone;
   /** Optional small text under the value. */
   hint?: ReactNode;
 }
 
 /** One figure with its label: the counters of the dashboard, operations and department pages. */
-export function StatCard({
-  label,
-  value,
-  icon: Icon,
-  tone = 'text-blue-600 bg-blue-50',
-  hint,
-}: StatCardProps) {
+export function StatCard({ label, value, icon: Icon, tone = 'blue', hint }: StatCardProps) {
   return (
     <div className="flex items-center gap-4 rounded-lg border border-gray-200 bg-white p-4 shadow-sm">
       {Icon && (
-        <span className={`rounded-md p-2 ${tone}`} aria-hidden="true">
+        <span
+          data-tone={tone}
+          className="rounded-md bg-tone-50 p-2 text-tone-700"
+          aria-hidden="true"
+        >
           <Icon className="h-6 w-6" />
         </span>
       )}

@@ -10,172 +10,22 @@ import {
   Sparkles,
   type LucideIcon,
 } from 'lucide-react';
-import type { ToneName } from './tones.ts';
 
-/** The nine department keys and their tile labels (product-spec §2), in the dashboard's order. */
+/**
+ * The nine department keys, their tile labels and icons (product-spec §2), in the dashboard's
+ * order. What a department page shows beyond that is in department-details.ts, so the dashboard
+ * does not download it.
+ */
 export const DEPARTMENTS = [
-  { key: 'foster-adopt', label: 'Foster & Adopt' },
-  { key: 'r-kids', label: 'R/Kids' },
-  { key: 'r-youth', label: 'R/Youth' },
-  { key: 'creative-media', label: 'Creative Media' },
-  { key: 'cge', label: 'CGE' },
-  { key: 'sunday-production', label: 'Sunday Production' },
-  { key: 'worship', label: 'Worship' },
-  { key: 'elder-board', label: 'Elder Board' },
-  { key: 'deacon-board', label: 'Deacon Board' },
-] as const;
+  { key: 'foster-adopt', label: 'Foster & Adopt', icon: Heart },
+  { key: 'r-kids', label: 'R/Kids', icon: Baby },
+  { key: 'r-youth', label: 'R/Youth', icon: Sparkles },
+  { key: 'creative-media', label: 'Creative Media', icon: Camera },
+  { key: 'cge', label: 'CGE', icon: Globe },
+  { key: 'sunday-production', label: 'Sunday Production', icon: Clapperboard },
+  { key: 'worship', label: 'Worship', icon: Music },
+  { key: 'elder-board', label: 'Elder Board', icon: BookOpen },
+  { key: 'deacon-board', label: 'Deacon Board', icon: HandHelping },
+] as const satisfies readonly { key: string; label: string; icon: LucideIcon }[];
 
 export type DepartmentKey = (typeof DEPARTMENTS)[number]['key'];
-
-/** What a department page shows about its department (product-spec §2, Department page). */
-export interface DepartmentDetails {
-  key: DepartmentKey;
-  label: string;
-  title: string;
-  description: string;
-  tone: ToneName;
-  icon: LucideIcon;
-  /** The six feature lines. */
-  features: readonly [string, string, string, string, string, string];
-}
-
-const DETAILS: Record<DepartmentKey, Omit<DepartmentDetails, 'key' | 'label'>> = {
-  'foster-adopt': {
-    title: 'Foster & Adopt Ministry',
-    description:
-      'Supporting foster and adoptive families in our church and community with care, resources and prayer.',
-    tone: 'rose',
-    icon: Heart,
-    features: [
-      'Family support and care teams',
-      'Licensing and training resources',
-      'Respite care coordination',
-      'Meal trains and practical help',
-      'Partner agency contacts',
-      'Prayer and mentoring for families',
-    ],
-  },
-  'r-kids': {
-    title: 'R/Kids Ministry',
-    description:
-      'Helping children from birth through fifth grade know and love Jesus in a safe, welcoming place.',
-    tone: 'amber',
-    icon: Baby,
-    features: [
-      'Sunday curriculum and lesson plans',
-      'Check-in and child safety policies',
-      'Volunteer schedules and training',
-      'Nursery and preschool care',
-      'Family events and VBS',
-      'Parent communication',
-    ],
-  },
-  'r-youth': {
-    title: 'R/Youth Ministry',
-    description:
-      'Walking with middle and high school students as they grow in faith, friendship and service.',
-    tone: 'indigo',
-    icon: Sparkles,
-    features: [
-      'Weekly gatherings and small groups',
-      'Camps, retreats and mission trips',
-      'Permission and medical release forms',
-      'Leader screening and training',
-      'Parent updates and calendars',
-      'Student leadership development',
-    ],
-  },
-  'creative-media': {
-    title: 'Creative Media',
-    description: 'Telling our church’s story through design, photography, video and the web.',
-    tone: 'pink',
-    icon: Camera,
-    features: [
-      'Graphic design and sermon series artwork',
-      'Photography and video production',
-      'Website and online content',
-      'Brand guidelines and templates',
-      'Announcement slides and bulletins',
-      'Media request tracking',
-    ],
-  },
-  cge: {
-    title: 'CGE',
-    description:
-      'Connecting people to community groups and equipping them to grow together in faith.',
-    tone: 'teal',
-    icon: Globe,
-    features: [
-      'Community group directory',
-      'Leader training and resources',
-      'Study guides and curriculum',
-      'Group sign-ups and placement',
-      'Care and prayer follow-up',
-      'Semester planning calendars',
-    ],
-  },
-  'sunday-production': {
-    title: 'Sunday Production',
-    description:
-      'Planning and running Sunday services: stage, sound, lighting, slides and live stream.',
-    tone: 'purple',
-    icon: Clapperboard,
-    features: [
-      'Service run sheets and cue lists',
-      'Audio, lighting and video setups',
-      'Live stream checklists',
-      'Production team schedules',
-      'Equipment inventory and maintenance',
-      'Stage plots and input lists',
-    ],
-  },
-  worship: {
-    title: 'Worship Ministry',
-    description: 'Leading our congregation in worship through music, prayer and the arts.',
-    tone: 'blue',
-    icon: Music,
-    features: [
-      'Song lists and set planning',
-      'Chord charts and lyrics',
-      'Music licensing (CCLI) records',
-      'Rehearsal schedules',
-      'Musician and vocalist rosters',
-      'Worship team development',
-    ],
-  },
-  'elder-board': {
-    title: 'Elder Board',
-    description: 'Providing spiritual oversight, shepherding and governance for the church.',
-    tone: 'slate',
-    icon: BookOpen,
-    features: [
-      'Meeting agendas and minutes',
-      'Bylaws and governing policies',
-      'Church discipline and care records',
-      'Strategic planning documents',
-      'Budget review and approval',
-      'Confidential pastoral matters',
-    ],
-  },
-  'deacon-board': {
-    title: 'Deacon Board',
-    description:
-      'Serving the practical needs of the church family and the community with compassion.',
-    tone: 'green',
-    icon: HandHelping,
-    features: [
-      'Benevolence requests and fund tracking',
-      'Facility and hospitality needs',
-      'Visitation and care schedules',
-      'Meeting agendas and minutes',
-      'Communion and baptism preparation',
-      'Community outreach partnerships',
-    ],
-  },
-};
-
-/** Looks up a department by its route key; undefined for an unknown key (Department Not Found). */
-export function findDepartment(key: string | undefined): DepartmentDetails | undefined {
-  const entry = DEPARTMENTS.find((department) => department.key === key);
-  return entry && { key: entry.key, label: entry.label, ...DETAILS[entry.key] };
-}

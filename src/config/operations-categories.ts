@@ -11,7 +11,6 @@ import {
   type LucideIcon,
 } from 'lucide-react';
 import type { DocumentCategory } from './document-categories.ts';
-import type { ToneName } from './tones.ts';
 
 /** The nine operations categories: ids and tile labels (product-spec §2, Operations Center). */
 export const OPERATIONS_CATEGORIES = [
@@ -36,7 +35,6 @@ export interface OperationsCategoryDetails {
   /** Page title. */
   title: string;
   description: string;
-  tone: ToneName;
   icon: LucideIcon;
   /** Heading and text of the category panel. */
   panelTitle: string;
@@ -56,7 +54,6 @@ const DETAILS: Record<OperationsCategoryKey, Omit<OperationsCategoryDetails, 'ke
     title: 'HR Management',
     description:
       'Staff records, payroll, benefits, safety screening and insurance for your church team.',
-    tone: 'blue',
     icon: Users,
     panelTitle: 'People and payroll in one place',
     panelText:
@@ -67,7 +64,6 @@ const DETAILS: Record<OperationsCategoryKey, Omit<OperationsCategoryDetails, 'ke
   accounting: {
     title: 'Financial Operations',
     description: 'Bookkeeping, bill payment, online giving, financial planning and banking.',
-    tone: 'green',
     icon: Calculator,
     panelTitle: 'Stewardship of your finances',
     panelText:
@@ -78,7 +74,6 @@ const DETAILS: Record<OperationsCategoryKey, Omit<OperationsCategoryDetails, 'ke
   communications: {
     title: 'Communications',
     description: 'Staff chat, email newsletters and video meetings.',
-    tone: 'purple',
     icon: MessageSquare,
     panelTitle: 'Stay connected',
     panelText:
@@ -90,7 +85,6 @@ const DETAILS: Record<OperationsCategoryKey, Omit<OperationsCategoryDetails, 'ke
     title: 'Legal Compliance',
     description:
       'Contracts and e-signatures, employment eligibility and your corporate filings with the state.',
-    tone: 'red',
     icon: Scale,
     panelTitle: 'Keep your organization in good standing',
     panelText:
@@ -101,7 +95,6 @@ const DETAILS: Record<OperationsCategoryKey, Omit<OperationsCategoryDetails, 'ke
   branding: {
     title: 'Branding',
     description: 'Logos, colours, templates and the design tools that keep your look consistent.',
-    tone: 'pink',
     icon: Palette,
     panelTitle: 'A consistent look',
     panelText:
@@ -112,7 +105,6 @@ const DETAILS: Record<OperationsCategoryKey, Omit<OperationsCategoryDetails, 'ke
   'social-media': {
     title: 'Social Media',
     description: 'Your church’s accounts on the social networks and the tools to manage them.',
-    tone: 'indigo',
     icon: Share2,
     panelTitle: 'Share what God is doing',
     panelText:
@@ -123,7 +115,6 @@ const DETAILS: Record<OperationsCategoryKey, Omit<OperationsCategoryDetails, 'ke
   'volunteer-management': {
     title: 'Volunteer/People Management',
     description: 'Church management, volunteer scheduling, groups and sign-up forms.',
-    tone: 'orange',
     icon: HandHeart,
     panelTitle: 'Care for your people',
     panelText:
@@ -134,7 +125,6 @@ const DETAILS: Record<OperationsCategoryKey, Omit<OperationsCategoryDetails, 'ke
   streaming: {
     title: 'Streaming: Video & Podcast',
     description: 'Live-stream services and publish sermons as video and podcast.',
-    tone: 'rose',
     icon: Video,
     panelTitle: 'Reach people beyond Sunday morning',
     panelText:
@@ -145,7 +135,6 @@ const DETAILS: Record<OperationsCategoryKey, Omit<OperationsCategoryDetails, 'ke
   it: {
     title: 'IT & Technology',
     description: 'Email and accounts, your website and how people find it on search engines.',
-    tone: 'slate',
     icon: Monitor,
     panelTitle: 'The technology behind your ministry',
     panelText:

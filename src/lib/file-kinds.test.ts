@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   fileExtension,
   isTextEditable,
+  isUploadAccepted,
   mimeTypeFor,
   previewKind,
   UPLOAD_ACCEPT,
@@ -75,6 +76,14 @@ describe('UPLOAD_ACCEPT', () => {
       '.png',
       '.gif',
     ]);
+  });
+
+  it('accepts a dropped file only of those types, whatever the case of its extension', () => {
+    expect(isUploadAccepted('Budget 2026.PDF')).toBe(true);
+    expect(isUploadAccepted('photo.jpeg')).toBe(true);
+    expect(isUploadAccepted('setup.exe')).toBe(false);
+    expect(isUploadAccepted('notes.txt')).toBe(false);
+    expect(isUploadAccepted('pdf')).toBe(false);
   });
 });
 

@@ -7,6 +7,18 @@ export type PreviewKind = 'pdf' | 'image' | 'video' | 'audio' | 'text' | 'office
 /** The file types the upload picker offers (spec §2, §5). */
 export const UPLOAD_ACCEPT = '.pdf,.doc,.docx,.xls,.xlsx,.jpg,.jpeg,.png,.gif';
 
+const UPLOAD_EXTENSIONS: ReadonlySet<string> = new Set(
+  UPLOAD_ACCEPT.split(',').map((type) => type.slice(1)),
+);
+
+/**
+ * Whether a file is of a type the upload accepts: the picker's types, also for files dropped
+ * on the page, which the picker's filter never sees.
+ */
+export function isUploadAccepted(fileName: string): boolean {
+  return UPLOAD_EXTENSIONS.has(fileExtension(fileName));
+}
+
 // Checked in this order: `ogg` is both a video and an audio extension, and the spec lists it
 // under video first.
 const PREVIEW_KINDS: ReadonlyArray<[Exclude<PreviewKind, 'other'>, ReadonlySet<string>]> = [

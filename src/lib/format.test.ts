@@ -37,10 +37,22 @@ describe('formatDate', () => {
     expect(formatDate(local)).toBe('Jul 04, 2025');
   });
 
+  it('reads the timestamps Postgres writes, with or without a colon in the offset', () => {
+    expect(formatDate('2025-03-09T23:30:00+00:00')).toBe(
+      formatDate(new Date(Date.UTC(2025, 2, 9, 23, 30))),
+    );
+    expect(formatDateTime('2025-03-09 23:30:00.123+00')).toBe(
+      formatDateTime(new Date(Date.UTC(2025, 2, 9, 23, 30))),
+    );
+  });
+
   it('is empty for a missing or unreadable date', () => {
     expect(formatDate(null)).toBe('');
     expect(formatDate(undefined)).toBe('');
     expect(formatDate('soon')).toBe('');
+    expect(formatDate('March 5')).toBe('');
+    expect(formatDate('2025-02-30')).toBe('');
+    expect(formatDate(new Date(Number.NaN))).toBe('');
   });
 });
 

@@ -1,3 +1,4 @@
+import { queryOptions } from '@tanstack/react-query';
 import type { Role } from './roles.ts';
 import { supabase } from './supabase.ts';
 
@@ -47,3 +48,34 @@ export async function fetchOrganization(organizationId: string): Promise<Organiz
   if (error) throw new Error(error.message);
   return (data as Organization | null) ?? null;
 }
+
+/** The signed-in user's profile and organisation, loaded together. */
+export interface Account {
+  profile: UserProfile;
+  organization: Organization | null;
+}
+
+/** The caller's profile, then their organisation (if they have one). */
+export async function fetchAccount(userId: string): Promise<Account> {
+  const profile = await fetchProfile(userId);
+  const organization = profile.organization_id
+    ? await fetchOrganization(profile.organization_id)
+    : null;
+  return { profile, organization };
+}
+
+/**
+ * The account's query keys, led by the table: a write to profiles (a role changed, an
+ * organisation created) invalidates `accountKeys.all`.
+ */
+export const accountKeys = {
+  all: ['user_profiles'] as const,
+  /** Keyed by user, so one user's account is never shown for another. */
+  of: (userId: string) => ['user_profiles', 'account', userId] as const,
+};
+
+export const accountQueryOptions = (userId: string) =>
+  queryOptions({
+    queryKey: accountKeys.of(userId),
+    queryFn: () => fetchAccount(userId),
+  });

@@ -1,20 +1,16 @@
 import type { Session, User } from '@supabase/supabase-js';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   createContext,
   useCallback,
   useContext,
   useEffect,
   useMemo,
-  useRef,
   useState,
   type ReactNode,
 } from 'react';
-import {
-  fetchOrganization,
-  fetchProfile,
-  type Organization,
-  type UserProfile,
-} from './session-api.ts';
+import { errorMessage } from './errors.ts';
+import { accountQueryOptions, type Organization, type UserProfile } from './session-api.ts';
 import { supabase } from './supabase.ts';
 
 export type SessionStatus = 'loading' | 'signed-out' | 'signed-in';
@@ -28,7 +24,7 @@ export interface SessionState {
   profile: UserProfile | null;
   /** The caller's organisation; null without one, or while loading. */
   organization: Organization | null;
-  /** True while the profile and organisation of a signed-in user load. */
+  /** True while the profile and organisation of a signed-in user load for the first time. */
   profileLoading: boolean;
   profileError: string | null;
   /** Reloads profile and organisation (after creating an organisation, accepting an invitation…). */
@@ -38,101 +34,62 @@ export interface SessionState {
 
 const SessionContext = createContext<SessionState | null>(null);
 
-interface ProfileState {
-  userId: string | null;
-  profile: UserProfile | null;
-  organization: Organization | null;
-  error: string | null;
-  loading: boolean;
-}
-
-const noProfile: ProfileState = {
-  userId: null,
-  profile: null,
-  organization: null,
-  error: null,
-  loading: false,
-};
-
 /**
- * Follows supabase-js's auth-state events and keeps the session, the profile and the
- * organisation of the signed-in user. Unsubscribes when unmounted.
+ * Follows supabase-js's auth-state events (unsubscribing when unmounted) and keeps the session;
+ * the profile and organisation of the signed-in user are a query of their own.
  */
 export function SessionProvider({ children }: { children: ReactNode }) {
-  const [status, setStatus] = useState<SessionStatus>('loading');
-  const [session, setSession] = useState<Session | null>(null);
-  const [profileState, setProfileState] = useState<ProfileState>(noProfile);
-  const userId = session?.user.id ?? null;
+  const [auth, setAuth] = useState<{ status: SessionStatus; session: Session | null }>({
+    status: 'loading',
+    session: null,
+  });
+  const queryClient = useQueryClient();
 
   useEffect(() => {
     const client = supabase();
     let active = true;
+    // undefined until the stored session is known.
+    let currentUser: string | null | undefined;
+    const record = (next: Session | null) => {
+      // Nothing one user loaded may be shown to the next one signed in on this tab. (The first
+      // answer only says who is signed in: what was loaded meanwhile is theirs.)
+      const nextUser = next?.user.id ?? null;
+      if (currentUser !== undefined && nextUser !== currentUser) queryClient.clear();
+      currentUser = nextUser;
+      setAuth({ status: next ? 'signed-in' : 'signed-out', session: next });
+    };
     client.auth.getSession().then(({ data }) => {
-      if (!active) return;
-      setSession(data.session);
-      setStatus(data.session ? 'signed-in' : 'signed-out');
+      if (active) record(data.session);
     });
     // The callback only records state: calling supabase-js from inside it can deadlock.
     const { data } = client.auth.onAuthStateChange((_event, next) => {
-      if (!active) return;
-      setSession(next);
-      setStatus(next ? 'signed-in' : 'signed-out');
+      if (active) record(next);
     });
     return () => {
       active = false;
       data.subscription.unsubscribe();
     };
-  }, []);
+  }, [queryClient]);
 
-  // Only the latest load may write its result: a load started by the SIGNED_IN event can
-  // finish after a refresh that followed it (e.g. accepting an invitation right after sign-up)
-  // and must not put the older profile back.
-  const latestLoad = useRef(0);
-  const loadProfile = useCallback(async (id: string) => {
-    const load = ++latestLoad.current;
-    setProfileState((previous) => ({
-      ...(previous.userId === id ? previous : noProfile),
-      userId: id,
-      loading: true,
-      error: null,
-    }));
-    try {
-      const profile = await fetchProfile(id);
-      const organization = profile.organization_id
-        ? await fetchOrganization(profile.organization_id)
-        : null;
-      if (load !== latestLoad.current) return;
-      setProfileState((previous) =>
-        previous.userId === id
-          ? { userId: id, profile, organization, error: null, loading: false }
-          : previous,
-      );
-    } catch (error) {
-      if (load !== latestLoad.current) return;
-      setProfileState((previous) =>
-        previous.userId === id
-          ? {
-              ...previous,
-              loading: false,
-              error: error instanceof Error ? error.message : String(error),
-            }
-          : previous,
-      );
-    }
-  }, []);
-
-  useEffect(() => {
-    if (userId) void loadProfile(userId);
-    else setProfileState(noProfile);
-  }, [userId, loadProfile]);
+  const userId = auth.session?.user.id ?? null;
+  const account = useQuery({
+    ...accountQueryOptions(userId ?? ''),
+    enabled: userId !== null,
+  });
 
   const refreshProfile = useCallback(async () => {
     // Asks the client, not React state: right after a sign-in or sign-up (accepting an
     // invitation) the state may not have caught up with the new session yet.
     const { data } = await supabase().auth.getSession();
     const id = data.session?.user.id;
-    if (id) await loadProfile(id);
-  }, [loadProfile]);
+    if (!id) return;
+    const options = accountQueryOptions(id);
+    // A load still running may have started before the change (an organisation created, an
+    // invitation accepted): it is dropped, so it cannot put the older account back.
+    await queryClient.cancelQueries({ queryKey: options.queryKey });
+    // A failure is kept in the query, where the shell shows it with Try again.
+    await queryClient.fetchQuery({ ...options, staleTime: 0 }).catch(() => undefined);
+  }, [queryClient]);
 
   const signOut = useCallback(async () => {
     const { error } = await supabase().auth.signOut();
@@ -141,18 +98,25 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const value = useMemo<SessionState>(
     () => ({
-      status,
-      session,
-      user: session?.user ?? null,
-      profile: profileState.userId === userId ? profileState.profile : null,
-      organization: profileState.userId === userId ? profileState.organization : null,
-      profileLoading:
-        status === 'signed-in' && (profileState.loading || profileState.userId !== userId),
-      profileError: profileState.userId === userId ? profileState.error : null,
+      status: auth.status,
+      session: auth.session,
+      user: auth.session?.user ?? null,
+      profile: account.data?.profile ?? null,
+      organization: account.data?.organization ?? null,
+      profileLoading: auth.status === 'signed-in' && account.isPending,
+      profileError: account.isError ? errorMessage(account.error) : null,
       refreshProfile,
       signOut,
     }),
-    [status, session, userId, profileState, refreshProfile, signOut],
+    [
+      auth,
+      account.data,
+      account.isPending,
+      account.isError,
+      account.error,
+      refreshProfile,
+      signOut,
+    ],
   );
 
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;

@@ -1,8 +1,10 @@
+import type { QueryClient } from '@tanstack/react-query';
 import { render, type RenderResult } from '@testing-library/react';
 import { useEffect, type ReactElement } from 'react';
 import { MemoryRouter, useLocation, type Location } from 'react-router-dom';
 import { AppProviders } from '../app/providers.tsx';
 import { AppRoutes } from '../app/routes.tsx';
+import { createQueryClient } from '../lib/query-client.ts';
 import { setSupabaseClient, type AppSupabaseClient } from '../lib/supabase.ts';
 import { newClient } from './backend.ts';
 
@@ -26,14 +28,19 @@ function LocationProbe({ onChange }: { onChange: (location: Location) => void })
   return null;
 }
 
-/** Mounts the whole app (real providers, real routes) in a memory router at `route`. */
+/**
+ * Mounts the whole app (real providers, real routes) in a memory router at `route`, with a
+ * cache of server data of its own, so no test sees what another loaded.
+ */
 export function renderApp({
   client = newClient(),
   route = '/',
 }: RenderAppOptions = {}): RenderResult & {
   router: RouterProbe;
+  queryClient: QueryClient;
 } {
   setSupabaseClient(client);
+  const queryClient = createQueryClient();
   let current = { pathname: route.split('?')[0] } as Location;
   const router: RouterProbe = {
     get state() {
@@ -47,23 +54,28 @@ export function renderApp({
           current = location;
         }}
       />
-      <AppProviders>
+      <AppProviders queryClient={queryClient}>
         <AppRoutes />
       </AppProviders>
     </MemoryRouter>,
   );
-  return { ...result, router };
+  return { ...result, router, queryClient };
 }
 
-/** Mounts one component inside the real providers and a router (for components outside a route). */
+/**
+ * Mounts one component inside the real providers and a router (for components outside a
+ * route), with a fresh cache of server data.
+ */
 export function renderWithProviders(
   ui: ReactElement,
   { client = newClient() }: { client?: AppSupabaseClient } = {},
-) {
+): RenderResult & { queryClient: QueryClient } {
   setSupabaseClient(client);
-  return render(
+  const queryClient = createQueryClient();
+  const result = render(
     <MemoryRouter>
-      <AppProviders>{ui}</AppProviders>
+      <AppProviders queryClient={queryClient}>{ui}</AppProviders>
     </MemoryRouter>,
   );
+  return { ...result, queryClient };
 }

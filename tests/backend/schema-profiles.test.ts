@@ -99,6 +99,24 @@ describe('user profiles follow the auth users', () => {
     );
   });
 
+  it('keeps a name without spaces around it, not empty, and at most 200 characters', async () => {
+    const person = await signUp(server, 'named');
+    const rename = (full_name: string | null) =>
+      person.client.from('user_profiles').update({ full_name }).eq('id', person.userId);
+
+    for (const bad of [' Ruth Miller', 'Ruth Miller\t', '', '   ', 'R'.repeat(201)]) {
+      const { error } = await rename(bad);
+      expect({ name: bad, code: error?.code }).toEqual({ name: bad, code: '23514' });
+    }
+    expect((await profileOf(server, person.userId)).full_name).toBeNull();
+
+    expect((await rename('Ruth  Miller')).error).toBeNull();
+    expect((await profileOf(server, person.userId)).full_name).toBe('Ruth  Miller');
+    expect((await rename('R'.repeat(200))).error).toBeNull();
+    expect((await rename(null)).error).toBeNull();
+    expect((await profileOf(server, person.userId)).full_name).toBeNull();
+  });
+
   it('lets a user whose profile went missing recreate a plain one, and nothing more', async () => {
     const person = await signUp(server, 'recreate');
     const { error: deleteError } = await server

@@ -1,8 +1,8 @@
 /**
  * What every signed-in actor may do to their own rows: read and rename their profile (while
- * active), never change their role, organisation, activity, e-mail or sign-in record, never
- * delete it; read their own connections (while an active member), never write them or read
- * their tokens.
+ * active, to a name without spaces around it), never change their role, organisation,
+ * activity, e-mail or sign-in record, never delete it; read their own connections (while an
+ * active member), never write them or read their tokens.
  */
 import { randomBytes } from 'node:crypto';
 import type { TestServer } from '../support/server.ts';
@@ -142,6 +142,23 @@ export function ownRowCases(server: TestServer, world: World): Case[] {
         };
         await restoreProfile(server, person.userId, { email_reminders: true });
         return judgeWrite(error, after.email_reminders === false);
+      },
+    });
+    cases.push({
+      group,
+      name: `${actor.label} gives themselves a name with spaces around it`,
+      expected: 'denied',
+      run: async () => {
+        const before = await profileOf(server, person.userId);
+        const name = ` Padded ${randomBytes(3).toString('hex')} `;
+        const { error } = await actor.client
+          .from('user_profiles')
+          .update({ full_name: name })
+          .eq('id', person.userId);
+        const after = await profileOf(server, person.userId);
+        const changed = after.full_name === name;
+        if (changed) await restoreProfile(server, person.userId, { full_name: before.full_name });
+        return judgeWrite(error, changed);
       },
     });
     for (const change of FORBIDDEN_PROFILE_CHANGES) {

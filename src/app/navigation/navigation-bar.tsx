@@ -1,6 +1,7 @@
 import { Menu, X } from 'lucide-react';
-import { useEffect, useId, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { NavLink, useLocation } from 'react-router-dom';
+import { Button } from '../../components/ui/button.tsx';
 import { APP_VERSION } from '../../config/app-info.ts';
 import { BrandLogo } from '../../features/branding/components/brand-logo.tsx';
 import { isAdminRole } from '../../lib/roles.ts';
@@ -8,14 +9,19 @@ import { useSession } from '../../lib/session.tsx';
 import { navLinksFor, type NavLinkItem } from './nav-links.ts';
 import { UserSummary } from './user-summary.tsx';
 
+// Loaded when opened: the shell is on the path of every page.
+const ProfileDialog = lazy(async () => ({
+  default: (await import('../../features/users/components/profile-dialog.tsx')).ProfileDialog,
+}));
+
 function linkClass(layout: 'row' | 'stacked') {
   return ({ isActive }: { isActive: boolean }) =>
     [
-      'flex items-center gap-1.5 rounded-md py-2 text-sm font-medium whitespace-nowrap focus-visible:outline-2 focus-visible:outline-blue-600',
+      'flex items-center gap-1.5 rounded-md py-2 text-sm font-medium whitespace-nowrap focus-visible:outline-2 focus-visible:outline-primary-600',
       layout === 'stacked' ? 'w-full px-3' : 'px-2',
       // The active page is marked by weight and aria-current as well as by colour.
       isActive
-        ? 'bg-blue-50 font-semibold text-blue-700'
+        ? 'bg-primary-50 font-semibold text-primary-700'
         : 'text-gray-700 hover:bg-gray-100 hover:text-gray-900',
     ].join(' ');
 }
@@ -42,6 +48,7 @@ function NavLinks({ links, layout }: { links: NavLinkItem[]; layout: 'row' | 'st
 export function NavigationBar() {
   const { user, profile, organization } = useSession();
   const [menuOpen, setMenuOpen] = useState(false);
+  const [editingProfile, setEditingProfile] = useState(false);
   const menuId = useId();
   const toggleRef = useRef<HTMLButtonElement>(null);
   const location = useLocation();
@@ -74,6 +81,8 @@ export function NavigationBar() {
     fullName: profile?.full_name ?? null,
     email,
     role: profile?.role ?? null,
+    // A deactivated member's profile is not theirs to change any more (the server says so).
+    onEditProfile: active ? () => setEditingProfile(true) : undefined,
   };
 
   return (
@@ -93,21 +102,17 @@ export function NavigationBar() {
         <div className="ml-auto hidden min-w-0 xl:block">
           <UserSummary {...summary} layout="row" />
         </div>
-        <button
+        <Button
           ref={toggleRef}
-          type="button"
+          variant="ghost"
+          size="icon"
+          icon={menuOpen ? X : Menu}
           onClick={() => setMenuOpen((open) => !open)}
           aria-expanded={menuOpen}
           aria-controls={menuId}
           aria-label={menuOpen ? 'Close menu' : 'Open menu'}
-          className="ml-auto rounded-md p-2 text-gray-600 hover:bg-gray-100 focus-visible:outline-2 focus-visible:outline-blue-600 xl:hidden"
-        >
-          {menuOpen ? (
-            <X className="h-5 w-5" aria-hidden="true" />
-          ) : (
-            <Menu className="h-5 w-5" aria-hidden="true" />
-          )}
-        </button>
+          className="ml-auto xl:hidden"
+        />
       </nav>
       {menuOpen && (
         <div id={menuId} className="border-t border-gray-200 bg-white px-4 py-3 xl:hidden">
@@ -116,6 +121,15 @@ export function NavigationBar() {
             <UserSummary {...summary} layout="stacked" />
           </div>
         </div>
+      )}
+      {editingProfile && (
+        <Suspense fallback={null}>
+          <ProfileDialog
+            fullName={summary.fullName}
+            email={email}
+            onClose={() => setEditingProfile(false)}
+          />
+        </Suspense>
       )}
     </header>
   );

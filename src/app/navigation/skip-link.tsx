@@ -17,7 +17,7 @@ export function SkipLink({ targetId }: { targetId: string }) {
     <a
       href={`#${targetId}`}
       onClick={onClick}
-      className="sr-only rounded-md bg-white text-sm font-medium text-blue-700 shadow-lg focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:px-4 focus:py-2 focus:outline-2 focus:outline-blue-600"
+      className="sr-only rounded-md bg-white text-sm font-medium text-primary-700 shadow-lg focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:px-4 focus:py-2 focus:outline-2 focus:outline-primary-600"
     >
       Skip to main content
     </a>

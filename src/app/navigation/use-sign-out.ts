@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useFeedback } from '../../components/feedback.tsx';
+import { errorMessage } from '../../lib/errors.ts';
 import { useSession } from '../../lib/session.tsx';
 
 /** Signs out; the shell then shows the sign-in form in place of the page. */
@@ -15,8 +16,7 @@ export function useSignOut() {
     } catch (error) {
       // The specification gives no text for this; say it plainly and keep the user informed.
       console.error('Sign out error', error);
-      const message = error instanceof Error && error.message ? error.message : 'Unknown error';
-      await alert(`Failed to sign out: ${message}`);
+      await alert(`Failed to sign out: ${errorMessage(error)}`);
     } finally {
       setSigningOut(false);
     }

@@ -1,5 +1,6 @@
-import { LogOut } from 'lucide-react';
+import { LogOut, UserPen } from 'lucide-react';
 import { RoleBadge } from '../../components/role-badge.tsx';
+import { Button } from '../../components/ui/button.tsx';
 import type { Role } from '../../lib/roles.ts';
 import { useSignOut } from './use-sign-out.ts';
 
@@ -9,36 +10,55 @@ export interface UserSummaryProps {
   role: Role | null;
   /** `row` in the desktop bar, `stacked` in the small-screen menu. */
   layout: 'row' | 'stacked';
+  /** Opens the profile dialog; absent where the member may not change it (deactivated). */
+  onEditProfile?: () => void;
 }
 
-/** Who is signed in (full name or e-mail, the e-mail, the role badge) and the Sign out button. */
-export function UserSummary({ fullName, email, role, layout }: UserSummaryProps) {
+/**
+ * Who is signed in (full name or e-mail, the e-mail once more under a name, the role badge),
+ * Edit profile and Sign out.
+ */
+export function UserSummary({ fullName, email, role, layout, onEditProfile }: UserSummaryProps) {
   const { signingOut, signOut } = useSignOut();
-  const name = fullName?.trim() || email;
+  const name = fullName?.trim() || null;
+  const row = layout === 'row';
   return (
-    <div
-      className={
-        layout === 'row' ? 'flex items-center gap-3' : 'flex flex-col items-start gap-3 px-3 py-3'
-      }
-    >
-      <div className={layout === 'row' ? 'max-w-[10rem] min-w-0 text-right' : 'max-w-full min-w-0'}>
-        <p className="truncate text-sm font-medium text-gray-900" title={name}>
-          {name}
+    <div className={row ? 'flex items-center gap-3' : 'flex flex-col items-start gap-3 px-3 py-3'}>
+      <div className={row ? 'max-w-[10rem] min-w-0 text-right' : 'max-w-full min-w-0'}>
+        <p className="truncate text-sm font-medium text-gray-900" title={name ?? email}>
+          {name ?? email}
         </p>
-        <p className="truncate text-xs text-gray-500" title={email}>
-          {email}
-        </p>
+        {name && (
+          <p className="truncate text-xs text-gray-500" title={email}>
+            {email}
+          </p>
+        )}
       </div>
       {role && <RoleBadge role={role} />}
-      <button
-        type="button"
-        onClick={() => void signOut()}
-        disabled={signingOut}
-        className="inline-flex shrink-0 items-center gap-1.5 rounded-md border border-gray-300 px-3 py-1.5 text-sm font-medium whitespace-nowrap text-gray-700 hover:bg-gray-50 focus-visible:outline-2 focus-visible:outline-blue-600 disabled:opacity-60"
-      >
-        <LogOut className="h-4 w-4" aria-hidden="true" />
-        Sign out
-      </button>
+      <div className="flex shrink-0 items-center gap-2">
+        {onEditProfile && (
+          <Button
+            variant={row ? 'ghost' : 'secondary'}
+            size={row ? 'icon' : 'sm'}
+            icon={UserPen}
+            onClick={onEditProfile}
+            aria-haspopup="dialog"
+            aria-label={row ? 'Edit profile' : undefined}
+            title={row ? 'Edit profile' : undefined}
+          >
+            {row ? null : 'Edit profile'}
+          </Button>
+        )}
+        <Button
+          variant="secondary"
+          size="sm"
+          icon={LogOut}
+          onClick={() => void signOut()}
+          disabled={signingOut}
+        >
+          Sign out
+        </Button>
+      </div>
     </div>
   );
 }

@@ -55,7 +55,11 @@ describe('department page', { timeout: 60_000 }, () => {
     expect(within(features).getAllByRole('listitem')).toHaveLength(6);
     expect(within(features).getByText('Chord charts and lyrics')).toBeVisible();
 
-    await waitFor(() => expect(statValue('Documents')).toBe('2'), slow);
+    // The documents its list shows: tagged with the department's key or label (one rule for both).
+    await waitFor(() => expect(statValue('Documents')).toBe('1'), slow);
+    expect(
+      within(screen.getByRole('list', { name: 'Worship Documents' })).getAllByRole('checkbox'),
+    ).toHaveLength(1);
     await waitFor(() => expect(statValue('Team Members')).toBe('3'), slow);
     expect(statValue('Active Projects')).toBe('5');
     expect(statValue('Resources')).toBe('12');

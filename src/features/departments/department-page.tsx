@@ -6,18 +6,17 @@ import { useFeedback } from '../../components/feedback.tsx';
 import { NotFoundPanel } from '../../components/not-found-panel.tsx';
 import { QuickActions, type QuickAction } from '../../components/quick-actions.tsx';
 import { Spinner } from '../../components/spinner.tsx';
-import { findDepartment, type DepartmentDetails } from '../../config/departments.ts';
+import { findDepartment, type DepartmentDetails } from '../../config/department-details.ts';
 import { paths } from '../../config/paths.ts';
-import { TONES } from '../../config/tones.ts';
 import { isAdminRole } from '../../lib/roles.ts';
 import { useSession } from '../../lib/session.tsx';
+import { useCategoryDocumentCount } from '../category-documents/api/list-category-documents.ts';
 import { CategoryDocumentList } from '../category-documents/components/category-document-list.tsx';
-import { useDocumentsMatchingCount } from '../category-documents/hooks/use-documents-matching-count.ts';
-import { tagSpellings } from '../category-documents/lib/document-match.ts';
+import { tagSpellings, type DocumentMatch } from '../category-documents/lib/document-match.ts';
+import { useActiveMemberCount } from './api/count-active-members.ts';
 import { DepartmentFeatures } from './components/department-features.tsx';
 import { DepartmentSettingsDialog } from './components/department-settings-dialog.tsx';
 import { DepartmentStatCards } from './components/department-stat-cards.tsx';
-import { useTeamMemberCount } from './hooks/use-team-member-count.ts';
 
 export const TEAM_MANAGED_BY_ADMINS =
   'Team members are managed by your organization’s administrators. Please ask an admin to invite someone or change their access.';
@@ -27,8 +26,13 @@ function DepartmentContent({ department }: { department: DepartmentDetails }) {
   const { alert } = useFeedback();
   const organizationId = profile?.organization_id ?? null;
   const isAdmin = isAdminRole(profile?.role);
-  const documents = useDocumentsMatchingCount(department.key, Boolean(organizationId));
-  const members = useTeamMemberCount(organizationId);
+  // The documents that belong here, listed at the bottom and counted on the Documents card.
+  const match: DocumentMatch = {
+    documentCategory: null,
+    tags: tagSpellings(department.key, department.label),
+  };
+  const documents = useCategoryDocumentCount(match);
+  const members = useActiveMemberCount(organizationId);
   const [settingsOpen, setSettingsOpen] = useState(false);
 
   // The specification leaves these three open: team and access are managed on /users (admins
@@ -48,24 +52,21 @@ function DepartmentContent({ department }: { department: DepartmentDetails }) {
         title={department.title}
         description={department.description}
         icon={department.icon}
-        iconTone={TONES[department.tone].icon}
+        tone={`department-${department.key}`}
         backTo={paths.dashboard}
         backLabel="Back to Dashboard"
       />
       <DepartmentStatCards
         documents={documents.data}
-        documentsFailed={Boolean(documents.error)}
-        teamMembers={members.data}
-        teamMembersFailed={Boolean(members.error)}
+        documentsFailed={documents.isError}
+        teamMembers={organizationId ? members.data : 0}
+        teamMembersFailed={members.isError}
       />
       <div className="grid gap-6 lg:grid-cols-[1fr_18rem] lg:items-start">
         <DepartmentFeatures department={department} />
         <QuickActions actions={actions} />
       </div>
-      <CategoryDocumentList
-        title={`${department.label} Documents`}
-        match={{ documentCategory: null, tags: tagSpellings(department.key, department.label) }}
-      />
+      <CategoryDocumentList title={`${department.label} Documents`} match={match} />
       {settingsOpen && (
         <DepartmentSettingsDialog department={department} onClose={() => setSettingsOpen(false)} />
       )}

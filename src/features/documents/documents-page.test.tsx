@@ -100,13 +100,20 @@ describe('documents page', () => {
     expect(older.getByText('Feb 03, 2031')).toBeInTheDocument();
     expect(older.getByText('1.5 KB')).toBeInTheDocument();
     expect(older.getByText('Active')).toBeInTheDocument();
-    expect(older.queryByRole('button', { name: 'Edit Content' })).not.toBeInTheDocument();
+    expect(older.queryByRole('button', { name: /^Edit Content/ })).not.toBeInTheDocument();
 
     const newer = within(rowOf('newer.txt'));
     expect(newer.getByText('N/A')).toBeInTheDocument();
     expect(newer.getByText('3 MB')).toBeInTheDocument();
+    // Icon buttons named with their action and the document they act on.
     expect(newer.getAllByRole('button').map((button) => button.getAttribute('aria-label'))).toEqual(
-      ['View', 'Edit Properties', 'Edit Content', 'Download', 'Delete'],
+      [
+        'View newer.txt',
+        'Edit Properties newer.txt',
+        'Edit Content newer.txt',
+        'Download newer.txt',
+        'Delete newer.txt',
+      ],
     );
   });
 
@@ -148,16 +155,20 @@ describe('documents page', () => {
     renderApp({ client: organization.masterAdmin.client, route: '/documents' });
     await screen.findByText('old minutes.txt', {}, PAGE);
 
-    await user.click(within(rowOf('old minutes.txt')).getByRole('button', { name: 'Delete' }));
+    await user.click(
+      within(rowOf('old minutes.txt')).getByRole('button', { name: 'Delete old minutes.txt' }),
+    );
     const confirm = await screen.findByRole('dialog', { name: 'Please confirm' });
     expect(confirm).toHaveTextContent('Are you sure you want to delete "old minutes.txt"?');
     await user.click(within(confirm).getByRole('button', { name: 'Cancel' }));
     expect(screen.getByText('old minutes.txt')).toBeInTheDocument();
 
-    await user.click(within(rowOf('old minutes.txt')).getByRole('button', { name: 'Delete' }));
+    await user.click(
+      within(rowOf('old minutes.txt')).getByRole('button', { name: 'Delete old minutes.txt' }),
+    );
     await user.click(
       within(await screen.findByRole('dialog', { name: 'Please confirm' })).getByRole('button', {
-        name: 'OK',
+        name: 'Delete',
       }),
     );
     await waitFor(() => expect(screen.queryByText('old minutes.txt')).not.toBeInTheDocument());
@@ -186,10 +197,12 @@ describe('documents page', () => {
     );
     renderApp({ client: organization.masterAdmin.client, route: '/documents' });
     await screen.findByText('locked.pdf', {}, PAGE);
-    await user.click(within(rowOf('locked.pdf')).getByRole('button', { name: 'Delete' }));
+    await user.click(
+      within(rowOf('locked.pdf')).getByRole('button', { name: 'Delete locked.pdf' }),
+    );
     await user.click(
       within(await screen.findByRole('dialog', { name: 'Please confirm' })).getByRole('button', {
-        name: 'OK',
+        name: 'Delete',
       }),
     );
     expect(await screen.findByRole('alert')).toHaveTextContent(
@@ -205,7 +218,9 @@ describe('documents page', () => {
     ]);
     renderApp({ client: organization.masterAdmin.client, route: '/documents' });
     await screen.findByText('policy.pdf', {}, PAGE);
-    await user.click(within(rowOf('policy.pdf')).getByRole('button', { name: 'Edit Properties' }));
+    await user.click(
+      within(rowOf('policy.pdf')).getByRole('button', { name: 'Edit Properties policy.pdf' }),
+    );
 
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByLabelText(/Category/)).toHaveValue('Legal');
@@ -241,7 +256,7 @@ describe('documents page', () => {
   });
 
   it('shows the load failure with the backend note', async () => {
-    const user = await signUpUser();
+    const { organization } = await openDocuments();
     network.use(
       http.get('*/rest/v1/documents', () =>
         HttpResponse.json(
@@ -250,7 +265,7 @@ describe('documents page', () => {
         ),
       ),
     );
-    renderApp({ client: user.client, route: '/documents' });
+    renderApp({ client: organization.masterAdmin.client, route: '/documents' });
     const alert = await screen.findByRole('alert', {}, PAGE);
     expect(alert).toHaveTextContent(
       'Error loading documents: Could not query the database for the schema cache',
@@ -275,5 +290,88 @@ describe('documents page', () => {
     const rendered = within(table).getAllByRole('row').length - 1;
     expect(rendered).toBeGreaterThan(0);
     expect(rendered).toBeLessThan(60);
+  });
+
+  it('shows a member without an organisation how to set one up, not an upload', async () => {
+    const { client } = await signUpUser();
+    renderApp({ client, route: '/documents' });
+    expect(await screen.findByRole('link', { name: 'Set Up Organization' }, PAGE)).toHaveAttribute(
+      'href',
+      '/users',
+    );
+    expect(
+      screen.queryByText('No documents found. Upload your first document to get started!'),
+    ).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Upload Documents' })).not.toBeInTheDocument();
+  });
+
+  it('sorts by a column header', async () => {
+    const { organization, user } = await openDocuments();
+    await seedDocuments(organization, [
+      { name: 'b.pdf', expiry_date: '2030-05-01', created_at: '2025-01-03T00:00:00Z' },
+      { name: 'a.pdf', expiry_date: null, created_at: '2025-01-02T00:00:00Z' },
+      { name: 'c.pdf', expiry_date: '2029-01-01', created_at: '2025-01-01T00:00:00Z' },
+    ]);
+    renderApp({ client: organization.masterAdmin.client, route: '/documents' });
+    await screen.findByText('a.pdf', {}, PAGE);
+    const names = () =>
+      screen
+        .getAllByRole('row')
+        .slice(1)
+        .map((row) => within(row).getAllByRole('cell')[0]!.textContent);
+    expect(names()).toEqual(['b.pdf', 'a.pdf', 'c.pdf']);
+    const expiry = screen.getByRole('columnheader', { name: 'Expiry Date' });
+    await user.click(within(expiry).getByRole('button'));
+    expect(expiry).toHaveAttribute('aria-sort', 'ascending');
+    expect(names()).toEqual(['c.pdf', 'b.pdf', 'a.pdf']);
+    await user.click(
+      within(screen.getByRole('columnheader', { name: 'Name' })).getByRole('button'),
+    );
+    expect(names()).toEqual(['a.pdf', 'b.pdf', 'c.pdf']);
+  });
+
+  it('does not delete on Enter: the confirmation opens on Cancel', async () => {
+    const { organization, user } = await openDocuments();
+    await seedDocuments(organization, [{ name: 'keep me.pdf' }]);
+    renderApp({ client: organization.masterAdmin.client, route: '/documents' });
+    await screen.findByText('keep me.pdf', {}, PAGE);
+    await user.click(
+      within(rowOf('keep me.pdf')).getByRole('button', { name: 'Delete keep me.pdf' }),
+    );
+    const confirm = await screen.findByRole('dialog', { name: 'Please confirm' });
+    expect(within(confirm).getByRole('button', { name: 'Cancel' })).toHaveFocus();
+    await user.keyboard('{Enter}');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    const rows = await serviceClient()
+      .from('documents')
+      .select('name')
+      .eq('organization_id', organization.organizationId);
+    expect(rows.data).toEqual([{ name: 'keep me.pdf' }]);
+  });
+
+  it('asks before leaving the page with changed properties not saved', async () => {
+    const { organization, user } = await openDocuments();
+    await seedDocuments(organization, [{ name: 'policy.pdf', category: 'Legal' }]);
+    const { router } = renderApp({ client: organization.masterAdmin.client, route: '/documents' });
+    await screen.findByText('policy.pdf', {}, PAGE);
+    await user.click(
+      within(rowOf('policy.pdf')).getByRole('button', { name: 'Edit Properties policy.pdf' }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: /Edit Properties/ });
+    await user.type(within(dialog).getByLabelText('Description'), 'Adopted in May');
+    const nav = screen.getByRole('navigation', { name: 'Main' });
+    await user.click(within(nav).getAllByRole('link', { name: 'Dashboard' })[0]!);
+    const question = await screen.findByRole('dialog', { name: 'Leave this page?' });
+    await user.click(within(question).getByRole('button', { name: 'Stay' }));
+    expect(router.state.location.pathname).toBe('/documents');
+    expect(within(dialog).getByLabelText('Description')).toHaveValue('Adopted in May');
+
+    await user.click(within(nav).getAllByRole('link', { name: 'Dashboard' })[0]!);
+    await user.click(
+      within(await screen.findByRole('dialog', { name: 'Leave this page?' })).getByRole('button', {
+        name: 'Leave',
+      }),
+    );
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
   });
 });

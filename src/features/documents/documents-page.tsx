@@ -1,9 +1,11 @@
 import { Upload } from 'lucide-react';
 import { useCallback, useState } from 'react';
-import { Link } from 'react-router-dom';
 import { Spinner } from '../../components/spinner.tsx';
+import { ButtonLink } from '../../components/ui/button-link.tsx';
 import { paths } from '../../config/paths.ts';
+import { useSession } from '../../lib/session.tsx';
 import type { DocumentRecord } from './api/document.ts';
+import { useDocumentList } from './api/list-documents.ts';
 import { DocumentFilters } from './components/document-filters.tsx';
 import { DocumentPreviewModal } from './components/document-preview-modal.tsx';
 import { DocumentsEmpty } from './components/documents-empty.tsx';
@@ -11,18 +13,24 @@ import { DocumentsLoadError } from './components/documents-load-error.tsx';
 import { DocumentsTable } from './components/documents-table.tsx';
 import { EditContentModal } from './components/edit-content-modal.tsx';
 import { EditPropertiesModal } from './components/edit-properties-modal.tsx';
+import { OrganizationRequired } from './components/organization-required.tsx';
 import type { DocumentAction } from './components/row-actions.tsx';
-import { useDeleteDocument } from './hooks/use-delete-document.ts';
+import { useConfirmedDelete } from './hooks/use-delete-document.ts';
 import { ALL_CATEGORIES, useDocumentFilter } from './hooks/use-document-filter.ts';
-import { useDocumentList } from './hooks/use-document-list.ts';
 import { useDownloadDocument } from './hooks/use-download-document.ts';
 
 type OpenModal = { kind: 'view' | 'properties' | 'content'; document: DocumentRecord } | null;
 
 /** /documents: search, filter and manage the organisation's documents (spec §2). */
 export function DocumentsPage() {
+  const { organization, profileLoading } = useSession();
+  if (profileLoading) return <Spinner />;
+  if (!organization) return <OrganizationRequired title="Documents" />;
+  return <OrganizationDocuments />;
+}
+
+function OrganizationDocuments() {
   const list = useDocumentList();
-  const { removeRow, replaceRow } = list;
   const [search, setSearch] = useState('');
   const [category, setCategory] = useState(ALL_CATEGORIES);
   const { filtered, appliedSearch, appliedCategory } = useDocumentFilter(
@@ -32,19 +40,20 @@ export function DocumentsPage() {
   );
   const [modal, setModal] = useState<OpenModal>(null);
   const download = useDownloadDocument();
-  const deleteWithConfirmation = useDeleteDocument();
+  const deleteWithConfirmation = useConfirmedDelete();
 
   const onAction = useCallback(
     (action: DocumentAction, document: DocumentRecord) => {
       if (action === 'download') void download(document);
-      else if (action === 'delete') {
-        void deleteWithConfirmation(document).then((deleted) => deleted && removeRow(document.id));
-      } else setModal({ kind: action, document });
+      else if (action === 'delete') void deleteWithConfirmation(document);
+      else setModal({ kind: action, document });
     },
-    [download, deleteWithConfirmation, removeRow],
+    [download, deleteWithConfirmation],
   );
   const closeModal = useCallback(() => setModal(null), []);
   const filtering = appliedSearch.trim() !== '' || appliedCategory !== ALL_CATEGORIES;
+  // The open document as the list holds it now (after a save, the saved row).
+  const opened = modal && (list.rows.find((row) => row.id === modal.document.id) ?? modal.document);
 
   return (
     <div className="space-y-6">
@@ -55,13 +64,9 @@ export function DocumentsPage() {
             Search, preview and manage your organization’s documents.
           </p>
         </div>
-        <Link
-          to={paths.upload}
-          className="inline-flex items-center justify-center gap-2 rounded-md bg-blue-600 px-4 py-2 text-sm font-medium text-white hover:bg-blue-700"
-        >
-          <Upload className="h-4 w-4" aria-hidden="true" />
+        <ButtonLink to={paths.upload} icon={Upload}>
           Upload Documents
-        </Link>
+        </ButtonLink>
       </div>
 
       <DocumentFilters
@@ -95,28 +100,14 @@ export function DocumentsPage() {
         </>
       )}
 
-      {modal?.kind === 'view' && (
-        <DocumentPreviewModal
-          key={modal.document.id}
-          document={modal.document}
-          onClose={closeModal}
-        />
+      {modal?.kind === 'view' && opened && (
+        <DocumentPreviewModal key={opened.id} document={opened} onClose={closeModal} />
       )}
-      {modal?.kind === 'properties' && (
-        <EditPropertiesModal
-          key={modal.document.id}
-          document={modal.document}
-          onClose={closeModal}
-          onSaved={replaceRow}
-        />
+      {modal?.kind === 'properties' && opened && (
+        <EditPropertiesModal key={opened.id} document={opened} onClose={closeModal} />
       )}
-      {modal?.kind === 'content' && (
-        <EditContentModal
-          key={modal.document.id}
-          document={modal.document}
-          onClose={closeModal}
-          onSaved={replaceRow}
-        />
+      {modal?.kind === 'content' && opened && (
+        <EditContentModal key={opened.id} document={opened} onClose={closeModal} />
       )}
     </div>
   );

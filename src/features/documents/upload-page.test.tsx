@@ -1,13 +1,21 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { File as NodeFile } from 'node:buffer';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { delay, http, passthrough } from 'msw';
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createOrganization, signUpUser } from '../../testing/backend.ts';
 import { renderApp } from '../../testing/render.tsx';
 import { serviceClient } from './testing/seed-documents.ts';
 
 // The first render waits for the session, the profile and the lazily loaded page.
 const PAGE = { timeout: 10_000 };
+
+// Only to hold an upload open while the test looks at the page; it then goes to the real server.
+const network = setupServer();
+beforeAll(() => network.listen({ onUnhandledRequest: 'bypass' }));
+afterEach(() => network.resetHandlers());
+afterAll(() => network.close());
 
 /**
  * A file as the browser's picker gives it. Node's File, not jsdom's: Node's fetch cannot send
@@ -157,5 +165,55 @@ describe('upload page', () => {
       'href',
       '/users',
     );
+  });
+
+  it('refuses dropped files of other types up front, naming them', async () => {
+    const { user } = await openUpload();
+    const zone = screen.getByText(/Drag and drop files here/).parentElement!;
+    fireEvent.drop(zone, {
+      dataTransfer: {
+        files: [file('Budget 2026.pdf', 'x'), file('setup.exe', 'MZ', ''), file('a.sh', 'x', '')],
+      },
+    });
+    const list = screen.getByRole('region', { name: 'Selected files (1)' });
+    expect(within(list).getByText('Budget 2026.pdf')).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'setup.exe, a.sh were not added: only PDF, Word, Excel and image files (JPG, PNG, GIF) can be uploaded.',
+    );
+    expect(list).not.toHaveTextContent('setup.exe');
+
+    // Files chosen afterwards clear the message.
+    await user.upload(screen.getByLabelText('Choose files to upload'), file('two.pdf', 'y'));
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('asks before leaving while files are still uploading', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    network.use(
+      http.post('*/storage/v1/object/documents/*', async () => {
+        await held;
+        return passthrough();
+      }),
+    );
+    const { user, router } = await openUpload();
+    await user.upload(screen.getByLabelText('Choose files to upload'), file('big.pdf', 'x'));
+    await user.selectOptions(screen.getByLabelText(/Category/), 'Reports');
+    await user.click(screen.getByRole('button', { name: 'Upload Documents' }));
+    expect(await screen.findByRole('button', { name: 'Uploading...' })).toBeDisabled();
+
+    const nav = screen.getByRole('navigation', { name: 'Main' });
+    await user.click(within(nav).getAllByRole('link', { name: 'Documents' })[0]!);
+    const question = await screen.findByRole('dialog', { name: 'Leave this page?' });
+    expect(question).toHaveTextContent('Files are still being uploaded.');
+    expect(within(question).getByRole('button', { name: 'Stay' })).toHaveFocus();
+    await user.click(within(question).getByRole('button', { name: 'Stay' }));
+    expect(router.state.location.pathname).toBe('/upload');
+
+    // Once the upload is through, the page goes to the list without asking.
+    await delay(0);
+    release();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/documents'), PAGE);
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 });

@@ -1,11 +1,14 @@
-import { useState } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { useEffect, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
 import { useFeedback } from '../../components/feedback.tsx';
 import { Spinner } from '../../components/spinner.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { useLeaveGuard } from '../../components/ui/use-leave-guard.ts';
 import { paths } from '../../config/paths.ts';
 import { useSession } from '../../lib/session.tsx';
 import { DocumentPropertyFields } from './components/document-property-fields.tsx';
 import { FileDropZone } from './components/file-drop-zone.tsx';
+import { OrganizationRequired } from './components/organization-required.tsx';
 import { SelectedFilesList } from './components/selected-files-list.tsx';
 import { useUploadQueue } from './hooks/use-upload-queue.ts';
 import {
@@ -15,6 +18,10 @@ import {
 } from './utils/property-values.ts';
 import { uploadFailureMessage } from './utils/upload-summary.ts';
 
+/** Asked before leaving the page while files are still being uploaded. */
+export const UPLOADING_QUESTION =
+  'Files are still being uploaded. If you leave now, the files not yet uploaded will not be saved.';
+
 /** /upload: several files at once, with category, expiry date, tags and description (spec §2). */
 export function UploadPage() {
   const { organization, profileLoading } = useSession();
@@ -23,25 +30,16 @@ export function UploadPage() {
   const queue = useUploadQueue();
   const [values, setValues] = useState(EMPTY_PROPERTY_INPUT);
   const [started, setStarted] = useState(false);
+  const [finished, setFinished] = useState(false);
+  useLeaveGuard(queue.running, UPLOADING_QUESTION);
+
+  // Off to the list once every file is in, after the guard above has let go of the page.
+  useEffect(() => {
+    if (finished) navigate(paths.documents);
+  }, [finished, navigate]);
 
   if (profileLoading) return <Spinner />;
-  if (!organization) {
-    return (
-      <div className="mx-auto max-w-xl rounded-lg border border-gray-200 bg-white p-6 text-center shadow-sm">
-        <h1 className="text-xl font-semibold text-gray-900">Upload Documents</h1>
-        <p className="mt-2 text-sm text-gray-600">
-          Documents belong to an organization. Set up your organization first, then come back to
-          upload.
-        </p>
-        <Link
-          to={paths.users}
-          className="mt-4 inline-block rounded-md bg-blue-600 px-4 py-2 text-sm font-medium text-white hover:bg-blue-700"
-        >
-          Set Up Organization
-        </Link>
-      </div>
-    );
-  }
+  if (!organization) return <OrganizationRequired title="Upload Documents" />;
   const organizationId = organization.id;
   const pending = queue.files.filter((item) => item.state !== 'done');
   const uploadedCount = queue.files.length - pending.length;
@@ -60,7 +58,7 @@ export function UploadPage() {
     setStarted(true);
     const outcome = await queue.upload(toDocumentProperties(values), organizationId);
     if (outcome.failed.length === 0) {
-      navigate(paths.documents);
+      setFinished(true);
       return;
     }
     await alert(uploadFailureMessage(outcome));
@@ -81,7 +79,11 @@ export function UploadPage() {
           onRemove={queue.remove}
         />
         {started && !queue.running && uploadedCount > 0 && pending.length > 0 && (
-          <p role="status" className="rounded-md bg-yellow-50 px-4 py-3 text-sm text-yellow-800">
+          <p
+            role="status"
+            data-tone="warning"
+            className="rounded-md bg-tone-50 px-4 py-3 text-sm text-tone-800"
+          >
             {uploadedCount} {uploadedCount === 1 ? 'file was' : 'files were'} uploaded. The files
             marked Failed were not: fix the problem, then press Upload Documents to try them again.
           </p>
@@ -90,21 +92,16 @@ export function UploadPage() {
           <DocumentPropertyFields values={values} onChange={setValues} disabled={queue.running} />
         </div>
         <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-          <button
-            type="button"
+          <Button
+            variant="secondary"
             onClick={() => navigate(paths.documents)}
             disabled={queue.running}
-            className="rounded-md border border-gray-300 bg-white px-4 py-2 text-sm font-medium text-gray-700 hover:bg-gray-50 disabled:opacity-50"
           >
             Cancel
-          </button>
-          <button
-            type="submit"
-            disabled={queue.running}
-            className="rounded-md bg-blue-600 px-4 py-2 text-sm font-medium text-white hover:bg-blue-700 disabled:opacity-60"
-          >
-            {queue.running ? 'Uploading...' : 'Upload Documents'}
-          </button>
+          </Button>
+          <Button type="submit" busy={queue.running} busyLabel="Uploading...">
+            Upload Documents
+          </Button>
         </div>
       </form>
     </div>

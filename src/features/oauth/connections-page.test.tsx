@@ -33,7 +33,7 @@ async function openConnections(as: TestUser) {
 
 const card = (name: string) => screen.getByRole('article', { name });
 
-async function confirmWith(answer: 'OK' | 'Cancel', question: string) {
+async function confirmWith(answer: 'Disconnect' | 'Cancel', question: string) {
   const dialog = await screen.findByRole('dialog', { name: 'Please confirm' });
   expect(dialog).toHaveTextContent(question);
   await userEvent.click(within(dialog).getByRole('button', { name: answer }));
@@ -161,7 +161,7 @@ describe('OAuth Connections page', () => {
     expect(within(card('Slack')).getByText('Connected')).toBeInTheDocument();
 
     await userEvent.click(within(card('Slack')).getByRole('button', { name: 'Disconnect' }));
-    await confirmWith('OK', 'Are you sure you want to disconnect Slack?');
+    await confirmWith('Disconnect', 'Are you sure you want to disconnect Slack?');
     await waitFor(
       () =>
         expect(within(card('Slack')).getByRole('button', { name: 'Connect Slack' })).toBeEnabled(),
@@ -187,7 +187,7 @@ describe('OAuth Connections page', () => {
     });
     expect(error).toBeNull();
     await userEvent.click(within(card('Slack')).getByRole('button', { name: 'Disconnect' }));
-    await confirmWith('OK', 'Are you sure you want to disconnect Slack?');
+    await confirmWith('Disconnect', 'Are you sure you want to disconnect Slack?');
     const notice = await screen.findByRole('dialog', { name: 'Notice' });
     expect(within(notice).getByRole('alert')).toHaveTextContent(
       'Failed to disconnect: Connection not found',

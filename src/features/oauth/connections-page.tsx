@@ -1,15 +1,18 @@
-import { useState } from 'react';
-import { Link } from 'react-router-dom';
+import { useMemo, useState } from 'react';
 import { Spinner } from '../../components/spinner.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { ButtonLink } from '../../components/ui/button-link.tsx';
+import { ErrorPanel } from '../../components/ui/form-error.tsx';
 import { paths } from '../../config/paths.ts';
+import { errorMessage } from '../../lib/errors.ts';
 import { isMasterAdminRole } from '../../lib/roles.ts';
 import { useSession } from '../../lib/session.tsx';
+import { useProviderSettings } from './api/list-provider-settings.ts';
 import { OAuthSecurityNote } from './components/oauth-security-note.tsx';
 import { ProviderCard } from './components/provider-card.tsx';
 import { ProviderSettingsDialog } from './components/provider-settings-dialog.tsx';
 import { useConnectionActions } from './hooks/use-connection-actions.ts';
 import { useConnections } from './hooks/use-connections.ts';
-import { useProviderSettings } from './hooks/use-provider-settings.ts';
 import { OAUTH_PROVIDERS, type OAuthProvider } from './providers.ts';
 
 /**
@@ -20,9 +23,14 @@ import { OAUTH_PROVIDERS, type OAuthProvider } from './providers.ts';
 export function ConnectionsPage() {
   const { user, profile, organization, profileLoading } = useSession();
   const organizationId = organization?.id ?? null;
-  const connections = useConnections(organizationId ? (user?.id ?? null) : null);
+  const { list, refreshing } = useConnections(organizationId ? (user?.id ?? null) : null);
+  // Settings that cannot be read leave every provider "not set up", the safe reading.
   const providerSettings = useProviderSettings(organizationId);
-  const actions = useConnectionActions(connections.reload);
+  const settingsById = useMemo(
+    () => new Map((providerSettings.data ?? []).map((row) => [row.provider_id, row])),
+    [providerSettings.data],
+  );
+  const actions = useConnectionActions();
   const [configuring, setConfiguring] = useState<OAuthProvider | null>(null);
   const canConfigure = isMasterAdminRole(profile?.role);
 
@@ -34,20 +42,14 @@ export function ConnectionsPage() {
         <p className="mt-2 text-sm text-gray-600">
           Connections belong to an organization. Set up your organization first.
         </p>
-        <Link
-          to={paths.users}
-          className="mt-4 inline-block rounded-md bg-blue-600 px-4 py-2 text-sm font-medium text-white hover:bg-blue-700"
-        >
+        <ButtonLink to={paths.users} className="mt-4">
           Set Up Organization
-        </Link>
+        </ButtonLink>
       </div>
     );
   }
 
-  const { state } = connections;
-  const byProvider = new Map(
-    state.status === 'ready' ? state.connections.map((c) => [c.provider_id, c]) : [],
-  );
+  const byProvider = new Map((list.data ?? []).map((c) => [c.provider_id, c]));
 
   return (
     <div>
@@ -58,12 +60,19 @@ export function ConnectionsPage() {
         </p>
       </header>
 
-      {state.status === 'error' && (
-        <p role="alert" className="mb-4 rounded-md bg-red-50 p-3 text-sm text-red-700">
-          {state.message}
-        </p>
+      {list.isError && (
+        <div className="mb-4">
+          <ErrorPanel
+            title={errorMessage(list.error)}
+            actions={
+              <Button variant="secondary" size="sm" onClick={() => void list.refetch()}>
+                Try again
+              </Button>
+            }
+          />
+        </div>
       )}
-      {state.status === 'loading' || !providerSettings.loaded ? (
+      {list.isPending || providerSettings.isPending ? (
         <Spinner />
       ) : (
         <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
@@ -74,10 +83,10 @@ export function ConnectionsPage() {
                 key={provider.id}
                 provider={provider}
                 connection={connection}
-                settings={providerSettings.settings.get(provider.id)}
+                settings={settingsById.get(provider.id)}
                 canConfigure={canConfigure}
                 busy={actions.busyProviderId === provider.id}
-                refreshing={Boolean(connection && connections.refreshing.has(connection.id))}
+                refreshing={Boolean(connection && refreshing.has(connection.id))}
                 onConnect={() => void actions.connect(provider)}
                 onDisconnect={() => connection && void actions.disconnect(provider, connection)}
                 onConfigure={() => setConfiguring(provider)}
@@ -92,12 +101,9 @@ export function ConnectionsPage() {
       {configuring && (
         <ProviderSettingsDialog
           provider={configuring}
-          settings={providerSettings.settings.get(configuring.id)}
+          settings={settingsById.get(configuring.id)}
           onClose={() => setConfiguring(null)}
-          onSaved={() => {
-            setConfiguring(null);
-            providerSettings.reload();
-          }}
+          onSaved={() => setConfiguring(null)}
         />
       )}
     </div>

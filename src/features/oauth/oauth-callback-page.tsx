@@ -2,6 +2,7 @@ import { CheckCircle2, XCircle } from 'lucide-react';
 import { useEffect } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { Spinner } from '../../components/spinner.tsx';
+import { Button } from '../../components/ui/button.tsx';
 import { paths } from '../../config/paths.ts';
 import { useSession } from '../../lib/session.tsx';
 import { useOAuthCallback } from './hooks/use-oauth-callback.ts';
@@ -40,8 +41,8 @@ export function OAuthCallbackPage() {
     <div className="mx-auto mt-12 max-w-md rounded-lg border border-gray-200 bg-white p-8 text-center shadow-sm">
       {result.status === 'loading' && <Spinner label={`Connecting to ${providerName}...`} />}
       {result.status === 'success' && (
-        <div role="status">
-          <CheckCircle2 className="mx-auto h-12 w-12 text-green-600" aria-hidden="true" />
+        <div role="status" data-tone="success">
+          <CheckCircle2 className="mx-auto h-12 w-12 text-tone-600" aria-hidden="true" />
           <h1 className="mt-4 text-xl font-semibold text-gray-900">Connection Successful!</h1>
           <p className="mt-2 text-sm text-gray-600">Successfully connected to {providerName}</p>
           <p className="mt-1 text-xs text-gray-500">Returning to the dashboard...</p>
@@ -49,17 +50,13 @@ export function OAuthCallbackPage() {
       )}
       {result.status === 'error' && (
         <div role="alert">
-          <XCircle className="mx-auto h-12 w-12 text-red-600" aria-hidden="true" />
+          <XCircle className="mx-auto h-12 w-12 text-destructive-600" aria-hidden="true" />
           <h1 className="mt-4 text-xl font-semibold text-gray-900">Connection Failed</h1>
           <p className="mt-2 text-sm text-gray-700">{result.message}</p>
           {result.detail && <p className="mt-1 text-sm text-gray-500">{result.detail}</p>}
-          <button
-            type="button"
-            onClick={() => navigate(paths.dashboard)}
-            className="mt-6 rounded-md bg-blue-600 px-4 py-2 text-sm font-medium text-white hover:bg-blue-700"
-          >
+          <Button className="mt-6" onClick={() => void navigate(paths.dashboard)}>
             Return to Dashboard
-          </button>
+          </Button>
         </div>
       )}
     </div>

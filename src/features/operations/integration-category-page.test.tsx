@@ -59,7 +59,10 @@ describe('integration category page', { timeout: 60_000 }, () => {
     expect(statValue('Active Contacts')).toBe('0');
 
     expect(screen.queryByRole('button', { name: 'Add Integration' })).not.toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: /^Edit / })).not.toBeInTheDocument();
+    // No "Edit <integration>" on the page (the navigation bar's "Edit profile" is not the page's).
+    expect(
+      within(screen.getByRole('main')).queryByRole('button', { name: /^Edit / }),
+    ).not.toBeInTheDocument();
 
     const actions = screen.getByRole('region', { name: 'Quick Actions' });
     expect(
@@ -76,11 +79,11 @@ describe('integration category page', { timeout: 60_000 }, () => {
     ).not.toBeInTheDocument();
   });
 
-  it('counts Related Documents whose category or any tag contains the category text, ignoring case', async () => {
+  it('counts as Related Documents exactly the documents its list shows: the category, or tagged with the key or label', async () => {
     const organization = await createOrganization();
     await seedDocuments(organization, [
       { name: 'handbook.pdf', category: 'HR' },
-      { name: 'onboarding.pdf', category: 'Other', tags: ['hr-onboarding'] },
+      { name: 'onboarding.pdf', category: 'Other', tags: ['hr'] },
       { name: 'policy.pdf', category: 'Governance', tags: ['board', 'Staff HR Policy'] },
       { name: 'budget.xlsx', category: 'Accounting', tags: ['budget'] },
       { name: 'notes.txt', category: 'Other' },
@@ -90,7 +93,22 @@ describe('integration category page', { timeout: 60_000 }, () => {
 
     renderApp({ client: organization.masterAdmin.client, route: '/operations/hr' });
     await screen.findByRole('heading', { name: 'HR Management', level: 1 }, slow);
-    await waitFor(() => expect(statValue('Related Documents')).toBe('3'), slow);
+    await waitFor(() => expect(statValue('Related Documents')).toBe('2'), slow);
+    const list = screen.getByRole('list', { name: 'HR Documents' });
+    expect(within(list).getAllByRole('checkbox')).toHaveLength(2);
+  });
+
+  it('agrees on /operations/social-media: documents tagged social-media are counted and listed', async () => {
+    const organization = await createOrganization();
+    await seedDocuments(organization, [
+      { name: 'Instagram plan.pdf', category: 'Other', tags: ['social-media'] },
+      { name: 'Facebook ads.xlsx', category: 'Reports', tags: ['social-media', 'ads'] },
+      { name: 'Unrelated.pdf', category: 'Other', tags: ['media'] },
+    ]);
+    renderApp({ client: organization.masterAdmin.client, route: '/operations/social-media' });
+    const list = await screen.findByRole('list', { name: 'Social Media Documents' }, slow);
+    expect(within(list).getAllByRole('checkbox')).toHaveLength(2);
+    await waitFor(() => expect(statValue('Related Documents')).toBe('2'), slow);
   });
 
   it('counts Active Contacts only for tools whose contact has a name', async () => {

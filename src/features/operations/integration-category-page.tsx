@@ -1,28 +1,30 @@
 import { BarChart3, KeyRound, Plus, Upload } from 'lucide-react';
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { DetailPageHeader } from '../../components/detail-page-header.tsx';
 import { NotFoundPanel } from '../../components/not-found-panel.tsx';
 import { QuickActions } from '../../components/quick-actions.tsx';
 import { Spinner } from '../../components/spinner.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { FormError } from '../../components/ui/form-error.tsx';
 import {
   findOperationsCategory,
   type OperationsCategoryDetails,
 } from '../../config/operations-categories.ts';
 import { paths } from '../../config/paths.ts';
-import { TONES } from '../../config/tones.ts';
 import { isAdminRole, isMasterAdminRole } from '../../lib/roles.ts';
 import { useSession } from '../../lib/session.tsx';
+import { useCategoryDocumentCount } from '../category-documents/api/list-category-documents.ts';
 import { CategoryDocumentList } from '../category-documents/components/category-document-list.tsx';
-import { useDocumentsMatchingCount } from '../category-documents/hooks/use-documents-matching-count.ts';
-import { tagSpellings } from '../category-documents/lib/document-match.ts';
+import { tagSpellings, type DocumentMatch } from '../category-documents/lib/document-match.ts';
+import { useSaveIntegrationContact } from './api/save-integration-contact.ts';
 import { CategoryPanel } from './components/category-panel.tsx';
 import { CategoryStatCards } from './components/category-stat-cards.tsx';
 import { CorporateStatusPanel } from './components/corporate-status-panel.tsx';
 import { IntegrationGrid } from './components/integration-grid.tsx';
-import { useContactEditor } from './hooks/use-contact-editor.ts';
 import { useIntegrationCategory } from './hooks/use-integration-category.ts';
 import { useIntegrationEditor } from './hooks/use-integration-editor.ts';
+import type { ContactDetails } from './api/save-integration-contact.ts';
 
 const QUICK_ACTIONS = [
   { label: 'Upload Documents', icon: Upload, to: paths.upload },
@@ -34,13 +36,23 @@ function CategoryContent({ category }: { category: OperationsCategoryDetails }) 
   const { profile } = useSession();
   const organizationId = profile?.organization_id ?? null;
   const isAdmin = isAdminRole(profile?.role);
-  const related = useDocumentsMatchingCount(category.matchTerm, Boolean(organizationId));
+  // The documents that belong here, listed at the bottom and counted on Related Documents.
+  const match: DocumentMatch = {
+    documentCategory: category.documentCategory,
+    tags: tagSpellings(category.key, category.label, category.matchTerm),
+  };
+  const related = useCategoryDocumentCount(match);
   const cards = useIntegrationCategory(category.key, Boolean(organizationId));
   // Editing on top of settings that failed to load could overwrite what others saved.
   const canEdit = isMasterAdminRole(profile?.role) && !cards.error;
   const canEditContacts = isAdmin && !cards.error;
-  const editor = useIntegrationEditor(organizationId, category.key, cards.reload);
-  const saveContact = useContactEditor(organizationId, cards.reload);
+  const editor = useIntegrationEditor(organizationId, category.key);
+  const { mutateAsync: saveContactAsync } = useSaveIntegrationContact(organizationId);
+  const saveContact = useCallback(
+    (integrationKey: string, contact: ContactDetails) =>
+      saveContactAsync({ integrationKey, contact }),
+    [saveContactAsync],
+  );
   const [adding, setAdding] = useState(false);
 
   return (
@@ -49,27 +61,21 @@ function CategoryContent({ category }: { category: OperationsCategoryDetails }) 
         title={category.title}
         description={category.description}
         icon={category.icon}
-        iconTone={TONES[category.tone].icon}
+        tone={`category-${category.key}`}
         backTo={paths.dashboard}
         backLabel="Back to Dashboard"
         actions={
           canEdit && (
-            <button
-              type="button"
-              onClick={() => setAdding(true)}
-              disabled={cards.loading && !cards.stats}
-              className="inline-flex items-center gap-1.5 rounded-md bg-blue-600 px-4 py-2 text-sm font-medium text-white hover:bg-blue-700 disabled:opacity-50"
-            >
-              <Plus className="h-4 w-4" aria-hidden="true" />
+            <Button icon={Plus} onClick={() => setAdding(true)} disabled={cards.loading}>
               Add Integration
-            </button>
+            </Button>
           )
         }
       />
 
       <CategoryStatCards
         relatedDocuments={related.data}
-        relatedDocumentsFailed={Boolean(related.error)}
+        relatedDocumentsFailed={related.isError}
         stats={cards.stats}
         statsFailed={Boolean(cards.error)}
       />
@@ -85,12 +91,11 @@ function CategoryContent({ category }: { category: OperationsCategoryDetails }) 
           <h2 id="integrations-heading" className="text-lg font-semibold text-gray-900">
             {category.label} Tools
           </h2>
-          {cards.error && (
-            <p role="alert" className="text-sm text-red-700">
-              Your organization’s integration settings could not be loaded: {cards.error}
-            </p>
-          )}
-          {cards.loading && !cards.stats ? (
+          <FormError>
+            {cards.error &&
+              `Your organization’s integration settings could not be loaded: ${cards.error}`}
+          </FormError>
+          {cards.loading ? (
             <Spinner label="Loading integrations..." />
           ) : (
             <IntegrationGrid
@@ -111,13 +116,7 @@ function CategoryContent({ category }: { category: OperationsCategoryDetails }) 
         </div>
       </div>
 
-      <CategoryDocumentList
-        title={`${category.label} Documents`}
-        match={{
-          documentCategory: category.documentCategory,
-          tags: tagSpellings(category.key, category.label, category.matchTerm),
-        }}
-      />
+      <CategoryDocumentList title={`${category.label} Documents`} match={match} />
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { FileText, Layers, Plug, ShieldCheck } from 'lucide-react';
 import { Spinner } from '../../components/spinner.tsx';
 import { StatCard } from '../../components/stat-card.tsx';
+import { FormError } from '../../components/ui/form-error.tsx';
 import { OPERATIONS_CATEGORIES } from '../../config/operations-categories.ts';
 import { isAdminRole } from '../../lib/roles.ts';
 import { useSession } from '../../lib/session.tsx';
@@ -37,26 +38,24 @@ export function OperationsPage() {
           label="Active Integrations"
           value={figure(overview.data?.activeIntegrations, overview.error)}
           icon={Plug}
-          tone="text-green-700 bg-green-50"
+          tone="green"
         />
         <StatCard
           label="Documents"
           value={figure(overview.data?.documents, overview.error)}
           icon={FileText}
-          tone="text-purple-700 bg-purple-50"
+          tone="purple"
         />
         <StatCard
           label="Access Level"
           value={isAdmin ? 'Admin' : 'User'}
           icon={ShieldCheck}
-          tone="text-orange-700 bg-orange-50"
+          tone="orange"
         />
       </div>
-      {overview.error && (
-        <p role="alert" className="text-sm text-red-700">
-          Some figures could not be loaded: {overview.error}
-        </p>
-      )}
+      <FormError>
+        {overview.error && `Some figures could not be loaded: ${overview.error}`}
+      </FormError>
 
       <OperationsTiles />
       <AccessManagementNote isAdmin={isAdmin} />

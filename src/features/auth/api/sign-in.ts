@@ -1,7 +1,19 @@
+import { useMutation } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase.ts';
 
+export interface Credentials {
+  email: string;
+  password: string;
+}
+
 /** Signs in with e-mail and password; the session provider picks up the new session. */
-export async function signInWithPassword(email: string, password: string): Promise<void> {
+export async function signInWithPassword({ email, password }: Credentials): Promise<void> {
   const { error } = await supabase().auth.signInWithPassword({ email, password });
   if (error) throw error;
 }
+
+/**
+ * Signing in. Nothing to invalidate: the session provider empties the cache when the user
+ * changes.
+ */
+export const useSignIn = () => useMutation({ mutationFn: signInWithPassword });

@@ -1,17 +1,7 @@
-import { supabase, type AppSupabaseClient } from '../../../lib/supabase.ts';
-
-/**
- * The address and key of the project the shared client talks to. supabase-js keeps them
- * protected, and it has no method for GoTrue's settings; these two fields are what every
- * request of the client is built from.
- */
-function projectOf(client: AppSupabaseClient): { url: string; key: string } {
-  const { supabaseUrl, supabaseKey } = client as unknown as {
-    supabaseUrl: string;
-    supabaseKey: string;
-  };
-  return { url: String(supabaseUrl).replace(/\/+$/, ''), key: supabaseKey };
-}
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { supabase } from '../../../lib/supabase.ts';
+import { projectOf } from './project.ts';
+import { authKeys } from './query-keys.ts';
 
 /**
  * Whether anyone may create an account here: GoTrue's `GET /auth/v1/settings` (the embedded
@@ -31,3 +21,9 @@ export async function isSignUpOpen(): Promise<boolean> {
     return true;
   }
 }
+
+export const signUpOpenQueryOptions = () =>
+  queryOptions({ queryKey: authKeys.settings(), queryFn: isSignUpOpen });
+
+/** Whether the form offers "Sign up": `data` is undefined until the server has said. */
+export const useSignUpOpen = () => useQuery(signUpOpenQueryOptions());

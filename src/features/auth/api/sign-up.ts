@@ -1,14 +1,47 @@
-import { supabase } from '../../../lib/supabase.ts';
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { useMutation } from '@tanstack/react-query';
+import { supabase, type AppSupabaseClient } from '../../../lib/supabase.ts';
+import { projectOf } from './project.ts';
+import type { Credentials } from './sign-in.ts';
+
+/** One sign-up client per app client, kept in memory only (see `signUpWithPassword`). */
+const signUpClients = new WeakMap<AppSupabaseClient, SupabaseClient>();
+
+function signUpClientFor(app: AppSupabaseClient): SupabaseClient {
+  let client = signUpClients.get(app);
+  if (!client) {
+    const { url, key } = projectOf(app);
+    client = createClient(url, key, {
+      auth: {
+        persistSession: false,
+        autoRefreshToken: false,
+        detectSessionInUrl: false,
+        // Apart from the app's own stored session, so neither sees the other.
+        storageKey: 'steward-sign-up',
+      },
+    });
+    signUpClients.set(app, client);
+  }
+  return client;
+}
 
 /**
- * Creates an account. Returns whether the backend signed the new user in at once (e-mail
- * confirmation off, as in the embedded backend) or expects them to confirm first.
+ * Creates an account, and leaves nobody signed in: after a sign-up the form goes back to
+ * sign-in mode (product-spec §2, §4). Where e-mail confirmation is off (the embedded backend)
+ * GoTrue's answer signs the new account straight in; that happens on a client of its own,
+ * which keeps the session in memory only and ends it on the server at once, so the app's
+ * session never changes.
  */
-export async function signUpWithPassword(
-  email: string,
-  password: string,
-): Promise<{ signedIn: boolean }> {
-  const { data, error } = await supabase().auth.signUp({ email, password });
+export async function signUpWithPassword({ email, password }: Credentials): Promise<void> {
+  const client = signUpClientFor(supabase());
+  const { data, error } = await client.auth.signUp({ email, password });
   if (error) throw error;
-  return { signedIn: data.session !== null };
+  if (data.session) {
+    // The account exists either way; a session the server could not end expires on its own
+    // and is stored nowhere.
+    await client.auth.signOut({ scope: 'local' });
+  }
 }
+
+/** Creating an account (nothing cached changes: the new user is not signed in). */
+export const useSignUp = () => useMutation({ mutationFn: signUpWithPassword });

@@ -73,7 +73,8 @@ describe('the sign-in form', () => {
 
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Invalid email or password');
-    expect(alert).toHaveClass('bg-red-50');
+    // The red box: the theme's danger tone.
+    expect(alert).toHaveAttribute('data-tone', 'danger');
     // The error box sits above the fields.
     expect(
       alert.compareDocumentPosition(screen.getByLabelText('Email address')) &
@@ -98,20 +99,31 @@ describe('the sign-in form', () => {
     expect(router.state.location.pathname).toBe('/users');
   });
 
-  it('creates an account: the success alert, and the new user is signed in', async () => {
+  it('creates an account, says so, and is back in sign-in mode with the e-mail kept', async () => {
     const user = userEvent.setup();
     const email = uniqueEmail('new');
-    await openSignedOut('/users');
+    const client = newClient();
+    renderApp({ client, route: '/users' });
+    await screen.findByRole('heading', { name: 'Sign in to Steward' });
     await user.click(await screen.findByRole('button', { name: 'Sign up' }));
     await user.type(screen.getByLabelText('Email address'), email);
     await user.type(screen.getByLabelText('Password'), TEST_PASSWORD);
     await user.click(screen.getByRole('button', { name: 'Create account' }));
 
-    const notice = await screen.findByRole('dialog', { name: 'Notice' });
+    // A passing notice with the specification's text; nobody is signed in.
+    const notices = screen.getByRole('log', { name: 'Notifications' });
     expect(
-      within(notice).getByText('Account created successfully! You can now sign in.'),
+      await within(notices).findByText('Account created successfully! You can now sign in.'),
     ).toBeInTheDocument();
-    await user.click(within(notice).getByRole('button', { name: 'OK' }));
+    expect(screen.getByRole('heading', { name: 'Sign in to Steward' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Email address')).toHaveValue(email);
+    expect(screen.getByLabelText('Password')).toHaveValue('');
+    expect(screen.getByLabelText('Password')).toHaveFocus();
+    expect((await client.auth.getSession()).data.session).toBeNull();
+
+    // The new account signs in with the password just chosen.
+    await user.type(screen.getByLabelText('Password'), TEST_PASSWORD);
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
     expect(
       await screen.findByRole('heading', { name: 'Set up your organization' }),
     ).toBeInTheDocument();

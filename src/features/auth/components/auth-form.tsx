@@ -1,8 +1,11 @@
 import { FileText } from 'lucide-react';
-import { useId, type FormEvent } from 'react';
+import { useId, useRef, type FormEvent } from 'react';
 import { PasswordInput } from '../../../components/password-input.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { FormError } from '../../../components/ui/form-error.tsx';
+import { FormField, Input } from '../../../components/ui/form-field.tsx';
+import { useSignUpOpen } from '../api/sign-up-settings.ts';
 import { useAuthForm } from '../hooks/use-auth-form.ts';
-import { useSignUpOpen } from '../hooks/use-sign-up-open.ts';
 
 /** Shown instead of the sign-up link where the installation admits only invited people. */
 export const INVITATION_ONLY =
@@ -34,24 +37,25 @@ const texts = {
  * invitation; the toggle appears once the server has said which it is.
  */
 export function AuthForm() {
-  const { mode, submitting, error, toggleMode, submit } = useAuthForm();
-  const signUpOpen = useSignUpOpen();
-  const emailId = useId();
-  const passwordId = useId();
+  const formRef = useRef<HTMLFormElement>(null);
+  const form = useAuthForm({
+    afterSignUp: () =>
+      formRef.current?.querySelector<HTMLInputElement>('input[name="password"]')?.focus(),
+  });
+  const signUpOpen = useSignUpOpen().data;
   const errorId = useId();
-  const text = texts[mode];
+  const text = texts[form.mode];
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    void submit(String(form.get('email') ?? ''), String(form.get('password') ?? ''));
+    form.submit();
   };
 
   return (
     <main className="flex min-h-screen items-center justify-center bg-gray-50 px-4 py-12">
       <div className="w-full max-w-md">
         <div className="text-center">
-          <span className="mx-auto flex h-12 w-12 items-center justify-center rounded-full bg-blue-100 text-blue-700">
+          <span className="mx-auto flex h-12 w-12 items-center justify-center rounded-full bg-primary-100 text-primary-700">
             <FileText className="h-6 w-6" aria-hidden="true" />
           </span>
           <h1 className="mt-4 text-2xl font-bold text-gray-900">{text.heading}</h1>
@@ -59,62 +63,48 @@ export function AuthForm() {
         </div>
 
         <form
+          ref={formRef}
           onSubmit={onSubmit}
-          aria-describedby={error ? errorId : undefined}
+          aria-describedby={form.error ? errorId : undefined}
           className="mt-8 space-y-5 rounded-lg border border-gray-200 bg-white p-6 shadow-sm"
         >
-          {error && (
-            <div
-              id={errorId}
-              role="alert"
-              className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700"
-            >
-              {error}
-            </div>
-          )}
-          <div>
-            <label htmlFor={emailId} className="block text-sm font-medium text-gray-700">
-              Email address
-            </label>
-            <input
-              id={emailId}
-              name="email"
-              type="email"
-              required
-              autoComplete="email"
-              className="mt-1 block w-full rounded-md border border-gray-300 px-3 py-2 text-sm shadow-sm focus:border-blue-500 focus:ring-2 focus:ring-blue-500/30 focus:outline-none"
-            />
+          <div id={errorId}>
+            <FormError>{form.error}</FormError>
           </div>
-          <div>
-            <label htmlFor={passwordId} className="block text-sm font-medium text-gray-700">
-              Password
-            </label>
-            <div className="mt-1">
+          <FormField label="Email address">
+            {(field) => (
+              <Input
+                {...field}
+                name="email"
+                type="email"
+                required
+                autoComplete="email"
+                value={form.email}
+                onChange={(event) => form.setEmail(event.target.value)}
+              />
+            )}
+          </FormField>
+          <FormField label="Password">
+            {({ invalid: _invalid, ...field }) => (
               <PasswordInput
-                id={passwordId}
+                {...field}
                 name="password"
                 required
-                autoComplete={mode === 'sign-in' ? 'current-password' : 'new-password'}
+                autoComplete={form.mode === 'sign-in' ? 'current-password' : 'new-password'}
+                value={form.password}
+                onChange={(event) => form.setPassword(event.target.value)}
               />
-            </div>
-          </div>
-          <button
-            type="submit"
-            disabled={submitting}
-            className="w-full rounded-md bg-blue-600 px-4 py-2 text-sm font-medium text-white shadow-sm hover:bg-blue-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 disabled:cursor-not-allowed disabled:opacity-60"
-          >
-            {submitting ? text.busy : text.submit}
-          </button>
+            )}
+          </FormField>
+          <Button type="submit" busy={form.submitting} busyLabel={text.busy} className="w-full">
+            {text.submit}
+          </Button>
           {signUpOpen === true && (
             <p className="text-center text-sm text-gray-600">
               {text.togglePrompt}{' '}
-              <button
-                type="button"
-                onClick={toggleMode}
-                className="font-medium text-blue-700 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600"
-              >
+              <Button variant="link" onClick={form.toggleMode}>
                 {text.toggle}
-              </button>
+              </Button>
             </p>
           )}
           {signUpOpen === false && (

@@ -1,46 +1,62 @@
 import { useState } from 'react';
-import { useFeedback } from '../../../components/feedback.tsx';
-import { signInWithPassword } from '../api/sign-in.ts';
-import { signUpWithPassword } from '../api/sign-up.ts';
+import { useToast } from '../../../components/ui/toast.tsx';
+import { useSignIn } from '../api/sign-in.ts';
+import { useSignUp } from '../api/sign-up.ts';
 import { authErrorMessage } from '../lib/auth-error-message.ts';
 
 export type AuthMode = 'sign-in' | 'sign-up';
 
 export const SIGN_UP_SUCCESS = 'Account created successfully! You can now sign in.';
 
-/** State and actions of the sign-in / sign-up form (product-spec §2, §4, §8). */
-export function useAuthForm() {
-  const { alert } = useFeedback();
+const logFailure = (error: unknown) => console.error('Authentication error', error);
+
+/**
+ * State and actions of the sign-in / sign-up form (product-spec §2, §4, §8). After a sign-up
+ * the form says so and is back in sign-in mode with the e-mail kept and the password field
+ * emptied: the new member signs in with what they just chose (`afterSignUp` moves the focus
+ * there).
+ */
+export function useAuthForm({ afterSignUp }: { afterSignUp: () => void }) {
+  const toast = useToast();
+  const signIn = useSignIn();
+  const signUp = useSignUp();
   const [mode, setMode] = useState<AuthMode>('sign-in');
-  const [submitting, setSubmitting] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const current = mode === 'sign-in' ? signIn : signUp;
 
   const toggleMode = () => {
-    setMode((current) => (current === 'sign-in' ? 'sign-up' : 'sign-in'));
-    setError(null);
+    setMode((previous) => (previous === 'sign-in' ? 'sign-up' : 'sign-in'));
+    signIn.reset();
+    signUp.reset();
   };
 
-  const submit = async (email: string, password: string) => {
-    setSubmitting(true);
-    setError(null);
-    try {
-      if (mode === 'sign-in') {
-        await signInWithPassword(email, password);
-      } else {
-        await signUpWithPassword(email, password);
-        // With e-mail confirmation off the backend has already signed the new user in and the
-        // shell moves on to the app; the alert still shows there. Where confirmation is on,
-        // the form stays and is back in sign-in mode, as the specification describes.
-        setMode('sign-in');
-        void alert(SIGN_UP_SUCCESS);
-      }
-    } catch (caught) {
-      console.error('Authentication error', caught);
-      setError(authErrorMessage(caught));
-    } finally {
-      setSubmitting(false);
+  const submit = () => {
+    const credentials = { email, password };
+    if (mode === 'sign-in') {
+      signIn.mutate(credentials, { onError: logFailure });
+      return;
     }
+    signUp.mutate(credentials, {
+      onError: logFailure,
+      onSuccess: () => {
+        setMode('sign-in');
+        setPassword('');
+        afterSignUp();
+        toast(SIGN_UP_SUCCESS);
+      },
+    });
   };
 
-  return { mode, submitting, error, toggleMode, submit };
+  return {
+    mode,
+    email,
+    setEmail,
+    password,
+    setPassword,
+    submitting: current.isPending,
+    error: current.error ? authErrorMessage(current.error) : null,
+    toggleMode,
+    submit,
+  };
 }

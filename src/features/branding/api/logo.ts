@@ -1,4 +1,7 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase.ts';
+import { readFileBytes } from '../lib/read-file-bytes.ts';
+import { svgDataUrl } from '../lib/svg-data-url.ts';
 
 const BUCKET = 'branding';
 const LOGO_FILE = 'logo.svg';
@@ -32,4 +35,43 @@ export async function uploadLogo(organizationId: string, bytes: ArrayBuffer): Pr
     cacheControl: '0',
   });
   if (error) throw new Error(error.message);
+}
+
+/** The logo of an organisation, led by the bucket it is stored in. */
+const logoKey = (organizationId: string) => ['storage', 'branding', organizationId] as const;
+
+export const organizationLogoQueryOptions = (organizationId: string) =>
+  queryOptions({
+    queryKey: logoKey(organizationId),
+    queryFn: async () => {
+      const bytes = await downloadLogo(organizationId);
+      return bytes ? svgDataUrl(bytes) : null;
+    },
+    // A logo rarely changes; every page shows it, so it is not asked for again and again.
+    staleTime: 5 * 60_000,
+  });
+
+/**
+ * The organisation's custom logo as a URL for an <img>, or null for "show the product name"
+ * (also while it loads, and without an organisation).
+ */
+export function useOrganizationLogo(organizationId: string | null) {
+  const logo = useQuery({
+    ...organizationLogoQueryOptions(organizationId ?? ''),
+    enabled: organizationId !== null,
+  });
+  return organizationId ? (logo.data ?? null) : null;
+}
+
+/** Uploading a logo file; the navigation shows it at once, without downloading it again. */
+export function useUploadLogo(organizationId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (file: File) => {
+      const bytes = await readFileBytes(file);
+      await uploadLogo(organizationId, bytes);
+      return bytes;
+    },
+    onSuccess: (bytes) => queryClient.setQueryData(logoKey(organizationId), svgDataUrl(bytes)),
+  });
 }

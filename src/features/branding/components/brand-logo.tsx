@@ -1,8 +1,9 @@
 import { ImageUp } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
+import { Button } from '../../../components/ui/button.tsx';
 import { paths } from '../../../config/paths.ts';
-import { useOrganizationLogo } from '../hooks/use-organization-logo.ts';
+import { useOrganizationLogo } from '../api/logo.ts';
 import { LogoUploadDialog } from './logo-upload-dialog.tsx';
 
 export interface BrandLogoProps {
@@ -17,14 +18,14 @@ export interface BrandLogoProps {
  * product name; for admins, a button that opens the logo upload dialog.
  */
 export function BrandLogo({ organizationId, organizationName, canUpload }: BrandLogoProps) {
-  const { url, replace } = useOrganizationLogo(organizationId);
+  const url = useOrganizationLogo(organizationId);
   const [uploading, setUploading] = useState(false);
 
   return (
     <div className="flex shrink-0 items-center gap-1">
       <Link
         to={paths.dashboard}
-        className="flex min-w-0 items-center rounded-md focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
+        className="flex min-w-0 items-center rounded-md focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary-600"
       >
         {url ? (
           <img
@@ -33,26 +34,22 @@ export function BrandLogo({ organizationId, organizationName, canUpload }: Brand
             className="h-8 w-auto max-w-[9rem] object-contain sm:max-w-[12rem]"
           />
         ) : (
-          <span className="truncate text-lg font-bold text-blue-700">Steward</span>
+          <span className="truncate text-lg font-bold text-primary-700">Steward</span>
         )}
       </Link>
       {canUpload && organizationId && (
         <>
-          <button
-            type="button"
+          <Button
+            variant="ghost"
+            size="icon"
             onClick={() => setUploading(true)}
             aria-label="Upload custom logo"
             title="Upload custom logo"
-            className="rounded-md p-1.5 text-gray-500 hover:bg-gray-100 hover:text-gray-700 focus-visible:outline-2 focus-visible:outline-blue-600"
           >
             <ImageUp className="h-4 w-4" aria-hidden="true" />
-          </button>
+          </Button>
           {uploading && (
-            <LogoUploadDialog
-              organizationId={organizationId}
-              onClose={() => setUploading(false)}
-              onUploaded={replace}
-            />
+            <LogoUploadDialog organizationId={organizationId} onClose={() => setUploading(false)} />
           )}
         </>
       )}

@@ -1,18 +1,17 @@
 import { ImageUp } from 'lucide-react';
 import { useId, useRef, type ChangeEvent } from 'react';
 import { Modal } from '../../../components/modal.tsx';
+import { Button } from '../../../components/ui/button.tsx';
 import { useLogoUpload } from '../hooks/use-logo-upload.ts';
 
 export interface LogoUploadDialogProps {
   organizationId: string;
   onClose: () => void;
-  /** Called with the stored bytes, so the navigation can show the logo at once. */
-  onUploaded: (bytes: ArrayBuffer) => void;
 }
 
 /** Lets an admin replace the organisation's logo with an SVG under 1MB (spec §2, §5). */
-export function LogoUploadDialog({ organizationId, onClose, onUploaded }: LogoUploadDialogProps) {
-  const { file, uploading, choose, upload } = useLogoUpload(organizationId, onUploaded);
+export function LogoUploadDialog({ organizationId, onClose }: LogoUploadDialogProps) {
+  const { file, uploading, choose, upload } = useLogoUpload(organizationId);
   const inputRef = useRef<HTMLInputElement>(null);
   const inputId = useId();
   const hintId = useId();
@@ -44,30 +43,25 @@ export function LogoUploadDialog({ organizationId, onClose, onUploaded }: LogoUp
           aria-describedby={hintId}
           onChange={(event) => void onChange(event)}
           disabled={uploading}
-          className="mt-1 block w-full text-sm text-gray-700 file:mr-3 file:rounded-md file:border-0 file:bg-blue-50 file:px-3 file:py-2 file:text-sm file:font-medium file:text-blue-700 hover:file:bg-blue-100"
+          className="mt-1 block w-full text-sm text-gray-700 file:mr-3 file:rounded-md file:border-0 file:bg-primary-50 file:px-3 file:py-2 file:text-sm file:font-medium file:text-primary-700 hover:file:bg-primary-100"
         />
         <p id={hintId} className="mt-2 text-xs text-gray-500">
           SVG files only, less than 1MB. Recommended height: 24-32px.
         </p>
       </div>
       <div className="mt-6 flex justify-end gap-2">
-        <button
-          type="button"
-          onClick={onClose}
-          disabled={uploading}
-          className="rounded-md border border-gray-300 px-4 py-2 text-sm font-medium text-gray-700 hover:bg-gray-50 disabled:opacity-60"
-        >
+        <Button variant="secondary" onClick={onClose} disabled={uploading}>
           Cancel
-        </button>
-        <button
-          type="button"
+        </Button>
+        <Button
+          icon={ImageUp}
           onClick={() => void onUpload()}
-          disabled={!file || uploading}
-          className="inline-flex items-center gap-2 rounded-md bg-blue-600 px-4 py-2 text-sm font-medium text-white hover:bg-blue-700 disabled:cursor-not-allowed disabled:opacity-60"
+          disabled={!file}
+          busy={uploading}
+          busyLabel="Uploading..."
         >
-          <ImageUp className="h-4 w-4" aria-hidden="true" />
-          {uploading ? 'Uploading...' : 'Upload Logo'}
-        </button>
+          Upload Logo
+        </Button>
       </div>
     </Modal>
   );

@@ -1,14 +1,13 @@
 import { useState } from 'react';
 import { useFeedback } from '../../../components/feedback.tsx';
-import { uploadLogo } from '../api/logo.ts';
-import { readFileBytes } from '../lib/read-file-bytes.ts';
+import { useUploadLogo } from '../api/logo.ts';
 import { logoFileProblem } from '../lib/validate-logo.ts';
 
 /** Choosing and uploading a logo file, with the specification's messages (§5, §8). */
-export function useLogoUpload(organizationId: string, onUploaded: (bytes: ArrayBuffer) => void) {
+export function useLogoUpload(organizationId: string) {
   const { alert } = useFeedback();
   const [file, setFile] = useState<File | null>(null);
-  const [uploading, setUploading] = useState(false);
+  const uploading = useUploadLogo(organizationId);
 
   /** Keeps `chosen` when it is a valid logo; otherwise says why and returns false. */
   const choose = async (chosen: File | null): Promise<boolean> => {
@@ -26,22 +25,18 @@ export function useLogoUpload(organizationId: string, onUploaded: (bytes: ArrayB
     return true;
   };
 
+  /** Uploads the chosen file; resolves true when it was stored. */
   const upload = async (): Promise<boolean> => {
     if (!file) return false;
-    setUploading(true);
     try {
-      const bytes = await readFileBytes(file);
-      await uploadLogo(organizationId, bytes);
-      onUploaded(bytes);
+      await uploading.mutateAsync(file);
       return true;
     } catch (error) {
       console.error('Logo upload failed', error);
       await alert('Failed to upload logo.');
       return false;
-    } finally {
-      setUploading(false);
     }
   };
 
-  return { file, uploading, choose, upload };
+  return { file, uploading: uploading.isPending, choose, upload };
 }

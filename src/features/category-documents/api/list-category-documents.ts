@@ -1,6 +1,8 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase.ts';
 import { DOCUMENT_COLUMNS, type DocumentRecord } from '../../documents/api/document.ts';
 import { documentMatchFilter, type DocumentMatch } from '../lib/document-match.ts';
+import { categoryDocumentKeys } from './query-keys.ts';
 
 /**
  * The organisation's documents that belong on a category or department page, newest first.
@@ -16,4 +18,27 @@ export async function listCategoryDocuments(match: DocumentMatch): Promise<Docum
     .order('created_at', { ascending: false });
   if (error) throw new Error(error.message);
   return data ?? [];
+}
+
+export const categoryDocumentsQueryOptions = (match: DocumentMatch) =>
+  queryOptions({
+    queryKey: categoryDocumentKeys.matching(match),
+    queryFn: () => listCategoryDocuments(match),
+  });
+
+/** The documents of a page; `enabled` false (no organisation) loads nothing. */
+export function useCategoryDocumentList(match: DocumentMatch, { enabled = true } = {}) {
+  return useQuery({ ...categoryDocumentsQueryOptions(match), enabled });
+}
+
+/**
+ * How many documents belong on a page: the length of the very list the page shows (one
+ * request, one rule), for its Related Documents or Documents card.
+ */
+export function useCategoryDocumentCount(match: DocumentMatch, { enabled = true } = {}) {
+  return useQuery({
+    ...categoryDocumentsQueryOptions(match),
+    enabled,
+    select: (documents) => documents.length,
+  });
 }

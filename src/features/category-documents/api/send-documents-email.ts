@@ -1,3 +1,4 @@
+import { useMutation } from '@tanstack/react-query';
 import type { DocumentRecord } from '../../documents/api/document.ts';
 
 /** What the e-mail dialog sends. */
@@ -26,3 +27,8 @@ export const sendDocumentsEmail: SendDocumentsEmail = async (email) => {
   if (!email.subject.trim()) throw new Error('No subject');
   await new Promise((resolve) => setTimeout(resolve, SIMULATED_SEND_DELAY_MS));
 };
+
+/** Sending an e-mail with `send` (the simulated sender unless another is given). */
+export function useSendDocumentsEmail(send: SendDocumentsEmail = sendDocumentsEmail) {
+  return useMutation({ mutationFn: send });
+}

@@ -252,4 +252,25 @@ describe('category document list', { timeout: 60_000 }, () => {
     expect(screen.getByRole('button', { name: 'Send Email' })).toBeEnabled();
     expect(sentCalls).toBe(0);
   });
+
+  it('asks before the page is left with an e-mail typed but not sent', async () => {
+    const organization = await createOrganization();
+    await seedDocuments(organization, [{ name: 'Brand book.pdf', category: 'Branding' }]);
+    const user = userEvent.setup({ delay: null });
+    const { router } = renderApp({
+      client: organization.masterAdmin.client,
+      route: '/operations/branding',
+    });
+    await documentList('Branding Documents');
+    await user.click(screen.getByRole('button', { name: 'Email Brand book.pdf' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Email Documents' });
+    await user.type(within(dialog).getByLabelText('To'), 'designer@grace.example');
+    const nav = screen.getByRole('navigation', { name: 'Main' });
+    await user.click(within(nav).getAllByRole('link', { name: 'Documents' })[0]!);
+    const question = await screen.findByRole('dialog', { name: 'Leave this page?' });
+    expect(question).toHaveTextContent('Your email has not been sent.');
+    await user.click(within(question).getByRole('button', { name: 'Stay' }));
+    expect(router.state.location.pathname).toBe('/operations/branding');
+    expect(within(dialog).getByLabelText('To')).toHaveValue('designer@grace.example');
+  });
 });

@@ -1,8 +1,11 @@
 import { Mail, Search, Upload } from 'lucide-react';
 import { useId, useState } from 'react';
-import { Link } from 'react-router-dom';
-import { useFeedback } from '../../../components/feedback.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
+import { ButtonLink } from '../../../components/ui/button-link.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { FormError } from '../../../components/ui/form-error.tsx';
+import { FormField, Input } from '../../../components/ui/form-field.tsx';
+import { useToast } from '../../../components/ui/toast.tsx';
 import { paths } from '../../../config/paths.ts';
 import type { DocumentRecord } from '../../documents/api/document.ts';
 import { DocumentPreviewModal } from '../../documents/components/document-preview-modal.tsx';
@@ -26,7 +29,7 @@ export interface CategoryDocumentListProps {
 export function CategoryDocumentList({ title, match }: CategoryDocumentListProps) {
   const list = useCategoryDocuments(match);
   const download = useDownloadDocument();
-  const { alert } = useFeedback();
+  const toast = useToast();
   const [previewing, setPreviewing] = useState<DocumentRecord | null>(null);
   // The documents being e-mailed, and whether they are the selection (cleared once sent).
   const [emailing, setEmailing] = useState<{
@@ -34,12 +37,11 @@ export function CategoryDocumentList({ title, match }: CategoryDocumentListProps
     selection: boolean;
   } | null>(null);
   const headingId = useId();
-  const searchId = useId();
 
   const onSent = () => {
     if (emailing?.selection) list.clearSelection();
     setEmailing(null);
-    void alert('Email sent successfully!');
+    toast('Email sent successfully!');
   };
 
   return (
@@ -51,64 +53,54 @@ export function CategoryDocumentList({ title, match }: CategoryDocumentListProps
         <h2 id={headingId} className="text-lg font-semibold text-gray-900">
           {title}
         </h2>
-        <button
-          type="button"
+        <Button
+          icon={Mail}
           onClick={() => setEmailing({ documents: list.selected, selection: true })}
           disabled={list.selected.length === 0}
-          className="inline-flex items-center justify-center gap-2 rounded-md bg-blue-600 px-3 py-2 text-sm font-medium text-white hover:bg-blue-700 disabled:cursor-not-allowed disabled:opacity-50"
         >
-          <Mail className="h-4 w-4" aria-hidden="true" />
           Email Selected{list.selected.length > 0 ? ` (${list.selected.length})` : ''}
-        </button>
+        </Button>
       </div>
 
       {list.loading && !list.error ? (
         <Spinner label="Loading documents..." />
       ) : list.error ? (
-        <p
-          role="alert"
-          className="m-4 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-700"
-        >
-          Error loading documents: {list.error}
-        </p>
+        <FormError className="m-4">Error loading documents: {list.error}</FormError>
       ) : list.documents.length === 0 ? (
         <div className="px-4 py-10 text-center">
           <p className="text-sm text-gray-600">No documents found for this page yet.</p>
-          <Link
-            to={paths.upload}
-            className="mt-4 inline-flex items-center gap-2 rounded-md bg-blue-600 px-4 py-2 text-sm font-medium text-white hover:bg-blue-700"
-          >
-            <Upload className="h-4 w-4" aria-hidden="true" />
+          <ButtonLink to={paths.upload} icon={Upload} className="mt-4">
             Upload Documents
-          </Link>
+          </ButtonLink>
         </div>
       ) : (
         <>
           <div className="flex flex-col gap-3 px-4 py-3 sm:flex-row sm:items-center">
-            <label htmlFor={searchId} className="sr-only">
-              Search documents
-            </label>
-            <div className="relative flex-1">
-              <Search
-                className="pointer-events-none absolute top-1/2 left-3 h-4 w-4 -translate-y-1/2 text-gray-400"
-                aria-hidden="true"
-              />
-              <input
-                id={searchId}
-                type="search"
-                value={list.query}
-                onChange={(event) => list.setQuery(event.target.value)}
-                placeholder="Search by name, description or tag"
-                className="block w-full rounded-md border border-gray-300 py-2 pr-3 pl-9 text-sm focus:border-blue-500 focus:ring-2 focus:ring-blue-500 focus:outline-none"
-              />
-            </div>
+            <FormField label="Search documents" hideLabel className="relative flex-1">
+              {(props) => (
+                <>
+                  <Search
+                    className="pointer-events-none absolute top-1/2 left-3 h-4 w-4 -translate-y-1/2 text-gray-400"
+                    aria-hidden="true"
+                  />
+                  <Input
+                    {...props}
+                    type="search"
+                    value={list.query}
+                    onChange={(event) => list.setQuery(event.target.value)}
+                    placeholder="Search by name, description or tag"
+                    className="pl-9"
+                  />
+                </>
+              )}
+            </FormField>
             <label className="inline-flex items-center gap-2 text-sm text-gray-700">
               <input
                 type="checkbox"
                 checked={list.allVisibleSelected}
                 onChange={list.toggleAll}
                 disabled={list.visible.length === 0}
-                className="h-4 w-4 rounded border-gray-300 text-blue-600"
+                className="h-4 w-4 rounded border-gray-300 accent-primary-600"
               />
               Select all
             </label>

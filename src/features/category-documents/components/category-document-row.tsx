@@ -1,4 +1,5 @@
 import { Download, Eye, Mail } from 'lucide-react';
+import { Button } from '../../../components/ui/button.tsx';
 import { formatDate, formatFileSize } from '../../../lib/format.ts';
 import type { DocumentRecord } from '../../documents/api/document.ts';
 import { TagList } from '../../documents/components/tag-list.tsx';
@@ -11,9 +12,6 @@ export interface CategoryDocumentRowProps {
   onDownload: (document: DocumentRecord) => void;
   onEmail: (document: DocumentRecord) => void;
 }
-
-const actionClass =
-  'inline-flex items-center gap-1 rounded-md border border-gray-300 px-2.5 py-1.5 text-xs font-medium text-gray-700 hover:bg-gray-50 focus-visible:outline-2 focus-visible:outline-blue-600';
 
 /** One document of a category document list: select box, details and View/Download/Email. */
 export function CategoryDocumentRow({
@@ -32,7 +30,7 @@ export function CategoryDocumentRow({
           checked={selected}
           onChange={() => onToggle(document)}
           aria-label={`Select ${document.name}`}
-          className="mt-1 h-4 w-4 shrink-0 rounded border-gray-300 text-blue-600"
+          className="mt-1 h-4 w-4 shrink-0 rounded border-gray-300 accent-primary-600"
         />
         <div className="min-w-0 flex-1">
           <p className="truncate font-medium text-gray-900" title={document.name}>
@@ -51,33 +49,33 @@ export function CategoryDocumentRow({
         </div>
       </div>
       <div className="flex shrink-0 flex-wrap gap-2 pl-7 sm:pl-0">
-        <button
-          type="button"
+        <Button
+          variant="secondary"
+          size="sm"
+          icon={Eye}
           onClick={() => onView(document)}
           aria-label={`View ${document.name}`}
-          className={actionClass}
         >
-          <Eye className="h-3.5 w-3.5" aria-hidden="true" />
           View
-        </button>
-        <button
-          type="button"
+        </Button>
+        <Button
+          variant="secondary"
+          size="sm"
+          icon={Download}
           onClick={() => onDownload(document)}
           aria-label={`Download ${document.name}`}
-          className={actionClass}
         >
-          <Download className="h-3.5 w-3.5" aria-hidden="true" />
           Download
-        </button>
-        <button
-          type="button"
+        </Button>
+        <Button
+          variant="secondary"
+          size="sm"
+          icon={Mail}
           onClick={() => onEmail(document)}
           aria-label={`Email ${document.name}`}
-          className={actionClass}
         >
-          <Mail className="h-3.5 w-3.5" aria-hidden="true" />
           Email
-        </button>
+        </Button>
       </div>
     </li>
   );

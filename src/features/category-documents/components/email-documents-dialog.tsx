@@ -1,6 +1,9 @@
 import { AlertTriangle, FileText, Info } from 'lucide-react';
-import { useId } from 'react';
 import { Modal } from '../../../components/modal.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { FormError } from '../../../components/ui/form-error.tsx';
+import { FormField, Input, Textarea } from '../../../components/ui/form-field.tsx';
+import { useLeaveGuard } from '../../../components/ui/use-leave-guard.ts';
 import { formatFileSize } from '../../../lib/format.ts';
 import type { DocumentRecord } from '../../documents/api/document.ts';
 import type { SendDocumentsEmail } from '../api/send-documents-email.ts';
@@ -16,8 +19,9 @@ export interface EmailDocumentsDialogProps {
   send?: SendDocumentsEmail;
 }
 
-const inputClass =
-  'mt-1 block w-full rounded-md border border-gray-300 px-3 py-2 text-sm shadow-sm focus:border-blue-500 focus:ring-2 focus:ring-blue-500 focus:outline-none';
+/** Asked before the page is left with an e-mail typed but not sent. */
+export const UNSENT_EMAIL_QUESTION =
+  'Your email has not been sent. If you leave this page, what you typed will be lost.';
 
 /** The Email Documents dialog: To, Subject, an optional message and the attachments (spec §5). */
 export function EmailDocumentsDialog({
@@ -27,57 +31,47 @@ export function EmailDocumentsDialog({
   send,
 }: EmailDocumentsDialogProps) {
   const form = useEmailDocumentsForm(documents, { send, onSent });
-  const ids = { to: useId(), toHint: useId(), subject: useId(), message: useId() };
   const total = totalAttachmentSize(documents);
+  useLeaveGuard(form.typed && !form.sent, UNSENT_EMAIL_QUESTION);
 
   return (
     <Modal title="Email Documents" onClose={onClose} size="lg" dismissible={!form.sending}>
-      <form onSubmit={(event) => void form.submit(event)} noValidate className="space-y-4">
-        <div>
-          <label htmlFor={ids.to} className="block text-sm font-medium text-gray-700">
-            To
-          </label>
-          <input
-            id={ids.to}
-            type="text"
-            inputMode="email"
-            autoComplete="email"
-            value={form.to}
-            onChange={(event) => form.setTo(event.target.value)}
-            placeholder="name@example.com, another@example.com"
-            aria-describedby={ids.toHint}
-            required
-            className={inputClass}
-          />
-          <p id={ids.toHint} className="mt-1 text-xs text-gray-500">
-            Separate several addresses with commas.
-          </p>
-        </div>
-        <div>
-          <label htmlFor={ids.subject} className="block text-sm font-medium text-gray-700">
-            Subject
-          </label>
-          <input
-            id={ids.subject}
-            type="text"
-            value={form.subject}
-            onChange={(event) => form.setSubject(event.target.value)}
-            required
-            className={inputClass}
-          />
-        </div>
-        <div>
-          <label htmlFor={ids.message} className="block text-sm font-medium text-gray-700">
-            Message (optional)
-          </label>
-          <textarea
-            id={ids.message}
-            rows={4}
-            value={form.message}
-            onChange={(event) => form.setMessage(event.target.value)}
-            className={inputClass}
-          />
-        </div>
+      <form onSubmit={form.submit} noValidate className="space-y-4">
+        <FormField label="To" hint="Separate several addresses with commas.">
+          {(props) => (
+            <Input
+              {...props}
+              type="text"
+              inputMode="email"
+              autoComplete="email"
+              value={form.to}
+              onChange={(event) => form.setTo(event.target.value)}
+              placeholder="name@example.com, another@example.com"
+              required
+            />
+          )}
+        </FormField>
+        <FormField label="Subject">
+          {(props) => (
+            <Input
+              {...props}
+              type="text"
+              value={form.subject}
+              onChange={(event) => form.setSubject(event.target.value)}
+              required
+            />
+          )}
+        </FormField>
+        <FormField label="Message (optional)">
+          {(props) => (
+            <Textarea
+              {...props}
+              rows={4}
+              value={form.message}
+              onChange={(event) => form.setMessage(event.target.value)}
+            />
+          )}
+        </FormField>
 
         <section aria-label="Attachments">
           <h3 className="text-sm font-medium text-gray-700">
@@ -95,7 +89,8 @@ export function EmailDocumentsDialog({
           {attachmentsTooLarge(documents) && (
             <p
               role="status"
-              className="mt-2 flex items-start gap-2 rounded-md border border-yellow-300 bg-yellow-50 p-3 text-sm text-yellow-800"
+              data-tone="warning"
+              className="mt-2 flex items-start gap-2 rounded-md border border-tone-300 bg-tone-50 p-3 text-sm text-tone-800"
             >
               <AlertTriangle className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" />
               <span>
@@ -115,31 +110,15 @@ export function EmailDocumentsDialog({
           </span>
         </p>
 
-        {form.error && (
-          <p
-            role="alert"
-            className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-700"
-          >
-            {form.error}
-          </p>
-        )}
+        <FormError>{form.error}</FormError>
 
         <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-          <button
-            type="button"
-            onClick={onClose}
-            disabled={form.sending}
-            className="rounded-md border border-gray-300 px-4 py-2 text-sm font-medium text-gray-700 hover:bg-gray-50 disabled:opacity-50"
-          >
+          <Button variant="secondary" onClick={onClose} disabled={form.sending}>
             Cancel
-          </button>
-          <button
-            type="submit"
-            disabled={!form.canSend}
-            className="rounded-md bg-blue-600 px-4 py-2 text-sm font-medium text-white hover:bg-blue-700 disabled:cursor-not-allowed disabled:opacity-50"
-          >
-            {form.sending ? 'Sending...' : 'Send Email'}
-          </button>
+          </Button>
+          <Button type="submit" disabled={!form.canSend} busy={form.sending} busyLabel="Sending...">
+            Send Email
+          </Button>
         </div>
       </form>
     </Modal>

@@ -1,7 +1,7 @@
 import { useCallback, useMemo, useState } from 'react';
-import { useAsyncData } from '../../../lib/use-async-data.ts';
+import { errorMessage } from '../../../lib/errors.ts';
 import type { DocumentRecord } from '../../documents/api/document.ts';
-import { listCategoryDocuments } from '../api/list-category-documents.ts';
+import { useCategoryDocumentList } from '../api/list-category-documents.ts';
 import type { DocumentMatch } from '../lib/document-match.ts';
 import { searchDocuments } from '../lib/search-documents.ts';
 
@@ -10,17 +10,11 @@ import { searchDocuments } from '../lib/search-documents.ts';
  * tag) and the selection for Email Selected.
  */
 export function useCategoryDocuments(match: DocumentMatch) {
-  // The match arrives as a new object on every render; its content decides when to reload.
-  const matchKey = JSON.stringify(match);
-  const load = useCallback(
-    () => listCategoryDocuments(JSON.parse(matchKey) as DocumentMatch),
-    [matchKey],
-  );
-  const { data, error, loading } = useAsyncData(load);
+  const list = useCategoryDocumentList(match);
   const [query, setQuery] = useState('');
   const [selectedIds, setSelectedIds] = useState<ReadonlySet<string>>(new Set());
 
-  const documents = useMemo(() => data ?? [], [data]);
+  const documents = useMemo(() => list.data ?? [], [list.data]);
   const visible = useMemo(() => searchDocuments(documents, query), [documents, query]);
   // Selected documents still in the list (a reload may have removed some).
   const selected = useMemo(
@@ -57,8 +51,8 @@ export function useCategoryDocuments(match: DocumentMatch) {
   return {
     documents,
     visible,
-    error,
-    loading,
+    error: list.isError ? errorMessage(list.error) : null,
+    loading: list.isPending,
     query,
     setQuery,
     selectedIds,

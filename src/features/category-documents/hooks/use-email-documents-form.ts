@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import type { DocumentRecord } from '../../documents/api/document.ts';
-import { sendDocumentsEmail, type SendDocumentsEmail } from '../api/send-documents-email.ts';
+import { useSendDocumentsEmail, type SendDocumentsEmail } from '../api/send-documents-email.ts';
 import { parseRecipients } from '../lib/email-addresses.ts';
 
 export const NO_RECIPIENT_MESSAGE = 'Please enter at least one recipient email address.';
@@ -20,38 +20,40 @@ function defaultSubject(documents: readonly Pick<DocumentRecord, 'name'>[]): str
  */
 export function useEmailDocumentsForm(
   documents: readonly DocumentRecord[],
-  { send = sendDocumentsEmail, onSent }: { send?: SendDocumentsEmail; onSent: () => void },
+  { send, onSent }: { send?: SendDocumentsEmail; onSent: () => void },
 ) {
+  const [initialSubject] = useState(() => defaultSubject(documents));
   const [to, setTo] = useState('');
-  const [subject, setSubject] = useState(() => defaultSubject(documents));
+  const [subject, setSubject] = useState(initialSubject);
   const [message, setMessage] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [sending, setSending] = useState(false);
+  const [invalid, setInvalid] = useState<string | null>(null);
+  const sending = useSendDocumentsEmail(send);
 
-  const canSend = !sending && to.trim() !== '' && subject.trim() !== '';
+  const canSend = !sending.isPending && to.trim() !== '' && subject.trim() !== '';
+  /** Something was typed that closing the dialog would lose. */
+  const typed = to.trim() !== '' || message.trim() !== '' || subject !== initialSubject;
 
-  async function submit(event?: FormEvent) {
+  function submit(event?: FormEvent) {
     event?.preventDefault();
-    if (sending) return;
+    if (sending.isPending) return;
     const recipients = parseRecipients(to);
     if (recipients.invalid.length > 0) {
-      setError(
+      setInvalid(
         `${recipients.invalid.length === 1 ? 'This is not a valid email address' : 'These are not valid email addresses'}: ${recipients.invalid.join(', ')}`,
       );
       return;
     }
     if (recipients.valid.length === 0) {
-      setError(NO_RECIPIENT_MESSAGE);
+      setInvalid(NO_RECIPIENT_MESSAGE);
       return;
     }
     if (!subject.trim()) {
-      setError(SUBJECT_REQUIRED_MESSAGE);
+      setInvalid(SUBJECT_REQUIRED_MESSAGE);
       return;
     }
-    setError(null);
-    setSending(true);
-    try {
-      await send({
+    setInvalid(null);
+    sending.mutate(
+      {
         to: recipients.valid,
         subject: subject.trim(),
         message,
@@ -61,14 +63,23 @@ export function useEmailDocumentsForm(
           file_path,
           size,
         })),
-      });
-      setSending(false);
-      onSent();
-    } catch {
-      setSending(false);
-      setError(SEND_FAILED_MESSAGE);
-    }
+      },
+      { onSuccess: onSent },
+    );
   }
 
-  return { to, setTo, subject, setSubject, message, setMessage, error, sending, canSend, submit };
+  return {
+    to,
+    setTo,
+    subject,
+    setSubject,
+    message,
+    setMessage,
+    error: invalid ?? (sending.isError ? SEND_FAILED_MESSAGE : null),
+    sending: sending.isPending,
+    sent: sending.isSuccess,
+    canSend,
+    typed,
+    submit,
+  };
 }

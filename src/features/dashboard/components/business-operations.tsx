@@ -1,5 +1,6 @@
 import { Briefcase } from 'lucide-react';
 import { Link } from 'react-router-dom';
+import { ButtonLink } from '../../../components/ui/button-link.tsx';
 import { paths } from '../../../config/paths.ts';
 
 /** The chips of the Business Operations panel and the categories they open (spec §2). */
@@ -26,20 +27,16 @@ export function BusinessOperations() {
             The tools your church runs on, grouped by area, with their documents and contacts.
           </p>
         </div>
-        <Link
-          to={paths.operations}
-          className="inline-flex items-center justify-center gap-2 rounded-md bg-blue-600 px-4 py-2 text-sm font-medium text-white hover:bg-blue-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
-        >
-          <Briefcase className="h-4 w-4" aria-hidden="true" />
+        <ButtonLink to={paths.operations} icon={Briefcase}>
           Operations Center
-        </Link>
+        </ButtonLink>
       </div>
       <ul className="mt-4 flex flex-wrap gap-2">
         {CHIPS.map(({ label, category }) => (
           <li key={category}>
             <Link
               to={paths.operationsCategory(category)}
-              className="inline-block rounded-full bg-gray-100 px-3 py-1 text-sm text-gray-700 hover:bg-blue-50 hover:text-blue-700 focus-visible:outline-2 focus-visible:outline-blue-600"
+              className="inline-block rounded-full bg-gray-100 px-3 py-1 text-sm text-gray-700 hover:bg-primary-50 hover:text-primary-700 focus-visible:outline-2 focus-visible:outline-primary-600"
             >
               {label}
             </Link>

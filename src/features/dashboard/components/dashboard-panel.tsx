@@ -24,7 +24,7 @@ export function DashboardPanel({
         <h2 id={id} className="text-lg font-semibold text-gray-900">
           {title}
         </h2>
-        <Link to={linkTo} className="text-sm font-medium text-blue-600 hover:text-blue-800">
+        <Link to={linkTo} className="text-sm font-medium text-primary-700 hover:text-primary-800">
           {linkText}
         </Link>
       </div>

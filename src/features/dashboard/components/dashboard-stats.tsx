@@ -1,6 +1,6 @@
 import { AlertTriangle, Clock, FileText, FolderOpen } from 'lucide-react';
 import { StatCard } from '../../../components/stat-card.tsx';
-import type { DocumentStats } from '../api/dashboard-data.ts';
+import type { DocumentStats } from '../api/document-stats.ts';
 
 /** Total Documents, Expiring Soon, Overdue and Categories (spec §2 Dashboard). */
 export function DashboardStats({ stats }: { stats: DocumentStats }) {
@@ -14,21 +14,21 @@ export function DashboardStats({ stats }: { stats: DocumentStats }) {
         label="Expiring Soon"
         value={stats.expiringSoon.toLocaleString()}
         icon={Clock}
-        tone="text-yellow-700 bg-yellow-50"
+        tone="yellow"
         hint="Within the next 30 days"
       />
       <StatCard
         label="Overdue"
         value={stats.overdue.toLocaleString()}
         icon={AlertTriangle}
-        tone="text-red-600 bg-red-50"
+        tone="red"
         hint="Past their expiry date"
       />
       <StatCard
         label="Categories"
         value={stats.categories.toLocaleString()}
         icon={FolderOpen}
-        tone="text-purple-600 bg-purple-50"
+        tone="purple"
       />
     </div>
   );

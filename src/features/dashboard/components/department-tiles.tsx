@@ -1,7 +1,6 @@
 import { Link } from 'react-router-dom';
-import { DEPARTMENTS, findDepartment } from '../../../config/departments.ts';
+import { DEPARTMENTS } from '../../../config/departments.ts';
 import { paths } from '../../../config/paths.ts';
-import { TONES } from '../../../config/tones.ts';
 
 /** The nine Business Departments tiles, each opening its department page (spec §2). */
 export function DepartmentTiles() {
@@ -11,25 +10,23 @@ export function DepartmentTiles() {
         Business Departments
       </h2>
       <ul className="mt-3 grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-5">
-        {DEPARTMENTS.map(({ key, label }) => {
-          const details = findDepartment(key);
-          const Icon = details?.icon;
-          return (
-            <li key={key}>
-              <Link
-                to={paths.department(key)}
-                className="flex h-full items-center gap-3 rounded-lg border border-gray-200 bg-white p-3 shadow-sm hover:border-blue-300 hover:shadow focus-visible:outline-2 focus-visible:outline-blue-600"
+        {DEPARTMENTS.map(({ key, label, icon: Icon }) => (
+          <li key={key}>
+            <Link
+              to={paths.department(key)}
+              className="flex h-full items-center gap-3 rounded-lg border border-gray-200 bg-white p-3 shadow-sm hover:border-primary-300 hover:shadow focus-visible:outline-2 focus-visible:outline-primary-600"
+            >
+              <span
+                data-tone={`department-${key}`}
+                className="rounded-md bg-tone-100 p-2 text-tone-700"
+                aria-hidden="true"
               >
-                {Icon && details && (
-                  <span className={`rounded-md p-2 ${TONES[details.tone].icon}`} aria-hidden="true">
-                    <Icon className="h-5 w-5" />
-                  </span>
-                )}
-                <span className="text-sm font-medium text-gray-900">{label}</span>
-              </Link>
-            </li>
-          );
-        })}
+                <Icon className="h-5 w-5" />
+              </span>
+              <span className="text-sm font-medium text-gray-900">{label}</span>
+            </Link>
+          </li>
+        ))}
       </ul>
     </section>
   );

@@ -2,7 +2,7 @@ import { FileText, Upload } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { paths } from '../../../config/paths.ts';
 import { formatDate, formatFileSize } from '../../../lib/format.ts';
-import type { DashboardDocument } from '../api/dashboard-data.ts';
+import type { DashboardDocument } from '../api/dashboard-document.ts';
 import { DashboardPanel } from './dashboard-panel.tsx';
 
 /** The five newest documents, View all, and an empty state linking to /upload (spec §2). */
@@ -26,7 +26,7 @@ export function RecentDocuments({
           <p className="text-sm text-gray-600">No documents yet.</p>
           <Link
             to={paths.upload}
-            className="inline-flex items-center gap-1.5 text-sm font-medium text-blue-600 hover:text-blue-800"
+            className="inline-flex items-center gap-1.5 text-sm font-medium text-primary-700 hover:text-primary-800"
           >
             <Upload className="h-4 w-4" aria-hidden="true" />
             Upload your first document
@@ -39,9 +39,9 @@ export function RecentDocuments({
               <button
                 type="button"
                 onClick={() => onOpen(document)}
-                className="flex w-full items-center gap-3 px-4 py-3 text-left hover:bg-gray-50 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-blue-600"
+                className="flex w-full items-center gap-3 px-4 py-3 text-left hover:bg-gray-50 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-primary-600"
               >
-                <FileText className="h-5 w-5 shrink-0 text-blue-500" aria-hidden="true" />
+                <FileText className="h-5 w-5 shrink-0 text-primary-500" aria-hidden="true" />
                 <span className="min-w-0 flex-1">
                   <span className="block truncate text-sm font-medium text-gray-900">
                     {document.name}

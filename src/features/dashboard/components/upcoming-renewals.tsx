@@ -2,7 +2,7 @@ import { CalendarCheck } from 'lucide-react';
 import { paths } from '../../../config/paths.ts';
 import { classifyExpiry } from '../../../lib/expiry.ts';
 import { formatDate } from '../../../lib/format.ts';
-import type { DashboardDocument } from '../api/dashboard-data.ts';
+import type { DashboardDocument } from '../api/dashboard-document.ts';
 import { DashboardPanel } from './dashboard-panel.tsx';
 import { ExpiryBadge } from './expiry-badge.tsx';
 

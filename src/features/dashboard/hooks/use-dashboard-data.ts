@@ -1,11 +1,8 @@
-import { useCallback, useEffect, useState } from 'react';
-import {
-  fetchDocumentStats,
-  listRecentDocuments,
-  listUpcomingRenewals,
-  type DashboardDocument,
-  type DocumentStats,
-} from '../api/dashboard-data.ts';
+import { errorMessage } from '../../../lib/errors.ts';
+import type { DashboardDocument } from '../api/dashboard-document.ts';
+import { useDocumentStats, type DocumentStats } from '../api/document-stats.ts';
+import { useRecentDocuments } from '../api/recent-documents.ts';
+import { useUpcomingRenewals } from '../api/upcoming-renewals.ts';
 
 export type DashboardData =
   | { status: 'loading' }
@@ -20,30 +17,24 @@ export type DashboardData =
 /**
  * The counters and the two lists of the dashboard, in three small parallel requests: the
  * database counts and picks the five rows, so the cost does not grow with the organisation.
+ * The page shows them together: loading until all three are in, or the first failure.
  */
-export function useDashboardData(organizationId: string | null) {
-  const [data, setData] = useState<DashboardData>({ status: 'loading' });
-  const [generation, setGeneration] = useState(0);
+export function useDashboardData(hasOrganization: boolean) {
+  const options = { enabled: hasOrganization };
+  const stats = useDocumentStats(options);
+  const recent = useRecentDocuments(options);
+  const renewals = useUpcomingRenewals(options);
+  const queries = [stats, recent, renewals];
+  const failed = queries.find((query) => query.isError);
 
-  useEffect(() => {
-    if (!organizationId) return;
-    const controller = new AbortController();
-    const { signal } = controller;
-    setData({ status: 'loading' });
-    Promise.all([
-      fetchDocumentStats(signal),
-      listRecentDocuments(signal),
-      listUpcomingRenewals(signal),
-    ]).then(
-      ([stats, recent, renewals]) => setData({ status: 'ready', stats, recent, renewals }),
-      (error: unknown) => {
-        if (signal.aborted) return;
-        setData({ status: 'error', error: error instanceof Error ? error.message : String(error) });
-      },
-    );
-    return () => controller.abort();
-  }, [organizationId, generation]);
+  let data: DashboardData;
+  if (failed) data = { status: 'error', error: errorMessage(failed.error) };
+  else if (stats.data && recent.data && renewals.data) {
+    data = { status: 'ready', stats: stats.data, recent: recent.data, renewals: renewals.data };
+  } else data = { status: 'loading' };
 
-  const reload = useCallback(() => setGeneration((value) => value + 1), []);
+  const reload = () => {
+    for (const query of queries) if (query.isError) void query.refetch();
+  };
   return { data, reload };
 }

@@ -1,3 +1,4 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase.ts';
 
 /** How many active members the organisation has (the department page's Team Members card). */
@@ -9,4 +10,18 @@ export async function countActiveMembers(organizationId: string): Promise<number
     .eq('is_active', true);
   if (error) throw new Error(error.message);
   return count ?? 0;
+}
+
+export const activeMemberCountQueryOptions = (organizationId: string) =>
+  queryOptions({
+    queryKey: ['user_profiles', 'active-count', organizationId] as const,
+    queryFn: () => countActiveMembers(organizationId),
+  });
+
+/** The organisation's real active member count (architecture.md: instead of the fixed 8). */
+export function useActiveMemberCount(organizationId: string | null) {
+  return useQuery({
+    ...activeMemberCountQueryOptions(organizationId ?? ''),
+    enabled: organizationId !== null,
+  });
 }

@@ -1,7 +1,7 @@
 import { FileText, Upload } from 'lucide-react';
-import { Link } from 'react-router-dom';
 import { Modal } from '../../../components/modal.tsx';
-import type { DepartmentDetails } from '../../../config/departments.ts';
+import { ButtonLink } from '../../../components/ui/button-link.tsx';
+import type { DepartmentDetails } from '../../../config/department-details.ts';
 import { paths } from '../../../config/paths.ts';
 
 /**
@@ -27,20 +27,12 @@ export function DepartmentSettingsDialog({
           Documents page. Everyone in your organization sees the same department pages.
         </p>
         <div className="flex flex-col gap-2 sm:flex-row sm:justify-end">
-          <Link
-            to={paths.documents}
-            className="inline-flex items-center justify-center gap-1.5 rounded-md border border-gray-300 px-4 py-2 font-medium text-gray-700 hover:bg-gray-50"
-          >
-            <FileText className="h-4 w-4" aria-hidden="true" />
+          <ButtonLink to={paths.documents} variant="secondary" icon={FileText}>
             Open Documents
-          </Link>
-          <Link
-            to={paths.upload}
-            className="inline-flex items-center justify-center gap-1.5 rounded-md bg-blue-600 px-4 py-2 font-medium text-white hover:bg-blue-700"
-          >
-            <Upload className="h-4 w-4" aria-hidden="true" />
+          </ButtonLink>
+          <ButtonLink to={paths.upload} icon={Upload}>
             Upload Documents
-          </Link>
+          </ButtonLink>
         </div>
       </div>
     </Modal>

@@ -29,20 +29,10 @@ export function DepartmentStatCards({
         label="Team Members"
         value={figure(teamMembers, teamMembersFailed)}
         icon={Users}
-        tone="text-green-700 bg-green-50"
+        tone="green"
       />
-      <StatCard
-        label="Active Projects"
-        value={ACTIVE_PROJECTS}
-        icon={FolderKanban}
-        tone="text-purple-700 bg-purple-50"
-      />
-      <StatCard
-        label="Resources"
-        value={RESOURCES}
-        icon={BookOpen}
-        tone="text-orange-700 bg-orange-50"
-      />
+      <StatCard label="Active Projects" value={ACTIVE_PROJECTS} icon={FolderKanban} tone="purple" />
+      <StatCard label="Resources" value={RESOURCES} icon={BookOpen} tone="orange" />
     </div>
   );
 }

@@ -1,4 +1,6 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase.ts';
+import { documentRemoved } from './document-cache.ts';
 import type { DocumentRecord } from './document.ts';
 import { removeDocumentFiles } from './store-file.ts';
 
@@ -21,4 +23,13 @@ export async function deleteDocument(
   } catch (cause) {
     console.warn(`The file of deleted document ${document.id} could not be removed`, cause);
   }
+}
+
+/** Deleting a document; the list drops its row, and every other read of documents refreshes. */
+export function useDeleteDocument() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: deleteDocument,
+    onSuccess: (_, document) => documentRemoved(queryClient, document.id),
+  });
 }

@@ -1,8 +1,11 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { mimeTypeFor } from '../../../lib/file-kinds.ts';
 import { supabase } from '../../../lib/supabase.ts';
+import { documentSaved } from './document-cache.ts';
 import { DOCUMENTS_BUCKET, type DocumentRecord } from './document.ts';
 import { fetchDocumentBlob } from './download-document.ts';
 import { fetchDocument } from './list-documents.ts';
+import { documentKeys } from './query-keys.ts';
 
 /** The text of a text-based document. */
 export async function loadDocumentText(filePath: string): Promise<string> {
@@ -12,6 +15,19 @@ export async function loadDocumentText(filePath: string): Promise<string> {
   } catch {
     throw new Error('Failed to load document content');
   }
+}
+
+export const documentTextQueryOptions = (filePath: string) =>
+  queryOptions({
+    queryKey: documentKeys.text(filePath),
+    queryFn: () => loadDocumentText(filePath),
+    // The editor works on what it loaded; a refresh under the user's hands would only confuse.
+    refetchOnWindowFocus: false,
+  });
+
+/** The stored text of a text-based document, loaded when `enabled`. */
+export function useDocumentText(filePath: string, enabled: boolean) {
+  return useQuery({ ...documentTextQueryOptions(filePath), enabled });
 }
 
 /**
@@ -33,4 +49,16 @@ export async function saveDocumentText(
   } catch {
     throw new Error('Failed to save document');
   }
+}
+
+/** Saving the text of a document; the saved row (with its new size) replaces the listed one. */
+export function useSaveDocumentText(document: Pick<DocumentRecord, 'id' | 'name' | 'file_path'>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (text: string) => saveDocumentText(document, text),
+    onSuccess: (saved, text) => {
+      queryClient.setQueryData(documentKeys.text(document.file_path), text);
+      return documentSaved(queryClient, saved);
+    },
+  });
 }

@@ -35,16 +35,3 @@ export interface DocumentProperties {
   tags: string[];
   description: string | null;
 }
-
-/**
- * The message of a failed call, or `fallback` when it has none (the spec's "Upload failed",
- * "Delete failed"… defaults, §8).
- */
-export function messageOf(error: unknown, fallback: string): string {
-  if (error instanceof Error && error.message) return error.message;
-  if (typeof error === 'object' && error && 'message' in error) {
-    const { message } = error as { message?: unknown };
-    if (typeof message === 'string' && message) return message;
-  }
-  return fallback;
-}

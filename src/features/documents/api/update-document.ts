@@ -1,4 +1,6 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase.ts';
+import { documentSaved } from './document-cache.ts';
 import { DOCUMENT_COLUMNS, type DocumentProperties, type DocumentRecord } from './document.ts';
 
 /** Saves a document's category, expiry date, tags and description; returns the saved row. */
@@ -14,4 +16,14 @@ export async function updateDocumentProperties(
     .single();
   if (error) throw new Error(error.message || 'Update failed');
   return data;
+}
+
+/** Saving the properties of a document; the saved row replaces the listed one. */
+export function useUpdateDocumentProperties() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, properties }: { id: string; properties: DocumentProperties }) =>
+      updateDocumentProperties(id, properties),
+    onSuccess: (saved) => documentSaved(queryClient, saved),
+  });
 }

@@ -1,4 +1,5 @@
-import { messageOf, type DocumentProperties } from './document.ts';
+import { errorMessage } from '../../../lib/errors.ts';
+import type { DocumentProperties } from './document.ts';
 import { insertDocument } from './insert-document.ts';
 import { newDocumentObjectName } from './object-name.ts';
 import { removeDocumentFiles, storeDocumentFile } from './store-file.ts';
@@ -27,6 +28,6 @@ export async function uploadDocument(
     await removeDocumentFiles([objectName]).catch(() => {
       // The row failure is what the user needs to hear about; the cleanup is best effort.
     });
-    throw new Error(messageOf(error, 'Upload failed'));
+    throw new Error(errorMessage(error, 'Upload failed'));
   }
 }

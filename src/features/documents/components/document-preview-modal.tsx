@@ -1,8 +1,10 @@
 import { Download } from 'lucide-react';
 import { Modal } from '../../../components/modal.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { LOAD_ERROR } from '../api/document-preview.ts';
 import type { DocumentRecord } from '../api/document.ts';
-import { LOAD_ERROR, useDocumentPreview } from '../hooks/use-document-preview.ts';
+import { useDocumentPreview } from '../hooks/use-document-preview.ts';
 import { useDownloadDocument } from '../hooks/use-download-document.ts';
 import { DocumentMeta } from './document-meta.tsx';
 import { PreviewBody } from './preview-body.tsx';
@@ -45,14 +47,9 @@ export function DocumentPreviewModal({ document, onClose }: DocumentPreviewModal
         </>
       }
       headerActions={
-        <button
-          type="button"
-          onClick={onDownload}
-          className="inline-flex items-center gap-1.5 rounded-md border border-gray-300 px-3 py-1.5 text-sm font-medium text-gray-700 hover:bg-gray-50 focus-visible:outline-2 focus-visible:outline-blue-600"
-        >
-          <Download className="h-4 w-4" aria-hidden="true" />
+        <Button variant="secondary" size="sm" icon={Download} onClick={onDownload}>
           Download
-        </button>
+        </Button>
       }
     >
       {preview.status === 'loading' && <Spinner label="Loading preview..." />}

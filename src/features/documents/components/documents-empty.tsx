@@ -1,5 +1,5 @@
 import { FolderOpen, Upload } from 'lucide-react';
-import { Link } from 'react-router-dom';
+import { ButtonLink } from '../../../components/ui/button-link.tsx';
 import { paths } from '../../../config/paths.ts';
 
 /** The empty table: no documents at all (spec text), or none matching the filters. */
@@ -14,13 +14,9 @@ export function DocumentsEmpty({ filtered }: { filtered: boolean }) {
           <p className="text-sm text-gray-600">
             No documents found. Upload your first document to get started!
           </p>
-          <Link
-            to={paths.upload}
-            className="inline-flex items-center gap-2 rounded-md bg-blue-600 px-4 py-2 text-sm font-medium text-white hover:bg-blue-700"
-          >
-            <Upload className="h-4 w-4" aria-hidden="true" />
+          <ButtonLink to={paths.upload} icon={Upload}>
             Upload Documents
-          </Link>
+          </ButtonLink>
         </>
       )}
     </div>

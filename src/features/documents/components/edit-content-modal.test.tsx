@@ -52,6 +52,8 @@ describe('edit-content modal', () => {
     expect(screen.getByText('Unsaved changes')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('All changes saved')).toBeInTheDocument();
+    // The header shows the size of what is stored now.
+    expect(screen.getByRole('heading', { level: 2 })).toHaveTextContent(/· 18 Bytes ·/);
 
     expect(await readStoredText(organization, document.file_path)).toBe('New line — café');
     const size = new TextEncoder().encode('New line — café').length;

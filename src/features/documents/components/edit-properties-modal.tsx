@@ -1,23 +1,33 @@
 import { useState } from 'react';
 import { useFeedback } from '../../../components/feedback.tsx';
 import { Modal } from '../../../components/modal.tsx';
-import { messageOf, type DocumentRecord } from '../api/document.ts';
-import { updateDocumentProperties } from '../api/update-document.ts';
+import { Button } from '../../../components/ui/button.tsx';
+import { useLeaveGuard } from '../../../components/ui/use-leave-guard.ts';
+import { errorMessage } from '../../../lib/errors.ts';
+import type { DocumentRecord } from '../api/document.ts';
+import { useUpdateDocumentProperties } from '../api/update-document.ts';
 import { hasCategory, toDocumentProperties, toPropertyInput } from '../utils/property-values.ts';
 import { DocumentPropertyFields } from './document-property-fields.tsx';
 
 export interface EditPropertiesModalProps {
   document: DocumentRecord;
   onClose: () => void;
-  /** Called with the saved row; the modal closes itself afterwards. */
-  onSaved: (document: DocumentRecord) => void;
 }
 
+/** Asked before the page is left with changed fields not saved. */
+export const UNSAVED_PROPERTIES_QUESTION =
+  'You have changed the properties of this document without saving them. Leave without saving?';
+
 /** Category, expiry date, tags and description of one document (spec §2 Edit-properties modal). */
-export function EditPropertiesModal({ document, onClose, onSaved }: EditPropertiesModalProps) {
+export function EditPropertiesModal({ document, onClose }: EditPropertiesModalProps) {
   const { alert } = useFeedback();
-  const [values, setValues] = useState(() => toPropertyInput(document));
-  const [saving, setSaving] = useState(false);
+  const [initial] = useState(() => toPropertyInput(document));
+  const [values, setValues] = useState(initial);
+  const update = useUpdateDocumentProperties();
+  const changed = (Object.keys(initial) as (keyof typeof initial)[]).some(
+    (key) => values[key] !== initial[key],
+  );
+  useLeaveGuard(changed && !update.isSuccess, UNSAVED_PROPERTIES_QUESTION);
 
   async function submit(event: React.FormEvent) {
     event.preventDefault();
@@ -25,15 +35,13 @@ export function EditPropertiesModal({ document, onClose, onSaved }: EditProperti
       await alert('Please select a category.');
       return;
     }
-    setSaving(true);
-    try {
-      const saved = await updateDocumentProperties(document.id, toDocumentProperties(values));
-      onSaved(saved);
-      onClose();
-    } catch (error) {
-      setSaving(false);
-      await alert(`Failed to update document: ${messageOf(error, 'Unknown error')}`);
-    }
+    update.mutate(
+      { id: document.id, properties: toDocumentProperties(values) },
+      {
+        onSuccess: onClose,
+        onError: (error) => void alert(`Failed to update document: ${errorMessage(error)}`),
+      },
+    );
   }
 
   return (
@@ -48,26 +56,17 @@ export function EditPropertiesModal({ document, onClose, onSaved }: EditProperti
       }
       onClose={onClose}
       size="lg"
-      dismissible={!saving}
+      dismissible={!update.isPending}
     >
       <form onSubmit={submit} noValidate>
-        <DocumentPropertyFields values={values} onChange={setValues} disabled={saving} />
+        <DocumentPropertyFields values={values} onChange={setValues} disabled={update.isPending} />
         <div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-          <button
-            type="button"
-            onClick={onClose}
-            disabled={saving}
-            className="rounded-md border border-gray-300 px-4 py-2 text-sm font-medium text-gray-700 hover:bg-gray-50 disabled:opacity-50"
-          >
+          <Button variant="secondary" onClick={onClose} disabled={update.isPending}>
             Cancel
-          </button>
-          <button
-            type="submit"
-            disabled={saving}
-            className="rounded-md bg-blue-600 px-4 py-2 text-sm font-medium text-white hover:bg-blue-700 disabled:opacity-60"
-          >
-            {saving ? 'Saving...' : 'Save Changes'}
-          </button>
+          </Button>
+          <Button type="submit" busy={update.isPending} busyLabel="Saving...">
+            Save Changes
+          </Button>
         </div>
       </form>
     </Modal>

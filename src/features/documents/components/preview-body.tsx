@@ -1,4 +1,5 @@
 import { Download, ExternalLink, FileQuestion, FileText } from 'lucide-react';
+import { Button, buttonClass } from '../../../components/ui/button.tsx';
 import type { DocumentPreviewState } from '../hooks/use-document-preview.ts';
 
 export interface PreviewBodyProps {
@@ -9,9 +10,6 @@ export interface PreviewBodyProps {
 }
 
 const OFFICE_VIEWER = 'https://view.officeapps.live.com/op/view.aspx?src=';
-
-const downloadButton =
-  'inline-flex items-center gap-2 rounded-md bg-blue-600 px-4 py-2 text-sm font-medium text-white hover:bg-blue-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600';
 
 /** The preview itself, by kind (spec §2 Preview modal, §5 preview type mapping). */
 export function PreviewBody({ name, preview, onDisplayError, onDownload }: PreviewBodyProps) {
@@ -81,16 +79,15 @@ export function PreviewBody({ name, preview, onDisplayError, onDownload }: Previ
             it in Office Online.
           </p>
           <div className="flex flex-wrap justify-center gap-2">
-            <button type="button" onClick={onDownload} className={downloadButton}>
-              <Download className="h-4 w-4" aria-hidden="true" />
+            <Button icon={Download} onClick={onDownload}>
               Download File
-            </button>
+            </Button>
             {url && (
               <a
                 href={`${OFFICE_VIEWER}${encodeURIComponent(url)}`}
                 target="_blank"
                 rel="noopener noreferrer"
-                className="inline-flex items-center gap-2 rounded-md border border-gray-300 px-4 py-2 text-sm font-medium text-gray-700 hover:bg-gray-50"
+                className={buttonClass({ variant: 'secondary' })}
               >
                 <ExternalLink className="h-4 w-4" aria-hidden="true" />
                 Open in Office Online
@@ -107,10 +104,9 @@ export function PreviewBody({ name, preview, onDisplayError, onDownload }: Previ
           <p className="max-w-md text-sm text-gray-600">
             This type of file can’t be previewed. Download it to open it on your computer.
           </p>
-          <button type="button" onClick={onDownload} className={downloadButton}>
-            <Download className="h-4 w-4" aria-hidden="true" />
+          <Button icon={Download} onClick={onDownload}>
             Download File
-          </button>
+          </Button>
         </div>
       );
   }

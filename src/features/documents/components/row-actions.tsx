@@ -1,4 +1,5 @@
 import { Download, Eye, FilePenLine, Pencil, Trash2, type LucideIcon } from 'lucide-react';
+import { Button } from '../../../components/ui/button.tsx';
 import { isTextEditable } from '../../../lib/file-kinds.ts';
 import type { DocumentRecord } from '../api/document.ts';
 
@@ -10,31 +11,23 @@ const ACTIONS: ReadonlyArray<{
   Icon: LucideIcon;
   tone: string;
 }> = [
-  { action: 'view', label: 'View', Icon: Eye, tone: 'text-blue-600 hover:bg-blue-50' },
+  { action: 'view', label: 'View', Icon: Eye, tone: 'text-primary-700' },
+  { action: 'properties', label: 'Edit Properties', Icon: Pencil, tone: '' },
+  { action: 'content', label: 'Edit Content', Icon: FilePenLine, tone: '' },
+  { action: 'download', label: 'Download', Icon: Download, tone: '' },
   {
-    action: 'properties',
-    label: 'Edit Properties',
-    Icon: Pencil,
-    tone: 'text-gray-600 hover:bg-gray-100',
+    action: 'delete',
+    label: 'Delete',
+    Icon: Trash2,
+    tone: 'text-destructive-700',
   },
-  {
-    action: 'content',
-    label: 'Edit Content',
-    Icon: FilePenLine,
-    tone: 'text-purple-600 hover:bg-purple-50',
-  },
-  {
-    action: 'download',
-    label: 'Download',
-    Icon: Download,
-    tone: 'text-green-600 hover:bg-green-50',
-  },
-  { action: 'delete', label: 'Delete', Icon: Trash2, tone: 'text-red-600 hover:bg-red-50' },
 ];
 
 /**
  * View, Edit Properties, Edit Content (text-based files only), Download and Delete (spec §2).
- * Icon buttons whose accessible names are the action's words.
+ * Icon buttons, a table row has no room for five labels; each is named with its action and the
+ * document ("View Budget 2026.pdf"), so a screen reader moving through the buttons hears which
+ * document they act on, and shows its action as a tooltip.
  */
 export function RowActions({
   document,
@@ -45,19 +38,19 @@ export function RowActions({
 }) {
   const editable = isTextEditable(document.name);
   return (
-    <div className="flex items-center justify-end gap-0.5">
+    <div className="flex flex-wrap items-center justify-end gap-0.5 max-sm:w-[6.5rem]">
       {ACTIONS.filter(({ action }) => action !== 'content' || editable).map(
         ({ action, label, Icon, tone }) => (
-          <button
+          <Button
             key={action}
-            type="button"
+            variant="ghost"
+            size="icon"
             title={label}
-            aria-label={label}
+            aria-label={`${label} ${document.name}`}
             onClick={() => onAction(action, document)}
-            className={`rounded-md p-2 focus-visible:outline-2 focus-visible:outline-blue-600 ${tone}`}
           >
-            <Icon className="h-4 w-4" aria-hidden="true" />
-          </button>
+            <Icon className={`h-4 w-4 ${tone}`} aria-hidden="true" />
+          </Button>
         ),
       )}
     </div>

@@ -1,4 +1,6 @@
 import { AlertCircle, CheckCircle2, Clock, FileText, Loader2, X } from 'lucide-react';
+import { Button } from '../../../components/ui/button.tsx';
+import type { Tone } from '../../../components/ui/tone.ts';
 import { formatFileSize } from '../../../lib/format.ts';
 import type { QueuedFile, UploadState } from '../hooks/use-upload-queue.ts';
 
@@ -9,18 +11,23 @@ const STATE_LABELS: Record<UploadState, string> = {
   failed: 'Failed',
 };
 
+const STATE_TONES: Record<UploadState, Tone> = {
+  queued: 'gray',
+  uploading: 'info',
+  done: 'success',
+  failed: 'danger',
+};
+
 function StateIndicator({ state }: { state: UploadState }) {
   const Icon = { queued: Clock, uploading: Loader2, done: CheckCircle2, failed: AlertCircle }[
     state
   ];
-  const tone = {
-    queued: 'text-gray-500',
-    uploading: 'text-blue-600',
-    done: 'text-green-700',
-    failed: 'text-red-700',
-  }[state];
+  const tone = STATE_TONES[state];
   return (
-    <span className={`inline-flex items-center gap-1 text-xs font-medium ${tone}`}>
+    <span
+      data-tone={tone}
+      className="inline-flex items-center gap-1 text-xs font-medium text-tone-700"
+    >
       <Icon
         className={`h-4 w-4 ${state === 'uploading' ? 'animate-spin' : ''}`}
         aria-hidden="true"
@@ -61,20 +68,20 @@ export function SelectedFilesList({
                 {file.name}
               </p>
               <p className="text-xs text-gray-500">{formatFileSize(file.size)}</p>
-              {error && <p className="mt-0.5 text-xs text-red-700">{error}</p>}
+              {error && <p className="mt-0.5 text-xs text-destructive-700">{error}</p>}
             </div>
             {started && <StateIndicator state={state} />}
             {state !== 'done' && (
-              <button
-                type="button"
+              <Button
+                variant="ghost"
+                size="icon"
                 onClick={() => onRemove(key)}
                 disabled={running}
                 aria-label={`Remove ${file.name}`}
                 title="Remove"
-                className="rounded-md p-1.5 text-gray-500 hover:bg-gray-100 hover:text-red-600 focus-visible:outline-2 focus-visible:outline-blue-600 disabled:opacity-40"
               >
                 <X className="h-4 w-4" aria-hidden="true" />
-              </button>
+              </Button>
             )}
           </li>
         ))}

@@ -7,13 +7,14 @@ import { AlertCircle, CheckCircle2, Clock } from 'lucide-react';
 export function StatusBadge({ status }: { status: string }) {
   const { tone, Icon } =
     status === 'Active'
-      ? { tone: 'bg-green-100 text-green-800', Icon: CheckCircle2 }
+      ? { tone: 'status-active', Icon: CheckCircle2 }
       : status === 'Expiring Soon'
-        ? { tone: 'bg-yellow-100 text-yellow-800', Icon: Clock }
-        : { tone: 'bg-red-100 text-red-800', Icon: AlertCircle };
+        ? { tone: 'status-expiring', Icon: Clock }
+        : { tone: 'status-other', Icon: AlertCircle };
   return (
     <span
-      className={`inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium whitespace-nowrap ${tone}`}
+      data-tone={tone}
+      className="inline-flex items-center gap-1 rounded-full bg-tone-100 px-2 py-0.5 text-xs font-medium whitespace-nowrap text-tone-800"
     >
       <Icon className="h-3.5 w-3.5" aria-hidden="true" />
       {status}

@@ -1,27 +1,31 @@
 import { useCallback } from 'react';
 import { useFeedback } from '../../../components/feedback.tsx';
-import { deleteDocument } from '../api/delete-document.ts';
-import { messageOf, type DocumentRecord } from '../api/document.ts';
+import { errorMessage } from '../../../lib/errors.ts';
+import { useDeleteDocument } from '../api/delete-document.ts';
+import type { DocumentRecord } from '../api/document.ts';
 
 /**
- * Delete with the spec's confirmation (`Are you sure you want to delete "{name}"?`); removes the
- * row and the stored file. Resolves true when the document was deleted.
+ * Delete with the spec's question (`Are you sure you want to delete "{name}"?`), answered with
+ * Cancel (focused) or Delete; on failure `Failed to delete document: {message}` (spec §8).
  */
-export function useDeleteDocument(): (
+export function useConfirmedDelete(): (
   document: Pick<DocumentRecord, 'id' | 'name' | 'file_path'>,
-) => Promise<boolean> {
+) => Promise<void> {
   const { alert, confirm } = useFeedback();
+  const { mutateAsync } = useDeleteDocument();
   return useCallback(
     async (document) => {
-      if (!(await confirm(`Are you sure you want to delete "${document.name}"?`))) return false;
+      const confirmed = await confirm(`Are you sure you want to delete "${document.name}"?`, {
+        confirmLabel: 'Delete',
+        destructive: true,
+      });
+      if (!confirmed) return;
       try {
-        await deleteDocument(document);
-        return true;
+        await mutateAsync(document);
       } catch (error) {
-        await alert(`Failed to delete document: ${messageOf(error, 'Unknown error')}`);
-        return false;
+        await alert(`Failed to delete document: ${errorMessage(error)}`);
       }
     },
-    [alert, confirm],
+    [alert, confirm, mutateAsync],
   );
 }

@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
 import { useFeedback } from '../../../components/feedback.tsx';
+import { errorMessage } from '../../../lib/errors.ts';
 import { downloadDocument, type DownloadableDocument } from '../api/download-document.ts';
-import { messageOf } from '../api/document.ts';
 
 /**
  * A download action for any list of documents: downloads under the document's name, and on
@@ -14,7 +14,7 @@ export function useDownloadDocument(): (document: DownloadableDocument) => Promi
       try {
         await downloadDocument(document);
       } catch (error) {
-        await alert(`Failed to download document: ${messageOf(error, 'Unknown error')}`);
+        await alert(`Failed to download document: ${errorMessage(error)}`);
       }
     },
     [alert],

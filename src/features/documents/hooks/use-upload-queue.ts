@@ -1,5 +1,8 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
-import { messageOf, type DocumentProperties } from '../api/document.ts';
+import { errorMessage } from '../../../lib/errors.ts';
+import { documentsAdded } from '../api/document-cache.ts';
+import type { DocumentProperties } from '../api/document.ts';
 import { uploadDocument } from '../api/upload-documents.ts';
 
 export type UploadState = 'queued' | 'uploading' | 'done' | 'failed';
@@ -25,9 +28,10 @@ let nextKey = 0;
 /**
  * The selected files and their upload state: queued, uploading, done or failed (with the
  * reason). Uploading skips files already done, so after a partial failure a second try sends
- * only the files that failed.
+ * only the files that failed. What was uploaded appears in every list of documents.
  */
 export function useUploadQueue() {
+  const queryClient = useQueryClient();
   const [files, setFiles] = useState<QueuedFile[]>([]);
   const [running, setRunning] = useState(false);
 
@@ -68,7 +72,7 @@ export function useUploadQueue() {
             setState(item.key, 'done');
             succeeded.push({ ...item, state: 'done' });
           } catch (error) {
-            const message = messageOf(error, 'Upload failed');
+            const message = errorMessage(error, 'Upload failed');
             setState(item.key, 'failed', message);
             failed.push({ ...item, state: 'failed', error: message });
           }
@@ -80,10 +84,11 @@ export function useUploadQueue() {
         );
       } finally {
         setRunning(false);
+        if (succeeded.length > 0) void documentsAdded(queryClient);
       }
       return { succeeded, failed };
     },
-    [files],
+    [files, queryClient],
   );
 
   return { files, running, add, remove, upload };

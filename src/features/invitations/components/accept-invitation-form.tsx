@@ -1,35 +1,44 @@
+import type { UseMutationResult } from '@tanstack/react-query';
 import { Mail } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { PasswordInput } from '../../../components/password-input.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { FormError } from '../../../components/ui/form-error.tsx';
+import { FormField } from '../../../components/ui/form-field.tsx';
+import { errorMessage } from '../../../lib/errors.ts';
 import { ROLE_LABELS } from '../../../lib/roles.ts';
-import type { InvitationDetails } from '../api/invitation.ts';
-import { useAcceptInvitation } from '../hooks/use-accept-invitation.ts';
+import type { InvitationDetails } from '../api/get-invitation.ts';
+import type { AcceptRequest } from '../hooks/use-accept-invitation.ts';
+import { passwordProblem } from '../lib/validate-passwords.ts';
 
 export interface AcceptInvitationFormProps {
-  token: string;
   invitation: InvitationDetails;
+  /** Accepting (`useAcceptInvitation`), held by the page so it outlives a reload of the lookup. */
+  accept: UseMutationResult<void, Error, AcceptRequest>;
 }
 
 /** Join {organization}: who invited, the invitation's details, and the two passwords (spec §2). */
-export function AcceptInvitationForm({ token, invitation }: AcceptInvitationFormProps) {
-  const { submitting, error, submit } = useAcceptInvitation(token, invitation.email);
+export function AcceptInvitationForm({ invitation, accept }: AcceptInvitationFormProps) {
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
-  const passwordId = useId();
-  const confirmationId = useId();
+  const [problem, setProblem] = useState<string | null>(null);
   const errorId = useId();
   const organization = invitation.organization_name ?? 'your organization';
   const inviter = invitation.invited_by_name?.trim() || invitation.invited_by_email || null;
+  const error =
+    problem ?? (accept.isError ? errorMessage(accept.error, 'Failed to accept invitation') : null);
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    void submit(password, confirmation);
+    const found = passwordProblem(password, confirmation);
+    setProblem(found);
+    if (!found) accept.mutate({ invitation, password });
   };
 
   return (
     <section className="w-full max-w-md rounded-lg border border-gray-200 bg-white p-6 shadow-sm sm:p-8">
       <div className="text-center">
-        <span className="mx-auto flex h-12 w-12 items-center justify-center rounded-full bg-blue-100 text-blue-700">
+        <span className="mx-auto flex h-12 w-12 items-center justify-center rounded-full bg-primary-100 text-primary-700">
           <Mail className="h-6 w-6" aria-hidden="true" />
         </span>
         <h1 className="mt-4 text-2xl font-bold text-gray-900">Join {organization}</h1>
@@ -67,50 +76,40 @@ export function AcceptInvitationForm({ token, invitation }: AcceptInvitationForm
         aria-describedby={error ? errorId : undefined}
         className="mt-6 space-y-4"
       >
-        {error && (
-          <div
-            id={errorId}
-            role="alert"
-            className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700"
-          >
-            {error}
-          </div>
-        )}
-        <div>
-          <label htmlFor={passwordId} className="block text-sm font-medium text-gray-700">
-            Create Password
-          </label>
-          <div className="mt-1">
+        <div id={errorId}>
+          <FormError>{error}</FormError>
+        </div>
+        <FormField label="Create Password">
+          {({ invalid: _invalid, ...field }) => (
             <PasswordInput
-              id={passwordId}
+              {...field}
               value={password}
               onChange={(event) => setPassword(event.target.value)}
               autoComplete="new-password"
               required
             />
-          </div>
-        </div>
-        <div>
-          <label htmlFor={confirmationId} className="block text-sm font-medium text-gray-700">
-            Confirm Password
-          </label>
-          <div className="mt-1">
+          )}
+        </FormField>
+        <FormField label="Confirm Password">
+          {({ invalid: _invalid, ...field }) => (
             <PasswordInput
-              id={confirmationId}
+              {...field}
               value={confirmation}
               onChange={(event) => setConfirmation(event.target.value)}
               autoComplete="new-password"
               required
             />
-          </div>
-        </div>
-        <button
+          )}
+        </FormField>
+        <Button
           type="submit"
-          disabled={submitting || !password || !confirmation}
-          className="w-full rounded-md bg-blue-600 px-4 py-2 text-sm font-medium text-white shadow-sm hover:bg-blue-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 disabled:cursor-not-allowed disabled:opacity-60"
+          className="w-full"
+          disabled={!password || !confirmation}
+          busy={accept.isPending}
+          busyLabel="Creating account..."
         >
-          {submitting ? 'Creating account...' : 'Accept Invitation & Create Account'}
-        </button>
+          Accept Invitation & Create Account
+        </Button>
         <p className="text-center text-xs text-gray-500">
           Already have an account with this email? Enter its password in both fields to join.
         </p>

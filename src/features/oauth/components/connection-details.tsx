@@ -1,5 +1,5 @@
-import type { Connection } from '../api/connections.ts';
-import { formatConnectedDate, formatExpiry } from '../lib/format.ts';
+import { formatDate, formatDateTime } from '../../../lib/format.ts';
+import type { Connection } from '../api/list-connections.ts';
 import { scopeLabel } from '../lib/scope-label.ts';
 
 /** Connected date, expiry and scopes of a connection (spec §2, OAuth Connections page). */
@@ -8,12 +8,12 @@ export function ConnectionDetails({ connection }: { connection: Connection }) {
     <dl className="mt-4 space-y-2 text-sm">
       <div className="flex flex-wrap gap-x-2">
         <dt className="text-gray-500">Connected on</dt>
-        <dd className="text-gray-900">{formatConnectedDate(connection.created_at)}</dd>
+        <dd className="text-gray-900">{formatDate(connection.created_at)}</dd>
       </div>
       <div className="flex flex-wrap gap-x-2">
         <dt className="text-gray-500">Expires</dt>
         <dd className="text-gray-900" data-testid="connection-expiry">
-          {connection.expires_at ? formatExpiry(connection.expires_at) : 'Does not expire'}
+          {connection.expires_at ? formatDateTime(connection.expires_at) : 'Does not expire'}
         </dd>
       </div>
       {connection.scopes.length > 0 && (

@@ -5,10 +5,11 @@ export function OAuthSecurityNote() {
   return (
     <section
       aria-labelledby="oauth-security-heading"
-      className="mt-8 flex gap-3 rounded-lg border border-blue-200 bg-blue-50 p-4"
+      data-tone="info"
+      className="mt-8 flex gap-3 rounded-lg border border-tone-200 bg-tone-50 p-4"
     >
-      <ShieldCheck className="h-6 w-6 shrink-0 text-blue-700" aria-hidden="true" />
-      <div className="text-sm text-blue-900">
+      <ShieldCheck className="h-6 w-6 shrink-0 text-tone-700" aria-hidden="true" />
+      <div className="text-sm text-tone-900">
         <h2 id="oauth-security-heading" className="font-semibold">
           About OAuth Security
         </h2>

@@ -1,6 +1,7 @@
 import { Link2, Settings, Unlink } from 'lucide-react';
-import type { Connection } from '../api/connections.ts';
-import type { ProviderSettings } from '../api/provider-settings.ts';
+import { Button } from '../../../components/ui/button.tsx';
+import type { Connection } from '../api/list-connections.ts';
+import type { ProviderSettings } from '../api/list-provider-settings.ts';
 import type { OAuthProvider } from '../providers.ts';
 import { ConnectionDetails } from './connection-details.tsx';
 import { ConnectionStatusBadge } from './connection-status-badge.tsx';
@@ -23,9 +24,6 @@ export function isConfigured(provider: OAuthProvider, settings: ProviderSettings
   if (!settings?.client_id || !settings.has_client_secret) return false;
   return !provider.requiresAddressOverride || Boolean(settings.authorize_url && settings.token_url);
 }
-
-const buttonBase =
-  'inline-flex items-center justify-center gap-1.5 rounded-md px-3 py-2 text-sm font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 disabled:cursor-not-allowed disabled:opacity-50';
 
 /** One provider of the catalogue: what it is, and Connect / Connected (spec §2). */
 export function ProviderCard({
@@ -62,7 +60,7 @@ export function ProviderCard({
 
       {connection && <ConnectionDetails connection={connection} />}
       {connection?.needs_reconnect && (
-        <p className="mt-3 rounded-md bg-amber-50 p-3 text-sm text-amber-900">
+        <p data-tone="warning" className="mt-3 rounded-md bg-tone-50 p-3 text-sm text-tone-900">
           This connection stopped working. Connect again to keep using {provider.name}.
         </p>
       )}
@@ -81,47 +79,38 @@ export function ProviderCard({
 
       <div className="mt-auto flex flex-wrap gap-2 pt-4">
         {usable ? (
-          <button
-            type="button"
+          <Button
+            variant="destructive-outline"
+            icon={Unlink}
             onClick={onDisconnect}
             disabled={busy}
-            className={`${buttonBase} border border-red-200 text-red-700 hover:bg-red-50`}
           >
-            <Unlink className="h-4 w-4" aria-hidden="true" />
             Disconnect
-          </button>
+          </Button>
         ) : (
-          <button
-            type="button"
+          <Button
+            icon={Link2}
             onClick={onConnect}
             disabled={busy || !configured}
             aria-label={`${connection ? 'Reconnect' : 'Connect'} ${provider.name}`}
-            className={`${buttonBase} bg-blue-600 text-white hover:bg-blue-700`}
           >
-            <Link2 className="h-4 w-4" aria-hidden="true" />
             {connection ? 'Reconnect' : 'Connect'}
-          </button>
+          </Button>
         )}
         {connection?.needs_reconnect && (
-          <button
-            type="button"
-            onClick={onDisconnect}
-            disabled={busy}
-            className={`${buttonBase} border border-gray-300 text-gray-700 hover:bg-gray-50`}
-          >
+          <Button variant="secondary" onClick={onDisconnect} disabled={busy}>
             Disconnect
-          </button>
+          </Button>
         )}
         {canConfigure && (
-          <button
-            type="button"
+          <Button
+            variant="secondary"
+            icon={Settings}
             onClick={onConfigure}
             aria-label={`Settings for ${provider.name}`}
-            className={`${buttonBase} border border-gray-300 text-gray-700 hover:bg-gray-50`}
           >
-            <Settings className="h-4 w-4" aria-hidden="true" />
             Settings
-          </button>
+          </Button>
         )}
       </div>
     </article>

@@ -1,45 +1,51 @@
-import { useState } from 'react';
 import { useFeedback } from '../../../components/feedback.tsx';
-import { startAuthorization } from '../api/authorization.ts';
-import { disconnectConnection, type Connection } from '../api/connections.ts';
+import { errorMessage } from '../../../lib/errors.ts';
+import { useDisconnectConnection } from '../api/disconnect-connection.ts';
+import type { Connection } from '../api/list-connections.ts';
 import { OAuthFunctionError } from '../api/oauth-function.ts';
-import { errorText } from '../lib/format.ts';
+import { useStartAuthorization } from '../api/start-authorization.ts';
 import { rememberAuthorization } from '../lib/oauth-storage.ts';
 import type { OAuthProvider } from '../providers.ts';
 
 /**
  * Connect and Disconnect on a provider card. `busyProviderId` is the provider whose request is
- * under way, so its buttons can wait.
+ * under way (or whose authorisation page is loading), so its buttons can wait.
  */
-export function useConnectionActions(reload: () => void) {
+export function useConnectionActions() {
   const { alert, confirm } = useFeedback();
-  const [busyProviderId, setBusyProviderId] = useState<string | null>(null);
+  const start = useStartAuthorization();
+  const disconnect = useDisconnectConnection();
 
   /** Starts the authorisation and leaves for the provider (spec §4, OAuth flow). */
   const connect = async (provider: OAuthProvider) => {
-    setBusyProviderId(provider.id);
     try {
-      const { url, state } = await startAuthorization(provider.id, window.location.origin);
+      const { url, state } = await start.mutateAsync(provider.id);
       rememberAuthorization(state, provider.id);
       window.location.assign(url);
     } catch (error) {
-      setBusyProviderId(null);
       await alert(error instanceof OAuthFunctionError ? error.message : 'Failed to initiate OAuth');
     }
   };
 
-  const disconnect = async (provider: OAuthProvider, connection: Connection) => {
-    if (!(await confirm(`Are you sure you want to disconnect ${provider.name}?`))) return;
-    setBusyProviderId(provider.id);
+  const disconnectFrom = async (provider: OAuthProvider, connection: Connection) => {
+    const confirmed = await confirm(`Are you sure you want to disconnect ${provider.name}?`, {
+      confirmLabel: 'Disconnect',
+      destructive: true,
+    });
+    if (!confirmed) return;
     try {
-      await disconnectConnection(connection.id);
-      reload();
+      await disconnect.mutateAsync(connection);
     } catch (error) {
-      await alert(`Failed to disconnect: ${errorText(error)}`);
-    } finally {
-      setBusyProviderId(null);
+      await alert(`Failed to disconnect: ${errorMessage(error)}`);
     }
   };
 
-  return { busyProviderId, connect, disconnect };
+  const busyProviderId =
+    start.isPending || start.isSuccess
+      ? start.variables
+      : disconnect.isPending
+        ? disconnect.variables.provider_id
+        : null;
+
+  return { busyProviderId, connect, disconnect: disconnectFrom };
 }

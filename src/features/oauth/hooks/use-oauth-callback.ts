@@ -1,6 +1,7 @@
-import { useEffect, useState } from 'react';
-import { completeAuthorization } from '../api/authorization.ts';
+import { useQuery, type QueryClient } from '@tanstack/react-query';
+import { completeAuthorization } from '../api/complete-authorization.ts';
 import { OAuthFunctionError } from '../api/oauth-function.ts';
+import { oauthKeys } from '../api/query-keys.ts';
 import { forgetAuthorization, matchesRememberedAuthorization } from '../lib/oauth-storage.ts';
 
 export type CallbackState =
@@ -15,14 +16,29 @@ export interface CallbackParams {
   error: string | null;
 }
 
-// A state can be spent once. React may run an effect twice in development, and the page may
-// re-render: every run for the same state shares one attempt.
-const attempts = new Map<string, Promise<CallbackState>>();
+/** What the provider's answer gives, checked before anything is sent (spec §4, §8). */
+function precheck({ providerId, code, state, error }: CallbackParams): CallbackState | null {
+  if (error) return { status: 'error', message: `OAuth error: ${error}` };
+  if (!providerId || !code || !state) {
+    return { status: 'error', message: 'Missing required OAuth parameters' };
+  }
+  if (!matchesRememberedAuthorization(state, providerId)) {
+    return { status: 'error', message: 'Invalid OAuth state' };
+  }
+  return null;
+}
 
-async function complete(providerId: string, code: string, state: string): Promise<CallbackState> {
+/**
+ * The whole answer: checked here against the state this browser stored, then by the function
+ * against its own copy, and the code exchanged. Never throws: a failure is an outcome to show.
+ */
+async function outcomeOf(params: CallbackParams, client: QueryClient): Promise<CallbackState> {
+  const early = precheck(params);
+  if (early) return early;
   try {
-    await completeAuthorization(providerId, code, state);
+    await completeAuthorization(params.providerId!, params.code!, params.state!);
     forgetAuthorization();
+    void client.invalidateQueries({ queryKey: oauthKeys.connections });
     return { status: 'success' };
   } catch (error) {
     if (!(error instanceof OAuthFunctionError)) {
@@ -39,42 +55,23 @@ async function complete(providerId: string, code: string, state: string): Promis
   }
 }
 
-/** What the provider's answer gives, checked before anything is sent (spec §4, §8). */
-function precheck({ providerId, code, state, error }: CallbackParams): CallbackState | null {
-  if (error) return { status: 'error', message: `OAuth error: ${error}` };
-  if (!providerId || !code || !state) {
-    return { status: 'error', message: 'Missing required OAuth parameters' };
-  }
-  if (!matchesRememberedAuthorization(state, providerId)) {
-    return { status: 'error', message: 'Invalid OAuth state' };
-  }
-  return null;
-}
-
 /**
- * The callback page's flow: check the provider's answer against the state this browser
- * stored, then let the function check it against its own copy and exchange the code.
- * `enabled` waits for the session, whose token the function needs.
+ * The callback page's flow. A provider's answer can be spent once: as a query keyed by the
+ * answer it runs once however often the page renders or mounts, and its outcome stays (it is
+ * never stale, never collected). `enabled` waits for the session, whose token the function
+ * needs.
  */
 export function useOAuthCallback(params: CallbackParams, enabled: boolean): CallbackState {
-  const [result, setResult] = useState<CallbackState>({ status: 'loading' });
   const { providerId, code, state, error } = params;
-
-  useEffect(() => {
-    if (!enabled) return;
-    let current = true;
-    const early = precheck({ providerId, code, state, error });
-    const attempt = early
-      ? Promise.resolve(early)
-      : (attempts.get(state!) ??
-        attempts.set(state!, complete(providerId!, code!, state!)).get(state!)!);
-    void attempt.then((next) => {
-      if (current) setResult(next);
-    });
-    return () => {
-      current = false;
-    };
-  }, [enabled, providerId, code, state, error]);
-
-  return result;
+  const answer = JSON.stringify([code, state, error]);
+  const outcome = useQuery({
+    queryKey: oauthKeys.callback(providerId ?? '', answer),
+    queryFn: ({ client }) => outcomeOf({ providerId, code, state, error }, client),
+    enabled,
+    staleTime: Infinity,
+    gcTime: Infinity,
+    refetchOnWindowFocus: false,
+    refetchOnReconnect: false,
+  });
+  return outcome.data ?? { status: 'loading' };
 }

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
-import { saveProviderConfig } from '../api/provider-settings.ts';
-import type { ProviderSettings } from '../api/provider-settings.ts';
-import { errorText } from '../lib/format.ts';
+import { errorMessage } from '../../../lib/errors.ts';
+import type { ProviderSettings } from '../api/list-provider-settings.ts';
+import { useSaveProviderConfig } from '../api/save-provider-config.ts';
 import type { OAuthProvider } from '../providers.ts';
 
 /**
@@ -14,13 +14,18 @@ export function useProviderConfigForm(
   settings: ProviderSettings | undefined,
   onSaved: () => void,
 ) {
+  const save = useSaveProviderConfig();
   const [clientId, setClientId] = useState(settings?.client_id ?? '');
   const [clientSecret, setClientSecret] = useState('');
   const [authorizeUrl, setAuthorizeUrl] = useState(settings?.authorize_url ?? '');
   const [tokenUrl, setTokenUrl] = useState(settings?.token_url ?? '');
-  const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
   const hasSecret = settings?.has_client_secret === true;
+  const changed =
+    clientId !== (settings?.client_id ?? '') ||
+    clientSecret !== '' ||
+    authorizeUrl !== (settings?.authorize_url ?? '') ||
+    tokenUrl !== (settings?.token_url ?? '');
 
   const validate = (): string | null => {
     if (!clientId.trim()) return 'Client ID is required';
@@ -32,30 +37,26 @@ export function useProviderConfigForm(
     return null;
   };
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    const problem = validate();
-    if (problem) {
-      setError(problem);
-      return;
-    }
-    setSaving(true);
-    setError(null);
-    try {
-      await saveProviderConfig({
+    const found = validate();
+    setProblem(found);
+    if (found) return;
+    save.mutate(
+      {
         providerId: provider.id,
         clientId: clientId.trim(),
         clientSecret: clientSecret.trim() || null,
         authorizeUrl: authorizeUrl.trim() || null,
         tokenUrl: tokenUrl.trim() || null,
-      });
-      setClientSecret('');
-      onSaved();
-    } catch (caught) {
-      setError(errorText(caught, 'Failed to save settings'));
-    } finally {
-      setSaving(false);
-    }
+      },
+      {
+        onSuccess: () => {
+          setClientSecret('');
+          onSaved();
+        },
+      },
+    );
   };
 
   return {
@@ -65,8 +66,10 @@ export function useProviderConfigForm(
     setAuthorizeUrl,
     setTokenUrl,
     hasSecret,
-    saving,
-    error,
+    /** Something typed that is not saved yet. */
+    changed: changed && !save.isSuccess,
+    saving: save.isPending,
+    error: problem ?? (save.isError ? errorMessage(save.error, 'Failed to save settings') : null),
     submit,
   };
 }

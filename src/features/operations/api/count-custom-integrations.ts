@@ -1,4 +1,6 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase.ts';
+import { operationsKeys } from './query-keys.ts';
 
 /** How many integrations the organisation has added across all operations categories. */
 export async function countCustomIntegrations(): Promise<number> {
@@ -7,4 +9,14 @@ export async function countCustomIntegrations(): Promise<number> {
     .select('id', { count: 'exact', head: true });
   if (error) throw new Error(error.message);
   return count ?? 0;
+}
+
+export const customIntegrationCountQueryOptions = () =>
+  queryOptions({
+    queryKey: operationsKeys.customIntegrationCount(),
+    queryFn: countCustomIntegrations,
+  });
+
+export function useCustomIntegrationCount({ enabled }: { enabled: boolean }) {
+  return useQuery({ ...customIntegrationCountQueryOptions(), enabled });
 }

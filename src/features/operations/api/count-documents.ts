@@ -1,4 +1,6 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase.ts';
+import { operationsKeys } from './query-keys.ts';
 
 /** How many documents the organisation has (the Operations Center's Documents card). */
 export async function countDocuments(): Promise<number> {
@@ -7,4 +9,11 @@ export async function countDocuments(): Promise<number> {
     .select('id', { count: 'exact', head: true });
   if (error) throw new Error(error.message);
   return count ?? 0;
+}
+
+export const documentCountQueryOptions = () =>
+  queryOptions({ queryKey: operationsKeys.documentCount(), queryFn: countDocuments });
+
+export function useDocumentCount({ enabled }: { enabled: boolean }) {
+  return useQuery({ ...documentCountQueryOptions(), enabled });
 }

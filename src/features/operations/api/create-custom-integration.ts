@@ -1,7 +1,9 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { OperationsCategoryKey } from '../../../config/operations-categories.ts';
 import { supabase } from '../../../lib/supabase.ts';
 import type { IntegrationDetails } from '../lib/integration-draft.ts';
 import type { CustomIntegration } from '../lib/integration-view.ts';
+import { operationsKeys } from './query-keys.ts';
 
 /** Adds an integration to an operations category for the whole organisation. */
 export async function createCustomIntegration(
@@ -16,4 +18,17 @@ export async function createCustomIntegration(
     .single();
   if (error) throw new Error(error.message);
   return data;
+}
+
+/** Adding an integration to a category; every list and count of them refreshes. */
+export function useCreateCustomIntegration() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: {
+      organizationId: string;
+      category: OperationsCategoryKey;
+      details: IntegrationDetails;
+    }) => createCustomIntegration(input.organizationId, input.category, input.details),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: operationsKeys.customIntegrations }),
+  });
 }

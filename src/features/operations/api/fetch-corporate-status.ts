@@ -1,5 +1,7 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase.ts';
 import type { Tables } from '../../../lib/database.types.ts';
+import { operationsKeys } from './query-keys.ts';
 
 export type CorporateStatus = Tables<'corporate_status'>;
 
@@ -8,4 +10,11 @@ export async function fetchCorporateStatus(): Promise<CorporateStatus | null> {
   const { data, error } = await supabase().from('corporate_status').select('*').maybeSingle();
   if (error) throw new Error(error.message);
   return data;
+}
+
+export const corporateStatusQueryOptions = () =>
+  queryOptions({ queryKey: operationsKeys.corporateStatus(), queryFn: fetchCorporateStatus });
+
+export function useCorporateStatusQuery({ enabled }: { enabled: boolean }) {
+  return useQuery({ ...corporateStatusQueryOptions(), enabled });
 }

@@ -1,6 +1,8 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { OperationsCategoryKey } from '../../../config/operations-categories.ts';
 import { supabase } from '../../../lib/supabase.ts';
 import type { CustomIntegration } from '../lib/integration-view.ts';
+import { operationsKeys } from './query-keys.ts';
 
 /** The organisation's own integrations of one operations category, oldest first. */
 export async function listCustomIntegrations(
@@ -13,4 +15,17 @@ export async function listCustomIntegrations(
     .order('created_at', { ascending: true });
   if (error) throw new Error(error.message);
   return data ?? [];
+}
+
+export const customIntegrationsQueryOptions = (category: OperationsCategoryKey) =>
+  queryOptions({
+    queryKey: operationsKeys.customIntegrationsOf(category),
+    queryFn: () => listCustomIntegrations(category),
+  });
+
+export function useCustomIntegrations(
+  category: OperationsCategoryKey,
+  { enabled }: { enabled: boolean },
+) {
+  return useQuery({ ...customIntegrationsQueryOptions(category), enabled });
 }

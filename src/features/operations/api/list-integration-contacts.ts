@@ -1,5 +1,7 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase.ts';
 import type { IntegrationContact } from '../lib/integration-view.ts';
+import { operationsKeys } from './query-keys.ts';
 
 /** The organisation's saved contacts of the given integrations. */
 export async function listIntegrationContacts(
@@ -12,4 +14,25 @@ export async function listIntegrationContacts(
     .in('integration_key', [...integrationKeys]);
   if (error) throw new Error(error.message);
   return data ?? [];
+}
+
+export const integrationContactsQueryOptions = (integrationKeys: readonly string[]) =>
+  queryOptions({
+    queryKey: operationsKeys.contactsOf(integrationKeys),
+    queryFn: () => listIntegrationContacts(integrationKeys),
+  });
+
+/**
+ * The contacts of the given integrations. When the cards change (an integration added), the
+ * contacts already shown stay until those of the new set of cards are in.
+ */
+export function useIntegrationContacts(
+  integrationKeys: readonly string[],
+  { enabled }: { enabled: boolean },
+) {
+  return useQuery({
+    ...integrationContactsQueryOptions(integrationKeys),
+    enabled,
+    placeholderData: keepPreviousData,
+  });
 }

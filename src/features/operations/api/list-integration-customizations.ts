@@ -1,5 +1,7 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase.ts';
 import type { IntegrationCustomization } from '../lib/integration-view.ts';
+import { operationsKeys } from './query-keys.ts';
 
 /** The organisation's customisations of the given built-in integrations. */
 export async function listIntegrationCustomizations(
@@ -12,4 +14,17 @@ export async function listIntegrationCustomizations(
     .in('integration_key', [...integrationKeys]);
   if (error) throw new Error(error.message);
   return data ?? [];
+}
+
+export const integrationCustomizationsQueryOptions = (integrationKeys: readonly string[]) =>
+  queryOptions({
+    queryKey: operationsKeys.customizationsOf(integrationKeys),
+    queryFn: () => listIntegrationCustomizations(integrationKeys),
+  });
+
+export function useIntegrationCustomizations(
+  integrationKeys: readonly string[],
+  { enabled }: { enabled: boolean },
+) {
+  return useQuery({ ...integrationCustomizationsQueryOptions(integrationKeys), enabled });
 }

@@ -1,4 +1,6 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase.ts';
+import { operationsKeys } from './query-keys.ts';
 
 /** Restores a built-in integration's original details by removing the organisation's edit. */
 export async function removeIntegrationCustomization(integrationKey: string): Promise<void> {
@@ -7,4 +9,12 @@ export async function removeIntegrationCustomization(integrationKey: string): Pr
     .delete()
     .eq('integration_key', integrationKey);
   if (error) throw new Error(error.message);
+}
+
+export function useRemoveIntegrationCustomization() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: removeIntegrationCustomization,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: operationsKeys.customizations }),
+  });
 }

@@ -1,5 +1,7 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase.ts';
 import type { CorporateStatus } from './fetch-corporate-status.ts';
+import { operationsKeys } from './query-keys.ts';
 
 /** The fields an admin edits; `last_updated` is set by the server. */
 export type CorporateStatusDetails = Omit<CorporateStatus, 'organization_id' | 'last_updated'>;
@@ -16,4 +18,16 @@ export async function saveCorporateStatus(
     .single();
   if (error) throw new Error(error.message);
   return data;
+}
+
+/** Saving the corporate status; the dashboard of every member shows the saved one. */
+export function useSaveCorporateStatus(organizationId: string | null) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (details: CorporateStatusDetails) => {
+      if (!organizationId) throw new Error('No organization found');
+      return saveCorporateStatus(organizationId, details);
+    },
+    onSuccess: (saved) => queryClient.setQueryData(operationsKeys.corporateStatus(), saved),
+  });
 }

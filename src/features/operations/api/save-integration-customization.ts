@@ -1,5 +1,7 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase.ts';
 import type { IntegrationDetails } from '../lib/integration-draft.ts';
+import { operationsKeys } from './query-keys.ts';
 
 /**
  * Saves a master admin's edit of a built-in integration for the whole organisation: one row per
@@ -17,4 +19,13 @@ export async function saveIntegrationCustomization(
       { onConflict: 'organization_id,integration_key' },
     );
   if (error) throw new Error(error.message);
+}
+
+export function useSaveIntegrationCustomization() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { organizationId: string; key: string; details: IntegrationDetails }) =>
+      saveIntegrationCustomization(input.organizationId, input.key, input.details),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: operationsKeys.customizations }),
+  });
 }

@@ -1,5 +1,7 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase.ts';
 import type { IntegrationDetails } from '../lib/integration-draft.ts';
+import { operationsKeys } from './query-keys.ts';
 
 /** Saves a master admin's edit of one of the organisation's own integrations. */
 export async function updateCustomIntegration(
@@ -14,4 +16,13 @@ export async function updateCustomIntegration(
   if (error) throw new Error(error.message);
   // Row-level security hides a row the caller may not change: nothing updated is a failure.
   if (!data || data.length === 0) throw new Error('This integration could not be updated.');
+}
+
+export function useUpdateCustomIntegration() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { id: string; details: IntegrationDetails }) =>
+      updateCustomIntegration(input.id, input.details),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: operationsKeys.customIntegrations }),
+  });
 }

@@ -8,24 +8,25 @@ export function AccessManagementNote({ isAdmin }: { isAdmin: boolean }) {
   return (
     <section
       aria-labelledby="access-management-heading"
-      className="flex flex-col gap-3 rounded-lg border border-blue-200 bg-blue-50 p-4 sm:flex-row sm:items-start"
+      data-tone="info"
+      className="flex flex-col gap-3 rounded-lg border border-tone-200 bg-tone-50 p-4 sm:flex-row sm:items-start"
     >
-      <ShieldCheck className="h-6 w-6 shrink-0 text-blue-700" aria-hidden="true" />
+      <ShieldCheck className="h-6 w-6 shrink-0 text-tone-700" aria-hidden="true" />
       <div className="min-w-0">
-        <h2 id="access-management-heading" className="font-semibold text-blue-900">
+        <h2 id="access-management-heading" className="font-semibold text-tone-900">
           Access Management
         </h2>
-        <p className="mt-1 text-sm text-blue-900">
+        <p className="mt-1 text-sm text-tone-900">
           Access to operations tools is managed by your organization’s administrators.
         </p>
         <dl className="mt-3 grid gap-2 text-sm sm:grid-cols-2">
           <div>
-            <dt className="font-medium text-blue-900">Current Role</dt>
-            <dd className="text-blue-800">{isAdmin ? 'Administrator' : 'User'}</dd>
+            <dt className="font-medium text-tone-900">Current Role</dt>
+            <dd className="text-tone-800">{isAdmin ? 'Administrator' : 'User'}</dd>
           </div>
           <div>
-            <dt className="font-medium text-blue-900">Access Level</dt>
-            <dd className="text-blue-800">{isAdmin ? 'Full Access' : 'Restricted Access'}</dd>
+            <dt className="font-medium text-tone-900">Access Level</dt>
+            <dd className="text-tone-800">{isAdmin ? 'Full Access' : 'Restricted Access'}</dd>
           </div>
         </dl>
       </div>

@@ -31,19 +31,19 @@ export function CategoryStatCards({
         label="Available Tools"
         value={figure(stats?.availableTools, statsFailed)}
         icon={Wrench}
-        tone="text-green-700 bg-green-50"
+        tone="green"
       />
       <StatCard
         label="OAuth Ready"
         value={figure(stats?.oauthReady, statsFailed)}
         icon={KeyRound}
-        tone="text-purple-700 bg-purple-50"
+        tone="purple"
       />
       <StatCard
         label="Active Contacts"
         value={figure(stats?.activeContacts, statsFailed)}
         icon={UserRound}
-        tone="text-orange-700 bg-orange-50"
+        tone="orange"
       />
     </div>
   );

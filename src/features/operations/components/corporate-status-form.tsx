@@ -7,8 +7,11 @@ import {
   draftFromCorporateStatus,
   validateCorporateStatusDraft,
 } from '../lib/corporate-status-draft.ts';
+import { Button } from '../../../components/ui/button.tsx';
+import { FormError } from '../../../components/ui/form-error.tsx';
+import { FormField, Input, Select } from '../../../components/ui/form-field.tsx';
+import { useLeaveGuard } from '../../../components/ui/use-leave-guard.ts';
 import { useDraftForm } from '../hooks/use-draft-form.ts';
-import { FormField, fieldBorder, fieldClass } from './form-field.tsx';
 
 export interface CorporateStatusFormProps {
   status: CorporateStatus | null;
@@ -27,24 +30,28 @@ const DATES = [
   { field: 'next_due_date', label: 'Next Due Date' },
 ] as const;
 
+/** Asked before the page is left with the status changed but not saved. */
+export const UNSAVED_STATUS_QUESTION =
+  'You have changed the corporate status without saving it. Leave without saving?';
+
 /** Edit mode of the Corporate Status Dashboard (admins). */
 export function CorporateStatusForm({ status, onSave, onCancel }: CorporateStatusFormProps) {
-  const { draft, setField, errors, serverError, saving, submit } = useDraftForm(
+  const { draft, setField, errors, serverError, saving, changed, submit } = useDraftForm(
     () => draftFromCorporateStatus(status),
     validateCorporateStatusDraft,
     onSave,
   );
+  useLeaveGuard(changed, UNSAVED_STATUS_QUESTION);
 
   return (
-    <form onSubmit={(event) => void submit(event)} noValidate className="space-y-4">
+    <form onSubmit={submit} noValidate className="space-y-4">
       <FormField label="Entity Name" error={errors.entity_name}>
         {(props) => (
-          <input
+          <Input
             {...props}
             type="text"
             value={draft.entity_name}
             onChange={(event) => setField('entity_name', event.target.value)}
-            className={`${fieldClass} ${fieldBorder(errors.entity_name)}`}
           />
         )}
       </FormField>
@@ -52,11 +59,10 @@ export function CorporateStatusForm({ status, onSave, onCancel }: CorporateStatu
         {SELECTS.map(({ field, label, options }) => (
           <FormField key={field} label={label} error={errors[field]}>
             {(props) => (
-              <select
+              <Select
                 {...props}
                 value={draft[field]}
                 onChange={(event) => setField(field, event.target.value)}
-                className={`${fieldClass} ${fieldBorder(errors[field])} bg-white`}
               >
                 <option value="">Not set</option>
                 {options.map((option) => (
@@ -64,48 +70,31 @@ export function CorporateStatusForm({ status, onSave, onCancel }: CorporateStatu
                     {option}
                   </option>
                 ))}
-              </select>
+              </Select>
             )}
           </FormField>
         ))}
         {DATES.map(({ field, label }) => (
           <FormField key={field} label={label} error={errors[field]}>
             {(props) => (
-              <input
+              <Input
                 {...props}
                 type="date"
                 value={draft[field]}
                 onChange={(event) => setField(field, event.target.value)}
-                className={`${fieldClass} ${fieldBorder(errors[field])}`}
               />
             )}
           </FormField>
         ))}
       </div>
-      {serverError && (
-        <p
-          role="alert"
-          className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-700"
-        >
-          Could not save the corporate status: {serverError}
-        </p>
-      )}
+      <FormError>{serverError && `Could not save the corporate status: ${serverError}`}</FormError>
       <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-        <button
-          type="button"
-          onClick={onCancel}
-          disabled={saving}
-          className="rounded-md border border-gray-300 px-4 py-2 text-sm font-medium text-gray-700 hover:bg-gray-50 disabled:opacity-50"
-        >
+        <Button variant="secondary" onClick={onCancel} disabled={saving}>
           Cancel
-        </button>
-        <button
-          type="submit"
-          disabled={saving}
-          className="rounded-md bg-blue-600 px-4 py-2 text-sm font-medium text-white hover:bg-blue-700 disabled:opacity-50"
-        >
-          {saving ? 'Saving...' : 'Save Status'}
-        </button>
+        </Button>
+        <Button type="submit" busy={saving} busyLabel="Saving...">
+          Save Status
+        </Button>
       </div>
     </form>
   );

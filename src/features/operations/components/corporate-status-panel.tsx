@@ -1,6 +1,8 @@
 import { Building2, ExternalLink, Pencil, Search } from 'lucide-react';
 import { useState } from 'react';
 import { Spinner } from '../../../components/spinner.tsx';
+import { Button, buttonClass } from '../../../components/ui/button.tsx';
+import { FormError } from '../../../components/ui/form-error.tsx';
 import { STATE_CORPORATE_PORTAL } from '../../../config/integrations.ts';
 import { useCorporateStatus } from '../hooks/use-corporate-status.ts';
 import { filingState } from '../lib/filing-state.ts';
@@ -8,8 +10,7 @@ import { CorporateStatusForm } from './corporate-status-form.tsx';
 import { CorporateStatusView } from './corporate-status-view.tsx';
 import { FilingBanner } from './filing-banner.tsx';
 
-const linkClass =
-  'inline-flex items-center gap-1.5 rounded-md border border-gray-300 bg-white px-3 py-1.5 text-sm font-medium text-gray-700 hover:bg-gray-50 focus-visible:outline-2 focus-visible:outline-blue-600';
+const linkClass = buttonClass({ variant: 'secondary', size: 'sm' });
 
 /**
  * The legal category's Corporate Status Dashboard (product-spec §2, §3, §4): the organisation's
@@ -33,7 +34,11 @@ export function CorporateStatusPanel({
     >
       <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
         <div className="flex items-start gap-3">
-          <Building2 className="mt-0.5 h-6 w-6 shrink-0 text-red-700" aria-hidden="true" />
+          <Building2
+            data-tone="category-legal"
+            className="mt-0.5 h-6 w-6 shrink-0 text-tone-700"
+            aria-hidden="true"
+          />
           <div>
             <h2 id="corporate-status-heading" className="text-lg font-semibold text-gray-900">
               Corporate Status Dashboard
@@ -44,24 +49,17 @@ export function CorporateStatusPanel({
           </div>
         </div>
         {canEdit && !editing && !corporate.loading && !corporate.error && (
-          <button
-            type="button"
-            onClick={() => setEditing(true)}
-            className="inline-flex items-center justify-center gap-1.5 rounded-md bg-blue-600 px-3 py-2 text-sm font-medium text-white hover:bg-blue-700"
-          >
-            <Pencil className="h-4 w-4" aria-hidden="true" />
+          <Button icon={Pencil} onClick={() => setEditing(true)}>
             Edit Status
-          </button>
+          </Button>
         )}
       </div>
 
       <div className="mt-4 space-y-4">
-        {corporate.loading && !corporate.status ? (
+        {corporate.loading ? (
           <Spinner label="Loading corporate status..." />
         ) : corporate.error ? (
-          <p role="alert" className="text-sm text-red-700">
-            The corporate status could not be loaded: {corporate.error}
-          </p>
+          <FormError>The corporate status could not be loaded: {corporate.error}</FormError>
         ) : editing ? (
           <CorporateStatusForm
             status={corporate.status}

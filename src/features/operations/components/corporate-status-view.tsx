@@ -1,13 +1,14 @@
 import type { ReactNode } from 'react';
+import type { Tone } from '../../../components/ui/tone.ts';
 import { formatDate, formatDateTime } from '../../../lib/format.ts';
 import type { CorporateStatus } from '../api/fetch-corporate-status.ts';
 import type { FilingState } from '../lib/filing-state.ts';
 
-const FILING_STATE_LABELS: Record<FilingState, { text: string; tone: string }> = {
-  unknown: { text: 'Unknown', tone: 'bg-gray-100 text-gray-700' },
-  overdue: { text: 'Overdue', tone: 'bg-red-100 text-red-800' },
-  'due-soon': { text: 'Due Soon', tone: 'bg-yellow-100 text-yellow-800' },
-  current: { text: 'Current', tone: 'bg-green-100 text-green-800' },
+const FILING_STATE_LABELS: Record<FilingState, { text: string; tone: Tone }> = {
+  unknown: { text: 'Unknown', tone: 'gray' },
+  overdue: { text: 'Overdue', tone: 'danger' },
+  'due-soon': { text: 'Due Soon', tone: 'warning' },
+  current: { text: 'Current', tone: 'success' },
 };
 
 const NOT_SET = 'Not set';
@@ -31,7 +32,8 @@ export function CorporateStatusView({
         <span className="inline-flex flex-wrap items-center gap-2">
           {formatDate(status?.next_due_date) || NOT_SET}
           <span
-            className={`rounded-full px-2 py-0.5 text-xs font-medium ${FILING_STATE_LABELS[filing].tone}`}
+            data-tone={FILING_STATE_LABELS[filing].tone}
+            className="rounded-full bg-tone-100 px-2 py-0.5 text-xs font-medium text-tone-800"
           >
             Filing: {FILING_STATE_LABELS[filing].text}
           </span>

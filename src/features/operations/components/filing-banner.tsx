@@ -10,11 +10,8 @@ export function FilingBanner({ state, dueDate }: { state: FilingState; dueDate: 
   return (
     <div
       role="alert"
-      className={`flex items-start gap-3 rounded-md border p-3 ${
-        overdue
-          ? 'border-red-300 bg-red-50 text-red-800'
-          : 'border-yellow-300 bg-yellow-50 text-yellow-800'
-      }`}
+      data-tone={overdue ? 'danger' : 'warning'}
+      className="flex items-start gap-3 rounded-md border border-tone-300 bg-tone-50 p-3 text-tone-800"
     >
       <Icon className="mt-0.5 h-5 w-5 shrink-0" aria-hidden="true" />
       <div>

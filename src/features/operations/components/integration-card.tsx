@@ -1,4 +1,6 @@
 import { ExternalLink, Info, KeyRound, Settings, UserRound } from 'lucide-react';
+import { Button, buttonClass } from '../../../components/ui/button.tsx';
+import type { Tone } from '../../../components/ui/tone.ts';
 import { hasNamedContact } from '../lib/integration-stats.ts';
 import type { IntegrationContact, IntegrationView } from '../lib/integration-view.ts';
 
@@ -11,6 +13,18 @@ export interface IntegrationCardProps {
   canEditContact: boolean;
   onEdit: (integration: IntegrationView) => void;
   onOpenContact: (integration: IntegrationView) => void;
+}
+
+/** A small label on a card: its words carry the meaning, the tone only helps. */
+function Badge({ tone, children }: { tone: Tone; children: React.ReactNode }) {
+  return (
+    <span
+      data-tone={tone}
+      className="inline-flex items-center gap-1 rounded-full bg-tone-100 px-2 py-0.5 text-xs font-medium text-tone-800"
+    >
+      {children}
+    </span>
+  );
 }
 
 /**
@@ -43,37 +57,30 @@ export function IntegrationCard({
         <div className="min-w-0">
           <h3 className="font-semibold break-words text-gray-900">{integration.name}</h3>
           <div className="mt-1 flex flex-wrap items-center gap-1.5">
-            <span className="rounded-full bg-gray-100 px-2 py-0.5 text-xs font-medium text-gray-700">
-              {integration.category}
-            </span>
+            <Badge tone="gray">{integration.category}</Badge>
             {integration.oauthKind && (
-              <span className="inline-flex items-center gap-1 rounded-full bg-green-100 px-2 py-0.5 text-xs font-medium text-green-800">
+              <Badge tone="green">
                 <KeyRound className="h-3 w-3" aria-hidden="true" />
                 OAuth
-              </span>
+              </Badge>
             )}
             {integration.source === 'custom' && (
-              <span className="rounded-full bg-blue-100 px-2 py-0.5 text-xs font-medium text-blue-800">
-                Added by your organization
-              </span>
+              <Badge tone="blue">Added by your organization</Badge>
             )}
-            {integration.customized && (
-              <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-800">
-                Customized
-              </span>
-            )}
+            {integration.customized && <Badge tone="amber">Customized</Badge>}
           </div>
         </div>
         {canEdit && (
-          <button
-            type="button"
+          <Button
+            variant="ghost"
+            size="icon"
             onClick={() => onEdit(integration)}
             aria-label={`Edit ${integration.name}`}
             title="Edit integration"
-            className="shrink-0 rounded-md p-1.5 text-gray-500 hover:bg-gray-100 hover:text-gray-800 focus-visible:outline-2 focus-visible:outline-blue-600"
+            className="shrink-0"
           >
             <Settings className="h-5 w-5" aria-hidden="true" />
-          </button>
+          </Button>
         )}
       </div>
 
@@ -93,7 +100,10 @@ export function IntegrationCard({
       )}
 
       {integration.note && (
-        <p className="mt-3 flex items-start gap-1.5 rounded-md bg-amber-50 p-2 text-xs text-amber-900">
+        <p
+          data-tone="amber"
+          className="mt-3 flex items-start gap-1.5 rounded-md bg-tone-50 p-2 text-xs text-tone-900"
+        >
           <Info className="mt-0.5 h-3.5 w-3.5 shrink-0" aria-hidden="true" />
           <span>{integration.note}</span>
         </p>
@@ -105,20 +115,21 @@ export function IntegrationCard({
           target="_blank"
           rel="noopener noreferrer"
           aria-label={`Open ${integration.name} (opens in a new tab)`}
-          className="inline-flex items-center gap-1.5 rounded-md bg-blue-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-blue-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
+          className={buttonClass({ size: 'sm' })}
         >
           Open
           <ExternalLink className="h-4 w-4" aria-hidden="true" />
         </a>
         {contactLabel ? (
-          <button
-            type="button"
+          <Button
+            variant="secondary"
+            size="sm"
+            icon={UserRound}
             onClick={() => onOpenContact(integration)}
-            className="inline-flex min-w-0 items-center gap-1.5 rounded-md border border-gray-300 px-3 py-1.5 text-sm font-medium text-gray-700 hover:bg-gray-50 focus-visible:outline-2 focus-visible:outline-blue-600"
+            className="min-w-0"
           >
-            <UserRound className="h-4 w-4 shrink-0" aria-hidden="true" />
             <span className="truncate">{contactLabel}</span>
-          </button>
+          </Button>
         ) : (
           <span className="text-xs text-gray-500">No contact saved yet</span>
         )}

@@ -1,11 +1,18 @@
 import { Pencil } from 'lucide-react';
 import { useState } from 'react';
 import { Modal } from '../../../components/modal.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { FormError } from '../../../components/ui/form-error.tsx';
+import { FormField, Input, Textarea } from '../../../components/ui/form-field.tsx';
+import { useLeaveGuard } from '../../../components/ui/use-leave-guard.ts';
 import type { ContactDetails } from '../api/save-integration-contact.ts';
 import { CONTACT_FIELDS, draftFromContact, validateContactDraft } from '../lib/contact-draft.ts';
 import type { IntegrationContact, IntegrationView } from '../lib/integration-view.ts';
 import { useDraftForm } from '../hooks/use-draft-form.ts';
-import { FormField, fieldBorder, fieldClass } from './form-field.tsx';
+
+/** Asked before the page is left with a contact typed but not saved. */
+export const UNSAVED_CONTACT_QUESTION =
+  'You have changed this contact without saving it. Leave without saving?';
 
 export interface IntegrationContactDialogProps {
   integration: IntegrationView;
@@ -19,7 +26,7 @@ export interface IntegrationContactDialogProps {
 function ContactValue({ field, value }: { field: keyof ContactDetails; value: string }) {
   if (field === 'email') {
     return (
-      <a href={`mailto:${value}`} className="text-blue-700 underline hover:text-blue-900">
+      <a href={`mailto:${value}`} className="text-primary-700 underline hover:text-primary-900">
         {value}
       </a>
     );
@@ -28,7 +35,7 @@ function ContactValue({ field, value }: { field: keyof ContactDetails; value: st
     return (
       <a
         href={`tel:${value.replace(/[^\d+]/g, '')}`}
-        className="text-blue-700 underline hover:text-blue-900"
+        className="text-primary-700 underline hover:text-primary-900"
       >
         {value}
       </a>
@@ -49,37 +56,36 @@ export function IntegrationContactDialog({
   onClose,
 }: IntegrationContactDialogProps) {
   const [editing, setEditing] = useState(canEdit && !contact);
-  const { draft, setField, errors, serverError, saving, submit } = useDraftForm(
+  const { draft, setField, errors, serverError, saving, changed, submit } = useDraftForm(
     () => draftFromContact(contact),
     validateContactDraft,
     onSave,
   );
+  useLeaveGuard(editing && changed, UNSAVED_CONTACT_QUESTION);
 
   const filled = CONTACT_FIELDS.filter(({ field }) => contact?.[field]);
 
   return (
     <Modal title={`${integration.name} Contact`} onClose={onClose} dismissible={!saving}>
       {editing ? (
-        <form onSubmit={(event) => void submit(event)} noValidate className="space-y-4">
+        <form onSubmit={submit} noValidate className="space-y-4">
           {CONTACT_FIELDS.map(({ field, label }) => (
             <FormField key={field} label={label} error={errors[field]}>
               {(props) =>
                 field === 'notes' ? (
-                  <textarea
+                  <Textarea
                     {...props}
                     rows={3}
                     value={draft.notes}
                     onChange={(event) => setField('notes', event.target.value)}
-                    className={`${fieldClass} ${fieldBorder(errors.notes)}`}
                   />
                 ) : (
-                  <input
+                  <Input
                     {...props}
                     type={field === 'email' ? 'email' : field === 'phone' ? 'tel' : 'text'}
                     autoComplete="off"
                     value={draft[field]}
                     onChange={(event) => setField(field, event.target.value)}
-                    className={`${fieldClass} ${fieldBorder(errors[field])}`}
                   />
                 )
               }
@@ -88,30 +94,18 @@ export function IntegrationContactDialog({
           <p className="text-xs text-gray-500">
             Everyone in your organization can see this contact. Clear every field to remove it.
           </p>
-          {serverError && (
-            <p
-              role="alert"
-              className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-700"
-            >
-              Could not save the contact: {serverError}
-            </p>
-          )}
+          <FormError>{serverError && `Could not save the contact: ${serverError}`}</FormError>
           <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-            <button
-              type="button"
+            <Button
+              variant="secondary"
               onClick={() => (contact ? setEditing(false) : onClose())}
               disabled={saving}
-              className="rounded-md border border-gray-300 px-4 py-2 text-sm font-medium text-gray-700 hover:bg-gray-50 disabled:opacity-50"
             >
               Cancel
-            </button>
-            <button
-              type="submit"
-              disabled={saving}
-              className="rounded-md bg-blue-600 px-4 py-2 text-sm font-medium text-white hover:bg-blue-700 disabled:opacity-50"
-            >
-              {saving ? 'Saving...' : 'Save Contact'}
-            </button>
+            </Button>
+            <Button type="submit" busy={saving} busyLabel="Saving...">
+              Save Contact
+            </Button>
           </div>
         </form>
       ) : (
@@ -133,22 +127,13 @@ export function IntegrationContactDialog({
             </p>
           )}
           <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-            <button
-              type="button"
-              onClick={onClose}
-              className="rounded-md border border-gray-300 px-4 py-2 text-sm font-medium text-gray-700 hover:bg-gray-50"
-            >
+            <Button variant="secondary" onClick={onClose}>
               Done
-            </button>
+            </Button>
             {canEdit && (
-              <button
-                type="button"
-                onClick={() => setEditing(true)}
-                className="inline-flex items-center justify-center gap-1.5 rounded-md bg-blue-600 px-4 py-2 text-sm font-medium text-white hover:bg-blue-700"
-              >
-                <Pencil className="h-4 w-4" aria-hidden="true" />
+              <Button icon={Pencil} onClick={() => setEditing(true)}>
                 Edit Contact
-              </button>
+              </Button>
             )}
           </div>
         </div>

@@ -1,10 +1,17 @@
 import { RotateCcw, Trash2 } from 'lucide-react';
 import { Modal } from '../../../components/modal.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { FormError } from '../../../components/ui/form-error.tsx';
+import { FormField, Input, Select, Textarea } from '../../../components/ui/form-field.tsx';
+import { useLeaveGuard } from '../../../components/ui/use-leave-guard.ts';
 import { INTEGRATION_CATEGORIES } from '../../../config/integration-categories.ts';
 import { useIntegrationForm } from '../hooks/use-integration-form.ts';
 import type { IntegrationDetails } from '../lib/integration-draft.ts';
 import type { IntegrationView } from '../lib/integration-view.ts';
-import { FormField, fieldBorder, fieldClass } from './form-field.tsx';
+
+/** Asked before the page is left with an integration changed but not saved. */
+export const UNSAVED_INTEGRATION_QUESTION =
+  'You have changed this integration without saving it. Leave without saving?';
 
 export interface IntegrationEditDialogProps {
   /** The card being edited; null for Add Integration. */
@@ -28,6 +35,7 @@ export function IntegrationEditDialog({
 }: IntegrationEditDialogProps) {
   const form = useIntegrationForm(integration, { onSave, onRemove });
   const { draft, errors } = form;
+  useLeaveGuard(form.changed, UNSAVED_INTEGRATION_QUESTION);
   const removeLabel = integration?.source === 'custom' ? 'Delete Integration' : 'Restore Defaults';
   const RemoveIcon = integration?.source === 'custom' ? Trash2 : RotateCcw;
   const removeQuestion =
@@ -42,28 +50,26 @@ export function IntegrationEditDialog({
       size="lg"
       dismissible={!form.busy}
     >
-      <form onSubmit={(event) => void form.submit(event)} noValidate className="space-y-4">
+      <form onSubmit={form.submit} noValidate className="space-y-4">
         <FormField label="Name" error={errors.name}>
           {(props) => (
-            <input
+            <Input
               {...props}
               type="text"
               value={draft.name}
               onChange={(event) => form.update('name', event.target.value)}
               required
-              className={`${fieldClass} ${fieldBorder(errors.name)}`}
             />
           )}
         </FormField>
         <FormField label="Description" error={errors.description}>
           {(props) => (
-            <textarea
+            <Textarea
               {...props}
               rows={3}
               value={draft.description}
               onChange={(event) => form.update('description', event.target.value)}
               required
-              className={`${fieldClass} ${fieldBorder(errors.description)}`}
             />
           )}
         </FormField>
@@ -73,25 +79,23 @@ export function IntegrationEditDialog({
           hint="The address the Open button goes to, starting with https://."
         >
           {(props) => (
-            <input
+            <Input
               {...props}
               type="url"
               inputMode="url"
               value={draft.url}
               onChange={(event) => form.update('url', event.target.value)}
               required
-              className={`${fieldClass} ${fieldBorder(errors.url)}`}
             />
           )}
         </FormField>
         <FormField label="Category" error={errors.category}>
           {(props) => (
-            <select
+            <Select
               {...props}
               value={draft.category}
               onChange={(event) => form.update('category', event.target.value)}
               required
-              className={`${fieldClass} ${fieldBorder(errors.category)} bg-white`}
             >
               <option value="">Choose a category</option>
               {INTEGRATION_CATEGORIES.map((category) => (
@@ -99,65 +103,59 @@ export function IntegrationEditDialog({
                   {category}
                 </option>
               ))}
-            </select>
+            </Select>
           )}
         </FormField>
         <FormField label="Tags (optional)" error={errors.tags} hint="Separate tags with commas.">
           {(props) => (
-            <input
+            <Input
               {...props}
               type="text"
               value={draft.tags}
               onChange={(event) => form.update('tags', event.target.value)}
-              className={`${fieldClass} ${fieldBorder(errors.tags)}`}
             />
           )}
         </FormField>
         <FormField label="Note (optional)" error={errors.note}>
           {(props) => (
-            <textarea
+            <Textarea
               {...props}
               rows={2}
               value={draft.note}
               onChange={(event) => form.update('note', event.target.value)}
-              className={`${fieldClass} ${fieldBorder(errors.note)}`}
             />
           )}
         </FormField>
 
-        {form.serverError && (
-          <p
-            role="alert"
-            className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-700"
-          >
-            Could not save: {form.serverError}
-          </p>
-        )}
+        <FormError>{form.serverError && `Could not save: ${form.serverError}`}</FormError>
 
         {form.confirmingRemoval ? (
           <div
             role="group"
             aria-label={removeLabel}
-            className="rounded-md border border-red-200 bg-red-50 p-3"
+            data-tone="danger"
+            className="rounded-md border border-tone-200 bg-tone-50 p-3"
           >
-            <p className="text-sm text-red-800">{removeQuestion}</p>
+            <p className="text-sm text-tone-800">{removeQuestion}</p>
             <div className="mt-3 flex flex-wrap gap-2">
-              <button
-                type="button"
-                onClick={() => void form.remove()}
+              <Button
+                variant="destructive"
+                size="sm"
+                onClick={form.remove}
                 disabled={Boolean(form.busy)}
-                className="rounded-md bg-red-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-red-700 disabled:opacity-50"
+                busy={form.busy === 'removing'}
+                busyLabel="Working..."
               >
-                {form.busy === 'removing' ? 'Working...' : `Yes, ${removeLabel.toLowerCase()}`}
-              </button>
-              <button
-                type="button"
+                {`Yes, ${removeLabel.toLowerCase()}`}
+              </Button>
+              <Button
+                variant="secondary"
+                size="sm"
                 onClick={() => form.setConfirmingRemoval(false)}
                 disabled={Boolean(form.busy)}
-                className="rounded-md border border-gray-300 bg-white px-3 py-1.5 text-sm font-medium text-gray-700 hover:bg-gray-50"
               >
                 Keep it
-              </button>
+              </Button>
             </div>
           </div>
         ) : null}
@@ -165,33 +163,29 @@ export function IntegrationEditDialog({
         <div className="flex flex-col-reverse gap-2 sm:flex-row sm:items-center sm:justify-between">
           <div>
             {onRemove && !form.confirmingRemoval && (
-              <button
-                type="button"
+              <Button
+                variant="destructive-outline"
+                icon={RemoveIcon}
                 onClick={() => form.setConfirmingRemoval(true)}
                 disabled={Boolean(form.busy)}
-                className="inline-flex w-full items-center justify-center gap-1.5 rounded-md border border-red-300 px-3 py-2 text-sm font-medium text-red-700 hover:bg-red-50 sm:w-auto"
+                className="w-full sm:w-auto"
               >
-                <RemoveIcon className="h-4 w-4" aria-hidden="true" />
                 {removeLabel}
-              </button>
+              </Button>
             )}
           </div>
           <div className="flex flex-col-reverse gap-2 sm:flex-row">
-            <button
-              type="button"
-              onClick={onClose}
-              disabled={Boolean(form.busy)}
-              className="rounded-md border border-gray-300 px-4 py-2 text-sm font-medium text-gray-700 hover:bg-gray-50 disabled:opacity-50"
-            >
+            <Button variant="secondary" onClick={onClose} disabled={Boolean(form.busy)}>
               Cancel
-            </button>
-            <button
+            </Button>
+            <Button
               type="submit"
               disabled={Boolean(form.busy)}
-              className="rounded-md bg-blue-600 px-4 py-2 text-sm font-medium text-white hover:bg-blue-700 disabled:opacity-50"
+              busy={form.busy === 'saving'}
+              busyLabel="Saving..."
             >
-              {form.busy === 'saving' ? 'Saving...' : 'Save Changes'}
-            </button>
+              Save Changes
+            </Button>
           </div>
         </div>
       </form>

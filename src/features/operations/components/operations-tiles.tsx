@@ -5,7 +5,6 @@ import {
   OPERATIONS_CATEGORIES,
   findOperationsCategory,
 } from '../../../config/operations-categories.ts';
-import { TONES } from '../../../config/tones.ts';
 
 /** The nine tiles of the Operations Center, each opening /operations/{id} (product-spec §2). */
 export function OperationsTiles() {
@@ -19,10 +18,11 @@ export function OperationsTiles() {
             <Link
               to={paths.operationsCategory(key)}
               data-category-id={key}
-              className="flex h-full items-start gap-4 rounded-lg border border-gray-200 bg-white p-4 shadow-sm transition hover:border-gray-300 hover:shadow focus-visible:outline-2 focus-visible:outline-blue-600"
+              className="flex h-full items-start gap-4 rounded-lg border border-gray-200 bg-white p-4 shadow-sm transition hover:border-gray-300 hover:shadow focus-visible:outline-2 focus-visible:outline-primary-600"
             >
               <span
-                className={`shrink-0 rounded-md p-2 ${TONES[category.tone].icon}`}
+                data-tone={`category-${key}`}
+                className="shrink-0 rounded-md bg-tone-100 p-2 text-tone-700"
                 aria-hidden="true"
               >
                 <Icon className="h-6 w-6" />

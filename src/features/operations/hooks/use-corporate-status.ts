@@ -1,25 +1,15 @@
-import { useCallback } from 'react';
-import { useAsyncData } from '../../../lib/use-async-data.ts';
-import { fetchCorporateStatus, type CorporateStatus } from '../api/fetch-corporate-status.ts';
-import { saveCorporateStatus, type CorporateStatusDetails } from '../api/save-corporate-status.ts';
+import { errorMessage } from '../../../lib/errors.ts';
+import { useCorporateStatusQuery } from '../api/fetch-corporate-status.ts';
+import { useSaveCorporateStatus } from '../api/save-corporate-status.ts';
 
 /** The organisation's corporate status, and saving it (admins) for the whole organisation. */
 export function useCorporateStatus(organizationId: string | null) {
-  const load = useCallback(
-    (): Promise<CorporateStatus | null> =>
-      organizationId ? fetchCorporateStatus() : Promise.resolve(null),
-    [organizationId],
-  );
-  const { data, error, loading, reload } = useAsyncData(load);
-
-  const save = useCallback(
-    async (details: CorporateStatusDetails) => {
-      if (!organizationId) throw new Error('No organization found');
-      await saveCorporateStatus(organizationId, details);
-      await reload();
-    },
-    [organizationId, reload],
-  );
-
-  return { status: data ?? null, error, loading, save };
+  const status = useCorporateStatusQuery({ enabled: organizationId !== null });
+  const save = useSaveCorporateStatus(organizationId);
+  return {
+    status: status.data ?? null,
+    error: status.isError ? errorMessage(status.error) : null,
+    loading: organizationId !== null && status.isPending,
+    save: save.mutateAsync,
+  };
 }

@@ -1,4 +1,6 @@
+import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
+import { errorMessage } from '../../../lib/errors.ts';
 
 /** A message per field of the draft that did not pass. */
 export type DraftErrors<Draft> = Partial<Record<keyof Draft, string>>;
@@ -15,34 +17,37 @@ export function useDraftForm<Draft extends object, Details>(
   ) => { ok: true; details: Details } | { ok: false; errors: DraftErrors<Draft> },
   onSave: (details: Details) => Promise<void>,
 ) {
-  const [draft, setDraft] = useState<Draft>(initial);
+  const [start] = useState<Draft>(initial);
+  const [draft, setDraft] = useState<Draft>(start);
   const [errors, setErrors] = useState<DraftErrors<Draft>>({});
-  const [serverError, setServerError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const saving = useMutation({ mutationFn: onSave });
 
   // The form's controls give strings; a select offers only its field's values.
   function setField(field: keyof Draft, value: string) {
     setDraft((previous) => ({ ...previous, [field]: value }));
   }
 
-  async function submit(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault();
-    if (saving) return;
+    if (saving.isPending) return;
     const result = validate(draft);
     if (!result.ok) {
       setErrors(result.errors);
       return;
     }
     setErrors({});
-    setServerError(null);
-    setSaving(true);
-    try {
-      await onSave(result.details);
-    } catch (error) {
-      setServerError(error instanceof Error ? error.message : String(error));
-      setSaving(false);
-    }
+    saving.mutate(result.details);
   }
 
-  return { draft, setField, errors, serverError, saving, submit };
+  return {
+    draft,
+    setField,
+    errors,
+    serverError: saving.isError ? errorMessage(saving.error) : null,
+    // Still busy after success: the caller is closing the form.
+    saving: saving.isPending || saving.isSuccess,
+    /** Something was typed that is not saved. */
+    changed: !saving.isSuccess && JSON.stringify(draft) !== JSON.stringify(start),
+    submit,
+  };
 }

@@ -1,54 +1,46 @@
 import { useCallback } from 'react';
 import type { OperationsCategoryKey } from '../../../config/operations-categories.ts';
-import { createCustomIntegration } from '../api/create-custom-integration.ts';
-import { deleteCustomIntegration } from '../api/delete-custom-integration.ts';
-import { removeIntegrationContact } from '../api/remove-integration-contact.ts';
-import { removeIntegrationCustomization } from '../api/remove-integration-customization.ts';
-import { saveIntegrationCustomization } from '../api/save-integration-customization.ts';
-import { updateCustomIntegration } from '../api/update-custom-integration.ts';
+import { useCreateCustomIntegration } from '../api/create-custom-integration.ts';
+import { useDeleteCustomIntegration } from '../api/delete-custom-integration.ts';
+import { useRemoveIntegrationCustomization } from '../api/remove-integration-customization.ts';
+import { useSaveIntegrationCustomization } from '../api/save-integration-customization.ts';
+import { useUpdateCustomIntegration } from '../api/update-custom-integration.ts';
 import type { IntegrationDetails } from '../lib/integration-draft.ts';
 import type { IntegrationView } from '../lib/integration-view.ts';
 
 /**
  * A master admin's changes to the integration cards of a category, saved for the whole
- * organisation; each reloads the cards once it succeeded. They throw with the server's
- * message, which the edit dialog shows.
+ * organisation; the cards refresh from what each write invalidates. They throw with the
+ * server's message, which the edit dialog shows.
  */
 export function useIntegrationEditor(
   organizationId: string | null,
   category: OperationsCategoryKey,
-  reload: () => Promise<void>,
 ) {
-  const requireOrganization = useCallback(() => {
-    if (!organizationId) throw new Error('No organization found');
-    return organizationId;
-  }, [organizationId]);
+  const create = useCreateCustomIntegration().mutateAsync;
+  const update = useUpdateCustomIntegration().mutateAsync;
+  const customize = useSaveIntegrationCustomization().mutateAsync;
+  const deleteCustom = useDeleteCustomIntegration().mutateAsync;
+  const restore = useRemoveIntegrationCustomization().mutateAsync;
 
   /** Saves `details` for an existing card, or adds a new custom integration (`target` null). */
   const save = useCallback(
     async (target: IntegrationView | null, details: IntegrationDetails) => {
-      const organization = requireOrganization();
-      if (!target) await createCustomIntegration(organization, category, details);
-      else if (target.customId) await updateCustomIntegration(target.customId, details);
-      else await saveIntegrationCustomization(organization, target.key, details);
-      await reload();
+      if (!organizationId) throw new Error('No organization found');
+      if (!target) await create({ organizationId, category, details });
+      else if (target.customId) await update({ id: target.customId, details });
+      else await customize({ organizationId, key: target.key, details });
     },
-    [requireOrganization, category, reload],
+    [organizationId, category, create, update, customize],
   );
 
   /** Deletes a custom integration, or restores a built-in one's original details. */
   const remove = useCallback(
     async (target: IntegrationView) => {
-      if (target.customId) {
-        await deleteCustomIntegration(target.customId);
-        // Its contact belongs to nothing any more.
-        await removeIntegrationContact(target.key).catch(() => undefined);
-      } else {
-        await removeIntegrationCustomization(target.key);
-      }
-      await reload();
+      if (target.customId) await deleteCustom({ id: target.customId, contactKey: target.key });
+      else await restore(target.key);
     },
-    [reload],
+    [deleteCustom, restore],
   );
 
   return { save, remove };

@@ -1,4 +1,6 @@
+import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
+import { errorMessage } from '../../../lib/errors.ts';
 import {
   NEW_INTEGRATION_DRAFT,
   draftFromIntegration,
@@ -20,13 +22,22 @@ export function useIntegrationForm(
     onRemove?: () => Promise<void>;
   },
 ) {
-  const [draft, setDraft] = useState<IntegrationDraft>(() =>
+  const [start] = useState<IntegrationDraft>(() =>
     integration ? draftFromIntegration(integration) : NEW_INTEGRATION_DRAFT,
   );
+  const [draft, setDraft] = useState<IntegrationDraft>(start);
   const [errors, setErrors] = useState<IntegrationDraftErrors>({});
-  const [serverError, setServerError] = useState<string | null>(null);
-  const [busy, setBusy] = useState<'saving' | 'removing' | null>(null);
   const [confirmingRemoval, setConfirmingRemoval] = useState(false);
+  const saving = useMutation({ mutationFn: actions.onSave });
+  const removing = useMutation({ mutationFn: async () => actions.onRemove?.() });
+  // After success the dialog is closing: it stays busy until it is gone.
+  const busy =
+    saving.isPending || saving.isSuccess
+      ? ('saving' as const)
+      : removing.isPending || removing.isSuccess
+        ? ('removing' as const)
+        : null;
+  const failure = saving.error ?? removing.error;
 
   function update<K extends keyof IntegrationDraft>(field: K, value: IntegrationDraft[K]) {
     setDraft((previous) => ({ ...previous, [field]: value }));
@@ -34,18 +45,7 @@ export function useIntegrationForm(
     setErrors((previous) => ({ ...previous, [field]: undefined }));
   }
 
-  async function run(kind: 'saving' | 'removing', action: () => Promise<void>) {
-    setBusy(kind);
-    setServerError(null);
-    try {
-      await action();
-    } catch (error) {
-      setServerError(error instanceof Error ? error.message : String(error));
-      setBusy(null);
-    }
-  }
-
-  async function submit(event?: FormEvent) {
+  function submit(event?: FormEvent) {
     event?.preventDefault();
     if (busy) return;
     const result = validateIntegrationDraft(draft);
@@ -54,20 +54,24 @@ export function useIntegrationForm(
       return;
     }
     setErrors({});
-    await run('saving', () => actions.onSave(result.details));
+    removing.reset();
+    saving.mutate(result.details);
   }
 
-  async function remove() {
+  function remove() {
     if (busy || !actions.onRemove) return;
-    await run('removing', actions.onRemove);
+    saving.reset();
+    removing.mutate();
   }
 
   return {
     draft,
     update,
     errors,
-    serverError,
+    serverError: failure ? errorMessage(failure) : null,
     busy,
+    /** Something was typed that is not saved. */
+    changed: busy === null && JSON.stringify(draft) !== JSON.stringify(start),
     submit,
     remove,
     confirmingRemoval,

@@ -1,7 +1,6 @@
-import { useCallback } from 'react';
-import { useAsyncData } from '../../../lib/use-async-data.ts';
-import { countCustomIntegrations } from '../api/count-custom-integrations.ts';
-import { countDocuments } from '../api/count-documents.ts';
+import { errorMessage } from '../../../lib/errors.ts';
+import { useCustomIntegrationCount } from '../api/count-custom-integrations.ts';
+import { useDocumentCount } from '../api/count-documents.ts';
 import { builtInIntegrationCount } from '../lib/integration-view.ts';
 
 export interface OperationsOverview {
@@ -10,12 +9,18 @@ export interface OperationsOverview {
   documents: number;
 }
 
-/** The Operations Center's live figures. */
+/** The Operations Center's live figures; without an organisation, the built-ins and no documents. */
 export function useOperationsOverview(hasOrganization: boolean) {
-  const load = useCallback(async (): Promise<OperationsOverview> => {
-    if (!hasOrganization) return { activeIntegrations: builtInIntegrationCount(), documents: 0 };
-    const [custom, documents] = await Promise.all([countCustomIntegrations(), countDocuments()]);
-    return { activeIntegrations: builtInIntegrationCount() + custom, documents };
-  }, [hasOrganization]);
-  return useAsyncData(load);
+  const custom = useCustomIntegrationCount({ enabled: hasOrganization });
+  const documents = useDocumentCount({ enabled: hasOrganization });
+  const failed = [custom, documents].find((query) => query.isError);
+  let data: OperationsOverview | undefined;
+  if (!hasOrganization) data = { activeIntegrations: builtInIntegrationCount(), documents: 0 };
+  else if (custom.data !== undefined && documents.data !== undefined) {
+    data = {
+      activeIntegrations: builtInIntegrationCount() + custom.data,
+      documents: documents.data,
+    };
+  }
+  return { data, error: failed ? errorMessage(failed.error) : null };
 }

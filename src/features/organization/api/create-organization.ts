@@ -1,4 +1,6 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Tables } from '../../../lib/database.types.ts';
+import { accountKeys } from '../../../lib/session-api.ts';
 import { supabase } from '../../../lib/supabase.ts';
 
 /** Creates an organisation; the caller becomes its master admin (rpc `create_organization`). */
@@ -6,4 +8,17 @@ export async function createOrganization(name: string): Promise<Tables<'organiza
   const { data, error } = await supabase().rpc('create_organization', { name });
   if (error) throw new Error(error.message);
   return data;
+}
+
+/**
+ * Creating the organisation. The creator's profile changed (organisation, role): it is loaded
+ * again before the mutation settles, so the whole app (the navigation's role badge, the admin
+ * links, the pages) sees the new master admin at once.
+ */
+export function useCreateOrganization() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createOrganization,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: accountKeys.all }),
+  });
 }

@@ -1,5 +1,5 @@
 import { Building2 } from 'lucide-react';
-import { Link } from 'react-router-dom';
+import { ButtonLink } from '../../../components/ui/button-link.tsx';
 import { paths } from '../../../config/paths.ts';
 
 /**
@@ -15,9 +15,9 @@ export function WelcomePanel() {
           You are signed in, but you are not part of an organization yet.
         </p>
       </div>
-      <div className="rounded-lg border border-blue-200 bg-blue-50 p-6">
+      <div data-tone="info" className="rounded-lg border border-tone-200 bg-tone-50 p-6">
         <div className="flex items-start gap-4">
-          <span className="flex h-10 w-10 shrink-0 items-center justify-center rounded-full bg-blue-100 text-blue-700">
+          <span className="flex h-10 w-10 shrink-0 items-center justify-center rounded-full bg-tone-100 text-tone-700">
             <Building2 className="h-5 w-5" aria-hidden="true" />
           </span>
           <div>
@@ -26,12 +26,9 @@ export function WelcomePanel() {
               Create your organization to start uploading documents and inviting your team. If a
               colleague has invited you, open the invitation link they sent you instead.
             </p>
-            <Link
-              to={paths.users}
-              className="mt-4 inline-flex items-center rounded-md bg-blue-600 px-4 py-2 text-sm font-medium text-white shadow-sm hover:bg-blue-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
-            >
+            <ButtonLink to={paths.users} className="mt-4">
               Set Up Organization
-            </Link>
+            </ButtonLink>
           </div>
         </div>
       </div>

@@ -4,7 +4,11 @@ import { ShieldAlert } from 'lucide-react';
 export function AccessRestricted() {
   return (
     <section className="mx-auto max-w-lg rounded-lg border border-gray-200 bg-white p-8 text-center shadow-sm">
-      <ShieldAlert className="mx-auto h-10 w-10 text-amber-500" aria-hidden="true" />
+      <ShieldAlert
+        data-tone="warning"
+        className="mx-auto h-10 w-10 text-tone-500"
+        aria-hidden="true"
+      />
       <h1 className="mt-4 text-xl font-semibold text-gray-900">Access Restricted</h1>
       <p className="mt-2 text-sm text-gray-600">
         You need admin privileges to access user management.

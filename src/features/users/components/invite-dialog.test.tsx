@@ -132,6 +132,62 @@ describe('the invite dialog', () => {
     expect(within(dialog).getByLabelText('Email address')).toHaveValue(org.masterAdmin.email);
   });
 
+  it('says before sending that inviting an address again replaces the link sent earlier', async () => {
+    const user = userEvent.setup();
+    const org = await createOrganization();
+    const earlier = uniqueEmail('again');
+    const first = await org.masterAdmin.client.rpc('invite_user', {
+      email: earlier,
+      role: 'user',
+      full_name: null,
+    });
+    expect(first.error).toBeNull();
+    renderApp({ client: org.masterAdmin.client, route: '/users' });
+    await user.click(await screen.findByRole('button', { name: 'Invite User' }));
+    const dialog = screen.getByRole('dialog', { name: 'Invite User' });
+    const warning = /already has a pending invitation/;
+
+    await user.type(within(dialog).getByLabelText('Email address'), uniqueEmail('new'));
+    expect(within(dialog).queryByText(warning)).not.toBeInTheDocument();
+
+    await user.clear(within(dialog).getByLabelText('Email address'));
+    await user.type(within(dialog).getByLabelText('Email address'), ` ${earlier.toUpperCase()}`);
+    const text = within(dialog).getByText(warning).textContent;
+    expect(text).toContain(`${earlier} already has a pending invitation, sent `);
+    expect(text).toMatch(
+      /, sent [A-Z][a-z]{2} \d{2}, \d{4}\. Sending a new one replaces it: the link sent earlier will stop working\.$/,
+    );
+
+    // Sent anyway: the earlier link no longer opens the invitation, the new one does.
+    await user.click(within(dialog).getByRole('button', { name: 'Send Invitation' }));
+    await within(dialog).findByText('Invitation sent successfully!');
+    expect(
+      (await newClient().rpc('get_invitation', { token: first.data!.token! })).error?.message,
+    ).toBe('Invalid or expired invitation');
+  });
+
+  it('asks before the page is left with an invitation typed but not sent', async () => {
+    const user = userEvent.setup();
+    const org = await createOrganization();
+    const { router } = renderApp({ client: org.masterAdmin.client, route: '/users' });
+    await user.click(await screen.findByRole('button', { name: 'Invite User' }));
+    const dialog = screen.getByRole('dialog', { name: 'Invite User' });
+    await user.type(within(dialog).getByLabelText('Full name (optional)'), 'Naomi Reed');
+    const nav = screen.getByRole('navigation', { name: 'Main' });
+
+    await user.click(within(nav).getAllByRole('link', { name: 'Documents' })[0]!);
+    let question = await screen.findByRole('dialog', { name: 'Leave this page?' });
+    expect(question).toHaveTextContent('Your invitation has not been sent.');
+    await user.click(within(question).getByRole('button', { name: 'Stay' }));
+    expect(router.state.location.pathname).toBe('/users');
+    expect(within(dialog).getByLabelText('Full name (optional)')).toHaveValue('Naomi Reed');
+
+    await user.click(within(nav).getAllByRole('link', { name: 'Documents' })[0]!);
+    question = await screen.findByRole('dialog', { name: 'Leave this page?' });
+    await user.click(within(question).getByRole('button', { name: 'Leave' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/documents'));
+  });
+
   it('starts from a clean form after closing', async () => {
     const { user, dialog } = await openDialog();
     await user.type(within(dialog).getByLabelText('Email address'), 'someone@example.test');

@@ -1,50 +1,67 @@
 import { CheckCircle2 } from 'lucide-react';
-import { useId, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Modal } from '../../../components/modal.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { FormField, Input, Select } from '../../../components/ui/form-field.tsx';
+import { useLeaveGuard } from '../../../components/ui/use-leave-guard.ts';
 import type { InvitableRole } from '../../../lib/database.types.ts';
+import { formatDate } from '../../../lib/format.ts';
+import type { PendingInvitation } from '../api/list-pending-invitations.ts';
 import { useInvite } from '../hooks/use-invite.ts';
 import { InvitationLink } from './invitation-link.tsx';
 
+export const UNSENT_INVITATION_QUESTION =
+  'Your invitation has not been sent. If you leave this page, what you typed will be lost.';
+
 export interface InviteDialogProps {
   organizationName: string;
+  /** The organisation's pending invitations: inviting one of them again replaces its link. */
+  pendingInvitations: readonly PendingInvitation[];
   onClose: () => void;
-  /** Called after an invitation was created, so the pending list can refresh behind the dialog. */
-  onInvited: () => void;
 }
 
-const fieldClass =
-  'mt-1 block w-full rounded-md border border-gray-300 px-3 py-2 text-sm shadow-sm focus:border-blue-500 focus:ring-2 focus:ring-blue-500/30 focus:outline-none';
+/** The pending invitation of `email`, compared as the server does (trimmed, lower-cased). */
+function pendingFor(email: string, invitations: readonly PendingInvitation[]) {
+  const wanted = email.trim().toLowerCase();
+  return wanted
+    ? invitations.find((invitation) => invitation.email.toLowerCase() === wanted)
+    : undefined;
+}
 
 /**
  * The invite dialog (spec §2): the form, then the sent view with the shareable link. The page
  * mounts it only while open, so closing it always starts the next invitation from a clean form.
+ * An address that already has a pending invitation is pointed out before it is sent again:
+ * the new link replaces the one sent earlier, which stops working.
  */
-export function InviteDialog({ organizationName, onClose, onInvited }: InviteDialogProps) {
-  const { sending, sent, send } = useInvite(onInvited);
-  const emailId = useId();
-  const nameId = useId();
-  const roleId = useId();
-  const roleHelpId = useId();
+export function InviteDialog({ organizationName, pendingInvitations, onClose }: InviteDialogProps) {
+  const { sending, sent, send } = useInvite();
+  const [email, setEmail] = useState('');
+  const [fullName, setFullName] = useState('');
+  const pending = pendingFor(email, pendingInvitations);
+  useLeaveGuard(!sent && Boolean(email.trim() || fullName.trim()), UNSENT_INVITATION_QUESTION);
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const fullName = String(form.get('fullName') ?? '').trim();
-    const role: InvitableRole = form.get('role') === 'admin' ? 'admin' : 'user';
-    void send({ email: String(form.get('email') ?? '').trim(), role, fullName: fullName || null });
+    const role: InvitableRole =
+      new FormData(event.currentTarget).get('role') === 'admin' ? 'admin' : 'user';
+    send({ email: email.trim(), role, fullName: fullName.trim() || null });
   };
 
   return (
     <Modal title="Invite User" onClose={onClose} dismissible={!sending}>
       {sent ? (
         <div className="space-y-4">
-          <div className="flex items-start gap-3 rounded-md border border-green-200 bg-green-50 p-3">
-            <CheckCircle2 className="mt-0.5 h-5 w-5 shrink-0 text-green-600" aria-hidden="true" />
-            <div>
-              <p role="status" className="text-sm font-medium text-green-800">
+          <div
+            data-tone="success"
+            className="flex items-start gap-3 rounded-md border border-tone-200 bg-tone-50 p-3"
+          >
+            <CheckCircle2 className="mt-0.5 h-5 w-5 shrink-0 text-tone-600" aria-hidden="true" />
+            <div className="text-sm text-tone-800">
+              <p role="status" className="font-medium">
                 Invitation sent successfully!
               </p>
-              <p className="mt-1 text-sm text-green-800">
+              <p className="mt-1">
                 Share this link with <strong>{sent.email}</strong> so they can join{' '}
                 {organizationName}.
               </p>
@@ -56,73 +73,68 @@ export function InviteDialog({ organizationName, onClose, onInvited }: InviteDia
             again to get a new link.
           </p>
           <div className="flex justify-end">
-            <button
-              type="button"
-              onClick={onClose}
-              className="rounded-md bg-blue-600 px-4 py-2 text-sm font-medium text-white hover:bg-blue-700"
-            >
-              Done
-            </button>
+            <Button onClick={onClose}>Done</Button>
           </div>
         </div>
       ) : (
         <form onSubmit={onSubmit} className="space-y-4">
-          <p className="rounded-md bg-blue-50 px-3 py-2 text-sm text-blue-900">
+          <p data-tone="info" className="rounded-md bg-tone-50 px-3 py-2 text-sm text-tone-900">
             The invited user will join <strong>{organizationName}</strong>.
           </p>
-          <div>
-            <label htmlFor={emailId} className="block text-sm font-medium text-gray-700">
-              Email address
-            </label>
-            <input
-              id={emailId}
-              name="email"
-              type="email"
-              required
-              autoComplete="off"
-              className={fieldClass}
-            />
+          <FormField label="Email address">
+            {(field) => (
+              <Input
+                {...field}
+                name="email"
+                type="email"
+                required
+                autoComplete="off"
+                value={email}
+                onChange={(event) => setEmail(event.target.value)}
+              />
+            )}
+          </FormField>
+          <div aria-live="polite">
+            {pending && (
+              <p
+                data-tone="warning"
+                className="rounded-md border border-tone-200 bg-tone-50 px-3 py-2 text-sm text-tone-900"
+              >
+                {pending.email} already has a pending invitation, sent{' '}
+                {formatDate(pending.created_at)}. Sending a new one replaces it: the link sent
+                earlier will stop working.
+              </p>
+            )}
           </div>
-          <div>
-            <label htmlFor={nameId} className="block text-sm font-medium text-gray-700">
-              Full name (optional)
-            </label>
-            <input id={nameId} name="fullName" maxLength={200} className={fieldClass} />
-          </div>
-          <div>
-            <label htmlFor={roleId} className="block text-sm font-medium text-gray-700">
-              Role
-            </label>
-            <select
-              id={roleId}
-              name="role"
-              defaultValue="user"
-              aria-describedby={roleHelpId}
-              className={fieldClass}
-            >
-              <option value="user">User</option>
-              <option value="admin">Admin</option>
-            </select>
-            <p id={roleHelpId} className="mt-1 text-xs text-gray-500">
-              Users can view and manage documents. Admins can also invite and manage other users.
-            </p>
-          </div>
+          <FormField label="Full name (optional)">
+            {(field) => (
+              <Input
+                {...field}
+                name="fullName"
+                maxLength={200}
+                value={fullName}
+                onChange={(event) => setFullName(event.target.value)}
+              />
+            )}
+          </FormField>
+          <FormField
+            label="Role"
+            hint="Users can view and manage documents. Admins can also invite and manage other users."
+          >
+            {(field) => (
+              <Select {...field} name="role" defaultValue="user">
+                <option value="user">User</option>
+                <option value="admin">Admin</option>
+              </Select>
+            )}
+          </FormField>
           <div className="flex justify-end gap-2 pt-2">
-            <button
-              type="button"
-              onClick={onClose}
-              disabled={sending}
-              className="rounded-md border border-gray-300 px-4 py-2 text-sm font-medium text-gray-700 hover:bg-gray-50 disabled:opacity-60"
-            >
+            <Button variant="secondary" onClick={onClose} disabled={sending}>
               Cancel
-            </button>
-            <button
-              type="submit"
-              disabled={sending}
-              className="rounded-md bg-blue-600 px-4 py-2 text-sm font-medium text-white hover:bg-blue-700 disabled:cursor-not-allowed disabled:opacity-60"
-            >
-              {sending ? 'Sending...' : 'Send Invitation'}
-            </button>
+            </Button>
+            <Button type="submit" busy={sending} busyLabel="Sending...">
+              Send Invitation
+            </Button>
           </div>
         </form>
       )}

@@ -1,147 +1,149 @@
 import { UserCheck, UserX } from 'lucide-react';
+import { useMemo } from 'react';
 import { RoleBadge } from '../../../components/role-badge.tsx';
-import type { Member } from '../api/members.ts';
-import { formatDate } from '../lib/format.ts';
+import { Button } from '../../../components/ui/button.tsx';
+import { DataTable, type DataTableColumn } from '../../../components/ui/data-table.tsx';
+import { Select } from '../../../components/ui/form-field.tsx';
+import { formatDate } from '../../../lib/format.ts';
+import type { Role } from '../../../lib/roles.ts';
+import type { Member } from '../api/list-members.ts';
 
 export interface MembersTableProps {
   members: Member[];
   currentUserId: string;
   /** Master admins change roles (spec §6). */
   canChangeRoles: boolean;
-  busyId: string | null;
+  busyIds: ReadonlySet<string>;
   onChangeRole: (userId: string, role: 'user' | 'admin') => void;
   onDeactivate: (userId: string) => void;
   onReactivate: (userId: string) => void;
 }
 
-const headerClass = 'px-4 py-3 text-left text-xs font-medium tracking-wide text-gray-500 uppercase';
-const cellClass = 'px-4 py-3 text-sm whitespace-nowrap';
+const ROLE_ORDER: Record<Role, number> = { master_admin: 0, admin: 1, user: 2 };
 
 /**
- * The members of the organisation (spec §2). Nobody acts on their own row or on a master
- * admin's; only master admins see the role select.
+ * The members of the organisation (spec §2), sortable by each column. Nobody acts on their own
+ * row or on a master admin's; only master admins see the role select.
  */
 export function MembersTable({
   members,
   currentUserId,
   canChangeRoles,
-  busyId,
+  busyIds,
   onChangeRole,
   onDeactivate,
   onReactivate,
 }: MembersTableProps) {
+  const actionable = (member: Member) =>
+    member.id !== currentUserId && member.role !== 'master_admin';
+
+  const columns = useMemo<DataTableColumn<Member>[]>(
+    () => [
+      {
+        key: 'user',
+        header: 'User',
+        width: 'w-[30%]',
+        mobile: 'title',
+        sortValue: (member) => member.full_name?.trim() || member.email,
+        cell: (member) => (
+          <>
+            <div className="truncate font-medium text-gray-900">
+              {member.full_name?.trim() || (
+                <span className="font-normal text-gray-500 italic">No name set</span>
+              )}
+              {member.id === currentUserId && (
+                <span className="ml-2 text-xs font-normal text-gray-500">(you)</span>
+              )}
+            </div>
+            <div className="truncate text-gray-500" title={member.email}>
+              {member.email}
+            </div>
+          </>
+        ),
+      },
+      {
+        key: 'role',
+        header: 'Role',
+        mobile: 'detail',
+        sortValue: (member) => ROLE_ORDER[member.role],
+        cell: (member) =>
+          canChangeRoles && member.id !== currentUserId && member.role !== 'master_admin' ? (
+            <Select
+              aria-label={`Role of ${member.email}`}
+              value={member.role}
+              disabled={busyIds.has(member.id)}
+              onChange={(event) => onChangeRole(member.id, event.target.value as 'user' | 'admin')}
+              className="inline-block w-auto py-1 pr-8 pl-2"
+            >
+              <option value="user">User</option>
+              <option value="admin">Admin</option>
+            </Select>
+          ) : (
+            <RoleBadge role={member.role} />
+          ),
+      },
+      {
+        key: 'status',
+        header: 'Status',
+        mobile: 'detail',
+        sortValue: (member) => (member.is_active ? 0 : 1),
+        cell: (member) => (
+          <span
+            data-tone={member.is_active ? 'success' : 'danger'}
+            className="inline-flex rounded-full bg-tone-100 px-2 py-0.5 text-xs font-medium text-tone-800"
+          >
+            {member.is_active ? 'Active' : 'Inactive'}
+          </span>
+        ),
+      },
+      {
+        key: 'last-login',
+        header: 'Last Login',
+        sortValue: (member) => member.last_login,
+        cell: (member) => (member.last_login ? formatDate(member.last_login) : 'Never'),
+      },
+      {
+        key: 'joined',
+        header: 'Joined',
+        sortValue: (member) => member.created_at,
+        cell: (member) => formatDate(member.created_at),
+      },
+    ],
+    [currentUserId, canChangeRoles, busyIds, onChangeRole],
+  );
+
   return (
-    // Focusable, so that keyboard users can scroll the table sideways on a small screen; named
-    // apart from the section around it, so the two landmarks can be told apart. `relative`
-    // keeps the visually hidden texts inside it from widening the page on a phone.
-    <div
-      role="region"
-      aria-label="Team members table"
-      tabIndex={0}
-      className="relative overflow-x-auto rounded-lg border border-gray-200 bg-white shadow-sm focus-visible:outline-2 focus-visible:outline-blue-600"
-    >
-      <table className="min-w-full divide-y divide-gray-200">
-        <caption className="sr-only">Members of your organization</caption>
-        <thead className="bg-gray-50">
-          <tr>
-            <th scope="col" className={headerClass}>
-              User
-            </th>
-            <th scope="col" className={headerClass}>
-              Role
-            </th>
-            <th scope="col" className={headerClass}>
-              Status
-            </th>
-            <th scope="col" className={headerClass}>
-              Last Login
-            </th>
-            <th scope="col" className={headerClass}>
-              Joined
-            </th>
-            <th scope="col" className={headerClass}>
-              Actions
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-gray-200">
-          {members.map((member) => {
-            const isSelf = member.id === currentUserId;
-            const actionable = !isSelf && member.role !== 'master_admin';
-            const busy = busyId === member.id;
-            return (
-              <tr key={member.id}>
-                <td className={cellClass}>
-                  <div className="font-medium text-gray-900">
-                    {member.full_name?.trim() || (
-                      <span className="font-normal text-gray-500 italic">No name set</span>
-                    )}
-                    {isSelf && (
-                      <span className="ml-2 text-xs font-normal text-gray-500">(you)</span>
-                    )}
-                  </div>
-                  <div className="text-gray-500">{member.email}</div>
-                </td>
-                <td className={cellClass}>
-                  {canChangeRoles && actionable ? (
-                    <select
-                      aria-label={`Role of ${member.email}`}
-                      value={member.role}
-                      disabled={busy}
-                      onChange={(event) =>
-                        onChangeRole(member.id, event.target.value as 'user' | 'admin')
-                      }
-                      className="rounded-md border border-gray-300 py-1 pr-8 pl-2 text-sm focus:border-blue-500 focus:ring-2 focus:ring-blue-500/30 focus:outline-none"
-                    >
-                      <option value="user">User</option>
-                      <option value="admin">Admin</option>
-                    </select>
-                  ) : (
-                    <RoleBadge role={member.role} />
-                  )}
-                </td>
-                <td className={cellClass}>
-                  <span
-                    className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium ${
-                      member.is_active ? 'bg-green-100 text-green-800' : 'bg-red-100 text-red-800'
-                    }`}
-                  >
-                    {member.is_active ? 'Active' : 'Inactive'}
-                  </span>
-                </td>
-                <td className={`${cellClass} text-gray-700`}>
-                  {member.last_login ? formatDate(member.last_login) : 'Never'}
-                </td>
-                <td className={`${cellClass} text-gray-700`}>{formatDate(member.created_at)}</td>
-                <td className={cellClass}>
-                  {actionable &&
-                    (member.is_active ? (
-                      <button
-                        type="button"
-                        onClick={() => onDeactivate(member.id)}
-                        disabled={busy}
-                        className="inline-flex items-center gap-1 rounded-md px-2 py-1 font-medium text-red-700 hover:bg-red-50 disabled:opacity-60"
-                      >
-                        <UserX className="h-4 w-4" aria-hidden="true" />
-                        Deactivate<span className="sr-only"> {member.email}</span>
-                      </button>
-                    ) : (
-                      <button
-                        type="button"
-                        onClick={() => onReactivate(member.id)}
-                        disabled={busy}
-                        className="inline-flex items-center gap-1 rounded-md px-2 py-1 font-medium text-green-700 hover:bg-green-50 disabled:opacity-60"
-                      >
-                        <UserCheck className="h-4 w-4" aria-hidden="true" />
-                        Reactivate<span className="sr-only"> {member.email}</span>
-                      </button>
-                    ))}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      label="Team members table"
+      caption="Members of your organization"
+      columns={columns}
+      rows={members}
+      rowKey={(member) => member.id}
+      actionsWidth="w-[16%]"
+      rowActions={(member) =>
+        actionable(member) &&
+        (member.is_active ? (
+          <Button
+            variant="destructive-outline"
+            size="sm"
+            icon={UserX}
+            onClick={() => onDeactivate(member.id)}
+            disabled={busyIds.has(member.id)}
+          >
+            Deactivate<span className="sr-only"> {member.email}</span>
+          </Button>
+        ) : (
+          <Button
+            variant="secondary"
+            size="sm"
+            icon={UserCheck}
+            onClick={() => onReactivate(member.id)}
+            disabled={busyIds.has(member.id)}
+          >
+            Reactivate<span className="sr-only"> {member.email}</span>
+          </Button>
+        ))
+      }
+    />
   );
 }

@@ -1,9 +1,9 @@
 import { HardDrive } from 'lucide-react';
+import { errorMessage } from '../../../lib/errors.ts';
 import { formatFileSize } from '../../../lib/format.ts';
-import { useAsyncData } from '../../../lib/use-async-data.ts';
-import { fetchStorageUsage } from '../api/storage-usage.ts';
+import { useStorageUsage } from '../api/get-storage-usage.ts';
 
-/** From this share of the quota on, the bar turns amber and says the storage is nearly full. */
+/** From this share of the quota on, the bar turns to the warning colour and says so. */
 const NEARLY_FULL = 0.9;
 
 /**
@@ -11,21 +11,25 @@ const NEARLY_FULL = 0.9;
  * full organisation's uploads are refused ("Upload failed: Your organization's storage is
  * full…"), so admins see it coming here.
  */
-export function StorageUsagePanel() {
-  const { data, error, loading } = useAsyncData(fetchStorageUsage);
+export function StorageUsagePanel({ organizationId }: { organizationId: string }) {
+  const { data, error, isError } = useStorageUsage(organizationId);
 
   let body;
-  if (error) {
-    body = <p className="text-sm text-red-700">Failed to load storage usage: {error}</p>;
-  } else if (loading || !data) {
+  if (isError) {
+    body = (
+      <p className="text-sm text-destructive-700">
+        Failed to load storage usage: {errorMessage(error)}
+      </p>
+    );
+  } else if (!data) {
     body = <p className="text-sm text-gray-500">Loading storage usage…</p>;
   } else {
     const share = data.quotaBytes > 0 ? Math.min(data.usedBytes / data.quotaBytes, 1) : 1;
     const percent = Math.round(share * 100);
     const full = data.usedBytes >= data.quotaBytes;
-    const bar = full ? 'bg-red-600' : share >= NEARLY_FULL ? 'bg-amber-500' : 'bg-blue-600';
+    const tone = full ? 'danger' : share >= NEARLY_FULL ? 'warning' : 'info';
     body = (
-      <>
+      <div data-tone={tone}>
         <p className="text-sm text-gray-700">
           {formatFileSize(data.usedBytes)} of {formatFileSize(data.quotaBytes)} used
         </p>
@@ -37,18 +41,18 @@ export function StorageUsagePanel() {
           aria-valuenow={percent}
           className="mt-2 h-2 w-full overflow-hidden rounded-full bg-gray-100"
         >
-          <div className={`h-full ${bar}`} style={{ width: `${percent}%` }} />
+          <div className="h-full bg-tone-600" style={{ width: `${percent}%` }} />
         </div>
         {full ? (
-          <p className="mt-2 text-sm text-red-700">
+          <p className="mt-2 text-sm text-tone-700">
             Your organization&apos;s storage is full: uploads are refused until files are removed.
           </p>
         ) : share >= NEARLY_FULL ? (
-          <p className="mt-2 text-sm text-amber-700">
+          <p className="mt-2 text-sm text-tone-700">
             Your organization&apos;s storage is nearly full.
           </p>
         ) : null}
-      </>
+      </div>
     );
   }
 

@@ -1,8 +1,8 @@
 import { MailPlus, ShieldCheck, UserCheck, Users } from 'lucide-react';
 import { StatCard } from '../../../components/stat-card.tsx';
 import { isAdminRole } from '../../../lib/roles.ts';
-import type { PendingInvitation } from '../api/invitations.ts';
-import type { Member } from '../api/members.ts';
+import type { Member } from '../api/list-members.ts';
+import type { PendingInvitation } from '../api/list-pending-invitations.ts';
 
 /** Total Users, Active Users, Admins (admin plus master admin) and Pending Invites (spec §2). */
 export function TeamStats({
@@ -19,20 +19,15 @@ export function TeamStats({
         label="Active Users"
         value={members.filter((member) => member.is_active).length}
         icon={UserCheck}
-        tone="text-green-600 bg-green-50"
+        tone="success"
       />
       <StatCard
         label="Admins"
         value={members.filter((member) => isAdminRole(member.role)).length}
         icon={ShieldCheck}
-        tone="text-purple-600 bg-purple-50"
+        tone="role-master_admin"
       />
-      <StatCard
-        label="Pending Invites"
-        value={invitations.length}
-        icon={MailPlus}
-        tone="text-amber-600 bg-amber-50"
-      />
+      <StatCard label="Pending Invites" value={invitations.length} icon={MailPlus} tone="amber" />
     </div>
   );
 }

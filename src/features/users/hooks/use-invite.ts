@@ -1,8 +1,7 @@
-import { useState } from 'react';
 import { useFeedback } from '../../../components/feedback.tsx';
 import { paths } from '../../../config/paths.ts';
-import { inviteUser, type InviteRequest } from '../api/invitations.ts';
-import { errorText } from '../lib/format.ts';
+import { errorMessage } from '../../../lib/errors.ts';
+import { useInviteUser, type InviteRequest } from '../api/invite-user.ts';
 
 export interface SentInvitation {
   email: string;
@@ -10,23 +9,20 @@ export interface SentInvitation {
 }
 
 /** Sending an invitation; on success, the shareable link `{origin}/invite/{token}`. */
-export function useInvite(onInvited: () => void) {
+export function useInvite() {
   const { alert } = useFeedback();
-  const [sending, setSending] = useState(false);
-  const [sent, setSent] = useState<SentInvitation | null>(null);
+  const invite = useInviteUser();
+  const sent: SentInvitation | null = invite.data
+    ? {
+        email: invite.data.email,
+        link: `${window.location.origin}${paths.invitation(invite.data.token)}`,
+      }
+    : null;
 
-  const send = async (request: InviteRequest) => {
-    setSending(true);
-    try {
-      const { email, token } = await inviteUser(request);
-      setSent({ email, link: `${window.location.origin}${paths.invitation(token)}` });
-      onInvited();
-    } catch (error) {
-      await alert(`Failed to send invitation: ${errorText(error)}`);
-    } finally {
-      setSending(false);
-    }
-  };
+  const send = (request: InviteRequest) =>
+    invite.mutate(request, {
+      onError: (error) => void alert(`Failed to send invitation: ${errorMessage(error)}`),
+    });
 
-  return { sending, sent, send };
+  return { sending: invite.isPending, sent, send };
 }

@@ -1,42 +1,65 @@
-import { useState } from 'react';
+import { useMutationState } from '@tanstack/react-query';
 import { useFeedback } from '../../../components/feedback.tsx';
-import { cancelInvitation } from '../api/invitations.ts';
-import { deactivateUser, reactivateUser, updateUserRole } from '../api/members.ts';
-import { errorText } from '../lib/format.ts';
+import { errorMessage } from '../../../lib/errors.ts';
+import { useCancelInvitation } from '../api/cancel-invitation.ts';
+import { useDeactivateUser } from '../api/deactivate-user.ts';
+import { userKeys } from '../api/query-keys.ts';
+import { useReactivateUser } from '../api/reactivate-user.ts';
+import { useUpdateUserRole, type RoleChange } from '../api/update-user-role.ts';
+
+/** The member or invitation a team change is about: its variable, or the member of a role change. */
+const rowOf = (variables: unknown) =>
+  typeof variables === 'string' ? variables : (variables as RoleChange).userId;
 
 /**
  * The row actions of User Management, each with the specification's confirmation and alert
- * texts (§5, §8). `busyId` is the member or invitation being changed, so its controls can wait.
+ * texts (§5, §8); the confirming buttons name the action. `busyIds` are the members and
+ * invitations being changed, so their controls can wait.
  */
-export function useTeamActions(reload: () => void) {
+export function useTeamActions() {
   const { alert, confirm } = useFeedback();
-  const [busyId, setBusyId] = useState<string | null>(null);
+  const updateRole = useUpdateUserRole();
+  const deactivate = useDeactivateUser();
+  const reactivate = useReactivateUser();
+  const cancelInvitation = useCancelInvitation();
+  const busyIds = new Set(
+    useMutationState({
+      filters: { mutationKey: userKeys.teamChanges, status: 'pending' },
+      select: (mutation) => rowOf(mutation.state.variables),
+    }),
+  );
 
-  const run = async (id: string, action: () => Promise<void>, failure: string) => {
-    setBusyId(id);
+  /** Runs a change; a refusal is alerted as "{failure}: {reason}". */
+  const run = async (change: Promise<unknown>, failure: string) => {
     try {
-      await action();
-      reload();
+      await change;
     } catch (error) {
-      await alert(`${failure}: ${errorText(error)}`);
-    } finally {
-      setBusyId(null);
+      await alert(`${failure}: ${errorMessage(error)}`);
     }
   };
 
   return {
-    busyId,
+    busyIds,
     changeRole: (userId: string, role: 'user' | 'admin') =>
-      run(userId, () => updateUserRole(userId, role), 'Failed to update user role'),
+      run(updateRole.mutateAsync({ userId, role }), 'Failed to update user role'),
     deactivate: async (userId: string) => {
-      if (!(await confirm('Are you sure you want to deactivate this user?'))) return;
-      await run(userId, () => deactivateUser(userId), 'Failed to deactivate user');
+      const confirmed = await confirm('Are you sure you want to deactivate this user?', {
+        confirmLabel: 'Deactivate',
+        destructive: true,
+      });
+      if (confirmed) await run(deactivate.mutateAsync(userId), 'Failed to deactivate user');
     },
     reactivate: (userId: string) =>
-      run(userId, () => reactivateUser(userId), 'Failed to reactivate user'),
+      run(reactivate.mutateAsync(userId), 'Failed to reactivate user'),
     cancelInvitation: async (invitationId: string) => {
-      if (!(await confirm('Are you sure you want to cancel this invitation?'))) return;
-      await run(invitationId, () => cancelInvitation(invitationId), 'Failed to cancel invitation');
+      const confirmed = await confirm('Are you sure you want to cancel this invitation?', {
+        confirmLabel: 'Cancel invitation',
+        cancelLabel: 'Keep invitation',
+        destructive: true,
+      });
+      if (confirmed) {
+        await run(cancelInvitation.mutateAsync(invitationId), 'Failed to cancel invitation');
+      }
     },
   };
 }

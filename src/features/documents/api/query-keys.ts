@@ -1,0 +1,14 @@
+/**
+ * The query keys of the documents feature. Every query that reads the `documents` table starts
+ * with `'documents'`, whichever feature owns it (the dashboard's counters, the category pages'
+ * lists), so one invalidation of `documentKeys.all` refreshes all of them after a change.
+ */
+export const documentKeys = {
+  all: ['documents'] as const,
+  /** The whole list of the documents page, loaded in slices. */
+  list: () => ['documents', 'list'] as const,
+  /** The stored text of a text file (the edit-content modal). */
+  text: (filePath: string) => ['documents', 'text', filePath] as const,
+  /** What the preview of a stored file shows. */
+  preview: (filePath: string) => ['documents', 'preview', filePath] as const,
+};

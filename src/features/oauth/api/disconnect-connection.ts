@@ -1,0 +1,21 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { supabase } from '../../../lib/supabase.ts';
+import type { Connection } from './list-connections.ts';
+import { oauthKeys } from './query-keys.ts';
+
+/** Disconnects one of the user's connections: it becomes inactive and its tokens are deleted. */
+export async function disconnectConnection(connectionId: string): Promise<void> {
+  const { error } = await supabase().rpc('disconnect_oauth_connection', {
+    connection_id: connectionId,
+  });
+  if (error) throw new Error(error.message || 'Failed to disconnect provider');
+}
+
+/** Disconnecting (the connection is the variable, so its card can wait); the list reloads. */
+export function useDisconnectConnection() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (connection: Connection) => disconnectConnection(connection.id),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: oauthKeys.connections }),
+  });
+}

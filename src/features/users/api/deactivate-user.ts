@@ -1,0 +1,19 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { supabase } from '../../../lib/supabase.ts';
+import { userKeys } from './query-keys.ts';
+
+/** Deactivates a member: they keep their account but see nothing of the organisation. */
+export async function deactivateUser(userId: string): Promise<void> {
+  const { error } = await supabase().rpc('deactivate_user', { user_id: userId });
+  if (error) throw new Error(error.message);
+}
+
+/** Deactivating a member (their id is the variable); the members are read again. */
+export function useDeactivateUser() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: userKeys.teamChange('deactivate'),
+    mutationFn: deactivateUser,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: userKeys.profiles }),
+  });
+}

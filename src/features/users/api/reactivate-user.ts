@@ -1,0 +1,19 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { supabase } from '../../../lib/supabase.ts';
+import { userKeys } from './query-keys.ts';
+
+/** Gives a deactivated member their access back. */
+export async function reactivateUser(userId: string): Promise<void> {
+  const { error } = await supabase().rpc('reactivate_user', { user_id: userId });
+  if (error) throw new Error(error.message);
+}
+
+/** Reactivating a member (their id is the variable); the members are read again. */
+export function useReactivateUser() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: userKeys.teamChange('reactivate'),
+    mutationFn: reactivateUser,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: userKeys.profiles }),
+  });
+}

@@ -1,0 +1,24 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { supabase } from '../../../lib/supabase.ts';
+import { userKeys } from './query-keys.ts';
+
+export interface RoleChange {
+  userId: string;
+  role: 'user' | 'admin';
+}
+
+/** Moves a member between user and admin (master admins only; rpc `update_user_role`). */
+export async function updateUserRole({ userId, role }: RoleChange): Promise<void> {
+  const { error } = await supabase().rpc('update_user_role', { user_id: userId, new_role: role });
+  if (error) throw new Error(error.message);
+}
+
+/** Changing a role; the members are read again. */
+export function useUpdateUserRole() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: userKeys.teamChange('role'),
+    mutationFn: updateUserRole,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: userKeys.profiles }),
+  });
+}
