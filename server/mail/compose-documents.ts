@@ -19,6 +19,7 @@ export function composeDocuments(message: StoredMessage, options: ComposeOptions
     : [];
   const who = senderEmail && senderEmail !== sender ? `${sender} (${senderEmail})` : sender;
   const intro = `${who} of ${organization} sent you ${plural(attachments.length, 'document')}.`;
+  const note = field(content, 'message');
   const footer = `Sent with Steward on behalf of ${organization}.`;
 
   const textLines = attachments.map((a, i) =>
@@ -29,7 +30,8 @@ export function composeDocuments(message: StoredMessage, options: ComposeOptions
   const closing = asLinks
     ? `The links work until ${formatMailDate(links[0]?.expires_at ?? '')}.`
     : 'The documents are attached to this message.';
-  const text = [intro, '', ...textLines, '', closing, '', '--', footer].join('\n');
+  const text = [intro, ...(note ? ['', note] : []), '', ...textLines, '', closing, '', '--', footer]
+    .join('\n');
 
   const items = attachments
     .map((a, i) => {
@@ -39,7 +41,9 @@ export function composeDocuments(message: StoredMessage, options: ComposeOptions
     .join('');
   const html = htmlDocument(
     message.subject,
-    `<p>${escapeHtml(intro)}</p><ul>${items}</ul><p>${escapeHtml(closing)}</p>`,
+    `<p>${escapeHtml(intro)}</p>` +
+      (note ? `<p style="white-space:pre-wrap">${escapeHtml(note)}</p>` : '') +
+      `<ul>${items}</ul><p>${escapeHtml(closing)}</p>`,
     footer,
   );
   return { text, html, links };

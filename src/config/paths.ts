@@ -2,6 +2,12 @@
 export const paths = {
   dashboard: '/',
   documents: '/documents',
+  /** The list filtered by expiry state (the dashboard's counters, reminder e-mails). */
+  documentsExpiring: (state: 'overdue' | 'soon') => `/documents?expiry=${state}`,
+  /** The list ordered by expiry date (the dashboard's Manage). */
+  documentsByExpiry: '/documents?sort=expiry',
+  /** The list with one document open (links from the dashboard, e-mails and calendars). */
+  document: (id: string) => `/documents?document=${encodeURIComponent(id)}`,
   upload: '/upload',
   operations: '/operations',
   operationsCategory: (category: string) => `/operations/${category}`,

@@ -1069,7 +1069,13 @@ export type Database = {
         Returns: undefined;
       };
       send_documents_email: {
-        Args: { recipients: string[]; subject: string; document_ids: string[]; as_links: boolean };
+        Args: {
+          recipients: string[];
+          subject: string;
+          message: string | null;
+          document_ids: string[];
+          as_links: boolean;
+        };
         Returns: Database['public']['CompositeTypes']['mail_result'];
       };
       update_user_role: {

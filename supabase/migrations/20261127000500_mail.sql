@@ -166,6 +166,7 @@ create type public.mail_result as (
 create function public.send_documents_email(
   recipients text[],
   subject text,
+  message text,
   document_ids uuid[],
   as_links boolean
 )
@@ -180,6 +181,7 @@ declare
   _recipients text[];
   _bad text;
   _subject text := private.trim_whitespace(coalesce(send_documents_email.subject, ''));
+  _message text := nullif(private.trim_whitespace(send_documents_email.message), '');
   _ids uuid[];
   _documents jsonb;
   _found integer;
@@ -210,6 +212,9 @@ begin
   end if;
   if char_length(_subject) > 300 then
     raise exception 'Subject must be at most 300 characters';
+  end if;
+  if char_length(_message) > 5000 then
+    raise exception 'Message must be at most 5000 characters';
   end if;
 
   select coalesce(array_agg(distinct i), '{}') into _ids
@@ -245,6 +250,7 @@ begin
       'sender_name', private.display_name(_me),
       'sender_email', _me.email,
       'organization_name', _organization.name,
+      'message', _message,
       'as_links', coalesce(send_documents_email.as_links, false)),
     _documents, _me.id);
   return (_id, (select m.status from public.outbox_messages m where m.id = _id))::public.mail_result;
@@ -416,10 +422,10 @@ revoke all on function private.queue_mail(uuid, text, text[], text, jsonb, jsonb
   from public, anon, authenticated;
 revoke all on function private.display_name(public.user_profiles) from public, anon, authenticated;
 revoke all on function private.create_invitation(text, text, text) from public, anon, authenticated;
-revoke all on function public.send_documents_email(text[], text, uuid[], boolean)
+revoke all on function public.send_documents_email(text[], text, text, uuid[], boolean)
   from public, anon, authenticated;
 revoke all on function public.invite_user_by_email(text, text, text) from public, anon, authenticated;
 revoke all on function public.retry_outbox_message(uuid) from public, anon, authenticated;
-grant execute on function public.send_documents_email(text[], text, uuid[], boolean) to authenticated;
+grant execute on function public.send_documents_email(text[], text, text, uuid[], boolean) to authenticated;
 grant execute on function public.invite_user_by_email(text, text, text) to authenticated;
 grant execute on function public.retry_outbox_message(uuid) to authenticated;

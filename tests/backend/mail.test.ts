@@ -92,6 +92,7 @@ describe('mail through SMTP', () => {
         .rpc('send_documents_email', {
           recipients: ['insurer@example.org', ' Clerk@Example.org '],
           subject: 'Our certificate',
+          message: 'Here it is.\nWith thanks, the office',
           document_ids: [document.id],
           as_links: false,
         })
@@ -116,6 +117,7 @@ describe('mail through SMTP', () => {
     expect(mail.subject).toBe('Our certificate');
     expect(mail.messageId).toBe(`<${result.id}@grace.example.org>`);
     expect(mail.text).toContain('of Grace Church sent you 1 document.');
+    expect(mail.text).toContain('Here it is.\nWith thanks, the office');
     expect(mail.text).toContain('Safeguarding certificate.txt');
     expect(mail.html).toContain('Safeguarding certificate.txt');
     expect(mail.attachments).toHaveLength(1);
@@ -137,6 +139,7 @@ describe('mail through SMTP', () => {
         .rpc('send_documents_email', {
           recipients: ['auditor@example.org'],
           subject: 'Certificate link',
+          message: null,
           document_ids: [document.id],
           as_links: true,
         })
@@ -173,6 +176,7 @@ describe('mail through SMTP', () => {
           .rpc('send_documents_email', {
             recipients: ['board@example.org'],
             subject,
+            message: null,
             document_ids: [document.id],
             as_links: false,
           })
@@ -275,6 +279,7 @@ describe('mail through SMTP', () => {
       person.client.rpc('send_documents_email', {
         recipients: ['pat@example.org'],
         subject: 'Documents',
+        message: null,
         document_ids: [document.id],
         as_links: false,
         ...args,
@@ -325,6 +330,7 @@ describe('mail without SMTP: the Outbox', () => {
         .rpc('send_documents_email', {
           recipients: ['landlord@example.org'],
           subject: 'The lease',
+          message: null,
           document_ids: [document.id],
           as_links: false,
         })

@@ -250,6 +250,7 @@ export function renewalCases(server: TestServer, world: World): Case[] {
             await actor.client.rpc('send_documents_email', {
               recipients: ['outside@example.org'],
               subject,
+              message: null,
               document_ids: [document.id],
               as_links: false,
             }),

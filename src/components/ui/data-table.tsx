@@ -49,6 +49,8 @@ export interface DataTableProps<Row> {
   rowHeight?: { wide: number; phone: number };
   /** The minimum width of the wide layout (a class), below which its box scrolls sideways. */
   minWidth?: string;
+  /** The order the rows start in (the reader may change it with the headers). */
+  initialSort?: SortState | null;
 }
 
 /** Lists longer than this are windowed, when rows have a fixed height. */
@@ -107,8 +109,9 @@ export function DataTable<Row>({
   actionsWidth = 'w-[18%]',
   rowHeight,
   minWidth = 'min-w-[720px]',
+  initialSort = null,
 }: DataTableProps<Row>) {
-  const [sort, setSort] = useState<SortState | null>(null);
+  const [sort, setSort] = useState<SortState | null>(initialSort);
   const sorted = useMemo(() => sortRows(rows, columns, sort), [rows, columns, sort]);
   const phone = useMediaQuery(PHONE_QUERY);
   const height = rowHeight ? (phone ? rowHeight.phone : rowHeight.wide) : undefined;

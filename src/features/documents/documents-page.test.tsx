@@ -117,6 +117,77 @@ describe('documents page', () => {
     );
   });
 
+  it('shows each expiry date with its state in colour, icon and words, and keeps the Status column', async () => {
+    const { organization } = await openDocuments();
+    const day = (offset: number) =>
+      new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    await seedDocuments(organization, [
+      { name: 'expired certificate.pdf', category: 'Legal', expiry_date: day(-60) },
+      { name: 'insurance.pdf', category: 'Legal', expiry_date: day(3) },
+      { name: 'lease.pdf', category: 'Legal', expiry_date: day(0) },
+      { name: 'licence.pdf', category: 'Legal', expiry_date: day(200) },
+      { name: 'minutes.pdf', category: 'Reports' },
+    ]);
+    renderApp({ client: organization.masterAdmin.client, route: '/documents' });
+    await screen.findByText('expired certificate.pdf', {}, PAGE);
+    const expiryCell = (name: string) => within(rowOf(name)).getAllByRole('cell')[3]!;
+    expect(expiryCell('expired certificate.pdf')).toHaveTextContent('Overdue');
+    expect(
+      expiryCell('expired certificate.pdf').querySelector('[data-expiry-state]'),
+    ).toHaveAttribute('data-tone', 'expiry-overdue');
+    expect(expiryCell('insurance.pdf')).toHaveTextContent('Expires in 3 days');
+    expect(expiryCell('lease.pdf')).toHaveTextContent('Expires today');
+    expect(expiryCell('licence.pdf')).not.toHaveTextContent(/Overdue|Expires/);
+    // The Status column stays as specified.
+    expect(within(rowOf('expired certificate.pdf')).getByText('Active')).toBeInTheDocument();
+  });
+
+  it('takes the expiry filter, the order and the document to open from the address', async () => {
+    const { organization } = await openDocuments();
+    const day = (offset: number) =>
+      new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    const [overdue] = await seedDocuments(organization, [
+      { name: 'expired certificate.pdf', category: 'Legal', expiry_date: day(-60) },
+      { name: 'insurance.pdf', category: 'Legal', expiry_date: day(3) },
+      { name: 'licence.pdf', category: 'Legal', expiry_date: day(200) },
+      { name: 'minutes.pdf', category: 'Reports' },
+    ]);
+    const { unmount } = renderApp({
+      client: organization.masterAdmin.client,
+      route: '/documents?expiry=overdue',
+    });
+    await screen.findByText('expired certificate.pdf', {}, PAGE);
+    expect(screen.getByLabelText('Filter by expiry date')).toHaveValue('overdue');
+    const names = () =>
+      screen
+        .getAllByRole('row')
+        .slice(1)
+        .map((row) => within(row).getAllByRole('cell')[0]!.textContent);
+    expect(names()).toEqual([expect.stringContaining('expired certificate.pdf')]);
+    unmount();
+
+    const sorted = renderApp({
+      client: organization.masterAdmin.client,
+      route: '/documents?sort=expiry',
+    });
+    await screen.findByText('licence.pdf', {}, PAGE);
+    expect(names()).toEqual([
+      expect.stringContaining('expired certificate.pdf'),
+      expect.stringContaining('insurance.pdf'),
+      expect.stringContaining('licence.pdf'),
+      expect.stringContaining('minutes.pdf'),
+    ]);
+    sorted.unmount();
+
+    renderApp({
+      client: organization.masterAdmin.client,
+      route: `/documents?document=${overdue!.id}`,
+    });
+    expect(await screen.findByRole('dialog', {}, PAGE)).toHaveTextContent(
+      'expired certificate.pdf',
+    );
+  });
+
   it('filters by name as you type and by category', async () => {
     const { organization, user } = await openDocuments();
     await seedDocuments(organization, [

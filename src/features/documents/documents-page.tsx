@@ -1,5 +1,6 @@
 import { Upload } from 'lucide-react';
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import { Spinner } from '../../components/spinner.tsx';
 import { ButtonLink } from '../../components/ui/button-link.tsx';
 import { paths } from '../../config/paths.ts';
@@ -10,13 +11,18 @@ import { DocumentFilters } from './components/document-filters.tsx';
 import { DocumentPreviewModal } from './components/document-preview-modal.tsx';
 import { DocumentsEmpty } from './components/documents-empty.tsx';
 import { DocumentsLoadError } from './components/documents-load-error.tsx';
-import { DocumentsTable } from './components/documents-table.tsx';
+import { BY_EXPIRY, DocumentsTable } from './components/documents-table.tsx';
 import { EditContentModal } from './components/edit-content-modal.tsx';
 import { EditPropertiesModal } from './components/edit-properties-modal.tsx';
 import { OrganizationRequired } from './components/organization-required.tsx';
 import type { DocumentAction } from './components/row-actions.tsx';
 import { useConfirmedDelete } from './hooks/use-delete-document.ts';
-import { ALL_CATEGORIES, useDocumentFilter } from './hooks/use-document-filter.ts';
+import {
+  ALL_CATEGORIES,
+  isExpiryFilter,
+  useDocumentFilter,
+  type ExpiryFilter,
+} from './hooks/use-document-filter.ts';
 import { useDownloadDocument } from './hooks/use-download-document.ts';
 
 type OpenModal = { kind: 'view' | 'properties' | 'content'; document: DocumentRecord } | null;
@@ -29,16 +35,71 @@ export function DocumentsPage() {
   return <OrganizationDocuments />;
 }
 
+/**
+ * What the address asks for (links from the dashboard and from reminder e-mails):
+ * `?expiry=overdue|soon` filters by expiry state, `?sort=expiry` orders by expiry date, and
+ * `?document={id}` opens that document.
+ */
+function useListAddress() {
+  const [params, setParams] = useSearchParams();
+  const expiryParam = params.get('expiry');
+  const expiry: ExpiryFilter = isExpiryFilter(expiryParam) ? expiryParam : '';
+  const setExpiry = useCallback(
+    (value: ExpiryFilter) =>
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          if (value) next.set('expiry', value);
+          else next.delete('expiry');
+          return next;
+        },
+        { replace: true },
+      ),
+    [setParams],
+  );
+  const clearDocument = useCallback(
+    () =>
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          next.delete('document');
+          return next;
+        },
+        { replace: true },
+      ),
+    [setParams],
+  );
+  return {
+    expiry,
+    setExpiry,
+    byExpiry: params.get('sort') === 'expiry' || expiry !== '',
+    documentId: params.get('document'),
+    clearDocument,
+  };
+}
+
 function OrganizationDocuments() {
   const list = useDocumentList();
+  const address = useListAddress();
   const [search, setSearch] = useState('');
   const [category, setCategory] = useState(ALL_CATEGORIES);
   const { filtered, appliedSearch, appliedCategory } = useDocumentFilter(
     list.rows,
     search,
     category,
+    address.expiry,
   );
   const [modal, setModal] = useState<OpenModal>(null);
+  const { documentId, clearDocument } = address;
+  // A link to one document opens it once the list holds it.
+  useEffect(() => {
+    if (!documentId) return;
+    const linked = list.rows.find((row) => row.id === documentId);
+    if (linked) {
+      setModal({ kind: 'view', document: linked });
+      clearDocument();
+    }
+  }, [documentId, list.rows, clearDocument]);
   const download = useDownloadDocument();
   const deleteWithConfirmation = useConfirmedDelete();
 
@@ -51,7 +112,8 @@ function OrganizationDocuments() {
     [download, deleteWithConfirmation],
   );
   const closeModal = useCallback(() => setModal(null), []);
-  const filtering = appliedSearch.trim() !== '' || appliedCategory !== ALL_CATEGORIES;
+  const filtering =
+    appliedSearch.trim() !== '' || appliedCategory !== ALL_CATEGORIES || address.expiry !== '';
   // The open document as the list holds it now (after a save, the saved row).
   const opened = modal && (list.rows.find((row) => row.id === modal.document.id) ?? modal.document);
 
@@ -72,8 +134,10 @@ function OrganizationDocuments() {
       <DocumentFilters
         search={search}
         category={category}
+        expiry={address.expiry}
         onSearchChange={setSearch}
         onCategoryChange={setCategory}
+        onExpiryChange={address.setExpiry}
       />
 
       {list.status === 'loading' && <Spinner label="Loading documents..." />}
@@ -92,7 +156,13 @@ function OrganizationDocuments() {
           {/* The search text the results are for: lets a measurement see when they caught up. */}
           <div data-applied-search={appliedSearch}>
             {filtered.length > 0 ? (
-              <DocumentsTable documents={filtered} onAction={onAction} />
+              <DocumentsTable
+                // A new order asked for by the address starts the table afresh.
+                key={address.byExpiry ? 'by-expiry' : 'newest'}
+                documents={filtered}
+                onAction={onAction}
+                initialSort={address.byExpiry ? BY_EXPIRY : null}
+              />
             ) : (
               !list.loadingMore && <DocumentsEmpty filtered={list.rows.length > 0} />
             )}

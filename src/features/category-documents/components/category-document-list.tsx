@@ -13,6 +13,7 @@ import { useDownloadDocument } from '../../documents/hooks/use-download-document
 import { useCategoryDocuments } from '../hooks/use-category-documents.ts';
 import type { DocumentMatch } from '../lib/document-match.ts';
 import { CategoryDocumentRow } from './category-document-row.tsx';
+import { sentNotice, type SentStatus } from '../api/send-documents-email.ts';
 import { EmailDocumentsDialog } from './email-documents-dialog.tsx';
 
 export interface CategoryDocumentListProps {
@@ -38,10 +39,10 @@ export function CategoryDocumentList({ title, match }: CategoryDocumentListProps
   } | null>(null);
   const headingId = useId();
 
-  const onSent = () => {
+  const onSent = (status: SentStatus) => {
     if (emailing?.selection) list.clearSelection();
     setEmailing(null);
-    toast('Email sent successfully!');
+    toast(sentNotice(status));
   };
 
   return (

@@ -19,11 +19,14 @@ export type DocumentRecord = Pick<
   | 'description'
   | 'created_at'
   | 'upload_date'
+  | 'responsible_id'
+  | 'renewal_in_progress'
+  | 'renewal_note'
 >;
 
 /** The columns of `DocumentRecord`, for `select`. */
 export const DOCUMENT_COLUMNS =
-  'id, organization_id, name, category, expiry_date, size, status, file_path, tags, description, created_at, upload_date';
+  'id, organization_id, name, category, expiry_date, size, status, file_path, tags, description, created_at, upload_date, responsible_id, renewal_in_progress, renewal_note';
 
 /** The storage bucket of every document's bytes. */
 export const DOCUMENTS_BUCKET = 'documents';

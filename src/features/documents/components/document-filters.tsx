@@ -1,19 +1,28 @@
 import { Search } from 'lucide-react';
 import { FormField, Input, Select } from '../../../components/ui/form-field.tsx';
 import { DOCUMENT_CATEGORIES } from '../../../config/document-categories.ts';
-import { ALL_CATEGORIES } from '../hooks/use-document-filter.ts';
+import {
+  ALL_CATEGORIES,
+  EXPIRY_FILTERS,
+  isExpiryFilter,
+  type ExpiryFilter,
+} from '../hooks/use-document-filter.ts';
 
-/** Search by name and the category filter (spec §2 Documents page). */
+/** Search by name, the category filter (spec §2 Documents page) and the expiry filter. */
 export function DocumentFilters({
   search,
   category,
+  expiry,
   onSearchChange,
   onCategoryChange,
+  onExpiryChange,
 }: {
   search: string;
   category: string;
+  expiry: ExpiryFilter;
   onSearchChange: (value: string) => void;
   onCategoryChange: (value: string) => void;
+  onExpiryChange: (value: ExpiryFilter) => void;
 }) {
   return (
     <div className="flex flex-col gap-3 sm:flex-row">
@@ -47,6 +56,24 @@ export function DocumentFilters({
             {DOCUMENT_CATEGORIES.map((name) => (
               <option key={name} value={name}>
                 {name}
+              </option>
+            ))}
+          </Select>
+        )}
+      </FormField>
+      <FormField label="Filter by expiry date" hideLabel className="sm:w-48">
+        {(props) => (
+          <Select
+            {...props}
+            value={expiry}
+            onChange={(event) => {
+              const value = event.target.value;
+              if (isExpiryFilter(value)) onExpiryChange(value);
+            }}
+          >
+            {EXPIRY_FILTERS.map((filter) => (
+              <option key={filter.value} value={filter.value}>
+                {filter.label}
               </option>
             ))}
           </Select>

@@ -1,6 +1,11 @@
 import { FileText } from 'lucide-react';
 import { memo, useCallback } from 'react';
-import { DataTable, type DataTableColumn } from '../../../components/ui/data-table.tsx';
+import { ExpiryDate } from '../../../components/expiry-date.tsx';
+import {
+  DataTable,
+  type DataTableColumn,
+  type SortState,
+} from '../../../components/ui/data-table.tsx';
 import { formatDate, formatFileSize } from '../../../lib/format.ts';
 import type { DocumentRecord } from '../api/document.ts';
 import { RowActions, type DocumentAction } from './row-actions.tsx';
@@ -63,9 +68,12 @@ const COLUMNS: DataTableColumn<DocumentRecord>[] = [
     mobile: 'detail',
     sortValue: (document) => document.expiry_date,
     cell: (document) => (
-      <span className="whitespace-nowrap">
-        {document.expiry_date ? formatDate(document.expiry_date) : 'N/A'}
-      </span>
+      <>
+        <ExpiryDate date={document.expiry_date} />
+        {document.renewal_in_progress && (
+          <span className="block text-xs whitespace-nowrap text-gray-600">Renewal in progress</span>
+        )}
+      </>
     ),
   },
   {
@@ -87,7 +95,12 @@ const COLUMNS: DataTableColumn<DocumentRecord>[] = [
 export interface DocumentsTableProps {
   documents: DocumentRecord[];
   onAction: (action: DocumentAction, document: DocumentRecord) => void;
+  /** The order the rows start in (the Manage link of the dashboard: by expiry date). */
+  initialSort?: SortState | null;
 }
+
+/** Soonest expiry first, documents without a date last. */
+export const BY_EXPIRY: SortState = { key: 'expiry_date', direction: 'ascending' };
 
 /**
  * The documents table (spec §2): Name with up to three tags, Category, Upload Date, Expiry
@@ -97,6 +110,7 @@ export interface DocumentsTableProps {
 export const DocumentsTable = memo(function DocumentsTable({
   documents,
   onAction,
+  initialSort = null,
 }: DocumentsTableProps) {
   const actions = useCallback(
     (document: DocumentRecord) => <RowActions document={document} onAction={onAction} />,
@@ -111,6 +125,7 @@ export const DocumentsTable = memo(function DocumentsTable({
       rowActions={actions}
       rowHeight={ROW_HEIGHT}
       minWidth="min-w-[960px]"
+      initialSort={initialSort}
     />
   );
 });
