@@ -326,6 +326,90 @@ describe('documents page', () => {
     });
   });
 
+  it('names the responsible member and marks a renewal in progress in Edit Properties', async () => {
+    const { organization, user } = await openDocuments();
+    const [document] = await seedDocuments(organization, [
+      { name: 'dbs.pdf', category: 'HR', expiry_date: '2030-01-01' },
+    ]);
+    renderApp({ client: organization.masterAdmin.client, route: '/documents' });
+    await screen.findByText('dbs.pdf', {}, PAGE);
+    await user.click(
+      within(rowOf('dbs.pdf')).getByRole('button', { name: 'Edit Properties dbs.pdf' }),
+    );
+    const dialog = await screen.findByRole('dialog');
+    const responsible = within(dialog).getByLabelText('Responsible member');
+    await waitFor(() => expect(responsible).toBeEnabled());
+    await user.selectOptions(responsible, organization.masterAdmin.userId);
+    await user.click(within(dialog).getByLabelText(/Renewal in progress/));
+    await user.type(within(dialog).getByLabelText('Renewal note (optional)'), 'Form sent');
+    await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(within(rowOf('dbs.pdf')).getByText('Renewal in progress')).toBeInTheDocument();
+    const saved = await serviceClient()
+      .from('documents')
+      .select('responsible_id, renewal_in_progress, renewal_note')
+      .eq('id', document!.id)
+      .single();
+    expect(saved.data).toEqual({
+      responsible_id: organization.masterAdmin.userId,
+      renewal_in_progress: true,
+      renewal_note: 'Form sent',
+    });
+  });
+
+  it('renews a document with a new file and date, keeping the old file as a version', async () => {
+    const { organization, user } = await openDocuments();
+    const stored = await seedStoredDocument(
+      organization,
+      {
+        name: 'insurance.txt',
+        category: 'Legal',
+        expiry_date: '2026-01-31',
+        renewal_in_progress: true,
+      },
+      'Policy 2025',
+      'text/plain',
+    );
+    renderApp({ client: organization.masterAdmin.client, route: '/documents' });
+    await screen.findByText('insurance.txt', {}, PAGE);
+    expect(within(rowOf('insurance.txt')).getByText('Renewal in progress')).toBeInTheDocument();
+    await user.click(
+      within(rowOf('insurance.txt')).getByRole('button', { name: 'Renew insurance.txt' }),
+    );
+    let dialog = await screen.findByRole('dialog', { name: /Renew/ });
+    expect(within(dialog).getByLabelText(/New expiry date/)).toHaveValue('2027-01-31');
+    expect(await within(dialog).findByText(/None yet/)).toBeInTheDocument();
+    await user.upload(
+      within(dialog).getByLabelText(/New file/),
+      new File(['Policy 2026, renewed'], 'policy-2026.txt', { type: 'text/plain' }),
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Renew' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument(), PAGE);
+    const row = within(rowOf('insurance.txt'));
+    expect(row.getByText('Jan 31, 2027')).toBeInTheDocument();
+    expect(row.queryByText('Renewal in progress')).not.toBeInTheDocument();
+
+    const renewed = await serviceClient()
+      .from('documents')
+      .select('file_path, size')
+      .eq('id', stored.id)
+      .single();
+    expect(renewed.data!.file_path).not.toBe(stored.file_path);
+    expect(await readStoredText(organization, renewed.data!.file_path)).toBe(
+      'Policy 2026, renewed',
+    );
+    expect(await readStoredText(organization, stored.file_path)).toBe('Policy 2025');
+
+    await user.click(row.getByRole('button', { name: 'Renew insurance.txt' }));
+    dialog = await screen.findByRole('dialog', { name: /Renew/ });
+    const versions = within(dialog).getByRole('region', { name: 'Earlier versions' });
+    expect(await within(versions).findByText('Version 1: insurance.txt')).toBeInTheDocument();
+    expect(versions).toHaveTextContent('expired Jan 31, 2026');
+    expect(
+      within(versions).getByRole('button', { name: 'Download version 1 of insurance.txt' }),
+    ).toBeInTheDocument();
+  });
+
   it('shows the load failure with the backend note', async () => {
     const { organization } = await openDocuments();
     network.use(

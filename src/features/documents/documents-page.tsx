@@ -15,6 +15,7 @@ import { BY_EXPIRY, DocumentsTable } from './components/documents-table.tsx';
 import { EditContentModal } from './components/edit-content-modal.tsx';
 import { EditPropertiesModal } from './components/edit-properties-modal.tsx';
 import { OrganizationRequired } from './components/organization-required.tsx';
+import { RenewDialog } from './components/renew-dialog.tsx';
 import type { DocumentAction } from './components/row-actions.tsx';
 import { useConfirmedDelete } from './hooks/use-delete-document.ts';
 import {
@@ -25,7 +26,10 @@ import {
 } from './hooks/use-document-filter.ts';
 import { useDownloadDocument } from './hooks/use-download-document.ts';
 
-type OpenModal = { kind: 'view' | 'properties' | 'content'; document: DocumentRecord } | null;
+type OpenModal = {
+  kind: 'view' | 'properties' | 'content' | 'renew';
+  document: DocumentRecord;
+} | null;
 
 /** /documents: search, filter and manage the organisation's documents (spec §2). */
 export function DocumentsPage() {
@@ -175,6 +179,9 @@ function OrganizationDocuments() {
       )}
       {modal?.kind === 'properties' && opened && (
         <EditPropertiesModal key={opened.id} document={opened} onClose={closeModal} />
+      )}
+      {modal?.kind === 'renew' && opened && (
+        <RenewDialog key={opened.id} document={opened} onClose={closeModal} />
       )}
       {modal?.kind === 'content' && opened && (
         <EditContentModal key={opened.id} document={opened} onClose={closeModal} />

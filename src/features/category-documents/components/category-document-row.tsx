@@ -1,5 +1,6 @@
 import { Download, Eye, Mail } from 'lucide-react';
 import { Button } from '../../../components/ui/button.tsx';
+import { ExpiryDate } from '../../../components/expiry-date.tsx';
 import { formatDate, formatFileSize } from '../../../lib/format.ts';
 import type { DocumentRecord } from '../../documents/api/document.ts';
 import { TagList } from '../../documents/components/tag-list.tsx';
@@ -45,6 +46,12 @@ export function CategoryDocumentRow({
             {document.category} · {formatFileSize(document.size)} · Uploaded{' '}
             {formatDate(document.upload_date)}
           </p>
+          {document.expiry_date && (
+            <p className="text-xs">
+              <span className="sr-only">Expiry date: </span>
+              <ExpiryDate date={document.expiry_date} />
+            </p>
+          )}
           <TagList tags={document.tags} />
         </div>
       </div>

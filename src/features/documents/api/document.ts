@@ -31,6 +31,13 @@ export const DOCUMENT_COLUMNS =
 /** The storage bucket of every document's bytes. */
 export const DOCUMENTS_BUCKET = 'documents';
 
+/** Who looks after a document, and whether its renewal is under way (edit-properties modal). */
+export interface DocumentRenewalFields {
+  responsible_id: string | null;
+  renewal_in_progress: boolean;
+  renewal_note: string | null;
+}
+
 /** The properties a user sets at upload and in the edit-properties modal. */
 export interface DocumentProperties {
   category: DocumentCategory;
