@@ -70,6 +70,7 @@ export default tseslint.config(
               organization: [],
               invitations: [],
               oauth: [],
+              reminders: [],
             }).map(([feature, allowed]) => ({
               target: `./src/features/${feature}`,
               from: './src/features',

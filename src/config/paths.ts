@@ -14,6 +14,10 @@ export const paths = {
   department: (department: string) => `/department/${department}`,
   users: '/users',
   oauth: '/oauth',
+  /** One's reminders and calendar; admins also set the organisation's reminders. */
+  reminders: '/reminders',
+  /** Every e-mail of the organisation (admins). */
+  outbox: '/outbox',
   oauthCallback: (providerId: string) => `/oauth/callback/${providerId}`,
   invitation: (token: string) => `/invite/${token}`,
 } as const;
@@ -28,6 +32,8 @@ export const routePatterns = {
   department: '/department/:department',
   users: '/users',
   oauth: '/oauth',
+  reminders: '/reminders',
+  outbox: '/outbox',
   oauthCallback: '/oauth/callback/:providerId',
   invitation: '/invite/:token?',
 } as const;
