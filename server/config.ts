@@ -64,6 +64,14 @@ export interface WorkerSettings {
   jobPollIntervalMs: number;
 }
 
+export interface ReminderSettings {
+  /**
+   * How often the scheduler looks for organisations whose reminder hour has come (steward.toml
+   * `[reminders] check_interval`, default 15 minutes, between 1 second and 1 hour).
+   */
+  checkIntervalMs: number;
+}
+
 export interface OAuthSettings {
   /**
    * Hosts, besides those of the provider catalogue, that a provider's token and authorisation
@@ -100,6 +108,7 @@ export interface ServerConfig {
   functions: FunctionsSettings;
   oauth: OAuthSettings;
   workers: WorkerSettings;
+  reminders: ReminderSettings;
 }
 
 const rootDir = path.resolve(import.meta.dirname, '..');
@@ -156,6 +165,20 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const functions = tableAt(supabaseToml, 'functions');
   const oauth = tableAt(stewardToml, 'oauth');
   const workers = tableAt(stewardToml, 'workers');
+  const reminders = tableAt(stewardToml, 'reminders');
+  const checkIntervalMs = durationSetting(
+    source(
+      reminders,
+      `${stewardName} [reminders]`,
+      'check_interval',
+      env,
+      'REMINDERS_CHECK_INTERVAL',
+    ),
+    15 * 60_000,
+  );
+  if (checkIntervalMs < 1000 || checkIntervalMs > 3_600_000) {
+    throw new Error(`${stewardName} [reminders] check_interval must be between "1s" and "1h"`);
+  }
   const timeout = (role: TimedRole, fallbackMs: number) =>
     durationSetting(
       source(
@@ -255,5 +278,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
         1000,
       ),
     },
+    reminders: { checkIntervalMs },
   };
 }

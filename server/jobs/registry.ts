@@ -18,6 +18,6 @@ export function backgroundWork(ctx: AppContext): {
       [MAIL_DELIVERY_KIND]: mailDeliveryJob(ctx, createMailTransport(ctx.config.mail)),
       [REMINDER_RUN_KIND]: reminderRunJob(ctx),
     },
-    schedules: { 'reminders.daily': reminderSchedule },
+    schedules: { 'reminders.daily': reminderSchedule(ctx.config.reminders.checkIntervalMs) },
   };
 }

@@ -16,8 +16,12 @@ export interface Schedule {
 
 /** Every `minutes` minutes, on the minute grid (e.g. 15: at :00, :15, :30, :45 UTC). */
 export function everyMinutes(minutes: number): (now: Date) => Date {
-  const step = minutes * 60_000;
-  return (now) => new Date(Math.floor(now.getTime() / step) * step + step);
+  return every(minutes * 60_000);
+}
+
+/** Every `milliseconds`, on their grid since the epoch. */
+export function every(milliseconds: number): (now: Date) => Date {
+  return (now) => new Date(Math.floor(now.getTime() / milliseconds) * milliseconds + milliseconds);
 }
 
 /**

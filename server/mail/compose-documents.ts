@@ -30,8 +30,17 @@ export function composeDocuments(message: StoredMessage, options: ComposeOptions
   const closing = asLinks
     ? `The links work until ${formatMailDate(links[0]?.expires_at ?? '')}.`
     : 'The documents are attached to this message.';
-  const text = [intro, ...(note ? ['', note] : []), '', ...textLines, '', closing, '', '--', footer]
-    .join('\n');
+  const text = [
+    intro,
+    ...(note ? ['', note] : []),
+    '',
+    ...textLines,
+    '',
+    closing,
+    '',
+    '--',
+    footer,
+  ].join('\n');
 
   const items = attachments
     .map((a, i) => {

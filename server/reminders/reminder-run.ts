@@ -2,7 +2,7 @@ import type { AppContext } from '../context.ts';
 import type { Queryable } from '../db/database.ts';
 import type { JobKind } from '../jobs/job-runner.ts';
 import type { Schedule } from '../jobs/scheduler.ts';
-import { everyMinutes } from '../jobs/scheduler.ts';
+import { every } from '../jobs/scheduler.ts';
 
 /** The job kind that runs one organisation's reminders for one local date. */
 export const REMINDER_RUN_KIND = 'reminders.organization';
@@ -11,14 +11,14 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
- * Every 15 minutes (time zones are offset by quarters of an hour): one job per organisation
- * whose reminder hour has come today in its time zone and that has not had today's run
- * (`private.due_reminder_runs`). The jobs are added in the schedule's own transaction, with a
- * dedupe key per organisation and date; after downtime the first check finds every
- * organisation whose hour passed meanwhile.
+ * Every `checkIntervalMs` (steward.toml `[reminders] check_interval`, 15 minutes: time zones are
+ * offset by quarters of an hour): one job per organisation whose reminder hour has come today
+ * in its time zone and that has not had today's run (`private.due_reminder_runs`). The jobs are
+ * added in the schedule's own transaction, with a dedupe key per organisation and date; after
+ * downtime the first check finds every organisation whose hour passed meanwhile.
  */
-export const reminderSchedule: Schedule = {
-  next: everyMinutes(15),
+export const reminderSchedule = (checkIntervalMs: number): Schedule => ({
+  next: every(checkIntervalMs),
   async run(tx: Queryable, now: Date) {
     await tx.query(
       `select private.enqueue_job($2, jsonb_build_object('organization_id', r.organization_id,
@@ -30,7 +30,7 @@ export const reminderSchedule: Schedule = {
       [now.toISOString(), REMINDER_RUN_KIND],
     );
   },
-};
+});
 
 /**
  * Runs `private.run_reminders` for the job's organisation and date: in one statement, so the

@@ -69,6 +69,12 @@ describe('server configuration', () => {
     expect(config.functions.verifyJwt('other')).toBe(true);
     expect(config.oauth.allowedHosts).toEqual(['id.example.org']);
     expect(config.workers.cpuThreads).toBe(3);
+    expect(config.reminders.checkIntervalMs).toBe(15 * 60_000);
+    const quick = await configFrom('', '[reminders]\ncheck_interval = "5s"\n');
+    expect(quick.reminders.checkIntervalMs).toBe(5000);
+    await expect(configFrom('', '[reminders]\ncheck_interval = "2h"\n')).rejects.toThrow(
+      /check_interval must be between "1s" and "1h"/,
+    );
   });
 
   it('lets a variable override a file', async () => {
