@@ -408,6 +408,18 @@ describe('documents page', () => {
     expect(
       within(versions).getByRole('button', { name: 'Download version 1 of insurance.txt' }),
     ).toBeInTheDocument();
+
+    // Deleting the document removes its earlier versions' files too.
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await user.click(row.getByRole('button', { name: 'Delete insurance.txt' }));
+    await user.click(
+      within(await screen.findByRole('dialog', { name: 'Please confirm' })).getByRole('button', {
+        name: 'Delete',
+      }),
+    );
+    await waitFor(() => expect(screen.queryByText('insurance.txt')).not.toBeInTheDocument());
+    await expect(readStoredText(organization, stored.file_path)).rejects.toThrow();
+    await expect(readStoredText(organization, renewed.data!.file_path)).rejects.toThrow();
   });
 
   it('shows the load failure with the backend note', async () => {
