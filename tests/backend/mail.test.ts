@@ -355,6 +355,34 @@ describe('mail without SMTP: the Outbox', () => {
     ).toBe('E-mail delivery is not configured: messages stay in the Outbox');
   });
 
+  it(
+    'stops an organisation sending more than 100 document e-mails an hour',
+    { timeout: 120_000 },
+    async () => {
+      const sender = await addMember(server, church, 'user', 'busy-sender');
+      const send = (n: number) =>
+        sender.client.rpc('send_documents_email', {
+          recipients: [`reader-${n}@example.org`],
+          subject: `Copy ${n}`,
+          message: null,
+          document_ids: [document.id],
+          as_links: true,
+        });
+      const { count } = await server
+        .service()
+        .from('outbox_messages')
+        .select('id', { count: 'exact', head: true })
+        .eq('organization_id', church.id)
+        .eq('kind', 'documents');
+      for (let n = count ?? 0; n < 100; n += 1) {
+        expect(errorMessage(await send(n))).toBeNull();
+      }
+      expect(errorMessage(await send(100))).toBe(
+        'Too many e-mails sent in the last hour; please try again later',
+      );
+    },
+  );
+
   it('keeps an invitation with its link in the Outbox, for the admin to pass on', async () => {
     const invited = unwrap(
       await admin.client
