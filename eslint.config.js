@@ -1,8 +1,16 @@
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import importPlugin from 'eslint-plugin-import';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+/** The SPA's feature folders (`src/features/<name>/`), read so that a new feature is held too. */
+const SPA_FEATURES = readdirSync(new URL('./src/features', import.meta.url), {
+  withFileTypes: true,
+})
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
 
 /** The embedded backend's services (`server/<name>/`) and the shared layers they build on. */
 const SERVER_SERVICES = ['auth', 'rest', 'storage', 'functions', 'spa'];
@@ -47,35 +55,22 @@ export default tseslint.config(
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'error',
-      // Imports flow one way: lib and components -> features -> app. A feature never reaches
-      // into another feature (after bulletproof-react).
+      // Imports flow one way: config, lib and components -> features -> app (after
+      // bulletproof-react). A feature imports only itself, lib, components and config (its
+      // tests also the harness in testing); never another feature and never app. A page that
+      // combines features lives in app/routes and hands each feature what it needs as props.
       'import/no-restricted-paths': [
         'error',
         {
           zones: [
-            { target: './src/features', from: './src/app' },
+            ...SPA_FEATURES.map((feature) => ({
+              target: `./src/features/${feature}`,
+              from: './src',
+              except: [`./features/${feature}`, './lib', './components', './config', './testing'],
+            })),
             { target: './src/lib', from: ['./src/features', './src/app', './src/components'] },
             { target: './src/components', from: ['./src/features', './src/app'] },
-            // A feature imports only itself, except the documented reuse of the documents
-            // feature (preview, download) and of the category document list.
-            ...Object.entries({
-              auth: [],
-              branding: [],
-              dashboard: ['documents', 'organization'],
-              documents: [],
-              'category-documents': ['documents'],
-              operations: ['documents', 'category-documents'],
-              departments: ['documents', 'category-documents'],
-              users: [],
-              organization: [],
-              invitations: [],
-              oauth: [],
-              reminders: [],
-            }).map(([feature, allowed]) => ({
-              target: `./src/features/${feature}`,
-              from: './src/features',
-              except: [`./${feature}`, ...allowed.map((name) => `./${name}`)],
-            })),
+            { target: './src/config', from: ['./src/features', './src/app', './src/components'] },
           ],
         },
       ],

@@ -25,7 +25,11 @@ import { startSteward, type StewardProcess } from './support/steward-process.ts'
 
 const PHASE_MS = Number(process.env.BENCH_ISOLATION_SECONDS ?? 20) * 1000;
 const ATTACKERS = 4;
+// Each worst request must end within its deadline (steward.toml [database]): a member's REST
+// request 8 s, the server's own work for a sign-up 30 s; plus the time to restart PGlite's worker.
 const MEMBER_DEADLINE_MS = 8000;
+const SERVICE_DEADLINE_MS = 30_000;
+const RESTART_MARGIN_MS = 2000;
 
 interface Member {
   client: SupabaseClient;
@@ -45,7 +49,7 @@ async function newMember(server: StewardProcess, label: string): Promise<Member>
   const email = `${label}-${randomBytes(4).toString('hex')}@example.test`;
   const { data, error } = await member.auth.signUp({ email, password: 'correct horse battery' });
   if (error || !data.session) throw new Error(`sign-up failed: ${error?.message}`);
-  const org = await member.rpc('create_organization', { org_name: `${label} Church` });
+  const org = await member.rpc('create_organization', { name: `${label} Church` });
   if (org.error) throw new Error(`create_organization failed: ${org.error.message}`);
   const { data: profile } = await member
     .from('user_profiles')
@@ -125,36 +129,45 @@ function measure(server: StewardProcess, victim: Member, stop: Promise<void>): P
 
 interface WorstRequest {
   name: string;
-  send(): Promise<number>;
+  deadlineMs: number;
+  /** The answer's status and how long the request took (the slowest one, for a burst). */
+  send(): Promise<{ status: number; ms: number }>;
 }
 
 function worstRequests(server: StewardProcess, attacker: Member): WorstRequest[] {
-  const rest = (query: string) => async () => {
-    const response = await fetch(`${server.url}/rest/v1/${query}`, {
-      headers: { apikey: server.keys.anonKey, Authorization: `Bearer ${attacker.token}` },
-    });
-    await response.arrayBuffer();
-    return response.status;
-  };
+  const rest = (query: string) => ({
+    deadlineMs: MEMBER_DEADLINE_MS,
+    send: async () => {
+      const started = performance.now();
+      const response = await fetch(`${server.url}/rest/v1/${query}`, {
+        headers: { apikey: server.keys.anonKey, Authorization: `Bearer ${attacker.token}` },
+      });
+      await response.arrayBuffer();
+      return { status: response.status, ms: performance.now() - started };
+    },
+  });
   return [
     {
       name: 'F1 nesting',
-      send: rest('documents?select=id,organizations(documents(id,organizations(documents(id))))'),
+      ...rest('documents?select=id,organizations(documents(id,organizations(documents(id))))'),
     },
     {
       name: 'deepest allowed nesting',
-      send: rest('documents?select=*,organizations(*,documents(*,organizations(*)))'),
+      ...rest('documents?select=*,organizations(*,documents(*,organizations(*)))'),
     },
     {
       name: 'widest allowed embed',
-      send: rest('documents?select=*,organizations(*,documents(*))&limit=1'),
+      ...rest('documents?select=*,organizations(*,documents(*))&limit=1'),
     },
-    { name: 'all documents', send: rest('documents?select=*') },
+    { name: 'all documents', ...rest('documents?select=*') },
     {
-      name: '40 sign-ups',
+      name: '40 sign-ups at once (each)',
+      deadlineMs: SERVICE_DEADLINE_MS,
+      // Reports the slowest single sign-up of the burst: each is one request.
       async send() {
-        const statuses = await Promise.all(
+        const answers = await Promise.all(
           Array.from({ length: 40 }, async () => {
+            const started = performance.now();
             const response = await fetch(`${server.url}/auth/v1/signup`, {
               method: 'POST',
               headers: { apikey: server.keys.anonKey, 'Content-Type': 'application/json' },
@@ -164,21 +177,24 @@ function worstRequests(server: StewardProcess, attacker: Member): WorstRequest[]
               }),
             });
             await response.arrayBuffer();
-            return response.status;
+            return { status: response.status, ms: performance.now() - started };
           }),
         );
-        return Math.max(...statuses);
+        return {
+          status: Math.max(...answers.map((a) => a.status)),
+          ms: Math.max(...answers.map((a) => a.ms)),
+        };
       },
     },
   ];
 }
 
 interface AttackReport {
-  byName: Map<string, { count: number; statuses: Set<number>; maxMs: number }>;
+  byName: Map<string, { count: number; statuses: Set<number>; maxMs: number; deadlineMs: number }>;
 }
 
 async function attack(requests: WorstRequest[], stop: Promise<void>): Promise<AttackReport> {
-  const byName = new Map<string, { count: number; statuses: Set<number>; maxMs: number }>();
+  const byName: AttackReport['byName'] = new Map();
   let next = 0;
   let stopped = false;
   void stop.then(() => (stopped = true));
@@ -187,9 +203,15 @@ async function attack(requests: WorstRequest[], stop: Promise<void>): Promise<At
       while (!stopped) {
         const request = requests[next++ % requests.length]!;
         const started = performance.now();
-        const status = await request.send().catch(() => 0);
-        const ms = performance.now() - started;
-        const entry = byName.get(request.name) ?? { count: 0, statuses: new Set(), maxMs: 0 };
+        const { status, ms } = await request
+          .send()
+          .catch(() => ({ status: 0, ms: performance.now() - started }));
+        const entry = byName.get(request.name) ?? {
+          count: 0,
+          statuses: new Set<number>(),
+          maxMs: 0,
+          deadlineMs: request.deadlineMs,
+        };
         entry.count += 1;
         entry.statuses.add(status);
         entry.maxMs = Math.max(entry.maxMs, ms);
@@ -233,9 +255,11 @@ async function scenario(
     const configP99 = percentile(busy.config, 99);
     const readIdleP99 = percentile(idle.read, 99);
     const readBusyP99 = percentile(busy.read, 99);
-    const worstMs = Math.max(...[...report.byName.values()].map((r) => r.maxMs));
+    const late = [...report.byName.entries()].filter(
+      ([, r]) => r.maxMs > r.deadlineMs + RESTART_MARGIN_MS,
+    );
     const readTarget = label === 'PGlite' ? readBusyP99 < 1000 : readBusyP99 <= 2 * readIdleP99;
-    const pass = configP99 < 50 && readTarget && worstMs <= MEMBER_DEADLINE_MS + 2000;
+    const pass = configP99 < 50 && readTarget && late.length === 0;
     const lines = [
       `${label}:`,
       `  /config.json, idle:          ${p(idle.config)}`,
@@ -247,9 +271,9 @@ async function scenario(
       `  worst requests (${ATTACKERS} at a time):`,
       ...[...report.byName.entries()].map(
         ([name, r]) =>
-          `    ${name}: ${r.count} sent, answers ${[...r.statuses].sort().join('/')}, longest ${fmt(r.maxMs)}`,
+          `    ${name}: ${r.count} sent, answers ${[...r.statuses].sort().join('/')}, longest ${fmt(r.maxMs)} (deadline ${r.deadlineMs} ms)`,
       ),
-      `  longest worst request: ${fmt(worstMs)} (deadline ${MEMBER_DEADLINE_MS} ms)`,
+      `  every worst request ended within its deadline: ${late.length === 0 ? 'yes' : `no (${late.map(([name]) => name).join(', ')})`}`,
       `  ${pass ? 'target met' : 'TARGET MISSED'}`,
     ];
     return { lines, pass };

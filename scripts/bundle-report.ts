@@ -35,7 +35,7 @@ const DASHBOARD_MODULES = [
   'index.html',
   'src/app/app.tsx',
   'src/app/shell.tsx',
-  'src/features/dashboard/dashboard-page.tsx',
+  'src/app/routes/dashboard-page.tsx',
 ];
 
 async function sizeOf(distDir: string, file: string): Promise<ChunkSize> {

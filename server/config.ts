@@ -24,6 +24,12 @@ export interface ApiSettings {
   maxEmbedDepth: number;
   /** Most items in one `select=` list, all levels together (`[api] max_select_items`). */
   maxSelectItems: number;
+  /**
+   * Most bytes of embedded resources in one answer, all its rows together (steward.toml
+   * `[api] max_embedded_size`): nested embeds multiply rows, so this bounds what one short
+   * request can make the database build.
+   */
+  maxEmbeddedBytes: number;
 }
 
 /** Database roles whose statements are bounded in time. */
@@ -219,6 +225,16 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
         source(stewardApi, `${stewardName} [api]`, 'max_select_items', env, 'API_MAX_SELECT_ITEMS'),
         200,
         1,
+      ),
+      maxEmbeddedBytes: byteSizeSetting(
+        source(
+          stewardApi,
+          `${stewardName} [api]`,
+          'max_embedded_size',
+          env,
+          'API_MAX_EMBEDDED_SIZE',
+        ),
+        32 * 1024 ** 2,
       ),
     },
     database: {

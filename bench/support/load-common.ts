@@ -1,4 +1,4 @@
-/** The columns the documents page selects (src/features/documents/api/document.ts). */
+/** The columns the documents page selects (src/lib/documents.ts). */
 export const DOCUMENT_COLUMNS =
   'id, organization_id, name, category, expiry_date, size, status, file_path, tags, description, created_at, upload_date';
 

@@ -41,7 +41,7 @@ export interface PostgresOptions {
 
 /**
  * Connects to a PostgreSQL server (≥ 15) through a small pool. Requests take turns for the
- * connections (fair-queue.ts), and one caller holds at most a third of them, so a caller
+ * connections (fair-queue.ts), and one caller holds at most a fifth of them (two of ten), so a caller
  * sending many slow requests cannot take the whole pool.
  */
 export async function openPostgres(
@@ -71,7 +71,7 @@ export async function openPostgres(
 
   const queue = new FairQueue({
     concurrency: poolSize,
-    perLane: Math.max(1, Math.floor(poolSize / 3)),
+    perLane: Math.max(1, Math.floor(poolSize / 5)),
   });
   /** Runs `fn` in the caller's turn, with the caller's time limit (0: none). */
   async function inTurn<T>(fn: (timeoutMs: number) => Promise<T>): Promise<T> {

@@ -51,6 +51,7 @@ export class JobRunner {
   #pumping: Promise<void> | null = null;
   #again = false;
   #stopped = true;
+  #noQueueHere = false;
 
   /** A claim lasts as long as the slowest kind may run, and a minute more. */
   readonly #leaseSeconds: number;
@@ -63,7 +64,7 @@ export class JobRunner {
     this.#leaseSeconds = Math.ceil(longest / 1000) + 60;
   }
 
-  /** Starts looking for due jobs every poll interval. */
+  /** Starts looking for due jobs (and schedules) every poll interval. */
   start(): void {
     if (!this.#stopped) return;
     this.#stopped = false;
@@ -93,11 +94,21 @@ export class JobRunner {
     for (;;) {
       await this.#pump();
       await Promise.allSettled([...this.#running]);
+      if (this.#noQueueHere || this.#kinds().length === 0) return;
       const due = await withRequestScope(this.#scope(null), () =>
         hasDueJobs(this.options.db, this.options.clock.now(), this.#kinds()),
       );
       if (!due && this.#running.size === 0) return;
     }
+  }
+
+  /** A database without the app's migrations (the services' own tests) has no queue. */
+  #noQueue(): void {
+    if (this.#noQueueHere) return;
+    console.warn('jobs: this database has no job queue (private.jobs); background work is off');
+    this.#noQueueHere = true;
+    this.#stopped = true;
+    clearTimeout(this.#timer);
   }
 
   #kinds(): string[] {
@@ -127,9 +138,14 @@ export class JobRunner {
       do {
         this.#again = false;
         await this.options.beforeClaim?.().catch((error: unknown) => {
-          console.error('jobs: the scheduler failed:', error);
+          if ((error as { code?: unknown }).code === '42P01') this.#noQueue();
+          else console.error('jobs: the scheduler failed:', error);
         });
-        while (this.#running.size < this.options.concurrency) {
+        while (
+          !this.#noQueueHere &&
+          this.#kinds().length > 0 &&
+          this.#running.size < this.options.concurrency
+        ) {
           const job = await withRequestScope(this.#scope(null), () =>
             claimJob(this.options.db, {
               now: this.options.clock.now(),
@@ -138,7 +154,12 @@ export class JobRunner {
               kinds: this.#kinds(),
             }),
           ).catch((error: unknown) => {
-            console.error('jobs: could not claim a job:', error);
+            if ((error as { code?: unknown }).code === '42P01') {
+              // A database without the app's migrations (the services' own tests): no queue.
+              this.#noQueue();
+            } else {
+              console.error('jobs: could not claim a job:', error);
+            }
             return null;
           });
           if (!job) break;

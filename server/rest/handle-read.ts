@@ -51,7 +51,7 @@ export function prepareRead(cache: SchemaCache, req: RestRequest): Prepared {
     media: req.media,
     count: req.prefs.count !== undefined,
     head,
-    maxRows: req.limits.maxRows,
+    bounds: req.limits,
   });
   const offset = root.range.offset ?? 0;
   return {

@@ -89,7 +89,7 @@ export function prepareRpc(cache: SchemaCache, req: RestRequest): Prepared {
       head,
       single,
       prefix,
-      maxRows: req.limits.maxRows,
+      bounds: req.limits,
     });
   } else {
     const { query } = req;

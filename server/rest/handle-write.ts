@@ -139,7 +139,7 @@ export function prepareWrite(cache: SchemaCache, req: RestRequest): Prepared {
   const sql = wrapStatement({
     prefix: `${MUTATION_CTE} as (${mutation})`,
     source: representation
-      ? nodeSql(root, params, { maxRows: req.limits.maxRows, capRoot: false })
+      ? nodeSql(root, params, { ...req.limits, capRoot: false })
       : headersOnly
         ? `select * from ${MUTATION_CTE}`
         : `select 1 from ${MUTATION_CTE}`,

@@ -7,13 +7,21 @@ import { ident } from './sql-util.ts';
 const ROW = '_pgrst_t';
 
 /**
- * How many rows a read may produce (`[api] max_rows`, PostgREST's db-max-rows): the root's rows
- * when `capRoot`, the rows of a to-many embed under each parent row, and the rows of each
- * to-many embedded level across all its parent rows (checked while the statement runs, which
- * stops as soon as a level passes it: see server/db/platform/005-rest.sql).
+ * What a read may produce: `maxRows` (`[api] max_rows`, PostgREST's db-max-rows) caps the root's
+ * rows when `capRoot` and the rows of a to-many embed under each parent row; `maxEmbeddedBytes`
+ * (steward.toml `[api] max_embedded_size`) caps the bytes of embedded resources in all the
+ * root's rows together.
+ *
+ * Nested embeds multiply rows (a thousand rows each embedding a thousand), and the planner may
+ * compute an embed once and repeat it for every parent row (Materialize, Memoize), so counting
+ * rows where an embed is computed says nothing of what the answer holds. The root's rows are
+ * what the answer is made of: each one, as it is produced, passes the size of its embeds to
+ * `_rest.take_embedded_bytes` (server/db/platform/005-rest.sql), which stops the statement as
+ * soon as the total passes the bound, long before gigabytes of JSON are built.
  */
 export interface RowBounds {
   maxRows: number;
+  maxEmbeddedBytes: number;
   capRoot: boolean;
 }
 
@@ -31,14 +39,14 @@ function rangeSql(node: ReadNode, params: Params, cap: number | undefined): stri
  * columns), a to-many embed is `json_agg` of its rows, `[]` when there are none.
  */
 export function nodeSql(node: ReadNode, params: Params, bounds: RowBounds): string {
-  return levelSql(node, params, bounds, { next: 0 }, bounds.capRoot ? bounds.maxRows : undefined);
+  return levelSql(node, params, bounds, true, bounds.capRoot ? bounds.maxRows : undefined);
 }
 
 function levelSql(
   node: ReadNode,
   params: Params,
   bounds: RowBounds,
-  levels: { next: number },
+  root: boolean,
   cap: number | undefined,
 ): string {
   const columns: string[] = [];
@@ -52,29 +60,35 @@ function levelSql(
     columns.push(`${sql} as ${ident(item.outputName)}`);
   }
   const joins: string[] = [];
+  const embeddedSizes: string[] = [];
   for (const embed of node.embeds) {
     const info = embed.embed!;
     if (!info.hasOutput) continue;
     const join = info.joinType === 'inner' ? 'inner join lateral' : 'left join lateral';
     if (info.toOne) {
-      const sub = levelSql(embed, params, bounds, levels, undefined);
+      const sub = levelSql(embed, params, bounds, false, undefined);
       joins.push(`${join} (${sub}) as ${info.lateral} on true`);
       columns.push(
         info.spread
           ? `${info.lateral}.*`
           : `row_to_json(${info.lateral}.*) as ${ident(info.outputName)}`,
       );
+      embeddedSizes.push(`coalesce(pg_column_size(${info.lateral}.*), 0)`);
     } else {
-      const sub = levelSql(embed, params, bounds, levels, bounds.maxRows);
-      const level = (levels.next += 1);
-      const counted = `_rest.count_embedded_rows(${level}, count(*), ${bounds.maxRows})`;
-      const agg = `select json_agg(${ROW}) as "agg", ${counted} as "counted" from (${sub}) as ${ROW}`;
+      const sub = levelSql(embed, params, bounds, false, bounds.maxRows);
+      const agg = `select json_agg(${ROW}) as "agg" from (${sub}) as ${ROW}`;
       const on = info.joinType === 'inner' ? `${info.lateral}."agg" is not null` : 'true';
       joins.push(`${join} (${agg}) as ${info.lateral} on ${on}`);
       columns.push(`coalesce(${info.lateral}."agg", '[]') as ${ident(info.outputName)}`);
+      embeddedSizes.push(`coalesce(pg_column_size(${info.lateral}."agg"), 0)`);
     }
   }
   const conditions = [...joinConditions(node), ...whereSql(node, params)];
+  if (root && embeddedSizes.length > 0) {
+    // Last, so that it sees only rows the other conditions keep (volatile: never pushed down).
+    const budget = params.add(String(bounds.maxEmbeddedBytes));
+    conditions.push(`_rest.take_embedded_bytes(${embeddedSizes.join(' + ')}, ${budget})`);
+  }
   let sql = `select ${columns.join(', ')} from ${node.from}`;
   if (joins.length > 0) sql += ' ' + joins.join(' ');
   if (conditions.length > 0) sql += ` where ${conditions.join(' and ')}`;
@@ -133,8 +147,8 @@ export interface ReadStatementOptions {
   /** HEAD: no body is sent, so none is built. */
   head: boolean;
   shape?: RowShape;
-  /** The most rows the read may return (`[api] max_rows`). */
-  maxRows: number;
+  /** What the read may return (see `RowBounds`). */
+  bounds: Omit<RowBounds, 'capRoot'>;
   /** Wrap the body as one value (a function returning one row or one scalar). */
   single?: boolean;
   prefix?: string;
@@ -146,7 +160,7 @@ export function readStatement(
   params: Params,
   options: ReadStatementOptions,
 ): string {
-  const source = nodeSql(root, params, { maxRows: options.maxRows, capRoot: true });
+  const source = nodeSql(root, params, { ...options.bounds, capRoot: true });
   const total = options.count
     ? `(select count(*) from (${countSql(root, params)}) _pgrst_c)`
     : 'null::bigint';

@@ -1,5 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
+import { FairQueue, QueueTimeoutError } from '../db/fair-queue.ts';
+import { currentRequestScope } from '../db/request-scope.ts';
 import type { CpuTaskName, CpuTasks } from './tasks.ts';
 
 /** Threads for CPU-heavy work when nothing is configured: all cores but one, at least one. */
@@ -17,6 +19,8 @@ export interface CpuPoolOptions {
    * once, so a flood of requests cannot pile up unbounded work and memory.
    */
   maxQueue?: number;
+  /** Longest a task waits for a thread before it is refused with `CpuPoolBusyError`. */
+  maxWaitMs?: number;
 }
 
 /** The pool's queue is full: the caller should answer "try again shortly" (503). */
@@ -40,9 +44,17 @@ export type CpuTaskResult<N extends CpuTaskName> = Awaited<ReturnType<CpuTasks[N
 export class CpuPool {
   private readonly piscina: Piscina;
   private readonly maxQueue: number;
+  private readonly maxWaitMs: number;
+  /**
+   * Tasks take turns by caller (the request scope's lane), as at the database: one address
+   * signing up forty accounts at once delays someone else's sign-in by one hash, not forty.
+   */
+  private readonly turns: FairQueue;
 
   constructor(options: CpuPoolOptions) {
     this.maxQueue = options.maxQueue ?? 256;
+    this.maxWaitMs = options.maxWaitMs ?? 10_000;
+    this.turns = new FairQueue({ concurrency: options.threads, perLane: 1 });
     this.piscina = new Piscina({
       filename: new URL('./worker.mjs', import.meta.url).href,
       minThreads: options.threads,
@@ -54,9 +66,19 @@ export class CpuPool {
   }
 
   /** Runs the task `name` in a pool thread; rejects with `CpuPoolBusyError` when the queue is full. */
-  run<N extends CpuTaskName>(name: N, args: CpuTaskArgs<N>): Promise<CpuTaskResult<N>> {
-    if (this.piscina.queueSize >= this.maxQueue) return Promise.reject(new CpuPoolBusyError());
-    return this.piscina.run({ name, args }) as Promise<CpuTaskResult<N>>;
+  async run<N extends CpuTaskName>(name: N, args: CpuTaskArgs<N>): Promise<CpuTaskResult<N>> {
+    if (this.turns.waiting >= this.maxQueue) throw new CpuPoolBusyError();
+    const lane = currentRequestScope()?.lane ?? 'server';
+    try {
+      return await this.turns.run(
+        lane,
+        () => this.piscina.run({ name, args }) as Promise<CpuTaskResult<N>>,
+        this.maxWaitMs,
+      );
+    } catch (error) {
+      if (error instanceof QueueTimeoutError) throw new CpuPoolBusyError();
+      throw error;
+    }
   }
 
   /** Tasks finished since the pool started. */

@@ -24,10 +24,7 @@ const AcceptInvitationPage = lazyPage(
   () => import('../features/invitations/accept-invitation-page.tsx'),
   'AcceptInvitationPage',
 );
-const DashboardPage = lazyPage(
-  () => import('../features/dashboard/dashboard-page.tsx'),
-  'DashboardPage',
-);
+const DashboardPage = lazyPage(() => import('./routes/dashboard-page.tsx'), 'DashboardPage');
 const DocumentsPage = lazyPage(
   () => import('../features/documents/documents-page.tsx'),
   'DocumentsPage',
@@ -38,13 +35,10 @@ const OperationsPage = lazyPage(
   'OperationsPage',
 );
 const IntegrationCategoryPage = lazyPage(
-  () => import('../features/operations/integration-category-page.tsx'),
+  () => import('./routes/integration-category-page.tsx'),
   'IntegrationCategoryPage',
 );
-const DepartmentPage = lazyPage(
-  () => import('../features/departments/department-page.tsx'),
-  'DepartmentPage',
-);
+const DepartmentPage = lazyPage(() => import('./routes/department-page.tsx'), 'DepartmentPage');
 const UsersPage = lazyPage(() => import('./routes/users-page.tsx'), 'UsersPage');
 const ConnectionsPage = lazyPage(
   () => import('../features/oauth/connections-page.tsx'),

@@ -54,7 +54,12 @@ describe('server configuration', () => {
         `max_signed_url_expiry = "1h"\n[api]\nmax_embed_depth = 2\n[oauth]\nallowed_hosts = ["id.example.org"]\n` +
         `[workers]\ncpu_threads = 3\n`,
     );
-    expect(config.api).toEqual({ maxRows: 50, maxEmbedDepth: 2, maxSelectItems: 200 });
+    expect(config.api).toEqual({
+      maxRows: 50,
+      maxEmbedDepth: 2,
+      maxSelectItems: 200,
+      maxEmbeddedBytes: 32 * 1024 ** 2,
+    });
     expect(config.auth.enableSignup).toBe(false);
     expect(config.auth.siteUrl).toBe('https://office.example.org');
     expect(config.auth.additionalRedirectUrls).toEqual(['https://a.example.org']);

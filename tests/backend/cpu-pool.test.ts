@@ -1,5 +1,6 @@
 import bcrypt from 'bcryptjs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { withRequestScope } from '../../server/db/request-scope.ts';
 import { CpuPool, CpuPoolBusyError } from '../../server/workers/cpu-pool.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { PASSWORD, authRequest, signUpRaw, uniqueEmail } from './auth-helpers.ts';
@@ -71,6 +72,23 @@ describe('the CPU pool', () => {
       expect(await pool.run('comparePassword', { password: 'later', hash: 'not bcrypt' })).toBe(
         false,
       );
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('takes turns between callers: one address’s burst delays another’s task by one, not all', async () => {
+    const pool = new CpuPool({ threads: 1 });
+    try {
+      const finished: string[] = [];
+      const hash = (lane: string, label: string) =>
+        withRequestScope({ lane, role: 'service_role' }, () =>
+          pool.run('hashPassword', { password: label, cost: 6 }),
+        ).then(() => finished.push(label));
+      const burst = Array.from({ length: 6 }, (_, i) => hash('address:attacker', `burst ${i}`));
+      const other = hash('address:owner', 'owner');
+      await Promise.all([...burst, other]);
+      expect(finished.indexOf('owner')).toBeLessThanOrEqual(1);
     } finally {
       await pool.close();
     }

@@ -3,30 +3,31 @@
 create schema if not exists _rest;
 grant usage on schema _rest to anon, authenticated, service_role;
 
--- Counts the rows of one embedded level of a read (`select=…,docs(…)`) across all its parent
--- rows, and stops the statement as soon as they pass `budget` (the API's max_rows): each level
--- of a nested embed multiplies the rows, so without this one short request can make Postgres
--- build gigabytes of JSON. The count lives in a transaction-local setting, one per level.
-create or replace function _rest.count_embedded_rows(level integer, added bigint, budget integer)
+-- Adds the bytes of one row's embedded resources to the answer's running total and stops the
+-- statement as soon as the total passes `budget` (steward.toml [api] max_embedded_size). Called
+-- once per row of the answer's root, as each row is produced (server/rest/sql-read.ts): nested
+-- embeds multiply rows, so without this one short request can make Postgres build gigabytes of
+-- JSON. The total lives in a transaction-local setting: one request, one transaction.
+create or replace function _rest.take_embedded_bytes(added bigint, budget bigint)
 returns boolean
 language plpgsql
 volatile
 set search_path = ''
 as $$
 declare
-  setting text := 'pgrst.embedded_rows_' || level;
-  total bigint := coalesce(nullif(current_setting(setting, true), ''), '0')::bigint + added;
+  total bigint := coalesce(nullif(current_setting('pgrst.embedded_bytes', true), ''), '0')::bigint
+    + added;
 begin
   if total > budget then
-    raise exception 'An embedded resource has more than % rows across its parent rows', budget
+    raise exception 'The embedded resources of this answer are larger than % bytes', budget
       using errcode = '54000',
-        detail = 'Each level of embedded resources may return at most ' || budget || ' rows in all.',
-        hint = 'Filter or limit the embedded resource, or ask for fewer parent rows.';
+        detail = 'Each answer may hold at most ' || budget || ' bytes of embedded resources.',
+        hint = 'Filter or limit the embedded resources, or ask for fewer rows.';
   end if;
-  perform set_config(setting, total::text, true);
+  perform set_config('pgrst.embedded_bytes', total::text, true);
   return true;
 end
 $$;
-revoke all on function _rest.count_embedded_rows(integer, bigint, integer) from public;
-grant execute on function _rest.count_embedded_rows(integer, bigint, integer)
+revoke all on function _rest.take_embedded_bytes(bigint, bigint) from public;
+grant execute on function _rest.take_embedded_bytes(bigint, bigint)
   to anon, authenticated, service_role;

@@ -10,7 +10,7 @@ import {
   seedDocuments,
   seedStoredDocument,
   serviceClient,
-} from './testing/seed-documents.ts';
+} from '../../testing/seed-documents.ts';
 
 // Only for answers a real server cannot be made to give (a failing backend); everything else
 // passes through to the real one.

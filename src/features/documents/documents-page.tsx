@@ -5,7 +5,7 @@ import { Spinner } from '../../components/spinner.tsx';
 import { ButtonLink } from '../../components/ui/button-link.tsx';
 import { paths } from '../../config/paths.ts';
 import { useSession } from '../../lib/session.tsx';
-import type { DocumentRecord } from './api/document.ts';
+import type { DocumentRecord } from '../../lib/documents.ts';
 import { useDocumentList } from './api/list-documents.ts';
 import { DocumentFilters } from './components/document-filters.tsx';
 import { DocumentPreviewModal } from './components/document-preview-modal.tsx';

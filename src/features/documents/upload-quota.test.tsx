@@ -6,7 +6,7 @@ import { File as NodeFile } from 'node:buffer';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { createOrganization } from '../../testing/backend.ts';
 import { renderApp } from '../../testing/render.tsx';
-import { serviceClient } from './testing/seed-documents.ts';
+import { serviceClient } from '../../testing/seed-documents.ts';
 
 // A full organisation cannot be made cheaply against the test backend (its quota is 10 GiB):
 // the storage API's answer is the one the server gives when the quota trigger refuses a file

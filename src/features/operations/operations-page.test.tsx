@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { addMember, createOrganization } from '../../testing/backend.ts';
 import { renderApp } from '../../testing/render.tsx';
-import { seedDocuments } from '../documents/testing/seed-documents.ts';
+import { seedDocuments } from '../../testing/seed-documents.ts';
 import { builtInIntegrationCount } from './lib/integration-view.ts';
 
 const slow = { timeout: 8000 };

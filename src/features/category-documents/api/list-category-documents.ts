@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase.ts';
-import { DOCUMENT_COLUMNS, type DocumentRecord } from '../../documents/api/document.ts';
+import { DOCUMENT_COLUMNS, type DocumentRecord } from '../../../lib/documents.ts';
 import { documentMatchFilter, type DocumentMatch } from '../lib/document-match.ts';
 import { categoryDocumentKeys } from './query-keys.ts';
 

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { DocumentRecord } from '../../../lib/documents.ts';
 import { supabase } from '../../../lib/supabase.ts';
-import type { DocumentRecord } from '../../documents/api/document.ts';
 
 /** What the e-mail dialog sends. */
 export interface DocumentsEmail {

@@ -3,8 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { addMember, createOrganization } from '../../../testing/backend.ts';
 import { renderApp, renderWithProviders } from '../../../testing/render.tsx';
-import type { DocumentRecord } from '../../documents/api/document.ts';
-import { seedDocuments } from '../../documents/testing/seed-documents.ts';
+import type { DocumentRecord } from '../../../lib/documents.ts';
+import { seedDocuments } from '../../../testing/seed-documents.ts';
 import { EmailDocumentsDialog } from './email-documents-dialog.tsx';
 import { watchBusyButton } from '../../../testing/busy-label.ts';
 

@@ -7,9 +7,7 @@ import { FormError } from '../../../components/ui/form-error.tsx';
 import { FormField, Input } from '../../../components/ui/form-field.tsx';
 import { useToast } from '../../../components/ui/toast.tsx';
 import { paths } from '../../../config/paths.ts';
-import type { DocumentRecord } from '../../documents/api/document.ts';
-import { DocumentPreviewModal } from '../../documents/components/document-preview-modal.tsx';
-import { useDownloadDocument } from '../../documents/hooks/use-download-document.ts';
+import type { DocumentRecord } from '../../../lib/documents.ts';
 import { useCategoryDocuments } from '../hooks/use-category-documents.ts';
 import type { DocumentMatch } from '../lib/document-match.ts';
 import { CategoryDocumentRow } from './category-document-row.tsx';
@@ -21,17 +19,24 @@ export interface CategoryDocumentListProps {
   title: string;
   /** Which documents belong here. */
   match: DocumentMatch;
+  /** A row's View: the page shows the document (the documents feature's preview). */
+  onView: (document: DocumentRecord) => void;
+  /** A row's Download. */
+  onDownload: (document: DocumentRecord) => void;
 }
 
 /**
  * The documents of a category or department page (product-spec §2): search by name,
  * description or tag, select one or all, Email Selected, and per row View, Download and Email.
  */
-export function CategoryDocumentList({ title, match }: CategoryDocumentListProps) {
+export function CategoryDocumentList({
+  title,
+  match,
+  onView,
+  onDownload,
+}: CategoryDocumentListProps) {
   const list = useCategoryDocuments(match);
-  const download = useDownloadDocument();
   const toast = useToast();
-  const [previewing, setPreviewing] = useState<DocumentRecord | null>(null);
   // The documents being e-mailed, and whether they are the selection (cleared once sent).
   const [emailing, setEmailing] = useState<{
     documents: readonly DocumentRecord[];
@@ -116,8 +121,8 @@ export function CategoryDocumentList({ title, match }: CategoryDocumentListProps
                   document={document}
                   selected={list.selectedIds.has(document.id)}
                   onToggle={list.toggle}
-                  onView={setPreviewing}
-                  onDownload={(item) => void download(item)}
+                  onView={onView}
+                  onDownload={onDownload}
                   onEmail={(item) => setEmailing({ documents: [item], selection: false })}
                 />
               ))}
@@ -126,13 +131,6 @@ export function CategoryDocumentList({ title, match }: CategoryDocumentListProps
         </>
       )}
 
-      {previewing && (
-        <DocumentPreviewModal
-          key={previewing.file_path}
-          document={previewing}
-          onClose={() => setPreviewing(null)}
-        />
-      )}
       {emailing && (
         <EmailDocumentsDialog
           documents={emailing.documents}

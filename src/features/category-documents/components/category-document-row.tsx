@@ -1,9 +1,9 @@
 import { Download, Eye, Mail } from 'lucide-react';
+import { TagList } from '../../../components/tag-list.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { ExpiryDate } from '../../../components/expiry-date.tsx';
+import type { DocumentRecord } from '../../../lib/documents.ts';
 import { formatDate, formatFileSize } from '../../../lib/format.ts';
-import type { DocumentRecord } from '../../documents/api/document.ts';
-import { TagList } from '../../documents/components/tag-list.tsx';
 
 export interface CategoryDocumentRowProps {
   document: DocumentRecord;

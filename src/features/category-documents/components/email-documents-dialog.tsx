@@ -5,7 +5,7 @@ import { FormError } from '../../../components/ui/form-error.tsx';
 import { FormField, Input, Textarea } from '../../../components/ui/form-field.tsx';
 import { useLeaveGuard } from '../../../components/ui/use-leave-guard.ts';
 import { formatFileSize } from '../../../lib/format.ts';
-import type { DocumentRecord } from '../../documents/api/document.ts';
+import type { DocumentRecord } from '../../../lib/documents.ts';
 import type { SendDocumentsEmail, SentStatus } from '../api/send-documents-email.ts';
 import { useEmailDocumentsForm } from '../hooks/use-email-documents-form.ts';
 import { attachmentsTooLarge, totalAttachmentSize } from '../lib/attachments.ts';

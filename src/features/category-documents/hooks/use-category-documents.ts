@@ -1,6 +1,6 @@
 import { useCallback, useMemo, useState } from 'react';
 import { errorMessage } from '../../../lib/errors.ts';
-import type { DocumentRecord } from '../../documents/api/document.ts';
+import type { DocumentRecord } from '../../../lib/documents.ts';
 import { useCategoryDocumentList } from '../api/list-category-documents.ts';
 import type { DocumentMatch } from '../lib/document-match.ts';
 import { searchDocuments } from '../lib/search-documents.ts';

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import type { DocumentRecord } from '../../documents/api/document.ts';
+import type { DocumentRecord } from '../../../lib/documents.ts';
 import {
   useSendDocumentsEmail,
   type SendDocumentsEmail,

@@ -1,4 +1,4 @@
-import type { DocumentRecord } from '../../documents/api/document.ts';
+import type { DocumentRecord } from '../../../lib/documents.ts';
 
 /**
  * The documents whose name, description or any tag contains `query`, ignoring case and the

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase.ts';
 import { documentRemoved } from './document-cache.ts';
-import type { DocumentRecord } from './document.ts';
+import type { DocumentRecord } from '../../../lib/documents.ts';
 import { removeDocumentFiles } from './store-file.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { DocumentRecord } from './document.ts';
+import type { DocumentRecord } from '../../../lib/documents.ts';
 import type { DocumentListData } from './list-documents.ts';
 import { documentKeys } from './query-keys.ts';
 

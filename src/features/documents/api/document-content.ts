@@ -2,7 +2,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import { mimeTypeFor } from '../../../lib/file-kinds.ts';
 import { supabase } from '../../../lib/supabase.ts';
 import { documentSaved } from './document-cache.ts';
-import { DOCUMENTS_BUCKET, type DocumentRecord } from './document.ts';
+import { DOCUMENTS_BUCKET, type DocumentRecord } from '../../../lib/documents.ts';
 import { fetchDocumentBlob } from './download-document.ts';
 import { fetchDocument } from './list-documents.ts';
 import { documentKeys } from './query-keys.ts';

@@ -1,5 +1,5 @@
 import { supabase } from '../../../lib/supabase.ts';
-import { DOCUMENTS_BUCKET } from './document.ts';
+import { DOCUMENTS_BUCKET } from '../../../lib/documents.ts';
 
 /** Lifetime of a signed link (spec §9). */
 export const SIGNED_URL_SECONDS = 3600;

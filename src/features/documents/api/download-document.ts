@@ -1,5 +1,5 @@
 import { supabase } from '../../../lib/supabase.ts';
-import { DOCUMENTS_BUCKET, type DocumentRecord } from './document.ts';
+import { DOCUMENTS_BUCKET, type DocumentRecord } from '../../../lib/documents.ts';
 
 /** The stored bytes of a document. Throws with the server's message, or `Download failed`. */
 export async function fetchDocumentBlob(filePath: string): Promise<Blob> {

@@ -1,5 +1,9 @@
 import { supabase } from '../../../lib/supabase.ts';
-import { DOCUMENT_COLUMNS, type DocumentProperties, type DocumentRecord } from './document.ts';
+import {
+  DOCUMENT_COLUMNS,
+  type DocumentProperties,
+  type DocumentRecord,
+} from '../../../lib/documents.ts';
 
 export interface NewDocument extends DocumentProperties {
   organization_id: string;

@@ -2,7 +2,7 @@ import { infiniteQueryOptions, useInfiniteQuery, type InfiniteData } from '@tans
 import { useEffect, useMemo } from 'react';
 import { errorMessage } from '../../../lib/errors.ts';
 import { supabase } from '../../../lib/supabase.ts';
-import { DOCUMENT_COLUMNS, type DocumentRecord } from './document.ts';
+import { DOCUMENT_COLUMNS, type DocumentRecord } from '../../../lib/documents.ts';
 import { documentKeys } from './query-keys.ts';
 
 export interface DocumentsPage {

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase.ts';
 import { documentSaved } from './document-cache.ts';
-import { DOCUMENT_COLUMNS, type DocumentRecord } from './document.ts';
+import { DOCUMENT_COLUMNS, type DocumentRecord } from '../../../lib/documents.ts';
 import { newDocumentObjectName } from './object-name.ts';
 import { documentKeys } from './query-keys.ts';
 import { removeDocumentFiles, storeDocumentFile } from './store-file.ts';

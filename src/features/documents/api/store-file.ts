@@ -1,6 +1,6 @@
 import { mimeTypeFor } from '../../../lib/file-kinds.ts';
 import { supabase } from '../../../lib/supabase.ts';
-import { DOCUMENTS_BUCKET } from './document.ts';
+import { DOCUMENTS_BUCKET } from '../../../lib/documents.ts';
 
 /** Stores a new file's bytes in the `documents` bucket under `objectName`; never overwrites. */
 export async function storeDocumentFile(objectName: string, file: File): Promise<void> {

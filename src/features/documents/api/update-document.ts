@@ -6,7 +6,7 @@ import {
   type DocumentProperties,
   type DocumentRecord,
   type DocumentRenewalFields,
-} from './document.ts';
+} from '../../../lib/documents.ts';
 
 /** Saves a document's category, expiry date, tags and description; returns the saved row. */
 export async function updateDocumentProperties(

@@ -1,5 +1,5 @@
 import { errorMessage } from '../../../lib/errors.ts';
-import type { DocumentProperties } from './document.ts';
+import type { DocumentProperties } from '../../../lib/documents.ts';
 import { insertDocument } from './insert-document.ts';
 import { newDocumentObjectName } from './object-name.ts';
 import { removeDocumentFiles, storeDocumentFile } from './store-file.ts';

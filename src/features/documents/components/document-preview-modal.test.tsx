@@ -5,7 +5,7 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createOrganization, type TestOrganization } from '../../../testing/backend.ts';
 import { renderWithProviders } from '../../../testing/render.tsx';
-import { seedDocuments, seedStoredDocument } from '../testing/seed-documents.ts';
+import { seedDocuments, seedStoredDocument } from '../../../testing/seed-documents.ts';
 import { DocumentPreviewModal } from './document-preview-modal.tsx';
 
 const network = setupServer();

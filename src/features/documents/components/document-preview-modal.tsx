@@ -3,7 +3,7 @@ import { Modal } from '../../../components/modal.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { LOAD_ERROR } from '../api/document-preview.ts';
-import type { DocumentRecord } from '../api/document.ts';
+import type { DocumentRecord } from '../../../lib/documents.ts';
 import { useDocumentPreview } from '../hooks/use-document-preview.ts';
 import { useDownloadDocument } from '../hooks/use-download-document.ts';
 import { DocumentMeta } from './document-meta.tsx';

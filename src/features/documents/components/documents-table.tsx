@@ -7,10 +7,10 @@ import {
   type SortState,
 } from '../../../components/ui/data-table.tsx';
 import { formatDate, formatFileSize } from '../../../lib/format.ts';
-import type { DocumentRecord } from '../api/document.ts';
+import type { DocumentRecord } from '../../../lib/documents.ts';
 import { RowActions, type DocumentAction } from './row-actions.tsx';
 import { StatusBadge } from './status-badge.tsx';
-import { TagList } from './tag-list.tsx';
+import { TagList } from '../../../components/tag-list.tsx';
 
 /** Every row has this height, so a long list can be windowed without measuring rows. */
 export const ROW_HEIGHT = { wide: 64, phone: 76 };

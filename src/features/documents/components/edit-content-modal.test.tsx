@@ -5,13 +5,13 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createOrganization, type TestOrganization } from '../../../testing/backend.ts';
 import { renderWithProviders } from '../../../testing/render.tsx';
-import type { DocumentRecord } from '../api/document.ts';
+import type { DocumentRecord } from '../../../lib/documents.ts';
 import {
   readStoredText,
   seedDocuments,
   seedStoredDocument,
   serviceClient,
-} from '../testing/seed-documents.ts';
+} from '../../../testing/seed-documents.ts';
 import { EditContentModal } from './edit-content-modal.tsx';
 
 const network = setupServer();

@@ -10,7 +10,7 @@ import { useLeaveGuard } from '../../../components/ui/use-leave-guard.ts';
 import { errorMessage } from '../../../lib/errors.ts';
 import { isTextEditable, mimeTypeFor } from '../../../lib/file-kinds.ts';
 import { useDocumentText, useSaveDocumentText } from '../api/document-content.ts';
-import type { DocumentRecord } from '../api/document.ts';
+import type { DocumentRecord } from '../../../lib/documents.ts';
 import { saveBlobAs } from '../api/download-document.ts';
 import { DocumentMeta } from './document-meta.tsx';
 

@@ -4,7 +4,7 @@ import { Modal } from '../../../components/modal.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { useLeaveGuard } from '../../../components/ui/use-leave-guard.ts';
 import { errorMessage } from '../../../lib/errors.ts';
-import type { DocumentRecord } from '../api/document.ts';
+import type { DocumentRecord } from '../../../lib/documents.ts';
 import { useUpdateDocumentProperties } from '../api/update-document.ts';
 import { hasCategory, toDocumentProperties, toPropertyInput } from '../utils/property-values.ts';
 import { DocumentPropertyFields } from './document-property-fields.tsx';

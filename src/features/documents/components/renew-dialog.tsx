@@ -7,7 +7,7 @@ import { FormField, Input } from '../../../components/ui/form-field.tsx';
 import { useLeaveGuard } from '../../../components/ui/use-leave-guard.ts';
 import { errorMessage } from '../../../lib/errors.ts';
 import { formatDate, formatDateTime, formatFileSize } from '../../../lib/format.ts';
-import type { DocumentRecord } from '../api/document.ts';
+import type { DocumentRecord } from '../../../lib/documents.ts';
 import { useDocumentVersions, type DocumentVersion } from '../api/document-versions.ts';
 import { useRenewDocument } from '../api/renew-document.ts';
 import { useDownloadDocument } from '../hooks/use-download-document.ts';

@@ -1,5 +1,5 @@
 import { FormField, Select, Textarea } from '../../../components/ui/form-field.tsx';
-import type { DocumentRenewalFields } from '../api/document.ts';
+import type { DocumentRenewalFields } from '../../../lib/documents.ts';
 import { useOrganizationMembers } from '../api/organization-members.ts';
 
 /**

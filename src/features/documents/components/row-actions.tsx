@@ -9,7 +9,7 @@ import {
 } from 'lucide-react';
 import { Button } from '../../../components/ui/button.tsx';
 import { isTextEditable } from '../../../lib/file-kinds.ts';
-import type { DocumentRecord } from '../api/document.ts';
+import type { DocumentRecord } from '../../../lib/documents.ts';
 
 export type DocumentAction = 'view' | 'properties' | 'content' | 'renew' | 'download' | 'delete';
 

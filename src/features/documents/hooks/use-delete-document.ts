@@ -2,7 +2,7 @@ import { useCallback } from 'react';
 import { useFeedback } from '../../../components/feedback.tsx';
 import { errorMessage } from '../../../lib/errors.ts';
 import { useDeleteDocument } from '../api/delete-document.ts';
-import type { DocumentRecord } from '../api/document.ts';
+import type { DocumentRecord } from '../../../lib/documents.ts';
 
 /**
  * Delete with the spec's question (`Are you sure you want to delete "{name}"?`), answered with

@@ -1,6 +1,6 @@
 import { useDeferredValue, useMemo } from 'react';
+import type { DocumentRecord } from '../../../lib/documents.ts';
 import { classifyExpiry, utcDateString } from '../../../lib/expiry.ts';
-import type { DocumentRecord } from '../api/document.ts';
 
 /** The empty category filter: All Categories. */
 export const ALL_CATEGORIES = '';

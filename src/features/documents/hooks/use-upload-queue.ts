@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { errorMessage } from '../../../lib/errors.ts';
 import { documentsAdded } from '../api/document-cache.ts';
-import type { DocumentProperties } from '../api/document.ts';
+import type { DocumentProperties } from '../../../lib/documents.ts';
 import { uploadDocument } from '../api/upload-documents.ts';
 
 export type UploadState = 'queued' | 'uploading' | 'done' | 'failed';

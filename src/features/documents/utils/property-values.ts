@@ -1,7 +1,7 @@
 import { DOCUMENT_CATEGORIES } from '../../../config/document-categories.ts';
 import type { DocumentCategory } from '../../../lib/database.types.ts';
 import { parseTags, tagsToInput } from '../../../lib/tags.ts';
-import type { DocumentProperties, DocumentRecord } from '../api/document.ts';
+import type { DocumentProperties, DocumentRecord } from '../../../lib/documents.ts';
 
 /** Form text of the property fields. */
 export interface PropertyInput {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { utcDateString } from '../../lib/expiry.ts';
 import { createOrganization, signUpUser } from '../../testing/backend.ts';
 import { renderApp } from '../../testing/render.tsx';
-import { seedDocuments, seedStoredDocument } from '../documents/testing/seed-documents.ts';
+import { seedDocuments, seedStoredDocument } from '../../testing/seed-documents.ts';
 
 // The first render waits for the session, the profile and the lazily loaded page.
 const PAGE = { timeout: 10_000 };

@@ -1,4 +1,4 @@
-import type { DocumentCategory, Tables } from '../../../lib/database.types.ts';
+import type { DocumentCategory, Tables } from './database.types.ts';
 
 /**
  * A document as the app shows it (table `documents`, docs/data-model.md). `expiry_date` is a

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { addMember, createOrganization } from '../../testing/backend.ts';
 import { renderApp } from '../../testing/render.tsx';
-import { seedDocuments } from '../documents/testing/seed-documents.ts';
+import { seedDocuments } from '../../testing/seed-documents.ts';
 
 const slow = { timeout: 8000 };
 

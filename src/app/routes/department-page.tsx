@@ -8,15 +8,18 @@ import { QuickActions, type QuickAction } from '../../components/quick-actions.t
 import { Spinner } from '../../components/spinner.tsx';
 import { findDepartment, type DepartmentDetails } from '../../config/department-details.ts';
 import { paths } from '../../config/paths.ts';
+import { useCategoryDocumentCount } from '../../features/category-documents/api/list-category-documents.ts';
+import {
+  tagSpellings,
+  type DocumentMatch,
+} from '../../features/category-documents/lib/document-match.ts';
+import { useActiveMemberCount } from '../../features/departments/api/count-active-members.ts';
+import { DepartmentFeatures } from '../../features/departments/components/department-features.tsx';
+import { DepartmentSettingsDialog } from '../../features/departments/components/department-settings-dialog.tsx';
+import { DepartmentStatCards } from '../../features/departments/components/department-stat-cards.tsx';
 import { isAdminRole } from '../../lib/roles.ts';
 import { useSession } from '../../lib/session.tsx';
-import { useCategoryDocumentCount } from '../category-documents/api/list-category-documents.ts';
-import { CategoryDocumentList } from '../category-documents/components/category-document-list.tsx';
-import { tagSpellings, type DocumentMatch } from '../category-documents/lib/document-match.ts';
-import { useActiveMemberCount } from './api/count-active-members.ts';
-import { DepartmentFeatures } from './components/department-features.tsx';
-import { DepartmentSettingsDialog } from './components/department-settings-dialog.tsx';
-import { DepartmentStatCards } from './components/department-stat-cards.tsx';
+import { CategoryDocumentsSection } from './category-documents-section.tsx';
 
 export const TEAM_MANAGED_BY_ADMINS =
   'Team members are managed by your organization’s administrators. Please ask an admin to invite someone or change their access.';
@@ -66,7 +69,7 @@ function DepartmentContent({ department }: { department: DepartmentDetails }) {
         <DepartmentFeatures department={department} />
         <QuickActions actions={actions} />
       </div>
-      <CategoryDocumentList title={`${department.label} Documents`} match={match} />
+      <CategoryDocumentsSection title={`${department.label} Documents`} match={match} />
       {settingsOpen && (
         <DepartmentSettingsDialog department={department} onClose={() => setSettingsOpen(false)} />
       )}

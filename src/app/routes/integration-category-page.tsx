@@ -12,19 +12,24 @@ import {
   type OperationsCategoryDetails,
 } from '../../config/operations-categories.ts';
 import { paths } from '../../config/paths.ts';
+import { useCategoryDocumentCount } from '../../features/category-documents/api/list-category-documents.ts';
+import {
+  tagSpellings,
+  type DocumentMatch,
+} from '../../features/category-documents/lib/document-match.ts';
+import {
+  useSaveIntegrationContact,
+  type ContactDetails,
+} from '../../features/operations/api/save-integration-contact.ts';
+import { CategoryPanel } from '../../features/operations/components/category-panel.tsx';
+import { CategoryStatCards } from '../../features/operations/components/category-stat-cards.tsx';
+import { CorporateStatusPanel } from '../../features/operations/components/corporate-status-panel.tsx';
+import { IntegrationGrid } from '../../features/operations/components/integration-grid.tsx';
+import { useIntegrationCategory } from '../../features/operations/hooks/use-integration-category.ts';
+import { useIntegrationEditor } from '../../features/operations/hooks/use-integration-editor.ts';
 import { isAdminRole, isMasterAdminRole } from '../../lib/roles.ts';
 import { useSession } from '../../lib/session.tsx';
-import { useCategoryDocumentCount } from '../category-documents/api/list-category-documents.ts';
-import { CategoryDocumentList } from '../category-documents/components/category-document-list.tsx';
-import { tagSpellings, type DocumentMatch } from '../category-documents/lib/document-match.ts';
-import { useSaveIntegrationContact } from './api/save-integration-contact.ts';
-import { CategoryPanel } from './components/category-panel.tsx';
-import { CategoryStatCards } from './components/category-stat-cards.tsx';
-import { CorporateStatusPanel } from './components/corporate-status-panel.tsx';
-import { IntegrationGrid } from './components/integration-grid.tsx';
-import { useIntegrationCategory } from './hooks/use-integration-category.ts';
-import { useIntegrationEditor } from './hooks/use-integration-editor.ts';
-import type { ContactDetails } from './api/save-integration-contact.ts';
+import { CategoryDocumentsSection } from './category-documents-section.tsx';
 
 const QUICK_ACTIONS = [
   { label: 'Upload Documents', icon: Upload, to: paths.upload },
@@ -116,7 +121,7 @@ function CategoryContent({ category }: { category: OperationsCategoryDetails }) 
         </div>
       </div>
 
-      <CategoryDocumentList title={`${category.label} Documents`} match={match} />
+      <CategoryDocumentsSection title={`${category.label} Documents`} match={match} />
     </div>
   );
 }

@@ -1,28 +1,28 @@
 import { Upload } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
-import { Button } from '../../components/ui/button.tsx';
 import { ButtonLink } from '../../components/ui/button-link.tsx';
+import { Button } from '../../components/ui/button.tsx';
 import { ErrorPanel } from '../../components/ui/form-error.tsx';
 import { paths } from '../../config/paths.ts';
+import type { DashboardDocument } from '../../features/dashboard/api/dashboard-document.ts';
+import { BusinessOperations } from '../../features/dashboard/components/business-operations.tsx';
+import { DashboardSkeleton } from '../../features/dashboard/components/dashboard-skeleton.tsx';
+import { DashboardStats } from '../../features/dashboard/components/dashboard-stats.tsx';
+import { DepartmentTiles } from '../../features/dashboard/components/department-tiles.tsx';
+import { RecentDocuments } from '../../features/dashboard/components/recent-documents.tsx';
+import { UpcomingRenewals } from '../../features/dashboard/components/upcoming-renewals.tsx';
+import { VersionLabels } from '../../features/dashboard/components/version-labels.tsx';
+import { useDashboardData } from '../../features/dashboard/hooks/use-dashboard-data.ts';
 import { utcDateString } from '../../lib/expiry.ts';
 import { useSession } from '../../lib/session.tsx';
-import type { DashboardDocument } from './api/dashboard-document.ts';
-import { BusinessOperations } from './components/business-operations.tsx';
-import { DashboardSkeleton } from './components/dashboard-skeleton.tsx';
-import { DashboardStats } from './components/dashboard-stats.tsx';
-import { DepartmentTiles } from './components/department-tiles.tsx';
-import { RecentDocuments } from './components/recent-documents.tsx';
-import { UpcomingRenewals } from './components/upcoming-renewals.tsx';
-import { VersionLabels } from './components/version-labels.tsx';
-import { useDashboardData } from './hooks/use-dashboard-data.ts';
 
 // Loaded when shown: the welcome only for a member without an organisation, the preview when
 // a recent document is opened.
 const WelcomePanel = lazy(async () => ({
-  default: (await import('../organization/components/welcome-panel.tsx')).WelcomePanel,
+  default: (await import('../../features/organization/components/welcome-panel.tsx')).WelcomePanel,
 }));
 const DocumentPreviewModal = lazy(async () => ({
-  default: (await import('../documents/components/document-preview-modal.tsx'))
+  default: (await import('../../features/documents/components/document-preview-modal.tsx'))
     .DocumentPreviewModal,
 }));
 

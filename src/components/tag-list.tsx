@@ -1,4 +1,4 @@
-import { visibleTags } from '../../../lib/tags.ts';
+import { visibleTags } from '../lib/tags.ts';
 
 /** Up to three tags, then `+N` for the rest (spec §2, §9); the full list in the tooltip. */
 export function TagList({ tags }: { tags: readonly string[] | null }) {

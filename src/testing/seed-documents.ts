@@ -1,8 +1,8 @@
 import { createClient } from '@supabase/supabase-js';
 import { inject } from 'vitest';
-import type { Database, TablesInsert } from '../../../lib/database.types.ts';
-import type { AppSupabaseClient } from '../../../lib/supabase.ts';
-import type { TestOrganization } from '../../../testing/backend.ts';
+import type { Database, TablesInsert } from '../lib/database.types.ts';
+import type { AppSupabaseClient } from '../lib/supabase.ts';
+import type { TestOrganization } from './backend.ts';
 
 /** A service-role client: test set-up that the API does not let members do (e.g. `created_at`). */
 export function serviceClient(): AppSupabaseClient {
