@@ -2,11 +2,11 @@
  * How the documents page and the dashboard behave at the size of a real organisation, in
  * headless Chromium against the embedded backend:
  *   - time from navigation to the first table row (/documents) and to the counters (/), for an
- *     organisation with 100 and one with 10,000 documents. Target: the 10,000 case within 2× the
- *     100 case;
- *   - keystroke-to-filtered-table time in the search box with 10,000 documents: from the key's
- *     `keydown` in the page to the animation frame where the table shows the rows for the new
- *     text. Target: median under 50 ms.
+ *     organisation with 100 and one with 100,000 documents (the list is one page from the
+ *     server). Target: the 100,000 case within 1.5× the 100 case;
+ *   - time from the last keystroke of a search to the frame that shows its results (the search
+ *     runs on the server once typing pauses, 300 ms, which is included), for both sizes.
+ *     Target: within 1.5× as well.
  * Documents are seeded with service-role bulk inserts through the REST API (rows only: listing
  * and counting never touch the stored bytes).
  *
@@ -30,6 +30,8 @@ export interface DocumentsUiOptions {
   loads?: number;
   /** The text typed into the search box, one key at a time, then erased again. */
   searchText?: string;
+  /** Searches measured per size. */
+  searches?: number;
 }
 
 export interface LoadTimes {
@@ -41,10 +43,11 @@ export interface LoadTimes {
 export interface DocumentsUiResult {
   name: string;
   loads: LoadTimes[];
-  /** 10,000-document time ÷ 100-document time; target ≤ 2. */
-  ratios: { firstRow: number; counters: number };
-  keystrokes: { count: number; median: number; p95: number; max: number };
-  targets: { ratio: number; keystrokeMedianMs: number };
+  /** Largest ÷ smallest organisation's time; target ≤ 1.5. */
+  ratios: { firstRow: number; counters: number; search: number };
+  /** Last keystroke → results shown, median per size. */
+  searchMs: number[];
+  targets: { ratio: number };
   pass: boolean;
   lines: string[];
 }
@@ -164,11 +167,6 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
 async function newPage(browser: Browser, server: TestServer, session: Session): Promise<Page> {
   const context = await browser.newContext({
     baseURL: server.url,
@@ -185,11 +183,11 @@ async function newPage(browser: Browser, server: TestServer, session: Session): 
   return context.newPage();
 }
 
-/** Waits until the documents page shows the whole list. */
+/** Waits until the documents page shows its first page and the total. */
 async function listComplete(page: Page, total: number): Promise<void> {
   await page
     .getByRole('status')
-    .filter({ hasText: new RegExp(`^${total.toLocaleString('en-US')} documents$`) })
+    .filter({ hasText: new RegExp(` of ${total.toLocaleString('en-US')} documents$`) })
     .waitFor({ timeout: 120_000 });
 }
 
@@ -205,8 +203,6 @@ async function measureLoads(
   const counters: number[] = [];
   for (let i = 0; i <= loads; i += 1) {
     const row = await timeTo(page, '/documents', 'firstRow');
-    // Each measurement starts from a quiet server: the rest of the list finishes loading
-    // before the dashboard is opened, as it would while someone reads the first rows.
     await listComplete(page, documents);
     const stats = await timeTo(page, '/', 'counters');
     if (i > 0) {
@@ -219,43 +215,48 @@ async function measureLoads(
   return { documents, firstRowMs: median(firstRow), countersMs: median(counters) };
 }
 
-async function measureKeystrokes(
+/** Median time from the last keystroke of `text` to the frame showing its results. */
+async function measureSearch(
   browser: Browser,
   server: TestServer,
   session: Session,
   total: number,
   text: string,
-): Promise<number[]> {
+  searches: number,
+): Promise<number> {
   const page = await newPage(browser, server, session);
   await page.goto('/documents');
   await listComplete(page, total);
-  const search = page.getByLabel('Search documents by name');
-  await search.focus();
-  const latencies: number[] = [];
-  const press = async (key: string) => {
-    await page.keyboard.press(key);
-    const expected = await search.inputValue();
-    const handle = await page.waitForFunction(
-      (value) => {
+  const search = page.getByLabel('Search documents');
+  const applied = (value: string) =>
+    page.waitForFunction(
+      (expected) => {
         const results = document.querySelector('[data-applied-search]');
-        if (results?.getAttribute('data-applied-search') !== value) return false;
+        if (results?.getAttribute('data-applied-search') !== expected) return false;
         return performance.now() - (window as unknown as { __keydown: number }).__keydown;
       },
-      expected,
-      { polling: 'raf', timeout: 10_000 },
+      value,
+      { polling: 'raf', timeout: 30_000 },
     );
-    latencies.push((await handle.jsonValue()) as number);
-  };
-  for (const character of text) await press(character === ' ' ? 'Space' : character);
-  for (let i = 0; i < text.length; i += 1) await press('Backspace');
+  const times: number[] = [];
+  for (let i = 0; i <= searches; i += 1) {
+    await search.focus();
+    await page.keyboard.type(text);
+    const handle = await applied(text);
+    // The first search warms the server's and the browser's caches; it is not counted.
+    if (i > 0) times.push((await handle.jsonValue()) as number);
+    await search.fill('');
+    await applied('');
+  }
   await page.context().close();
-  return latencies;
+  return median(times);
 }
 
 export async function run(options: DocumentsUiOptions = {}): Promise<DocumentsUiResult> {
-  const sizes = options.sizes ?? [100, 10_000];
+  const sizes = options.sizes ?? [100, 100_000];
   const loads = options.loads ?? 5;
   const searchText = options.searchText ?? 'insurance policy 1';
+  const searches = options.searches ?? 5;
   const distDir =
     process.env.DIST_DIR ?? (await mkdtemp(path.join(os.tmpdir(), 'steward-bench-dist-')));
   const previousDist = process.env.DIST_DIR;
@@ -264,7 +265,9 @@ export async function run(options: DocumentsUiOptions = {}): Promise<DocumentsUi
   await buildIfStale();
   if (previousDist === undefined) delete process.env.DIST_DIR;
 
-  const server = await startTestServer({ env: { DIST_DIR: distDir } });
+  // The seeded rows have no files: the text-extraction jobs they queue would find nothing to
+  // read and only compete with the page loads measured here.
+  const server = await startTestServer({ env: { DIST_DIR: distDir, JOB_POLL_INTERVAL: '1h' } });
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: CHROMIUM_ARGS,
@@ -277,43 +280,36 @@ export async function run(options: DocumentsUiOptions = {}): Promise<DocumentsUi
       results.push(await measureLoads(browser, server, sessions.get(size)!, size, loads));
     }
     const largest = Math.max(...sizes);
-    const latencies = await measureKeystrokes(
-      browser,
-      server,
-      sessions.get(largest)!,
-      largest,
-      searchText,
-    );
+    const searchMs: number[] = [];
+    for (const size of sizes) {
+      searchMs.push(
+        await measureSearch(browser, server, sessions.get(size)!, size, searchText, searches),
+      );
+    }
     const small = results[0]!;
     const large = results.at(-1)!;
     const ratios = {
       firstRow: large.firstRowMs / small.firstRowMs,
       counters: large.countersMs / small.countersMs,
+      search: searchMs.at(-1)! / searchMs[0]!,
     };
-    const keystrokes = {
-      count: latencies.length,
-      median: median(latencies),
-      p95: percentile(latencies, 95),
-      max: Math.max(...latencies),
-    };
-    const targets = { ratio: 2, keystrokeMedianMs: 50 };
+    const targets = { ratio: 1.5 };
     const pass =
       ratios.firstRow <= targets.ratio &&
       ratios.counters <= targets.ratio &&
-      keystrokes.median < targets.keystrokeMedianMs;
+      ratios.search <= targets.ratio;
     const fixed = (value: number) => value.toFixed(1);
     const lines = [
       'documents-ui: documents page and dashboard in headless Chromium (median of ' +
         `${loads} loads after a warm-up)`,
       ...results.map(
-        (result) =>
-          `  ${String(result.documents).padStart(6)} documents: first table row ${fixed(result.firstRowMs)} ms, counters ${fixed(result.countersMs)} ms`,
+        (result, i) =>
+          `  ${String(result.documents).padStart(6)} documents: first table row ${fixed(result.firstRowMs)} ms, counters ${fixed(result.countersMs)} ms, search "${searchText}" → results ${fixed(searchMs[i]!)} ms (300 ms of it waiting for typing to pause)`,
       ),
-      `  ratio ${largest}/${sizes[0]}: first row ${ratios.firstRow.toFixed(2)}×, counters ${ratios.counters.toFixed(2)}× (target ≤ ${targets.ratio}×)`,
-      `  search keystroke → filtered table (${largest} documents, ${keystrokes.count} keys): median ${fixed(keystrokes.median)} ms, p95 ${fixed(keystrokes.p95)} ms, max ${fixed(keystrokes.max)} ms (target median < ${targets.keystrokeMedianMs} ms)`,
+      `  ratio ${largest}/${sizes[0]}: first row ${ratios.firstRow.toFixed(2)}×, counters ${ratios.counters.toFixed(2)}×, search ${ratios.search.toFixed(2)}× (target ≤ ${targets.ratio}×)`,
       `  ${pass ? 'PASS' : 'FAIL'}`,
     ];
-    return { name: 'documents-ui', loads: results, ratios, keystrokes, targets, pass, lines };
+    return { name: 'documents-ui', loads: results, ratios, searchMs, targets, pass, lines };
   } finally {
     await browser.close();
     await server.close();

@@ -3,6 +3,8 @@ import type { AuthSettings } from './config/auth-settings.ts';
 import { readAuthSettings } from './config/auth-settings.ts';
 import type { MailSettings } from './config/mail-settings.ts';
 import { readMailSettings } from './config/mail-settings.ts';
+import type { TextExtractionSettings } from './config/text-extraction-settings.ts';
+import { readTextExtractionSettings } from './config/text-extraction-settings.ts';
 import { readTomlFile, tableAt, type TomlTable } from './config/toml.ts';
 import type { SettingSource } from './config/values.ts';
 import { defaultCpuThreads } from './workers/cpu-pool.ts';
@@ -64,6 +66,11 @@ export interface WorkerSettings {
    * all cores but one, so that the thread answering HTTP keeps a core.
    */
   cpuThreads: number;
+  /**
+   * Threads for background CPU work such as text extraction (`[workers] background_threads`),
+   * at a lower priority than the threads that answer requests.
+   */
+  backgroundThreads: number;
   /** Background jobs this process runs at once (steward.toml `[workers] job_concurrency`). */
   jobConcurrency: number;
   /** How often the job runner looks for due jobs and schedules (`[workers] job_poll_interval`). */
@@ -115,6 +122,8 @@ export interface ServerConfig {
   oauth: OAuthSettings;
   workers: WorkerSettings;
   reminders: ReminderSettings;
+  /** Limits of reading documents' text in the background (steward.toml `[text_extraction]`). */
+  textExtraction: TextExtractionSettings;
 }
 
 const rootDir = path.resolve(import.meta.dirname, '..');
@@ -284,6 +293,17 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
         defaultCpuThreads(),
         1,
       ),
+      backgroundThreads: integerSetting(
+        source(
+          workers,
+          `${stewardName} [workers]`,
+          'background_threads',
+          env,
+          'BACKGROUND_THREADS',
+        ),
+        1,
+        1,
+      ),
       jobConcurrency: integerSetting(
         source(workers, `${stewardName} [workers]`, 'job_concurrency', env, 'JOB_CONCURRENCY'),
         2,
@@ -295,5 +315,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       ),
     },
     reminders: { checkIntervalMs },
+    textExtraction: readTextExtractionSettings(env, stewardToml, stewardName),
   };
 }

@@ -12,6 +12,8 @@ export interface AppContext {
   config: ServerConfig;
   /** Worker threads for CPU-heavy work (password hashing…), off the thread that answers HTTP. */
   cpu: CpuPool;
+  /** Worker threads for background CPU work (text extraction, OCR), at a lower priority. */
+  backgroundCpu: CpuPool;
   /** The time background work and schedules read (tests move it by hand). */
   clock: Clock;
   /** Background jobs (server/jobs/): `wake()` after adding one, so it starts at once. */

@@ -16,6 +16,7 @@ import { JobRunner } from './jobs/job-runner.ts';
 import { backgroundWork } from './jobs/registry.ts';
 import { Scheduler } from './jobs/scheduler.ts';
 import { applyMailDelivery } from './mail/delivery-setting.ts';
+import { startTextExtraction } from './search/text-extraction-start.ts';
 import { CpuPool } from './workers/cpu-pool.ts';
 import path from 'node:path';
 
@@ -55,6 +56,12 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const keys = deriveKeys(await loadJwtSecret(config.dataDir, config.jwtSecret));
   let url = '';
   const cpu = new CpuPool({ threads: config.workers.cpuThreads });
+  // Background work waits as long as it must for its thread (each job bounds its own time).
+  const backgroundCpu = new CpuPool({
+    threads: config.workers.backgroundThreads,
+    niceIncrement: 10,
+    maxWaitMs: Number.POSITIVE_INFINITY,
+  });
   const clock = options.clock ?? systemClock;
   // The job kinds are built from the context they then run in, as `url` is set once listening.
   // eslint-disable-next-line prefer-const -- read through the getter below before it is set
@@ -64,6 +71,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     keys,
     config,
     cpu,
+    backgroundCpu,
     clock,
     get jobs() {
       return jobs;
@@ -92,12 +100,16 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     });
   } catch (error) {
     // Its threads would otherwise keep the process alive after a failed start.
-    await cpu.close();
+    await Promise.all([cpu.close(), backgroundCpu.close()]);
     throw error;
   }
   const address = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   url = `http://${host}:${address.port}`;
+  // Before the runner starts, so the documents it queues are read from the first poll on.
+  await startTextExtraction(db).catch((error: unknown) => {
+    console.error('search: could not start text extraction:', error);
+  });
   jobs.start();
 
   return {
@@ -116,7 +128,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         (server as { closeAllConnections?: () => void }).closeAllConnections?.();
       });
       await jobs.stop();
-      await cpu.close();
+      await Promise.all([cpu.close(), backgroundCpu.close()]);
       await db.close();
     },
   };

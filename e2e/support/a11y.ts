@@ -334,7 +334,7 @@ export function adminPages(world: SeededWorld): { path: string; heading: string 
     { path: '/oauth/callback/x?error=access_denied', heading: 'Connection Failed' },
     { path: '/reminders', heading: 'Reminders' },
     { path: '/outbox', heading: /Outbox/ },
-    { path: '/documents?expiry=soon&sort=expiry', heading: 'Documents' },
+    { path: '/documents?expiry=soon&sort=expiry_date', heading: 'Documents' },
     { path: '/no-such-page', heading: 'Page not found' },
   ];
 }

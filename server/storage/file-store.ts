@@ -4,12 +4,14 @@ import { copyFile, mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { storageErrors } from './errors.ts';
 
-/** What was written: the version that names the file, its size and its ETag. */
+/** What was written: the version that names the file, its size, its ETag and its SHA-256. */
 export interface StoredFile {
   version: string;
   size: number;
   /** Quoted MD5 of the bytes, as S3 (and so the storage server) reports it. */
   eTag: string;
+  /** SHA-256 of the bytes in lower-case hex (Steward's own; finds duplicate documents). */
+  sha256: string;
 }
 
 // Every file is named by a version this store generated, never by anything a client sent, so
@@ -55,6 +57,7 @@ export class FileStore {
     await mkdir(path.dirname(final), { recursive: true });
     const file = await open(temp, 'wx', 0o600);
     const md5 = createHash('md5');
+    const sha256 = createHash('sha256');
     let size = 0;
     try {
       try {
@@ -62,6 +65,7 @@ export class FileStore {
           size += chunk.byteLength;
           if (size > maxBytes) throw storageErrors.entityTooLarge();
           md5.update(chunk);
+          sha256.update(chunk);
           await writeAll(file, chunk);
         }
         await file.sync();
@@ -74,7 +78,7 @@ export class FileStore {
       await rm(temp, { force: true });
       throw error;
     }
-    return { version, size, eTag: `"${md5.digest('hex')}"` };
+    return { version, size, eTag: `"${md5.digest('hex')}"`, sha256: sha256.digest('hex') };
   }
 
   /** A new version with the same bytes as `version` (for copy). */

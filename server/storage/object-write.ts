@@ -58,6 +58,7 @@ export async function uploadObject(
   const metadata: ObjectMetadata = {
     eTag: stored.eTag,
     size: stored.size,
+    sha256: stored.sha256,
     mimetype: source.mimetype,
     cacheControl: source.cacheControl,
     lastModified: new Date().toISOString(),

@@ -8,6 +8,11 @@ export const isoTimestamp = (column: string) =>
 export interface ObjectMetadata {
   eTag: string;
   size: number;
+  /**
+   * SHA-256 of the bytes (hex), which Supabase's storage server does not record; copied onto
+   * the document by a trigger (migration 20261127000602) to find duplicates.
+   */
+  sha256?: string;
   mimetype: string;
   cacheControl: string;
   lastModified: string;

@@ -21,6 +21,11 @@ export interface CpuPoolOptions {
   maxQueue?: number;
   /** Longest a task waits for a thread before it is refused with `CpuPoolBusyError`. */
   maxWaitMs?: number;
+  /**
+   * Added to the threads' scheduling priority (Unix `nice`): background work yields the CPU
+   * to the threads that answer requests.
+   */
+  niceIncrement?: number;
 }
 
 /** The pool's queue is full: the caller should answer "try again shortly" (503). */
@@ -37,9 +42,10 @@ export type CpuTaskArgs<N extends CpuTaskName> = Parameters<CpuTasks[N]>[0];
 export type CpuTaskResult<N extends CpuTaskName> = Awaited<ReturnType<CpuTasks[N]>>;
 
 /**
- * The one pool of worker threads (piscina) for CPU-heavy work: password hashing now, text
- * extraction, OCR and archives later. Tasks are named in `tasks.ts`, and `run` is typed by
- * that registry. The server starts it and closes it with itself.
+ * A pool of worker threads (piscina) for CPU-heavy work, with the tasks named in `tasks.ts` and
+ * `run` typed by that registry. The server runs two (see `server.ts`): one for work a request
+ * waits for (password hashing), one at a lower priority for background work (text extraction,
+ * OCR), so that a minute of OCR never stands between anyone and their sign-in.
  */
 export class CpuPool {
   private readonly piscina: Piscina;
@@ -62,18 +68,32 @@ export class CpuPool {
       // The threads are started once and kept: starting one (with its TypeScript loader)
       // costs about 0.3 s, which no request should wait for.
       idleTimeout: Number.POSITIVE_INFINITY,
+      ...(options.niceIncrement ? { niceIncrement: options.niceIncrement } : {}),
     });
   }
 
-  /** Runs the task `name` in a pool thread; rejects with `CpuPoolBusyError` when the queue is full. */
-  async run<N extends CpuTaskName>(name: N, args: CpuTaskArgs<N>): Promise<CpuTaskResult<N>> {
+  /**
+   * Runs the task `name` in a pool thread, when it is the caller's turn; rejects with
+   * `CpuPoolBusyError` when the queue is full or the turn does not come within `maxWaitMs`.
+   * When `signal` aborts, the task is dropped from the queue or, if it is running, its thread is
+   * stopped (and replaced): the only way to bound work that never yields.
+   */
+  async run<N extends CpuTaskName>(
+    name: N,
+    args: CpuTaskArgs<N>,
+    options: { signal?: AbortSignal; maxWaitMs?: number } = {},
+  ): Promise<CpuTaskResult<N>> {
     if (this.turns.waiting >= this.maxQueue) throw new CpuPoolBusyError();
     const lane = currentRequestScope()?.lane ?? 'server';
     try {
       return await this.turns.run(
         lane,
-        () => this.piscina.run({ name, args }) as Promise<CpuTaskResult<N>>,
-        this.maxWaitMs,
+        () =>
+          this.piscina.run(
+            { name, args },
+            options.signal ? { signal: options.signal } : {},
+          ) as Promise<CpuTaskResult<N>>,
+        options.maxWaitMs ?? this.maxWaitMs,
       );
     } catch (error) {
       if (error instanceof QueueTimeoutError) throw new CpuPoolBusyError();

@@ -5,7 +5,7 @@ export const paths = {
   /** The list filtered by expiry state (the dashboard's counters, reminder e-mails). */
   documentsExpiring: (state: 'overdue' | 'soon') => `/documents?expiry=${state}`,
   /** The list ordered by expiry date (the dashboard's Manage). */
-  documentsByExpiry: '/documents?sort=expiry',
+  documentsByExpiry: '/documents?sort=expiry_date',
   /** The list with one document open (links from the dashboard, e-mails and calendars). */
   document: (id: string) => `/documents?document=${encodeURIComponent(id)}`,
   upload: '/upload',

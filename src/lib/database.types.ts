@@ -46,6 +46,10 @@ export type DocumentCategory = (typeof DOCUMENT_CATEGORIES)[number];
 export const DOCUMENT_STATUSES = ['Active'] as const;
 export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
 
+/** Where reading a document's text stands: "Indexing…" while pending, "Text not available" when failed or unavailable. */
+export const DOCUMENT_TEXT_STATES = ['pending', 'ready', 'failed', 'unavailable'] as const;
+export type DocumentTextState = (typeof DOCUMENT_TEXT_STATES)[number];
+
 /** The nine operations category keys (routes /operations/{key}). */
 export const OPERATIONS_CATEGORY_KEYS = [
   'hr',
@@ -280,6 +284,63 @@ export type Database = {
           },
         ];
       };
+      document_texts: {
+        Row: {
+          content: string;
+          document_id: string;
+          extracted_at: string | null;
+          object_version: string | null;
+          organization_id: string;
+          pages: number | null;
+          reason: string | null;
+          search_vector: string;
+          state: DocumentTextState;
+          truncated: boolean;
+          updated_at: string;
+        };
+        Insert: {
+          content?: string;
+          document_id: string;
+          extracted_at?: string | null;
+          object_version?: string | null;
+          organization_id: string;
+          pages?: number | null;
+          reason?: string | null;
+          search_vector?: string;
+          state?: DocumentTextState;
+          truncated?: boolean;
+          updated_at?: string;
+        };
+        Update: {
+          content?: string;
+          document_id?: string;
+          extracted_at?: string | null;
+          object_version?: string | null;
+          organization_id?: string;
+          pages?: number | null;
+          reason?: string | null;
+          search_vector?: string;
+          state?: DocumentTextState;
+          truncated?: boolean;
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'document_texts_document_id_fkey';
+            columns: ['document_id'];
+            isOneToOne: true;
+            referencedRelation: 'documents';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'document_texts_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: false;
+            referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
       document_versions: {
         Row: {
           change: DocumentVersionChange;
@@ -363,6 +424,7 @@ export type Database = {
       documents: {
         Row: {
           category: DocumentCategory;
+          content_sha256: string | null;
           created_at: string;
           description: string | null;
           expiry_date: string | null;
@@ -382,6 +444,7 @@ export type Database = {
         };
         Insert: {
           category: DocumentCategory;
+          content_sha256?: string | null;
           created_at?: string;
           description?: string | null;
           expiry_date?: string | null;
@@ -401,6 +464,7 @@ export type Database = {
         };
         Update: {
           category?: DocumentCategory;
+          content_sha256?: string | null;
           created_at?: string;
           description?: string | null;
           expiry_date?: string | null;
@@ -989,6 +1053,10 @@ export type Database = {
       };
     };
     Functions: {
+      add_documents_tags: {
+        Args: { document_ids: string[]; tags_to_add: string[] };
+        Returns: number;
+      };
       accept_invitation: {
         Args: { token: string };
         Returns: undefined;
@@ -1018,6 +1086,10 @@ export type Database = {
         Args: { user_id: string };
         Returns: undefined;
       };
+      delete_documents: {
+        Args: { document_ids: string[] };
+        Returns: string[];
+      };
       disconnect_oauth_connection: {
         Args: { connection_id: string };
         Returns: undefined;
@@ -1025,6 +1097,10 @@ export type Database = {
       document_stats: {
         Args: never;
         Returns: Database['public']['CompositeTypes']['document_stats_result'];
+      };
+      find_duplicate_documents: {
+        Args: { sha256: string };
+        Returns: Database['public']['Tables']['documents']['Row'][];
       };
       get_invitation: {
         Args: { token: string };
@@ -1058,6 +1134,10 @@ export type Database = {
         Args: { message_id: string };
         Returns: Database['public']['CompositeTypes']['mail_result'];
       };
+      remove_documents_tags: {
+        Args: { document_ids: string[]; tags_to_remove: string[] };
+        Returns: number;
+      };
       save_oauth_config: {
         Args: {
           provider_id: string;
@@ -1078,6 +1158,38 @@ export type Database = {
         };
         Returns: Database['public']['CompositeTypes']['mail_result'];
       };
+      search_documents: {
+        Args: {
+          search?: string | null;
+          category_filter?: string | null;
+          tag_filter?: string | null;
+          expiry_filter?: 'overdue' | 'soon' | 'later' | 'none' | null;
+          uploaded_by_filter?: string | null;
+          section_category?: string | null;
+          section_tags?: string[] | null;
+          sort_by?:
+            | 'relevance'
+            | 'name'
+            | 'category'
+            | 'upload_date'
+            | 'expiry_date'
+            | 'size'
+            | 'status'
+            | null;
+          sort_descending?: boolean | null;
+          page_offset?: number;
+          page_size?: number;
+        };
+        Returns: Database['public']['CompositeTypes']['document_search_result'][];
+      };
+      set_documents_category: {
+        Args: { document_ids: string[]; new_category: DocumentCategory };
+        Returns: number;
+      };
+      set_documents_expiry: {
+        Args: { document_ids: string[]; new_expiry_date: string | null };
+        Returns: number;
+      };
       update_user_role: {
         Args: { user_id: string; new_role: InvitableRole };
         Returns: undefined;
@@ -1092,6 +1204,32 @@ export type Database = {
         scope: string | null;
         token: string | null;
         created_at: string | null;
+      };
+      document_search_result: {
+        id: string | null;
+        organization_id: string | null;
+        name: string | null;
+        category: DocumentCategory | null;
+        expiry_date: string | null;
+        size: number | null;
+        status: DocumentStatus | null;
+        file_path: string | null;
+        tags: string[] | null;
+        description: string | null;
+        uploaded_by: string | null;
+        uploader_name: string | null;
+        created_at: string | null;
+        upload_date: string | null;
+        updated_at: string | null;
+        text_state: DocumentTextState | null;
+        text_reason: string | null;
+        snippet: string | null;
+        rank: number | null;
+        total_count: number | null;
+        responsible_id: string | null;
+        responsible_name: string | null;
+        renewal_in_progress: boolean | null;
+        renewal_note: string | null;
       };
       document_stats_result: {
         total: number | null;

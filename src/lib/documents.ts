@@ -38,8 +38,9 @@ export interface DocumentRenewalFields {
   renewal_note: string | null;
 }
 
-/** The properties a user sets at upload and in the edit-properties modal. */
+/** The properties a user sets at upload and in the edit-properties modal (there also the name). */
 export interface DocumentProperties {
+  name?: string;
   category: DocumentCategory;
   expiry_date: string | null;
   tags: string[];

@@ -43,6 +43,12 @@ describe('server configuration', () => {
     expect(config.functions.verifyJwt('calendar')).toBe(false);
     // All cores but one for CPU-heavy work, at least one thread.
     expect(config.workers.cpuThreads).toBe(Math.max(1, os.availableParallelism() - 1));
+    expect(config.textExtraction).toEqual({
+      timeoutMs: 120_000,
+      maxPages: 200,
+      maxOcrPages: 20,
+      maxCharacters: 200_000,
+    });
   });
 
   it('takes Supabase keys from config.toml and Steward keys from steward.toml', async () => {
@@ -52,7 +58,7 @@ describe('server configuration', () => {
         `[storage]\nfile_size_limit = "5MB"\n[functions.open]\nverify_jwt = false\n`,
       `[database]\nstatement_timeout_anon = "500ms"\n[storage]\nquota_per_organization = "2GiB"\n` +
         `max_signed_url_expiry = "1h"\n[api]\nmax_embed_depth = 2\n[oauth]\nallowed_hosts = ["id.example.org"]\n` +
-        `[workers]\ncpu_threads = 3\n`,
+        `[workers]\ncpu_threads = 3\n[text_extraction]\ntimeout = "30s"\nmax_ocr_pages = 0\n`,
     );
     expect(config.api).toEqual({
       maxRows: 50,
@@ -80,6 +86,11 @@ describe('server configuration', () => {
     await expect(configFrom('', '[reminders]\ncheck_interval = "2h"\n')).rejects.toThrow(
       /check_interval must be between "1s" and "1h"/,
     );
+    expect(config.textExtraction).toMatchObject({
+      timeoutMs: 30_000,
+      maxOcrPages: 0,
+      maxPages: 200,
+    });
   });
 
   it('lets a variable override a file', async () => {
@@ -150,6 +161,9 @@ describe('server configuration', () => {
     );
     await expect(configFrom('', '', { STORAGE_MAX_SIGNED_URL_EXPIRY: '59m' })).rejects.toThrow(
       /STORAGE_MAX_SIGNED_URL_EXPIRY must be at least "1h"/,
+    );
+    await expect(configFrom('', '[text_extraction]\nmax_characters = 10\n')).rejects.toThrow(
+      /\[text_extraction\] max_characters must be/,
     );
     await expect(configFrom('', '', { AUTH_ENABLE_SIGNUP: 'maybe' })).rejects.toThrow(
       /AUTH_ENABLE_SIGNUP must be true or false/,

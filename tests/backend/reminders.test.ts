@@ -345,6 +345,7 @@ describe('daily reminders', () => {
       config: server.config,
       keys: server.keys,
       cpu: server.cpu,
+      backgroundCpu: server.cpu,
       publicUrl: () => server.url,
       get jobs() {
         return second;

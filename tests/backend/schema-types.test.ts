@@ -8,6 +8,7 @@ import {
   DOCUMENT_CATEGORIES,
   DOCUMENT_STATUSES,
   DOCUMENT_VERSION_CHANGES,
+  DOCUMENT_TEXT_STATES,
   INTEGRATION_CATEGORIES,
   INVITABLE_ROLES,
   OPERATIONS_CATEGORY_KEYS,
@@ -75,6 +76,7 @@ describe('src/lib/database.types.ts', () => {
     expect(column('user_invitations', 'role')).toEqual(sorted(INVITABLE_ROLES));
     expect(column('documents', 'category')).toEqual(sorted(DOCUMENT_CATEGORIES));
     expect(column('documents', 'status')).toEqual(sorted(DOCUMENT_STATUSES));
+    expect(column('document_texts', 'state')).toEqual(sorted(DOCUMENT_TEXT_STATES));
     expect(column('custom_integrations', 'operations_category')).toEqual(
       sorted(OPERATIONS_CATEGORY_KEYS),
     );

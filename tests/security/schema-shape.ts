@@ -34,6 +34,8 @@ export interface FunctionShape {
   args: { name: string; type: TypeFamily }[];
   /** `void`, a family, or a record of fields. */
   returns: TypeFamily | Record<string, ColumnShape>;
+  /** A set-returning function (`returns setof`), which supabase-js types as an array of rows. */
+  setof?: true;
 }
 
 export interface SchemaShape {
@@ -126,6 +128,19 @@ class TypeReader {
       return `${this.family(element!)}[]`;
     }
     throw new Error(`cannot classify ${this.checker.typeToString(type)}`);
+  }
+
+  isArray(type: ts.Type): boolean {
+    return this.checker.isArrayType(type);
+  }
+
+  /** The row type of an array of rows (a set-returning function's result), else null. */
+  arrayElementObject(type: ts.Type): ts.Type | null {
+    if (!this.checker.isArrayType(type)) return null;
+    const [element] = this.checker.getTypeArguments(type as ts.TypeReference);
+    return element && element.getFlags() & ts.TypeFlags.Object && !this.checker.isArrayType(element)
+      ? element
+      : null;
   }
 
   /** The fields of an object type, by family and nullability only (no value lists). */
@@ -223,13 +238,15 @@ export function shapeFromTypes(file: string): SchemaShape {
           name: arg,
           type: read.column(read.typeOf(argSymbol)).type,
         }));
-    const returnsType = read.member(fn, 'Returns');
+    let returnsType = read.member(fn, 'Returns');
+    const rowType = read.arrayElementObject(returnsType);
+    if (rowType) returnsType = rowType;
     const returns = read.isVoidLike(returnsType)
       ? 'void'
-      : returnsType.getFlags() & ts.TypeFlags.Object
+      : returnsType.getFlags() & ts.TypeFlags.Object && !read.isArray(returnsType)
         ? read.record(returnsType)
         : read.column(returnsType).type;
-    functions[name] = { args, returns };
+    functions[name] = rowType ? { args, returns, setof: true } : { args, returns };
   }
 
   const compositeTypes: SchemaShape['compositeTypes'] = {};
@@ -258,7 +275,9 @@ function familyOf(typeName: string): TypeFamily {
   if (
     ['text', 'varchar', 'bpchar', 'uuid', 'date', 'timestamptz', 'timestamp', 'time'].includes(
       typeName,
-    )
+    ) ||
+    // A search vector comes back as its text form.
+    typeName === 'tsvector'
   ) {
     return 'string';
   }
@@ -343,12 +362,13 @@ export async function shapeFromDatabase(db: Queryable): Promise<SchemaShape> {
     returns: string;
     returns_kind: string;
     returns_relation: string | null;
+    setof: boolean;
   }>(`
     select p.proname as name, p.proargnames as arg_names,
            array(select t.typname::text from unnest(p.proargtypes) with ordinality u(oid, i)
                  join pg_type t on t.oid = u.oid order by u.i) as arg_types,
            rt.typname as returns, rt.typtype::text as returns_kind,
-           rc.relname as returns_relation
+           rc.relname as returns_relation, p.proretset as setof
     from pg_proc p
     join pg_namespace n on n.oid = p.pronamespace
     join pg_type rt on rt.oid = p.prorettype
@@ -421,7 +441,7 @@ export async function shapeFromDatabase(db: Queryable): Promise<SchemaShape> {
     } else if (fn.returns_kind === 'c' && fn.returns_relation) {
       returns = sortKeys(records[fn.returns_relation]!);
     } else returns = familyOf(fn.returns);
-    functions[fn.name] = { args, returns };
+    functions[fn.name] = fn.setof ? { args, returns, setof: true } : { args, returns };
   }
 
   return {

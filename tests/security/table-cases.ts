@@ -167,6 +167,28 @@ export const TABLES: TableSpec[] = [
     change: { name: 'renamed.pdf' },
   },
   {
+    // A document's text and its reading state: made and written by the database and the
+    // server only (the insert tries a document without a text row).
+    table: 'document_texts',
+    key: 'document_id',
+    columns: 'document_id, organization_id, state, reason',
+    rules: { select: 'member', insert: 'nobody', update: 'nobody', delete: 'nobody' },
+    fixture: (server, org) => serviceInsert(server, 'documents', documentRow(org), 'id'),
+    newRow: async (_server, org) => {
+      const id = randomUUID();
+      return {
+        key: id,
+        row: {
+          document_id: id,
+          organization_id: org.organisation.id,
+          state: 'ready',
+          content: 'forged',
+        },
+      };
+    },
+    change: { state: 'ready', reason: 'forged' },
+  },
+  {
     table: 'user_invitations',
     key: 'id',
     rules: { select: 'admin', insert: 'nobody', update: 'nobody', delete: 'nobody' },

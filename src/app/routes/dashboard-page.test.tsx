@@ -75,7 +75,7 @@ describe('dashboard', () => {
     // Manage opens the list ordered by expiry date; the counters open it filtered.
     expect(within(renewals).getByRole('link', { name: 'Manage' })).toHaveAttribute(
       'href',
-      '/documents?sort=expiry',
+      '/documents?sort=expiry_date',
     );
     expect(screen.getByRole('link', { name: /Overdue/ })).toHaveAttribute(
       'href',

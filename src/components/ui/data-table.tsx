@@ -49,8 +49,11 @@ export interface DataTableProps<Row> {
   rowHeight?: { wide: number; phone: number };
   /** The minimum width of the wide layout (a class), below which its box scrolls sideways. */
   minWidth?: string;
-  /** The order the rows start in (the reader may change it with the headers). */
-  initialSort?: SortState | null;
+  /**
+   * For rows sorted elsewhere (by the server): the order they are in, and what a click on a
+   * sortable header asks for. Without it the table sorts its rows itself.
+   */
+  sorting?: { sort: SortState | null; onSort: (key: string) => void };
 }
 
 /** Lists longer than this are windowed, when rows have a fixed height. */
@@ -109,21 +112,27 @@ export function DataTable<Row>({
   actionsWidth = 'w-[18%]',
   rowHeight,
   minWidth = 'min-w-[720px]',
-  initialSort = null,
+  sorting,
 }: DataTableProps<Row>) {
-  const [sort, setSort] = useState<SortState | null>(initialSort);
-  const sorted = useMemo(() => sortRows(rows, columns, sort), [rows, columns, sort]);
+  const [ownSort, setSort] = useState<SortState | null>(null);
+  const sort = sorting ? sorting.sort : ownSort;
+  const sorted = useMemo(
+    () => (sorting ? rows : sortRows(rows, columns, ownSort)),
+    [rows, columns, ownSort, sorting],
+  );
   const phone = useMediaQuery(PHONE_QUERY);
   const height = rowHeight ? (phone ? rowHeight.phone : rowHeight.wide) : undefined;
   const windowed = height !== undefined && sorted.length > VIRTUALIZE_ABOVE;
   const span = columns.length + (rowActions ? 1 : 0);
 
   const toggleSort = (key: string) =>
-    setSort((current) => ({
-      key,
-      direction:
-        current?.key === key && current.direction === 'ascending' ? 'descending' : 'ascending',
-    }));
+    sorting
+      ? sorting.onSort(key)
+      : setSort((current) => ({
+          key,
+          direction:
+            current?.key === key && current.direction === 'ascending' ? 'descending' : 'ascending',
+        }));
 
   return (
     // A named, focusable box, so keyboard users can scroll a wide table sideways; `relative`

@@ -74,6 +74,7 @@ describe('documents page', () => {
     await screen.findByText('older.pdf', {}, PAGE);
     const headers = screen.getAllByRole('columnheader').map((header) => header.textContent);
     expect(headers).toEqual([
+      'Select',
       'Name',
       'Category',
       'Upload Date',
@@ -83,7 +84,7 @@ describe('documents page', () => {
       'Actions',
     ]);
     const rows = screen.getAllByRole('row').slice(1);
-    expect(rows.map((row) => within(row).getAllByRole('cell')[0]!.textContent)).toEqual([
+    expect(rows.map((row) => within(row).getAllByRole('cell')[1]!.textContent)).toEqual([
       expect.stringContaining('newer.txt'),
       expect.stringContaining('older.pdf'),
     ]);
@@ -130,7 +131,7 @@ describe('documents page', () => {
     ]);
     renderApp({ client: organization.masterAdmin.client, route: '/documents' });
     await screen.findByText('expired certificate.pdf', {}, PAGE);
-    const expiryCell = (name: string) => within(rowOf(name)).getAllByRole('cell')[3]!;
+    const expiryCell = (name: string) => within(rowOf(name)).getAllByRole('cell')[4]!;
     expect(expiryCell('expired certificate.pdf')).toHaveTextContent('Overdue');
     expect(
       expiryCell('expired certificate.pdf').querySelector('[data-expiry-state]'),
@@ -157,18 +158,18 @@ describe('documents page', () => {
       route: '/documents?expiry=overdue',
     });
     await screen.findByText('expired certificate.pdf', {}, PAGE);
-    expect(screen.getByLabelText('Filter by expiry date')).toHaveValue('overdue');
+    expect(screen.getByLabelText('Filter by expiry')).toHaveValue('overdue');
     const names = () =>
       screen
         .getAllByRole('row')
         .slice(1)
-        .map((row) => within(row).getAllByRole('cell')[0]!.textContent);
+        .map((row) => within(row).getAllByRole('cell')[1]!.textContent);
     expect(names()).toEqual([expect.stringContaining('expired certificate.pdf')]);
     unmount();
 
     const sorted = renderApp({
       client: organization.masterAdmin.client,
-      route: '/documents?sort=expiry',
+      route: '/documents?sort=expiry_date',
     });
     await screen.findByText('licence.pdf', {}, PAGE);
     expect(names()).toEqual([
@@ -188,35 +189,96 @@ describe('documents page', () => {
     );
   });
 
-  it('filters by name as you type and by category', async () => {
+  it('searches on the server as you type, filters by category, and keeps both in the address', async () => {
     const { organization, user } = await openDocuments();
     await seedDocuments(organization, [
       { name: 'Insurance Policy.pdf', category: 'Legal' },
       { name: 'Youth Camp Budget.xlsx', category: 'Financial' },
       { name: 'insurance-claims.docx', category: 'Financial' },
     ]);
-    renderApp({ client: organization.masterAdmin.client, route: '/documents' });
+    const { router } = renderApp({ client: organization.masterAdmin.client, route: '/documents' });
     await screen.findByText('Insurance Policy.pdf', {}, PAGE);
 
-    await user.type(screen.getByLabelText('Search documents by name'), 'INSUR');
+    await user.type(screen.getByLabelText('Search documents'), 'INSUR');
     await waitFor(() =>
       expect(screen.queryByText('Youth Camp Budget.xlsx')).not.toBeInTheDocument(),
     );
     expect(screen.getByText('Insurance Policy.pdf')).toBeInTheDocument();
     expect(screen.getByText('insurance-claims.docx')).toBeInTheDocument();
-    expect(screen.getByRole('status')).toHaveTextContent('Showing 2 of 3 documents');
+    expect(screen.getByRole('status')).toHaveTextContent('Showing 1–2 of 2 documents');
 
     await user.selectOptions(screen.getByLabelText('Filter by category'), 'Financial');
     await waitFor(() => expect(screen.queryByText('Insurance Policy.pdf')).not.toBeInTheDocument());
     expect(screen.getByText('insurance-claims.docx')).toBeInTheDocument();
+    expect(new URLSearchParams(router.state.location.search).get('q')).toBe('INSUR');
+    expect(new URLSearchParams(router.state.location.search).get('category')).toBe('Financial');
 
-    await user.clear(screen.getByLabelText('Search documents by name'));
-    await user.type(screen.getByLabelText('Search documents by name'), 'nothing like it');
+    await user.clear(screen.getByLabelText('Search documents'));
+    await user.type(screen.getByLabelText('Search documents'), 'nothing like it');
     expect(await screen.findByText('No documents match your search.')).toBeInTheDocument();
 
     const options = within(screen.getByLabelText('Filter by category')).getAllByRole('option');
     expect(options[0]).toHaveTextContent('All Categories');
     expect(options).toHaveLength(15);
+    // The box says what it searches and how to narrow.
+    expect(screen.getByText(/tag:, category: or expires:/)).toBeInTheDocument();
+  });
+
+  it('opens with the search, filters, order and page the address holds', async () => {
+    const { organization } = await openDocuments();
+    await seedDocuments(organization, [
+      { name: 'Lease of the hall.pdf', category: 'Legal', expiry_date: '2020-01-01' },
+      { name: 'Lease of the manse.pdf', category: 'Legal', expiry_date: '2020-06-01' },
+      { name: 'Lease renewal notes.txt', category: 'Other', expiry_date: '2020-01-01' },
+      { name: 'Lease of the car park.pdf', category: 'Legal', expiry_date: null },
+    ]);
+    renderApp({
+      client: organization.masterAdmin.client,
+      route: '/documents?q=lease&category=Legal&expiry=overdue&sort=name&dir=desc',
+    });
+    await screen.findByText('Lease of the manse.pdf', {}, PAGE);
+    expect(screen.getByLabelText('Search documents')).toHaveValue('lease');
+    expect(screen.getByLabelText('Filter by category')).toHaveValue('Legal');
+    expect(screen.getByLabelText('Filter by expiry')).toHaveValue('overdue');
+    const names = screen
+      .getAllByRole('row')
+      .slice(1)
+      .map((row) => within(row).getAllByRole('cell')[1]!.textContent);
+    expect(names).toEqual([
+      expect.stringContaining('Lease of the manse.pdf'),
+      expect.stringContaining('Lease of the hall.pdf'),
+    ]);
+    expect(screen.getByRole('columnheader', { name: 'Name' })).toHaveAttribute(
+      'aria-sort',
+      'descending',
+    );
+  });
+
+  it('finds a document by words inside its file and shows where they are', async () => {
+    const { organization, user } = await openDocuments();
+    const stored = await seedStoredDocument(
+      organization,
+      { name: 'scan-0042.txt' },
+      'Certificate of insurance for the youth camp at Lakeside',
+    );
+    // The text is read in the background; wait until it is.
+    await waitFor(
+      async () => {
+        const { data } = await serviceClient()
+          .from('document_texts')
+          .select('state')
+          .eq('document_id', stored.id)
+          .single();
+        expect(data?.state).toBe('ready');
+      },
+      { timeout: 20_000, interval: 250 },
+    );
+    renderApp({ client: organization.masterAdmin.client, route: '/documents' });
+    await screen.findByText('scan-0042.txt', {}, PAGE);
+    await user.type(screen.getByLabelText('Search documents'), 'lakeside');
+    const snippet = await screen.findByTestId('search-snippet', {}, PAGE);
+    expect(snippet).toHaveTextContent('Certificate of insurance for the youth camp at Lakeside');
+    expect(within(snippet).getByText('Lakeside').tagName).toBe('MARK');
   });
 
   it('deletes a document after the confirmation, with its stored file', async () => {
@@ -425,7 +487,7 @@ describe('documents page', () => {
   it('shows the load failure with the backend note', async () => {
     const { organization } = await openDocuments();
     network.use(
-      http.get('*/rest/v1/documents', () =>
+      http.post('*/rest/v1/rpc/search_documents', () =>
         HttpResponse.json(
           { code: 'PGRST002', message: 'Could not query the database for the schema cache' },
           { status: 503 },
@@ -440,23 +502,27 @@ describe('documents page', () => {
     expect(alert).toHaveTextContent('make sure the backend is configured');
   });
 
-  it('loads a large list in slices and renders only the rows on screen', async () => {
-    const { organization } = await openDocuments();
+  it('shows one page at a time with the total, and moves between pages', async () => {
+    const { organization, user } = await openDocuments();
     await seedDocuments(
       organization,
-      Array.from({ length: 1500 }, (_, index) => ({
+      Array.from({ length: 60 }, (_, index) => ({
         name: `Doc ${String(index).padStart(4, '0')}.pdf`,
       })),
     );
-    renderApp({ client: organization.masterAdmin.client, route: '/documents' });
-    await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent(/^1,500 documents$/), {
-      timeout: 15_000,
+    const { router } = renderApp({
+      client: organization.masterAdmin.client,
+      route: '/documents?sort=name',
     });
-    const table = screen.getByRole('table');
-    expect(table).toHaveAttribute('aria-rowcount', '1501');
-    const rendered = within(table).getAllByRole('row').length - 1;
-    expect(rendered).toBeGreaterThan(0);
-    expect(rendered).toBeLessThan(60);
+    await screen.findByText('Doc 0000.pdf', {}, PAGE);
+    expect(screen.getByRole('status')).toHaveTextContent('Showing 1–50 of 60 documents');
+    expect(screen.getAllByRole('row')).toHaveLength(51);
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await screen.findByText('Doc 0059.pdf')).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('Showing 51–60 of 60 documents');
+    expect(new URLSearchParams(router.state.location.search).get('page')).toBe('2');
+    await user.click(screen.getByRole('button', { name: 'Previous' }));
+    expect(await screen.findByText('Doc 0000.pdf')).toBeInTheDocument();
   });
 
   it('shows a member without an organisation how to set one up, not an upload', async () => {
@@ -475,9 +541,9 @@ describe('documents page', () => {
   it('sorts by a column header', async () => {
     const { organization, user } = await openDocuments();
     await seedDocuments(organization, [
-      { name: 'b.pdf', expiry_date: '2030-05-01', created_at: '2025-01-03T00:00:00Z' },
-      { name: 'a.pdf', expiry_date: null, created_at: '2025-01-02T00:00:00Z' },
-      { name: 'c.pdf', expiry_date: '2029-01-01', created_at: '2025-01-01T00:00:00Z' },
+      { name: 'b.pdf', expiry_date: '2030-05-01', upload_date: '2025-01-03T00:00:00Z' },
+      { name: 'a.pdf', expiry_date: null, upload_date: '2025-01-02T00:00:00Z' },
+      { name: 'c.pdf', expiry_date: '2029-01-01', upload_date: '2025-01-01T00:00:00Z' },
     ]);
     renderApp({ client: organization.masterAdmin.client, route: '/documents' });
     await screen.findByText('a.pdf', {}, PAGE);
@@ -485,16 +551,25 @@ describe('documents page', () => {
       screen
         .getAllByRole('row')
         .slice(1)
-        .map((row) => within(row).getAllByRole('cell')[0]!.textContent);
+        // The name itself, not the tags or the text state under it.
+        .map((row) => within(row).getAllByRole('cell')[1]!.querySelector('[title]')?.textContent);
     expect(names()).toEqual(['b.pdf', 'a.pdf', 'c.pdf']);
-    const expiry = screen.getByRole('columnheader', { name: 'Expiry Date' });
-    await user.click(within(expiry).getByRole('button'));
-    expect(expiry).toHaveAttribute('aria-sort', 'ascending');
-    expect(names()).toEqual(['c.pdf', 'b.pdf', 'a.pdf']);
+    await user.click(
+      within(screen.getByRole('columnheader', { name: 'Expiry Date' })).getByRole('button'),
+    );
+    await waitFor(() => expect(names()).toEqual(['c.pdf', 'b.pdf', 'a.pdf']));
+    expect(screen.getByRole('columnheader', { name: 'Expiry Date' })).toHaveAttribute(
+      'aria-sort',
+      'ascending',
+    );
     await user.click(
       within(screen.getByRole('columnheader', { name: 'Name' })).getByRole('button'),
     );
-    expect(names()).toEqual(['a.pdf', 'b.pdf', 'c.pdf']);
+    await waitFor(() => expect(names()).toEqual(['a.pdf', 'b.pdf', 'c.pdf']));
+    await user.click(
+      within(screen.getByRole('columnheader', { name: 'Name' })).getByRole('button'),
+    );
+    await waitFor(() => expect(names()).toEqual(['c.pdf', 'b.pdf', 'a.pdf']));
   });
 
   it('does not delete on Enter: the confirmation opens on Cancel', async () => {
@@ -540,5 +615,69 @@ describe('documents page', () => {
       }),
     );
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+  });
+
+  it('renames a document in Edit Properties, keeping its extension', async () => {
+    const { organization, user } = await openDocuments();
+    const [document] = await seedDocuments(organization, [{ name: 'scan 0001.pdf' }]);
+    renderApp({ client: organization.masterAdmin.client, route: '/documents' });
+    await screen.findByText('scan 0001.pdf', {}, PAGE);
+    await user.click(
+      within(rowOf('scan 0001.pdf')).getByRole('button', { name: 'Edit Properties scan 0001.pdf' }),
+    );
+    const dialog = await screen.findByRole('dialog');
+    await user.clear(within(dialog).getByLabelText('Name'));
+    await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Please enter a name.');
+    await user.click(screen.getByRole('button', { name: 'OK' }));
+    await user.type(within(dialog).getByLabelText('Name'), 'Architect report');
+    await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByText('Architect report.pdf')).toBeInTheDocument();
+    const saved = await serviceClient()
+      .from('documents')
+      .select('name, file_path')
+      .eq('id', document!.id)
+      .single();
+    expect(saved.data).toEqual({ name: 'Architect report.pdf', file_path: document!.file_path });
+  });
+
+  it('tags and deletes selected documents at once, asking once with the count', async () => {
+    const { organization, user } = await openDocuments();
+    await seedDocuments(organization, [
+      { name: 'one.pdf', tags: ['keep'] },
+      { name: 'two.pdf' },
+      { name: 'three.pdf' },
+    ]);
+    renderApp({ client: organization.masterAdmin.client, route: '/documents' });
+    await screen.findByText('one.pdf', {}, PAGE);
+    await user.click(screen.getByRole('checkbox', { name: 'Select one.pdf' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Select two.pdf' }));
+    const bar = screen.getByRole('region', { name: 'Selected documents' });
+    expect(bar).toHaveTextContent('2 documents selected');
+    await user.type(within(bar).getByLabelText('Tags for the selected documents'), 'harvest, 2027');
+    await user.click(within(bar).getByRole('button', { name: 'Add Tags' }));
+    await waitFor(() => expect(within(rowOf('two.pdf')).getByText('harvest')).toBeInTheDocument());
+    expect(within(rowOf('one.pdf')).getByText('keep')).toBeInTheDocument();
+    expect(within(rowOf('one.pdf')).getByText('2027')).toBeInTheDocument();
+    expect(within(rowOf('three.pdf')).queryByText('harvest')).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole('checkbox', { name: 'Select one.pdf' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Select three.pdf' }));
+    await user.click(
+      within(screen.getByRole('region', { name: 'Selected documents' })).getByRole('button', {
+        name: 'Delete',
+      }),
+    );
+    const confirm = await screen.findByRole('dialog', { name: 'Please confirm' });
+    expect(confirm).toHaveTextContent('Are you sure you want to delete 2 documents?');
+    await user.click(within(confirm).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(screen.queryByText('one.pdf')).not.toBeInTheDocument());
+    expect(screen.queryByText('three.pdf')).not.toBeInTheDocument();
+    expect(screen.getByText('two.pdf')).toBeInTheDocument();
+    const left = await serviceClient()
+      .from('documents')
+      .select('name')
+      .eq('organization_id', organization.organizationId);
+    expect(left.data).toEqual([{ name: 'two.pdf' }]);
   });
 });

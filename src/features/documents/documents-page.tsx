@@ -4,32 +4,46 @@ import { useSearchParams } from 'react-router-dom';
 import { Spinner } from '../../components/spinner.tsx';
 import { ButtonLink } from '../../components/ui/button-link.tsx';
 import { paths } from '../../config/paths.ts';
-import { useSession } from '../../lib/session.tsx';
 import type { DocumentRecord } from '../../lib/documents.ts';
-import { useDocumentList } from './api/list-documents.ts';
+import { errorMessage } from '../../lib/errors.ts';
+import { useSession } from '../../lib/session.tsx';
+import {
+  useDocumentSearch,
+  type DocumentQuery,
+  type SearchedDocument,
+  type SortColumn,
+} from './api/search-documents.ts';
+import { fetchDocument } from './api/fetch-document.ts';
+import { BulkActionsBar } from './components/bulk-actions-bar.tsx';
 import { DocumentFilters } from './components/document-filters.tsx';
 import { DocumentPreviewModal } from './components/document-preview-modal.tsx';
 import { DocumentsEmpty } from './components/documents-empty.tsx';
 import { DocumentsLoadError } from './components/documents-load-error.tsx';
-import { BY_EXPIRY, DocumentsTable } from './components/documents-table.tsx';
+import { DocumentsPager } from './components/documents-pager.tsx';
+import { DocumentsTable } from './components/documents-table.tsx';
 import { EditContentModal } from './components/edit-content-modal.tsx';
 import { EditPropertiesModal } from './components/edit-properties-modal.tsx';
 import { OrganizationRequired } from './components/organization-required.tsx';
 import { RenewDialog } from './components/renew-dialog.tsx';
 import type { DocumentAction } from './components/row-actions.tsx';
 import { useConfirmedDelete } from './hooks/use-delete-document.ts';
-import {
-  ALL_CATEGORIES,
-  isExpiryFilter,
-  useDocumentFilter,
-  type ExpiryFilter,
-} from './hooks/use-document-filter.ts';
+import { useDocumentQuery } from './hooks/use-document-query.ts';
 import { useDownloadDocument } from './hooks/use-download-document.ts';
 
 type OpenModal = {
   kind: 'view' | 'properties' | 'content' | 'renew';
   document: DocumentRecord;
 } | null;
+
+/** Newest, largest and best-matching first; names, categories and dates from the start. */
+const naturallyDescending = (column: SortColumn) =>
+  column === 'relevance' || column === 'upload_date' || column === 'size';
+
+/** The order the server applies when the address names none. */
+function effectiveSort(query: DocumentQuery): { column: SortColumn; descending: boolean } {
+  const column = query.sort ?? (/\w/.test(query.search) ? 'relevance' : 'upload_date');
+  return { column, descending: query.descending ?? naturallyDescending(column) };
+}
 
 /** /documents: search, filter and manage the organisation's documents (spec §2). */
 export function DocumentsPage() {
@@ -40,86 +54,85 @@ export function DocumentsPage() {
 }
 
 /**
- * What the address asks for (links from the dashboard and from reminder e-mails):
- * `?expiry=overdue|soon` filters by expiry state, `?sort=expiry` orders by expiry date, and
- * `?document={id}` opens that document.
+ * `?document={id}` (the links of reminder e-mails, the calendar feed and the dashboard's renewal
+ * rows) opens that document, wherever it is in the list; the parameter is then dropped so that
+ * Back and reload do not open it again.
  */
-function useListAddress() {
+function useLinkedDocument(open: (document: DocumentRecord) => void) {
   const [params, setParams] = useSearchParams();
-  const expiryParam = params.get('expiry');
-  const expiry: ExpiryFilter = isExpiryFilter(expiryParam) ? expiryParam : '';
-  const setExpiry = useCallback(
-    (value: ExpiryFilter) =>
+  const documentId = params.get('document');
+  useEffect(() => {
+    if (!documentId) return;
+    let current = true;
+    const forget = () =>
       setParams(
-        (current) => {
-          const next = new URLSearchParams(current);
-          if (value) next.set('expiry', value);
-          else next.delete('expiry');
-          return next;
-        },
-        { replace: true },
-      ),
-    [setParams],
-  );
-  const clearDocument = useCallback(
-    () =>
-      setParams(
-        (current) => {
-          const next = new URLSearchParams(current);
+        (now) => {
+          const next = new URLSearchParams(now);
           next.delete('document');
           return next;
         },
         { replace: true },
-      ),
-    [setParams],
-  );
-  return {
-    expiry,
-    setExpiry,
-    byExpiry: params.get('sort') === 'expiry' || expiry !== '',
-    documentId: params.get('document'),
-    clearDocument,
-  };
+      );
+    fetchDocument(documentId).then(
+      (document) => {
+        if (!current) return;
+        open(document);
+        forget();
+      },
+      // Deleted, or not this organisation's: the list is shown as it is.
+      () => current && forget(),
+    );
+    return () => {
+      current = false;
+    };
+  }, [documentId, open, setParams]);
 }
 
 function OrganizationDocuments() {
-  const list = useDocumentList();
-  const address = useListAddress();
-  const [search, setSearch] = useState('');
-  const [category, setCategory] = useState(ALL_CATEGORIES);
-  const { filtered, appliedSearch, appliedCategory } = useDocumentFilter(
-    list.rows,
-    search,
-    category,
-    address.expiry,
-  );
+  const [query, setQuery] = useDocumentQuery();
+  const list = useDocumentSearch(query);
   const [modal, setModal] = useState<OpenModal>(null);
-  const { documentId, clearDocument } = address;
-  // A link to one document opens it once the list holds it.
-  useEffect(() => {
-    if (!documentId) return;
-    const linked = list.rows.find((row) => row.id === documentId);
-    if (linked) {
-      setModal({ kind: 'view', document: linked });
-      clearDocument();
-    }
-  }, [documentId, list.rows, clearDocument]);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const download = useDownloadDocument();
   const deleteWithConfirmation = useConfirmedDelete();
+  const rows = list.data?.rows ?? [];
+  const total = list.data?.total ?? 0;
+  const sort = effectiveSort(query);
+
+  useLinkedDocument(useCallback((document) => setModal({ kind: 'view', document }), []));
+
+  // A new search, filter, order or page: what was selected is no longer on screen.
+  useEffect(() => setSelected(new Set()), [query]);
 
   const onAction = useCallback(
-    (action: DocumentAction, document: DocumentRecord) => {
+    (action: DocumentAction, document: SearchedDocument) => {
       if (action === 'download') void download(document);
       else if (action === 'delete') void deleteWithConfirmation(document);
       else setModal({ kind: action, document });
     },
     [download, deleteWithConfirmation],
   );
+  const onSort = useCallback(
+    (column: SortColumn) =>
+      setQuery(
+        column === sort.column
+          ? { sort: column, descending: !sort.descending }
+          : { sort: column, descending: null },
+      ),
+    [setQuery, sort.column, sort.descending],
+  );
+  const onSelect = useCallback((document: SearchedDocument, on: boolean) => {
+    setSelected((current) => {
+      const next = new Set(current);
+      if (on) next.add(document.id);
+      else next.delete(document.id);
+      return next;
+    });
+  }, []);
   const closeModal = useCallback(() => setModal(null), []);
-  const filtering =
-    appliedSearch.trim() !== '' || appliedCategory !== ALL_CATEGORIES || address.expiry !== '';
-  // The open document as the list holds it now (after a save, the saved row).
-  const opened = modal && (list.rows.find((row) => row.id === modal.document.id) ?? modal.document);
+  const filtering = query.search.trim() !== '' || query.category !== null || query.expiry !== null;
+  // The open document as the page holds it now (after a save, the saved row).
+  const opened = modal && (rows.find((row) => row.id === modal.document.id) ?? modal.document);
 
   return (
     <div className="space-y-6">
@@ -135,40 +148,43 @@ function OrganizationDocuments() {
         </ButtonLink>
       </div>
 
-      <DocumentFilters
-        search={search}
-        category={category}
-        expiry={address.expiry}
-        onSearchChange={setSearch}
-        onCategoryChange={setCategory}
-        onExpiryChange={address.setExpiry}
-      />
+      <DocumentFilters query={query} onChange={setQuery} />
 
-      {list.status === 'loading' && <Spinner label="Loading documents..." />}
-      {list.status === 'error' && (
-        <DocumentsLoadError message={list.error ?? 'Unknown error'} onRetry={list.reload} />
+      {list.isPending && <Spinner label="Loading documents..." />}
+      {list.isError && !list.data && (
+        <DocumentsLoadError
+          message={errorMessage(list.error)}
+          onRetry={() => void list.refetch()}
+        />
       )}
-      {list.status === 'ready' && (
+      {list.data && (
         <>
-          <p role="status" className="text-sm text-gray-600">
-            {filtering
-              ? `Showing ${filtered.length.toLocaleString()} of ${list.total.toLocaleString()} documents`
-              : `${list.total.toLocaleString()} ${list.total === 1 ? 'document' : 'documents'}`}
-            {list.loadingMore && ' (loading the rest…)'}
-          </p>
-          {list.error && <DocumentsLoadError message={list.error} onRetry={list.reload} />}
-          {/* The search text the results are for: lets a measurement see when they caught up. */}
-          <div data-applied-search={appliedSearch}>
-            {filtered.length > 0 ? (
+          {list.isError && (
+            <DocumentsLoadError
+              message={errorMessage(list.error)}
+              onRetry={() => void list.refetch()}
+            />
+          )}
+          <DocumentsPager page={query.page} total={total} onPage={(page) => setQuery({ page })} />
+          {selected.size > 0 && (
+            <BulkActionsBar
+              documents={rows.filter((row) => selected.has(row.id))}
+              onDone={() => setSelected(new Set())}
+            />
+          )}
+          {/* The search the rows are for: lets a test or a measurement see when they caught up. */}
+          <div data-applied-search={list.isPlaceholderData ? undefined : query.search}>
+            {rows.length > 0 ? (
               <DocumentsTable
-                // A new order asked for by the address starts the table afresh.
-                key={address.byExpiry ? 'by-expiry' : 'newest'}
-                documents={filtered}
+                documents={rows}
                 onAction={onAction}
-                initialSort={address.byExpiry ? BY_EXPIRY : null}
+                sort={sort}
+                onSort={onSort}
+                selected={selected}
+                onSelect={onSelect}
               />
             ) : (
-              !list.loadingMore && <DocumentsEmpty filtered={list.rows.length > 0} />
+              <DocumentsEmpty filtered={filtering} />
             )}
           </div>
         </>

@@ -1,29 +1,27 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { File as NodeFile } from 'node:buffer';
 import userEvent from '@testing-library/user-event';
 import { delay, http, passthrough } from 'msw';
-import { setupServer } from 'msw/node';
+import { FetchInterceptor } from '@mswjs/interceptors/fetch';
+import { SetupServerApi } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createOrganization, signUpUser } from '../../testing/backend.ts';
 import { renderApp } from '../../testing/render.tsx';
-import { serviceClient } from '../../testing/seed-documents.ts';
+import { seedStoredDocument, serviceClient } from '../../testing/seed-documents.ts';
 
 // The first render waits for the session, the profile and the lazily loaded page.
 const PAGE = { timeout: 10_000 };
 
 // Only to hold an upload open while the test looks at the page; it then goes to the real server.
-const network = setupServer();
+// Requests made with fetch only: the file itself goes with XMLHttpRequest (for its progress),
+// straight to the real server.
+const network = new SetupServerApi([], [new FetchInterceptor()]);
 beforeAll(() => network.listen({ onUnhandledRequest: 'bypass' }));
 afterEach(() => network.resetHandlers());
 afterAll(() => network.close());
 
-/**
- * A file as the browser's picker gives it. Node's File, not jsdom's: Node's fetch cannot send
- * jsdom's File or FormData (the request never completes), while in a browser fetch and File come
- * from the same implementation.
- */
+/** A file as the browser's picker gives it (the upload sends it with XMLHttpRequest). */
 function file(name: string, content: string, type = 'application/pdf'): File {
-  return new NodeFile([content], name, { type }) as unknown as File;
+  return new File([content], name, { type });
 }
 
 async function openUpload() {
@@ -190,8 +188,9 @@ describe('upload page', () => {
   it('asks before leaving while files are still uploading', async () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
+    // Held at its first request: looking up whether the organisation has the file already.
     network.use(
-      http.post('*/storage/v1/object/documents/*', async () => {
+      http.post('*/rest/v1/rpc/find_duplicate_documents', async () => {
         await held;
         return passthrough();
       }),
@@ -215,5 +214,89 @@ describe('upload page', () => {
     release();
     await waitFor(() => expect(router.state.location.pathname).toBe('/documents'), PAGE);
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('gives files their own details, and the batch form to the rest', async () => {
+    const { organization, user, router } = await openUpload();
+    await user.upload(screen.getByLabelText('Choose files to upload'), [
+      file('minutes.pdf', 'minutes'),
+      file('contract.pdf', 'contract'),
+    ]);
+    await user.selectOptions(screen.getByLabelText(/Category/), 'Financial');
+    await user.click(screen.getByRole('button', { name: 'Own details for contract.pdf' }));
+    const own = screen.getByRole('group', { name: 'Details of contract.pdf' });
+    // Starts from the batch's values.
+    expect(within(own).getByLabelText(/Category/)).toHaveValue('Financial');
+    await user.selectOptions(within(own).getByLabelText(/Category/), 'Legal');
+    await user.type(within(own).getByLabelText('Tags'), 'lease');
+    expect(screen.getByRole('button', { name: 'Apply to all files' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Upload Documents' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/documents'), PAGE);
+    expect(await storedDocuments(organization.organizationId)).toEqual([
+      expect.objectContaining({ name: 'contract.pdf', category: 'Legal', tags: ['lease'] }),
+      expect.objectContaining({ name: 'minutes.pdf', category: 'Financial', tags: [] }),
+    ]);
+  });
+
+  it('puts the batch form back on every file with Apply to all files', async () => {
+    const { user } = await openUpload();
+    await user.upload(screen.getByLabelText('Choose files to upload'), [file('a.pdf', 'a')]);
+    await user.click(screen.getByRole('button', { name: 'Own details for a.pdf' }));
+    expect(screen.getByRole('group', { name: 'Details of a.pdf' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Apply to all files' }));
+    expect(screen.queryByRole('group', { name: 'Details of a.pdf' })).not.toBeInTheDocument();
+  });
+
+  it('warns about a file the organisation already has: skip it or keep both', async () => {
+    const organization = await createOrganization();
+    await seedStoredDocument(organization, { name: 'Rota May.pdf' }, 'The rota for May');
+    const view = renderApp({ client: organization.masterAdmin.client, route: '/upload' });
+    await screen.findByRole('heading', { name: 'Upload Documents' }, PAGE);
+    const user = userEvent.setup();
+    const again = () => file('rota-copy.pdf', 'The rota for May');
+
+    await user.upload(screen.getByLabelText('Choose files to upload'), again());
+    await user.selectOptions(screen.getByLabelText(/Category/), 'Other');
+    await user.click(screen.getByRole('button', { name: 'Upload Documents' }));
+    const question = await screen.findByRole('dialog', { name: 'Please confirm' });
+    expect(question).toHaveTextContent(
+      '"rota-copy.pdf" is already in your documents as "Rota May.pdf". Upload it again?',
+    );
+    await user.click(within(question).getByRole('button', { name: 'Skip' }));
+    await waitFor(() =>
+      expect(screen.queryByRole('region', { name: /Selected files/ })).not.toBeInTheDocument(),
+    );
+    expect((await storedDocuments(organization.organizationId)).map((d) => d.name)).toEqual([
+      'Rota May.pdf',
+    ]);
+
+    await user.upload(screen.getByLabelText('Choose files to upload'), again());
+    await user.click(screen.getByRole('button', { name: 'Upload Documents' }));
+    await user.click(
+      within(await screen.findByRole('dialog', { name: 'Please confirm' })).getByRole('button', {
+        name: 'Keep both',
+      }),
+    );
+    await waitFor(() => expect(view.router.state.location.pathname).toBe('/documents'), PAGE);
+    expect((await storedDocuments(organization.organizationId)).map((d) => d.name)).toEqual([
+      'Rota May.pdf',
+      'rota-copy.pdf',
+    ]);
+  });
+
+  it('refuses an empty file, naming it, and uploads the others', async () => {
+    const { organization, user } = await openUpload();
+    await user.upload(screen.getByLabelText('Choose files to upload'), [
+      file('empty.pdf', ''),
+      file('full.pdf', 'content'),
+    ]);
+    await user.selectOptions(screen.getByLabelText(/Category/), 'Reports');
+    await user.click(screen.getByRole('button', { name: 'Upload Documents' }));
+    expect(await screen.findByRole('alert', {}, PAGE)).toHaveTextContent(
+      'empty.pdf (The file is empty)',
+    );
+    expect((await storedDocuments(organization.organizationId)).map((d) => d.name)).toEqual([
+      'full.pdf',
+    ]);
   });
 });

@@ -11,10 +11,12 @@ import { FileDropZone } from './components/file-drop-zone.tsx';
 import { OrganizationRequired } from './components/organization-required.tsx';
 import { SelectedFilesList } from './components/selected-files-list.tsx';
 import { useUploadQueue } from './hooks/use-upload-queue.ts';
+import type { DocumentCategory } from '../../lib/database.types.ts';
 import {
   EMPTY_PROPERTY_INPUT,
   hasCategory,
   toDocumentProperties,
+  type PropertyInput,
 } from './utils/property-values.ts';
 import { uploadFailureMessage } from './utils/upload-summary.ts';
 
@@ -22,11 +24,15 @@ import { uploadFailureMessage } from './utils/upload-summary.ts';
 export const UPLOADING_QUESTION =
   'Files are still being uploaded. If you leave now, the files not yet uploaded will not be saved.';
 
-/** /upload: several files at once, with category, expiry date, tags and description (spec §2). */
+/**
+ * /upload: several files at once, with category, expiry date, tags and description (spec §2),
+ * for the whole batch or per file; each file's progress; a warning, with the choice to skip
+ * or keep both, for a file the organisation already has.
+ */
 export function UploadPage() {
   const { organization, profileLoading } = useSession();
   const navigate = useNavigate();
-  const { alert } = useFeedback();
+  const { alert, confirm } = useFeedback();
   const queue = useUploadQueue();
   const [values, setValues] = useState(EMPTY_PROPERTY_INPUT);
   const [started, setStarted] = useState(false);
@@ -51,14 +57,31 @@ export function UploadPage() {
       await alert('Please select at least one file to upload.');
       return;
     }
-    if (!hasCategory(values)) {
-      await alert('Please select a category.');
+    const withoutCategory = pending.find((item) => !hasCategory(item.details ?? values));
+    if (withoutCategory) {
+      await alert(
+        withoutCategory.details
+          ? `Please select a category for ${withoutCategory.file.name}.`
+          : 'Please select a category.',
+      );
       return;
     }
     setStarted(true);
-    const outcome = await queue.upload(toDocumentProperties(values), organizationId);
+    const outcome = await queue.upload({
+      organizationId,
+      // Every file about to be uploaded has a category: checked above.
+      propertiesOf: (item) =>
+        toDocumentProperties(
+          (item.details ?? values) as PropertyInput & { category: DocumentCategory },
+        ),
+      keepDuplicate: (file, existing) =>
+        confirm(
+          `"${file.name}" is already in your documents as "${existing[0]}". Upload it again?`,
+          { confirmLabel: 'Keep both', cancelLabel: 'Skip' },
+        ),
+    });
     if (outcome.failed.length === 0) {
-      setFinished(true);
+      if (outcome.succeeded.length > 0) setFinished(true);
       return;
     }
     await alert(uploadFailureMessage(outcome));
@@ -77,6 +100,8 @@ export function UploadPage() {
           running={queue.running}
           started={started}
           onRemove={queue.remove}
+          batch={values}
+          onDetails={queue.setDetails}
         />
         {started && !queue.running && uploadedCount > 0 && pending.length > 0 && (
           <p
@@ -90,6 +115,19 @@ export function UploadPage() {
         )}
         <div className="rounded-lg border border-gray-200 bg-white p-4 shadow-sm sm:p-6">
           <DocumentPropertyFields values={values} onChange={setValues} disabled={queue.running} />
+          {queue.files.some((item) => item.details !== null) && (
+            <div className="mt-4 flex items-center justify-between gap-3 text-sm text-gray-600">
+              <p>Some files have their own details; the others get these.</p>
+              <Button
+                variant="secondary"
+                size="sm"
+                onClick={queue.applyToAll}
+                disabled={queue.running}
+              >
+                Apply to all files
+              </Button>
+            </div>
+          )}
         </div>
         <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
           <Button

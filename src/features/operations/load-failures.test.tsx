@@ -47,7 +47,7 @@ describe('when the server cannot answer', { timeout: 60_000 }, () => {
     network.use(
       http.get(/\/rest\/v1\/integration_customizations/, failure),
       http.post(/\/rest\/v1\/rpc\/count_documents_matching/, failure),
-      http.get(/\/rest\/v1\/documents/, failure),
+      http.post(/\/rest\/v1\/rpc\/search_documents/, failure),
     );
     renderApp({ client: organization.masterAdmin.client, route: '/operations/it' });
     expect(

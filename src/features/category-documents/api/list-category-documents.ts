@@ -1,44 +1,88 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import type { CompositeTypes } from '../../../lib/database.types.ts';
+import type { DocumentRecord } from '../../../lib/documents.ts';
 import { supabase } from '../../../lib/supabase.ts';
-import { DOCUMENT_COLUMNS, type DocumentRecord } from '../../../lib/documents.ts';
-import { documentMatchFilter, type DocumentMatch } from '../lib/document-match.ts';
+import type { DocumentMatch } from '../lib/document-match.ts';
 import { categoryDocumentKeys } from './query-keys.ts';
 
-/**
- * The organisation's documents that belong on a category or department page, newest first.
- * The filter runs on the server; row-level security limits it to the caller's organisation.
- */
-export async function listCategoryDocuments(match: DocumentMatch): Promise<DocumentRecord[]> {
-  const filter = documentMatchFilter(match);
-  if (!filter) return [];
-  const { data, error } = await supabase()
-    .from('documents')
-    .select(DOCUMENT_COLUMNS)
-    .or(filter)
-    .order('created_at', { ascending: false });
-  if (error) throw new Error(error.message);
-  return data ?? [];
+/** Rows per page of a category page's list. */
+export const CATEGORY_PAGE_SIZE = 50;
+
+export interface CategoryDocumentsPage {
+  rows: DocumentRecord[];
+  /** Documents of the page that match the search, on every page. */
+  total: number;
 }
 
-export const categoryDocumentsQueryOptions = (match: DocumentMatch) =>
+type SearchRow = CompositeTypes<'document_search_result'>;
+
+const toDocument = (row: SearchRow): DocumentRecord => ({
+  id: row.id!,
+  organization_id: row.organization_id!,
+  name: row.name!,
+  category: row.category!,
+  expiry_date: row.expiry_date,
+  size: row.size ?? 0,
+  status: row.status ?? 'Active',
+  file_path: row.file_path!,
+  tags: row.tags ?? [],
+  description: row.description,
+  created_at: row.created_at!,
+  upload_date: row.upload_date!,
+  responsible_id: row.responsible_id,
+  renewal_in_progress: row.renewal_in_progress ?? false,
+  renewal_note: row.renewal_note,
+});
+
+/**
+ * One page of the organisation's documents that belong on a category or department page (its
+ * category, or any of its tag spellings), newest first or best match first, searched by the
+ * database in names, tags, descriptions and the text inside files (`search_documents`).
+ */
+export async function listCategoryDocuments(
+  match: DocumentMatch,
+  search: string,
+  page: number,
+  pageSize = CATEGORY_PAGE_SIZE,
+): Promise<CategoryDocumentsPage> {
+  if (!match.documentCategory && match.tags.length === 0) return { rows: [], total: 0 };
+  const { data, error } = await supabase().rpc('search_documents', {
+    search: search.trim() || null,
+    section_category: match.documentCategory,
+    section_tags: [...match.tags],
+    page_offset: page * pageSize,
+    page_size: pageSize,
+  });
+  if (error) throw new Error(error.message);
+  const rows = (data ?? []) as SearchRow[];
+  return { rows: rows.map(toDocument), total: rows[0]?.total_count ?? 0 };
+}
+
+export const categoryDocumentsQueryOptions = (match: DocumentMatch, search: string, page: number) =>
   queryOptions({
-    queryKey: categoryDocumentKeys.matching(match),
-    queryFn: () => listCategoryDocuments(match),
+    queryKey: categoryDocumentKeys.matching(match, search, page),
+    queryFn: () => listCategoryDocuments(match, search, page),
+    placeholderData: keepPreviousData,
   });
 
-/** The documents of a page; `enabled` false (no organisation) loads nothing. */
-export function useCategoryDocumentList(match: DocumentMatch, { enabled = true } = {}) {
-  return useQuery({ ...categoryDocumentsQueryOptions(match), enabled });
+/** One page of a category page's documents; `enabled` false (no organisation) loads nothing. */
+export function useCategoryDocumentList(
+  match: DocumentMatch,
+  search: string,
+  page: number,
+  { enabled = true } = {},
+) {
+  return useQuery({ ...categoryDocumentsQueryOptions(match, search, page), enabled });
 }
 
 /**
- * How many documents belong on a page: the length of the very list the page shows (one
- * request, one rule), for its Related Documents or Documents card.
+ * How many documents belong on a page, for its Related Documents or Documents card: the total
+ * of the very request the list makes for its first page (one request, one rule).
  */
 export function useCategoryDocumentCount(match: DocumentMatch, { enabled = true } = {}) {
   return useQuery({
-    ...categoryDocumentsQueryOptions(match),
+    ...categoryDocumentsQueryOptions(match, '', 0),
     enabled,
-    select: (documents) => documents.length,
+    select: (page) => page.total,
   });
 }

@@ -5,7 +5,7 @@ import type { DocumentMatch } from '../lib/document-match.ts';
  * start with `'documents'`: any change to a document refreshes them.
  */
 export const categoryDocumentKeys = {
-  /** The documents that belong on a page, described by its match. */
-  matching: (match: DocumentMatch) =>
-    ['documents', 'matching', match.documentCategory, [...match.tags]] as const,
+  /** A page of the documents that belong on a page, described by its match, and its search. */
+  matching: (match: DocumentMatch, search: string, page: number) =>
+    ['documents', 'matching', match.documentCategory, [...match.tags], search, page] as const,
 };

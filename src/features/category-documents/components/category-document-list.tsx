@@ -8,6 +8,7 @@ import { FormField, Input } from '../../../components/ui/form-field.tsx';
 import { useToast } from '../../../components/ui/toast.tsx';
 import { paths } from '../../../config/paths.ts';
 import type { DocumentRecord } from '../../../lib/documents.ts';
+import { CATEGORY_PAGE_SIZE } from '../api/list-category-documents.ts';
 import { useCategoryDocuments } from '../hooks/use-category-documents.ts';
 import type { DocumentMatch } from '../lib/document-match.ts';
 import { CategoryDocumentRow } from './category-document-row.tsx';
@@ -27,7 +28,8 @@ export interface CategoryDocumentListProps {
 
 /**
  * The documents of a category or department page (product-spec §2): search by name,
- * description or tag, select one or all, Email Selected, and per row View, Download and Email.
+ * description or tag (and the text inside files, on the server), select one or all, Email
+ * Selected, and per row View, Download and Email; one page of 50 at a time.
  */
 export function CategoryDocumentList({
   title,
@@ -72,7 +74,7 @@ export function CategoryDocumentList({
         <Spinner label="Loading documents..." />
       ) : list.error ? (
         <FormError className="m-4">Error loading documents: {list.error}</FormError>
-      ) : list.documents.length === 0 ? (
+      ) : list.empty ? (
         <div className="px-4 py-10 text-center">
           <p className="text-sm text-gray-600">No documents found for this page yet.</p>
           <ButtonLink to={paths.upload} icon={Upload} className="mt-4">
@@ -114,19 +116,47 @@ export function CategoryDocumentList({
           {list.visible.length === 0 ? (
             <p className="px-4 pb-6 text-sm text-gray-600">No documents match your search.</p>
           ) : (
-            <ul className="divide-y divide-gray-100 border-t border-gray-100" aria-label={title}>
-              {list.visible.map((document) => (
-                <CategoryDocumentRow
-                  key={document.id}
-                  document={document}
-                  selected={list.selectedIds.has(document.id)}
-                  onToggle={list.toggle}
-                  onView={onView}
-                  onDownload={onDownload}
-                  onEmail={(item) => setEmailing({ documents: [item], selection: false })}
-                />
-              ))}
-            </ul>
+            <>
+              <ul className="divide-y divide-gray-100 border-t border-gray-100" aria-label={title}>
+                {list.visible.map((document) => (
+                  <CategoryDocumentRow
+                    key={document.id}
+                    document={document}
+                    selected={list.selectedIds.has(document.id)}
+                    onToggle={list.toggle}
+                    onView={onView}
+                    onDownload={onDownload}
+                    onEmail={(item) => setEmailing({ documents: [item], selection: false })}
+                  />
+                ))}
+              </ul>
+              {list.total > CATEGORY_PAGE_SIZE && (
+                <div className="flex items-center justify-between gap-3 border-t border-gray-100 px-4 py-3 text-sm text-gray-600">
+                  <p>
+                    Showing {list.page * CATEGORY_PAGE_SIZE + 1}–
+                    {Math.min(list.total, (list.page + 1) * CATEGORY_PAGE_SIZE)} of {list.total}
+                  </p>
+                  <div className="flex gap-2">
+                    <Button
+                      variant="secondary"
+                      size="sm"
+                      disabled={list.page === 0}
+                      onClick={() => list.setPage(list.page - 1)}
+                    >
+                      Previous
+                    </Button>
+                    <Button
+                      variant="secondary"
+                      size="sm"
+                      disabled={(list.page + 1) * CATEGORY_PAGE_SIZE >= list.total}
+                      onClick={() => list.setPage(list.page + 1)}
+                    >
+                      Next
+                    </Button>
+                  </div>
+                </div>
+              )}
+            </>
           )}
         </>
       )}

@@ -39,6 +39,6 @@ export function useDeleteDocument() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: deleteDocument,
-    onSuccess: (_, document) => documentRemoved(queryClient, document.id),
+    onSuccess: () => documentRemoved(queryClient),
   });
 }

@@ -4,7 +4,7 @@ import { supabase } from '../../../lib/supabase.ts';
 import { documentSaved } from './document-cache.ts';
 import { DOCUMENTS_BUCKET, type DocumentRecord } from '../../../lib/documents.ts';
 import { fetchDocumentBlob } from './download-document.ts';
-import { fetchDocument } from './list-documents.ts';
+import { fetchDocument } from './fetch-document.ts';
 import { documentKeys } from './query-keys.ts';
 
 /** The text of a text-based document. */

@@ -1,3 +1,5 @@
+import type { DocumentQuery } from './search-documents.ts';
+
 /**
  * The query keys of the documents feature. Every query that reads the `documents` table starts
  * with `'documents'`, whichever feature owns it (the dashboard's counters, the category pages'
@@ -5,8 +7,9 @@
  */
 export const documentKeys = {
   all: ['documents'] as const,
-  /** The whole list of the documents page, loaded in slices. */
-  list: () => ['documents', 'list'] as const,
+  /** Pages of the documents list, by search, filters, order and page. */
+  searches: () => ['documents', 'search'] as const,
+  search: (query: DocumentQuery) => ['documents', 'search', query] as const,
   /** The stored text of a text file (the edit-content modal). */
   text: (filePath: string) => ['documents', 'text', filePath] as const,
   /** A document's earlier versions. */

@@ -2,7 +2,7 @@ import { errorMessage } from '../../../lib/errors.ts';
 import type { DocumentProperties } from '../../../lib/documents.ts';
 import { insertDocument } from './insert-document.ts';
 import { newDocumentObjectName } from './object-name.ts';
-import { removeDocumentFiles, storeDocumentFile } from './store-file.ts';
+import { removeDocumentFiles, storeDocumentFile, type StoreFileOptions } from './store-file.ts';
 
 /**
  * Uploads one file: its bytes to the organisation's folder, then its row. If the row cannot be
@@ -13,9 +13,11 @@ export async function uploadDocument(
   file: File,
   properties: DocumentProperties,
   organizationId: string,
+  options: StoreFileOptions = {},
 ): Promise<void> {
+  if (file.size === 0) throw new Error('The file is empty');
   const objectName = newDocumentObjectName(organizationId, file.name);
-  await storeDocumentFile(objectName, file);
+  await storeDocumentFile(objectName, file, options);
   try {
     await insertDocument({
       ...properties,

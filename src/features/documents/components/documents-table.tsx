@@ -1,5 +1,5 @@
 import { FileText } from 'lucide-react';
-import { memo, useCallback } from 'react';
+import { memo, useCallback, useMemo } from 'react';
 import { ExpiryDate } from '../../../components/expiry-date.tsx';
 import {
   DataTable,
@@ -7,25 +7,26 @@ import {
   type SortState,
 } from '../../../components/ui/data-table.tsx';
 import { formatDate, formatFileSize } from '../../../lib/format.ts';
-import type { DocumentRecord } from '../../../lib/documents.ts';
+import type { SearchedDocument, SortColumn } from '../api/search-documents.ts';
 import { RowActions, type DocumentAction } from './row-actions.tsx';
 import { StatusBadge } from './status-badge.tsx';
 import { TagList } from '../../../components/tag-list.tsx';
+import { SearchSnippet, TextState } from './text-state.tsx';
 
-/** Every row has this height, so a long list can be windowed without measuring rows. */
-export const ROW_HEIGHT = { wide: 64, phone: 76 };
+/** Sorted by the server: a header's value is only what makes it a sort button. */
+const BY_SERVER = () => null;
 
 /**
- * The columns of spec §2. On a phone a row shows the name (with its tags), the expiry date and
- * the actions; the rest is on the wide table.
+ * The columns of spec §2, each sorted by the server. On a phone a row shows the name (with its
+ * tags), the expiry date and the actions; the rest is on the wide table.
  */
-const COLUMNS: DataTableColumn<DocumentRecord>[] = [
+const COLUMNS: DataTableColumn<SearchedDocument>[] = [
   {
     key: 'name',
     header: 'Name',
     width: 'w-[28%]',
     mobile: 'title',
-    sortValue: (document) => document.name,
+    sortValue: BY_SERVER,
     cell: (document) => (
       <>
         <div className="flex min-w-0 items-center gap-2">
@@ -37,6 +38,8 @@ const COLUMNS: DataTableColumn<DocumentRecord>[] = [
         {/* A phone's row has room for the name, the expiry date and the actions only. */}
         <div className="max-sm:hidden">
           <TagList tags={document.tags} />
+          {document.snippet && <SearchSnippet snippet={document.snippet} />}
+          <TextState document={document} />
         </div>
       </>
     ),
@@ -45,7 +48,7 @@ const COLUMNS: DataTableColumn<DocumentRecord>[] = [
     key: 'category',
     header: 'Category',
     width: 'w-[14%]',
-    sortValue: (document) => document.category,
+    sortValue: BY_SERVER,
     cell: (document) => (
       <span className="block truncate" title={document.category}>
         {document.category}
@@ -56,7 +59,7 @@ const COLUMNS: DataTableColumn<DocumentRecord>[] = [
     key: 'upload_date',
     header: 'Upload Date',
     width: 'w-[11%]',
-    sortValue: (document) => document.upload_date,
+    sortValue: BY_SERVER,
     cell: (document) => (
       <span className="whitespace-nowrap">{formatDate(document.upload_date)}</span>
     ),
@@ -66,7 +69,7 @@ const COLUMNS: DataTableColumn<DocumentRecord>[] = [
     header: 'Expiry Date',
     width: 'w-[11%]',
     mobile: 'detail',
-    sortValue: (document) => document.expiry_date,
+    sortValue: BY_SERVER,
     cell: (document) => (
       <>
         <ExpiryDate date={document.expiry_date} />
@@ -80,52 +83,90 @@ const COLUMNS: DataTableColumn<DocumentRecord>[] = [
     key: 'size',
     header: 'Size',
     width: 'w-[8%]',
-    sortValue: (document) => document.size,
+    sortValue: BY_SERVER,
     cell: (document) => <span className="whitespace-nowrap">{formatFileSize(document.size)}</span>,
   },
   {
     key: 'status',
     header: 'Status',
     width: 'w-[10%]',
-    sortValue: (document) => document.status,
+    sortValue: BY_SERVER,
     cell: (document) => <StatusBadge status={document.status} />,
   },
 ];
 
 export interface DocumentsTableProps {
-  documents: DocumentRecord[];
-  onAction: (action: DocumentAction, document: DocumentRecord) => void;
-  /** The order the rows start in (the Manage link of the dashboard: by expiry date). */
-  initialSort?: SortState | null;
+  documents: SearchedDocument[];
+  onAction: (action: DocumentAction, document: SearchedDocument) => void;
+  /** The server's order: its column and direction. */
+  sort: { column: SortColumn; descending: boolean } | null;
+  onSort: (column: SortColumn) => void;
+  /** Ids of the selected documents, and choosing one. */
+  selected: ReadonlySet<string>;
+  onSelect: (document: SearchedDocument, selected: boolean) => void;
 }
 
-/** Soonest expiry first, documents without a date last. */
-export const BY_EXPIRY: SortState = { key: 'expiry_date', direction: 'ascending' };
-
 /**
- * The documents table (spec §2): Name with up to three tags, Category, Upload Date, Expiry
- * Date (or N/A), Size, Status and Actions, sortable by each column. Only the rows in and near
- * the viewport are in the DOM (the page scrolls as usual), so 10,000 documents cost what 30 do.
+ * The documents table (spec §2): a box to select each row, then Name with up to three tags (and
+ * where the search words were found, and whether its text is searchable yet), Category, Upload
+ * Date, Expiry Date (or N/A), Size, Status and Actions. One page of rows, sorted by the server.
  */
 export const DocumentsTable = memo(function DocumentsTable({
   documents,
   onAction,
-  initialSort = null,
+  sort,
+  onSort,
+  selected,
+  onSelect,
 }: DocumentsTableProps) {
   const actions = useCallback(
-    (document: DocumentRecord) => <RowActions document={document} onAction={onAction} />,
+    (document: SearchedDocument) => (
+      <RowActions document={document} onAction={(action) => onAction(action, document)} />
+    ),
     [onAction],
+  );
+  const columns = useMemo<DataTableColumn<SearchedDocument>[]>(
+    () => [
+      {
+        key: 'select',
+        header: 'Select',
+        width: 'w-[5%]',
+        className: 'max-sm:hidden',
+        cell: (document) => (
+          <input
+            type="checkbox"
+            className="h-4 w-4"
+            aria-label={`Select ${document.name}`}
+            checked={selected.has(document.id)}
+            onChange={(event) => onSelect(document, event.target.checked)}
+          />
+        ),
+      },
+      ...COLUMNS,
+    ],
+    [selected, onSelect],
+  );
+  const sorting = useMemo(
+    () => ({
+      sort: sort
+        ? ({
+            key: sort.column,
+            direction: sort.descending ? 'descending' : 'ascending',
+          } satisfies SortState)
+        : null,
+      onSort: (key: string) => onSort(key as SortColumn),
+    }),
+    [sort, onSort],
   );
   return (
     <DataTable
       label="Documents table"
-      columns={COLUMNS}
+      columns={columns}
       rows={documents}
       rowKey={(document) => document.id}
       rowActions={actions}
-      rowHeight={ROW_HEIGHT}
-      minWidth="min-w-[960px]"
-      initialSort={initialSort}
+      minWidth="min-w-[1000px]"
+      sorting={sorting}
     />
   );
 });

@@ -6,7 +6,14 @@ import { useLeaveGuard } from '../../../components/ui/use-leave-guard.ts';
 import { errorMessage } from '../../../lib/errors.ts';
 import type { DocumentRecord } from '../../../lib/documents.ts';
 import { useUpdateDocumentProperties } from '../api/update-document.ts';
-import { hasCategory, toDocumentProperties, toPropertyInput } from '../utils/property-values.ts';
+import { FormField, Input } from '../../../components/ui/form-field.tsx';
+import {
+  hasCategory,
+  MAX_NAME_LENGTH,
+  renamedTo,
+  toDocumentProperties,
+  toPropertyInput,
+} from '../utils/property-values.ts';
 import { DocumentPropertyFields } from './document-property-fields.tsx';
 import { RenewalFields } from './renewal-fields.tsx';
 
@@ -19,11 +26,15 @@ export interface EditPropertiesModalProps {
 export const UNSAVED_PROPERTIES_QUESTION =
   'You have changed the properties of this document without saving them. Leave without saving?';
 
-/** Category, expiry date, tags and description of one document (spec §2 Edit-properties modal). */
+/**
+ * Name, category, expiry date, tags and description of one document (spec §2 Edit-properties
+ * modal; the name is Steward's own addition).
+ */
 export function EditPropertiesModal({ document, onClose }: EditPropertiesModalProps) {
   const { alert } = useFeedback();
   const [initial] = useState(() => toPropertyInput(document));
   const [values, setValues] = useState(initial);
+  const [name, setName] = useState(document.name);
   const [initialRenewal] = useState(() => ({
     responsible_id: document.responsible_id,
     renewal_in_progress: document.renewal_in_progress,
@@ -32,6 +43,7 @@ export function EditPropertiesModal({ document, onClose }: EditPropertiesModalPr
   const [renewal, setRenewal] = useState(initialRenewal);
   const update = useUpdateDocumentProperties();
   const changed =
+    name !== document.name ||
     (Object.keys(initial) as (keyof typeof initial)[]).some(
       (key) => values[key] !== initial[key],
     ) ||
@@ -42,6 +54,15 @@ export function EditPropertiesModal({ document, onClose }: EditPropertiesModalPr
 
   async function submit(event: React.FormEvent) {
     event.preventDefault();
+    const newName = renamedTo(name, document.name);
+    if (!newName) {
+      await alert('Please enter a name.');
+      return;
+    }
+    if (newName.length > MAX_NAME_LENGTH) {
+      await alert(`A name can be at most ${MAX_NAME_LENGTH} characters long.`);
+      return;
+    }
     if (!hasCategory(values)) {
       await alert('Please select a category.');
       return;
@@ -50,6 +71,7 @@ export function EditPropertiesModal({ document, onClose }: EditPropertiesModalPr
       {
         id: document.id,
         properties: {
+          name: newName,
           ...toDocumentProperties(values),
           ...renewal,
           renewal_note: renewal.renewal_in_progress ? renewal.renewal_note?.trim() || null : null,
@@ -77,6 +99,21 @@ export function EditPropertiesModal({ document, onClose }: EditPropertiesModalPr
       dismissible={!update.isPending}
     >
       <form onSubmit={submit} noValidate>
+        <FormField
+          label="Name"
+          hint="The file itself keeps its stored name; its extension stays."
+          className="mb-4"
+        >
+          {(props) => (
+            <Input
+              {...props}
+              value={name}
+              onChange={(event) => setName(event.target.value)}
+              disabled={update.isPending}
+              maxLength={MAX_NAME_LENGTH}
+            />
+          )}
+        </FormField>
         <DocumentPropertyFields values={values} onChange={setValues} disabled={update.isPending} />
         <RenewalFields values={renewal} onChange={setRenewal} disabled={update.isPending} />
         <div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">

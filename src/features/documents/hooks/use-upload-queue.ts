@@ -3,7 +3,9 @@ import { useCallback, useState } from 'react';
 import { errorMessage } from '../../../lib/errors.ts';
 import { documentsAdded } from '../api/document-cache.ts';
 import type { DocumentProperties } from '../../../lib/documents.ts';
+import { fileSha256, findDuplicateDocuments } from '../api/find-duplicates.ts';
 import { uploadDocument } from '../api/upload-documents.ts';
+import type { PropertyInput } from '../utils/property-values.ts';
 
 export type UploadState = 'queued' | 'uploading' | 'done' | 'failed';
 
@@ -11,13 +13,27 @@ export interface QueuedFile {
   key: string;
   file: File;
   state: UploadState;
+  /** Bytes sent so far. */
+  sent: number;
   /** Why the upload failed. */
   error: string | null;
+  /** This file's own category, expiry date, tags and description; null: the batch form's. */
+  details: PropertyInput | null;
 }
 
 export interface UploadOutcome {
   succeeded: QueuedFile[];
   failed: QueuedFile[];
+  /** Files left out because the organisation already has them. */
+  skipped: QueuedFile[];
+}
+
+export interface UploadOptions {
+  organizationId: string;
+  /** The properties of a file, from its own details or the batch form. */
+  propertiesOf: (item: QueuedFile) => DocumentProperties;
+  /** Whether to upload a file the organisation already has (documents named), or skip it. */
+  keepDuplicate: (file: File, existing: string[]) => Promise<boolean>;
 }
 
 /** Files uploaded at the same time: enough to overlap round trips, few enough to stay gentle. */
@@ -26,9 +42,11 @@ const PARALLEL_UPLOADS = 3;
 let nextKey = 0;
 
 /**
- * The selected files and their upload state: queued, uploading, done or failed (with the
- * reason). Uploading skips files already done, so after a partial failure a second try sends
- * only the files that failed. What was uploaded appears in every list of documents.
+ * The selected files, their own details and their upload state: queued, uploading (with the
+ * bytes sent), done or failed (with the reason). Uploading skips files already done, so after a
+ * partial failure a second try sends only the files that failed. Before uploading, each file's
+ * SHA-256 is looked up among the organisation's documents; a file already there is uploaded
+ * again only when `keepDuplicate` says so. What was uploaded appears in every list of documents.
  */
 export function useUploadQueue() {
   const queryClient = useQueryClient();
@@ -40,7 +58,9 @@ export function useUploadQueue() {
       key: `file-${(nextKey += 1)}`,
       file,
       state: 'queued' as const,
+      sent: 0,
       error: null,
+      details: null,
     }));
     if (added.length) setFiles((previous) => [...previous, ...added]);
   }, []);
@@ -49,47 +69,81 @@ export function useUploadQueue() {
     setFiles((previous) => previous.filter((item) => item.key !== key));
   }, []);
 
-  /** Uploads every file not yet done; resolves with what succeeded and what failed. */
+  /** Gives one file its own details (null: the batch form's again). */
+  const setDetails = useCallback((key: string, details: PropertyInput | null) => {
+    setFiles((previous) =>
+      previous.map((item) => (item.key === key ? { ...item, details } : item)),
+    );
+  }, []);
+
+  /** The batch form's values for every file: each file's own details are dropped. */
+  const applyToAll = useCallback(() => {
+    setFiles((previous) => previous.map((item) => ({ ...item, details: null })));
+  }, []);
+
+  /** Uploads every file not yet done; resolves with what succeeded, failed and was skipped. */
   const upload = useCallback(
-    async (properties: DocumentProperties, organizationId: string): Promise<UploadOutcome> => {
-      const pending = files.filter((item) => item.state !== 'done');
-      const setState = (key: string, state: UploadState, error: string | null = null) =>
+    async ({
+      organizationId,
+      propertiesOf,
+      keepDuplicate,
+    }: UploadOptions): Promise<UploadOutcome> => {
+      const update = (key: string, change: Partial<QueuedFile>) =>
         setFiles((previous) =>
-          previous.map((item) => (item.key === key ? { ...item, state, error } : item)),
+          previous.map((item) => (item.key === key ? { ...item, ...change } : item)),
         );
       setRunning(true);
       const succeeded: QueuedFile[] = [];
       const failed: QueuedFile[] = [];
-      for (const item of pending) setState(item.key, 'queued');
-      let next = 0;
-      async function worker() {
-        while (next < pending.length) {
-          const item = pending[next]!;
-          next += 1;
-          setState(item.key, 'uploading');
-          try {
-            await uploadDocument(item.file, properties, organizationId);
-            setState(item.key, 'done');
-            succeeded.push({ ...item, state: 'done' });
-          } catch (error) {
-            const message = errorMessage(error, 'Upload failed');
-            setState(item.key, 'failed', message);
-            failed.push({ ...item, state: 'failed', error: message });
-          }
-        }
-      }
+      const skipped: QueuedFile[] = [];
       try {
+        // Duplicates are asked about one at a time, before anything is sent.
+        const pending: { item: QueuedFile; sha256: string | null }[] = [];
+        for (const item of files.filter((file) => file.state !== 'done')) {
+          update(item.key, { state: 'queued', error: null, sent: 0 });
+          const sha256 = await fileSha256(item.file).catch(() => null);
+          const existing = sha256 ? await findDuplicateDocuments(sha256).catch(() => []) : [];
+          if (existing.length > 0 && !(await keepDuplicate(item.file, existing))) {
+            skipped.push(item);
+            continue;
+          }
+          pending.push({ item, sha256 });
+        }
+        let next = 0;
+        const worker = async () => {
+          while (next < pending.length) {
+            const { item, sha256 } = pending[next]!;
+            next += 1;
+            update(item.key, { state: 'uploading' });
+            try {
+              await uploadDocument(item.file, propertiesOf(item), organizationId, {
+                sha256,
+                onProgress: (sent) => update(item.key, { sent }),
+              });
+              update(item.key, { state: 'done' });
+              succeeded.push({ ...item, state: 'done' });
+            } catch (error) {
+              const message = errorMessage(error, 'Upload failed');
+              update(item.key, { state: 'failed', error: message });
+              failed.push({ ...item, state: 'failed', error: message });
+            }
+          }
+        };
         await Promise.all(
           Array.from({ length: Math.min(PARALLEL_UPLOADS, pending.length) }, worker),
         );
+        const skippedKeys = new Set(skipped.map((item) => item.key));
+        if (skippedKeys.size > 0) {
+          setFiles((previous) => previous.filter((item) => !skippedKeys.has(item.key)));
+        }
       } finally {
         setRunning(false);
         if (succeeded.length > 0) void documentsAdded(queryClient);
       }
-      return { succeeded, failed };
+      return { succeeded, failed, skipped };
     },
     [files, queryClient],
   );
 
-  return { files, running, add, remove, upload };
+  return { files, running, add, remove, setDetails, applyToAll, upload };
 }

@@ -52,3 +52,21 @@ export function hasCategory(
 ): input is PropertyInput & { category: DocumentCategory } {
   return (DOCUMENT_CATEGORIES as readonly string[]).includes(input.category);
 }
+
+/** The longest name a document may have (the database's limit). */
+export const MAX_NAME_LENGTH = 500;
+
+/**
+ * The name to save from the Name field: trimmed, and keeping the original's extension when the
+ * new name drops it (`Minutes` for `notes.pdf` becomes `Minutes.pdf`), so the file still opens
+ * as what it is. Null when nothing but spaces is left.
+ */
+export function renamedTo(input: string, original: string): string | null {
+  const name = input.trim();
+  if (!name) return null;
+  const extension = /\.[A-Za-z0-9]{1,10}$/.exec(original)?.[0];
+  if (extension && !name.toLowerCase().endsWith(extension.toLowerCase())) {
+    return `${name}${extension}`;
+  }
+  return name;
+}

@@ -1,0 +1,123 @@
+import type { TextExtractionSettings } from '../config/text-extraction-settings.ts';
+import type { Queryable } from '../db/database.ts';
+import type { Job } from '../jobs/job-queries.ts';
+import type { JobKind } from '../jobs/job-runner.ts';
+import { FileStore, isStoredVersion } from '../storage/file-store.ts';
+import type { CpuPool } from '../workers/cpu-pool.ts';
+
+/** The job kind that reads a document's text; queued by triggers (migration …0600). */
+export const EXTRACT_TEXT_JOB = 'document.extract-text';
+
+export interface ExtractTextJobOptions {
+  cpu: CpuPool;
+  dataDir: string;
+  settings: TextExtractionSettings;
+}
+
+interface DocumentFile {
+  name: string;
+  object_version: string | null;
+  mimetype: string | null;
+  text_version: string | null;
+  text_state: string | null;
+}
+
+const record = (
+  db: Queryable,
+  job: { documentId: string; version: string | null },
+  result: {
+    state: 'ready' | 'failed' | 'unavailable';
+    reason?: string | null;
+    content?: string;
+    pages?: number | null;
+    truncated?: boolean;
+  },
+) =>
+  db.query(`select private.record_document_text($1, $2, $3, $4, $5, $6, $7)`, [
+    job.documentId,
+    job.version,
+    result.state,
+    result.reason ?? null,
+    result.content ?? '',
+    result.pages ?? null,
+    result.truncated ?? false,
+  ]);
+
+/**
+ * `document.extract-text`: reads the text of one version of a document's file in the CPU pool
+ * and records it (or why there is none) in `document_texts`. Safe to run again: a job for a
+ * version the document no longer has, or whose text is already recorded, does nothing. A file
+ * that holds no readable text is recorded as unavailable at once; any other failure (the time
+ * limit, a crashed thread) is recorded as failed with its reason, and the job runner tries
+ * again later.
+ */
+export function extractTextJob(options: ExtractTextJobOptions): JobKind {
+  const store = new FileStore(options.dataDir);
+  return {
+    timeoutMs: options.settings.timeoutMs,
+    async handle(job: Job, { db, signal }) {
+      const documentId = String(job.payload.document_id);
+      const version = (job.payload.object_version as string | null) ?? null;
+      const target = { documentId, version };
+      const { rows } = await db.query<DocumentFile>(
+        `select d.name, o.version as object_version, o.metadata ->> 'mimetype' as mimetype,
+                t.object_version as text_version, t.state as text_state
+           from public.documents d
+           left join storage.objects o on o.bucket_id = 'documents' and o.name = d.file_path
+           left join public.document_texts t on t.document_id = d.id
+          where d.id = $1`,
+        [documentId],
+      );
+      const file = rows[0];
+      // Deleted, replaced by a newer version (whose own job reads it), or already read.
+      if (!file || file.object_version !== version) return;
+      if (
+        file.text_version === version &&
+        ['ready', 'unavailable'].includes(file.text_state ?? '')
+      ) {
+        return;
+      }
+      if (!isStoredVersion(version)) {
+        await record(db, target, { state: 'unavailable', reason: 'The file is missing' });
+        return;
+      }
+      try {
+        const result = await options.cpu.run(
+          'extractText',
+          {
+            path: store.pathOf(version),
+            name: file.name,
+            mimeType: file.mimetype ?? '',
+            maxPages: options.settings.maxPages,
+            maxOcrPages: options.settings.maxOcrPages,
+            maxCharacters: options.settings.maxCharacters,
+          },
+          { signal },
+        );
+        if (result.state === 'ready') {
+          await record(db, target, {
+            state: 'ready',
+            content: result.text,
+            pages: result.pages,
+            truncated: result.truncated,
+          });
+        } else {
+          await record(db, target, { state: 'unavailable', reason: result.reason });
+        }
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+          await record(db, target, { state: 'unavailable', reason: 'The file is missing' });
+          return;
+        }
+        const cause = signal.aborted ? signal.reason : error;
+        const message = cause instanceof Error ? cause.message : String(cause);
+        const last = job.attempt >= job.maxAttempts;
+        await record(db, target, {
+          state: 'failed',
+          reason: `Reading the file failed: ${message}${last ? '' : '; it is tried again later'}`,
+        });
+        throw cause;
+      }
+    },
+  };
+}

@@ -1,0 +1,71 @@
+import { createRequire } from 'node:module';
+import { createWorker, OEM, type Worker } from 'tesseract.js';
+import { UnreadableFile } from './unreadable-file.ts';
+
+// The English model ships in an npm package: nothing is downloaded when the server runs.
+const { langPath } = createRequire(import.meta.url)('@tesseract.js-data/eng') as {
+  langPath: string;
+};
+
+let worker: Promise<Worker> | null = null;
+
+/**
+ * This thread's tesseract worker, started on first use (about a second) and kept, so that each
+ * later image costs only its recognition.
+ */
+function ocrWorker(): Promise<Worker> {
+  worker ??= createWorker('eng', OEM.LSTM_ONLY, {
+    langPath,
+    gzip: true,
+    // Nothing is written beside the process (the default caches the model in the working
+    // directory).
+    cacheMethod: 'none',
+    // Without a handler, tesseract.js also throws a failed job's error from its message
+    // listener, which would end the whole pool thread; the job's promise rejects either way.
+    errorHandler: () => undefined,
+  }).catch((error: unknown) => {
+    worker = null;
+    throw error;
+  });
+  return worker;
+}
+
+/**
+ * The words tesseract reads in an image file (PNG, JPEG, GIF, BMP, TIFF, WebP, PNM). An image
+ * it cannot decode is `UnreadableFile`; a worker that cannot start is a failure to retry.
+ */
+export async function recognizeImage(image: Uint8Array): Promise<string> {
+  const ocr = await ocrWorker();
+  try {
+    const { data } = await ocr.recognize(Buffer.from(image));
+    return data.text;
+  } catch {
+    throw new UnreadableFile('The image is damaged or of a kind that cannot be read');
+  }
+}
+
+/** Pixels as a PDF holds them after decoding: 1 (grey), 3 (RGB) or 4 (RGBA) channels a pixel. */
+export interface RawImage {
+  data: Uint8ClampedArray;
+  width: number;
+  height: number;
+  channels: 1 | 3 | 4;
+}
+
+/**
+ * Raw pixels as a binary PNM file (PGM for grey, PPM for colour), the simplest format tesseract
+ * reads: a one-line header and the bytes. Alpha is dropped.
+ */
+export function rawImageToPnm({ data, width, height, channels }: RawImage): Uint8Array {
+  const grey = channels === 1;
+  const header = Buffer.from(`${grey ? 'P5' : 'P6'}\n${width} ${height}\n255\n`, 'ascii');
+  if (channels !== 4)
+    return Buffer.concat([header, Buffer.from(data.buffer, data.byteOffset, data.byteLength)]);
+  const rgb = Buffer.alloc(width * height * 3);
+  for (let pixel = 0; pixel < width * height; pixel++) {
+    rgb[pixel * 3] = data[pixel * 4]!;
+    rgb[pixel * 3 + 1] = data[pixel * 4 + 1]!;
+    rgb[pixel * 3 + 2] = data[pixel * 4 + 2]!;
+  }
+  return Buffer.concat([header, rgb]);
+}

@@ -1,0 +1,31 @@
+import { supabase } from '../../../lib/supabase.ts';
+
+/**
+ * The SHA-256 of a file's bytes (lower-case hex), with WebCrypto: what the database records
+ * for every stored file, so the same bytes can be recognised before they are uploaded again.
+ * Null where the browser has no WebCrypto (an insecure origin).
+ */
+export async function fileSha256(file: File): Promise<string | null> {
+  if (!globalThis.crypto?.subtle) return null;
+  // A view of this realm over the bytes: WebCrypto checks its argument's realm where the file
+  // reader belongs to another (as under jsdom in the tests).
+  const digest = await crypto.subtle.digest('SHA-256', new Uint8Array(await readBytes(file)));
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** A file's bytes, with FileReader (which every browser has, as `Blob.arrayBuffer` is newer). */
+function readBytes(file: File): Promise<ArrayBuffer> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(reader.result as ArrayBuffer);
+    reader.onerror = () => reject(reader.error ?? new Error('The file could not be read'));
+    reader.readAsArrayBuffer(file);
+  });
+}
+
+/** Names of the organisation's documents with exactly these bytes, newest first. */
+export async function findDuplicateDocuments(sha256: string): Promise<string[]> {
+  const { data, error } = await supabase().rpc('find_duplicate_documents', { sha256 });
+  if (error) throw new Error(error.message);
+  return (data ?? []).map((document) => document.name);
+}

@@ -1,0 +1,121 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import type {
+  CompositeTypes,
+  DocumentTextState,
+  FunctionArgs,
+} from '../../../lib/database.types.ts';
+import { supabase } from '../../../lib/supabase.ts';
+import type { DocumentRecord } from '../../../lib/documents.ts';
+import { documentKeys } from './query-keys.ts';
+
+/** Rows per page of the documents list. */
+export const PAGE_SIZE = 50;
+
+/** The columns the list sorts by on the server (`search_documents`' `sort_by`). */
+export const SORT_COLUMNS = [
+  'relevance',
+  'name',
+  'category',
+  'upload_date',
+  'expiry_date',
+  'size',
+  'status',
+] as const;
+export type SortColumn = (typeof SORT_COLUMNS)[number];
+
+/** Expiry states of the filter (overdue: before today; soon: within 30 days). */
+export const EXPIRY_FILTERS = ['overdue', 'soon', 'later', 'none'] as const;
+export type ExpiryFilter = (typeof EXPIRY_FILTERS)[number];
+
+/** What the documents list shows: the search box, the filters, the order and the page. */
+export interface DocumentQuery {
+  search: string;
+  category: string | null;
+  expiry: ExpiryFilter | null;
+  sort: SortColumn | null;
+  /** Null: the column's natural direction (newest, largest and best match first). */
+  descending: boolean | null;
+  /** From 0. */
+  page: number;
+}
+
+/** A listed document, with where its text stands and where the search words were found. */
+export interface SearchedDocument extends DocumentRecord {
+  uploader_name: string | null;
+  /** The responsible member's name (`responsible_id` is theirs). */
+  responsible_name: string | null;
+  text_state: DocumentTextState | null;
+  text_reason: string | null;
+  /** The words found in the description or text, each between `<mark>` and `</mark>`. */
+  snippet: string | null;
+}
+
+export interface DocumentsPage {
+  rows: SearchedDocument[];
+  /** Documents matching the search and filters, on every page. */
+  total: number;
+}
+
+type SearchRow = CompositeTypes<'document_search_result'>;
+
+function toDocument(row: SearchRow): SearchedDocument {
+  return {
+    id: row.id!,
+    organization_id: row.organization_id!,
+    name: row.name!,
+    category: row.category!,
+    expiry_date: row.expiry_date,
+    size: row.size ?? 0,
+    status: row.status ?? 'Active',
+    file_path: row.file_path!,
+    tags: row.tags ?? [],
+    description: row.description,
+    created_at: row.created_at!,
+    upload_date: row.upload_date!,
+    uploader_name: row.uploader_name,
+    responsible_id: row.responsible_id,
+    responsible_name: row.responsible_name,
+    renewal_in_progress: row.renewal_in_progress ?? false,
+    renewal_note: row.renewal_note,
+    text_state: row.text_state,
+    text_reason: row.text_reason,
+    snippet: row.snippet,
+  };
+}
+
+/**
+ * One page of the organisation's documents, searched, filtered and sorted by the database
+ * (`search_documents`, docs/data-model.md), with the total that match.
+ */
+export async function searchDocuments(
+  query: DocumentQuery,
+  signal?: AbortSignal,
+): Promise<DocumentsPage> {
+  const args: FunctionArgs<'search_documents'> = {
+    search: query.search.trim() || null,
+    category_filter: query.category,
+    expiry_filter: query.expiry,
+    sort_by: query.sort,
+    sort_descending: query.descending,
+    page_offset: query.page * PAGE_SIZE,
+    page_size: PAGE_SIZE,
+  };
+  let call = supabase().rpc('search_documents', args);
+  if (signal) call = call.abortSignal(signal);
+  const { data, error } = await call;
+  if (error) throw new Error(error.message || 'Failed to load documents');
+  const rows = (data ?? []) as SearchRow[];
+  return { rows: rows.map(toDocument), total: rows[0]?.total_count ?? 0 };
+}
+
+export const documentSearchQueryOptions = (query: DocumentQuery) =>
+  queryOptions({
+    queryKey: documentKeys.search(query),
+    queryFn: ({ signal }) => searchDocuments(query, signal),
+    // The rows of the last page stay on screen while the next one loads.
+    placeholderData: keepPreviousData,
+  });
+
+/** The documents page's list: one page from the server at a time. */
+export const useDocumentSearch = (query: DocumentQuery) =>
+  useQuery(documentSearchQueryOptions(query));

@@ -1,0 +1,153 @@
+import { useState } from 'react';
+import { useFeedback } from '../../../components/feedback.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { FormField, Input, Select } from '../../../components/ui/form-field.tsx';
+import { DOCUMENT_CATEGORIES } from '../../../config/document-categories.ts';
+import type { DocumentCategory } from '../../../lib/database.types.ts';
+import { errorMessage } from '../../../lib/errors.ts';
+import { parseTags } from '../../../lib/tags.ts';
+import { downloadDocumentsZip, useBulkAction, type BulkAction } from '../api/bulk-actions.ts';
+import type { SearchedDocument } from '../api/search-documents.ts';
+
+const count = (n: number) => `${n} ${n === 1 ? 'document' : 'documents'}`;
+
+/**
+ * What can be done to the selected documents at once: set the category, add or remove tags, set
+ * or clear the expiry date, download them as one ZIP, delete them (after one question naming how
+ * many).
+ */
+export function BulkActionsBar({
+  documents,
+  onDone,
+}: {
+  documents: SearchedDocument[];
+  onDone: () => void;
+}) {
+  const { alert, confirm } = useFeedback();
+  const bulk = useBulkAction();
+  const [category, setCategory] = useState('');
+  const [tags, setTags] = useState('');
+  const [expiry, setExpiry] = useState('');
+  const [zipping, setZipping] = useState(false);
+  const ids = documents.map((document) => document.id);
+  const busy = bulk.isPending || zipping;
+
+  async function run(action: BulkAction) {
+    if (action.kind === 'delete') {
+      const confirmed = await confirm(`Are you sure you want to delete ${count(ids.length)}?`, {
+        confirmLabel: 'Delete',
+        destructive: true,
+      });
+      if (!confirmed) return;
+    }
+    try {
+      await bulk.mutateAsync({ ids, action });
+      setTags('');
+      onDone();
+    } catch (error) {
+      await alert(`Failed to update documents: ${errorMessage(error)}`);
+    }
+  }
+
+  async function zip() {
+    setZipping(true);
+    try {
+      await downloadDocumentsZip(ids);
+    } catch (error) {
+      await alert(`Failed to download documents: ${errorMessage(error)}`);
+    } finally {
+      setZipping(false);
+    }
+  }
+
+  return (
+    <section
+      aria-label="Selected documents"
+      className="flex flex-wrap items-end gap-3 rounded-lg border border-primary-200 bg-primary-50 p-3 text-sm"
+    >
+      <p className="w-full font-medium text-gray-900">{count(ids.length)} selected</p>
+      <FormField label="Category for the selected documents" hideLabel>
+        {(props) => (
+          <Select {...props} value={category} onChange={(event) => setCategory(event.target.value)}>
+            <option value="">Set category…</option>
+            {DOCUMENT_CATEGORIES.map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </Select>
+        )}
+      </FormField>
+      <Button
+        variant="secondary"
+        size="sm"
+        disabled={busy || !category}
+        onClick={() => void run({ kind: 'category', category: category as DocumentCategory })}
+      >
+        Set Category
+      </Button>
+      <FormField label="Tags for the selected documents" hideLabel>
+        {(props) => (
+          <Input
+            {...props}
+            value={tags}
+            onChange={(event) => setTags(event.target.value)}
+            placeholder="Tags, comma-separated"
+          />
+        )}
+      </FormField>
+      <Button
+        variant="secondary"
+        size="sm"
+        disabled={busy || parseTags(tags).length === 0}
+        onClick={() => void run({ kind: 'add-tags', tags: parseTags(tags) })}
+      >
+        Add Tags
+      </Button>
+      <Button
+        variant="secondary"
+        size="sm"
+        disabled={busy || parseTags(tags).length === 0}
+        onClick={() => void run({ kind: 'remove-tags', tags: parseTags(tags) })}
+      >
+        Remove Tags
+      </Button>
+      <FormField label="Expiry date for the selected documents" hideLabel>
+        {(props) => (
+          <Input
+            {...props}
+            type="date"
+            value={expiry}
+            onChange={(event) => setExpiry(event.target.value)}
+          />
+        )}
+      </FormField>
+      <Button
+        variant="secondary"
+        size="sm"
+        disabled={busy}
+        onClick={() => void run({ kind: 'expiry', expiryDate: expiry || null })}
+      >
+        {expiry ? 'Set Expiry Date' : 'Clear Expiry Date'}
+      </Button>
+      <Button
+        variant="secondary"
+        size="sm"
+        busy={zipping}
+        busyLabel="Preparing..."
+        onClick={() => void zip()}
+        disabled={busy}
+      >
+        Download ZIP
+      </Button>
+      <Button
+        variant="destructive"
+        size="sm"
+        disabled={busy}
+        onClick={() => void run({ kind: 'delete' })}
+      >
+        Delete
+      </Button>
+    </section>
+  );
+}

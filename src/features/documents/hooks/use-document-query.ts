@@ -1,0 +1,65 @@
+import { useCallback, useMemo } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { DOCUMENT_CATEGORIES } from '../../../config/document-categories.ts';
+import {
+  EXPIRY_FILTERS,
+  SORT_COLUMNS,
+  type DocumentQuery,
+  type ExpiryFilter,
+  type SortColumn,
+} from '../api/search-documents.ts';
+
+const oneOf = <T extends string>(values: readonly T[], value: string | null): T | null =>
+  value !== null && (values as readonly string[]).includes(value) ? (value as T) : null;
+
+/** The list's state as the address holds it: `?q=…&category=…&expiry=overdue&sort=name&dir=asc&page=2`. */
+export function readDocumentQuery(params: URLSearchParams): DocumentQuery {
+  const page = Number(params.get('page'));
+  const dir = params.get('dir');
+  return {
+    search: params.get('q') ?? '',
+    category: oneOf(DOCUMENT_CATEGORIES, params.get('category')),
+    expiry: oneOf<ExpiryFilter>(EXPIRY_FILTERS, params.get('expiry')),
+    sort: oneOf<SortColumn>(SORT_COLUMNS, params.get('sort')),
+    descending: dir === 'desc' ? true : dir === 'asc' ? false : null,
+    page: Number.isInteger(page) && page > 1 ? page - 1 : 0,
+  };
+}
+
+function writeDocumentQuery(query: DocumentQuery): URLSearchParams {
+  const params = new URLSearchParams();
+  if (query.search) params.set('q', query.search);
+  if (query.category) params.set('category', query.category);
+  if (query.expiry) params.set('expiry', query.expiry);
+  if (query.sort) params.set('sort', query.sort);
+  if (query.descending !== null) params.set('dir', query.descending ? 'desc' : 'asc');
+  if (query.page > 0) params.set('page', String(query.page + 1));
+  return params;
+}
+
+/**
+ * The documents list's search, filters, order and page, kept in the address so that reload,
+ * Back and a shared link show the same list. A change of anything but the page starts again
+ * at the first page. `replace` changes the current history entry (while typing in the search
+ * box) instead of adding one.
+ */
+export function useDocumentQuery(): [
+  DocumentQuery,
+  (change: Partial<DocumentQuery>, options?: { replace?: boolean }) => void,
+] {
+  const [params, setParams] = useSearchParams();
+  const query = useMemo(() => readDocumentQuery(params), [params]);
+  const change = useCallback(
+    (next: Partial<DocumentQuery>, options: { replace?: boolean } = {}) =>
+      setParams(
+        (current) => {
+          const before = readDocumentQuery(current);
+          const page = 'page' in next ? next.page! : 0;
+          return writeDocumentQuery({ ...before, ...next, page });
+        },
+        { replace: options.replace ?? false },
+      ),
+    [setParams],
+  );
+  return [query, change];
+}

@@ -1,0 +1,276 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { readConfig } from '../../server/config.ts';
+import { ManualClock } from '../../server/jobs/clock.ts';
+import { JobRunner } from '../../server/jobs/job-runner.ts';
+import { EXTRACT_TEXT_JOB, extractTextJob } from '../../server/search/extract-text-job.ts';
+import { startTextExtraction } from '../../server/search/text-extraction-start.ts';
+import {
+  addMember,
+  createOrganisation,
+  unwrap,
+  type Organisation,
+  type Person,
+} from '../security/world.ts';
+import { textStateOf, uploadDocument } from '../support/documents.ts';
+import { scannedCertificatePng, scannedPdf, textPdf } from '../support/sample-files.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
+
+// The text of every document, read in the background: queued by the database at upload and at
+// every new version of the file, read once per version in the CPU pool, recorded with its state
+// for the members to see, failures recorded and tried again, nothing lost across a restart.
+// The server's own runner is held back (a poll interval of an hour); each case runs the due jobs.
+describe('document text in the background', () => {
+  let server: TestServer;
+  let church: Organisation;
+  let other: Organisation;
+  let member: Person;
+  const runners: JobRunner[] = [];
+
+  const search = async (who: Person, text: string) =>
+    unwrap(await who.client.rpc('search_documents', { search: text }), `search ${text}`) as {
+      id: string;
+      name: string;
+      snippet: string | null;
+      text_state: string;
+    }[];
+
+  const jobsOf = async (documentId: string) =>
+    (
+      await server.db.query<{
+        attempts: number;
+        finished: boolean;
+        failed: boolean;
+        last_error: string | null;
+      }>(
+        `select attempts, finished_at is not null as finished, failed_at is not null as failed, last_error
+           from private.jobs where payload ->> 'document_id' = $1 order by id`,
+        [documentId],
+      )
+    ).rows;
+
+  beforeAll(async () => {
+    server = await startTestServer({ env: { JOB_POLL_INTERVAL: '1h' } });
+    church = await createOrganisation(server, 'Text Church');
+    other = await createOrganisation(server, 'Other Church');
+    member = await addMember(server, church, 'user');
+  });
+  beforeEach(() => server.jobs.runDue());
+  afterAll(async () => {
+    await Promise.all(runners.map((runner) => runner.stop()));
+    await server?.close();
+  });
+
+  it('reads a new document once and lets the organisation find it by words inside it', async () => {
+    const doc = await uploadDocument(member, church.id, {
+      name: 'scan-0042.png',
+      bytes: scannedCertificatePng(),
+      contentType: 'image/png',
+    });
+    expect(await textStateOf(member, doc.id)).toMatchObject({ state: 'pending' });
+    expect(await search(member, 'Lakeside')).toEqual([]);
+
+    await server.jobs.runDue();
+    expect(await textStateOf(member, doc.id)).toEqual({
+      state: 'ready',
+      reason: null,
+      truncated: false,
+      pages: null,
+    });
+    const found = await search(member, 'lakeside retreat');
+    expect(found.map((d) => d.id)).toEqual([doc.id]);
+    expect(found[0]!.snippet).toContain('<mark>Lakeside</mark>');
+    // Once per version: nothing is queued again.
+    expect(await jobsOf(doc.id)).toEqual([
+      { attempts: 1, finished: true, failed: false, last_error: null },
+    ]);
+    // Other organisations neither find it nor see its text.
+    expect(await search(other.master, 'lakeside')).toEqual([]);
+    expect(await textStateOf(other.master, doc.id)).toBeNull();
+  }, 120_000);
+
+  it('reads the file again when its content changes, and forgets the old words', async () => {
+    const doc = await uploadDocument(member, church.id, {
+      name: 'notices.txt',
+      bytes: 'Harvest supper on Saturday',
+      contentType: 'text/plain;charset=UTF-8',
+    });
+    await server.jobs.runDue();
+    expect((await search(member, 'harvest')).map((d) => d.id)).toEqual([doc.id]);
+
+    const replaced = await member.client.storage
+      .from('documents')
+      .update(doc.filePath, Buffer.from('Carol service on Sunday'), {
+        contentType: 'text/plain;charset=UTF-8',
+        upsert: true,
+      });
+    expect(replaced.error).toBeNull();
+    expect(await textStateOf(member, doc.id)).toMatchObject({ state: 'pending' });
+    await server.jobs.runDue();
+    expect(await textStateOf(member, doc.id)).toMatchObject({ state: 'ready' });
+    expect((await search(member, 'carol')).map((d) => d.id)).toEqual([doc.id]);
+    expect(await search(member, 'harvest')).toEqual([]);
+    expect((await jobsOf(doc.id)).map((j) => j.finished)).toEqual([true, true]);
+  });
+
+  it('records why a file has no text, without holding up the others', async () => {
+    const broken = await uploadDocument(member, church.id, {
+      name: 'broken.pdf',
+      bytes: '%PDF-1.7\nnot a real PDF',
+      contentType: 'application/pdf',
+    });
+    const empty = await uploadDocument(member, church.id, { name: 'empty.txt', bytes: '' });
+    const fine = await uploadDocument(member, church.id, {
+      name: 'agenda.pdf',
+      bytes: await textPdf(['Agenda: the boiler replacement']),
+      contentType: 'application/pdf',
+    });
+    await server.jobs.runDue();
+    expect(await textStateOf(member, broken.id)).toMatchObject({
+      state: 'unavailable',
+      reason: 'The PDF is damaged and cannot be read',
+    });
+    expect(await textStateOf(member, empty.id)).toMatchObject({
+      state: 'unavailable',
+      reason: 'The file is empty',
+    });
+    expect(await textStateOf(member, fine.id)).toMatchObject({ state: 'ready', pages: 1 });
+    expect((await search(member, 'boiler')).map((d) => d.id)).toEqual([fine.id]);
+    // A file without text is final: not retried.
+    expect(await jobsOf(broken.id)).toEqual([
+      { attempts: 1, finished: true, failed: false, last_error: null },
+    ]);
+    // The document itself is untouched, and found by its name.
+    expect((await search(member, 'broken')).map((d) => d.id)).toEqual([broken.id]);
+  });
+
+  it('records a failed attempt with its reason and tries again later', async () => {
+    const clock = new ManualClock(new Date(Date.now() + 60_000));
+    const runner = (timeoutMs: number) => {
+      const made = new JobRunner({
+        db: server.db,
+        clock,
+        kinds: {
+          [EXTRACT_TEXT_JOB]: extractTextJob({
+            cpu: server.cpu,
+            dataDir: server.dataDir,
+            settings: { ...readConfig({}).textExtraction, timeoutMs },
+          }),
+        },
+        concurrency: 1,
+        pollIntervalMs: 3_600_000,
+      });
+      runners.push(made);
+      return made;
+    };
+    const doc = await uploadDocument(member, church.id, {
+      name: 'certificate.png',
+      bytes: scannedCertificatePng(),
+      contentType: 'image/png',
+    });
+    // Too little time for OCR: the attempt is stopped, recorded, and scheduled again.
+    await runner(1).runDue();
+    expect(await textStateOf(member, doc.id)).toMatchObject({
+      state: 'failed',
+      reason: 'Reading the file failed: the job took longer than 1 ms; it is tried again later',
+    });
+    expect(await jobsOf(doc.id)).toEqual([
+      {
+        attempts: 1,
+        finished: false,
+        failed: false,
+        last_error: 'the job took longer than 1 ms',
+      },
+    ]);
+    // Not before its time: a minute later it is still waiting.
+    const patient = runner(120_000);
+    await patient.runDue();
+    expect((await jobsOf(doc.id))[0]!.attempts).toBe(1);
+    clock.advance(60_000);
+    await patient.runDue();
+    expect(await textStateOf(member, doc.id)).toMatchObject({ state: 'ready', reason: null });
+    expect((await search(member, 'policy 4471')).map((d) => d.id)).toContain(doc.id);
+    expect(await jobsOf(doc.id)).toEqual([
+      { attempts: 2, finished: true, failed: false, last_error: null },
+    ]);
+  }, 120_000);
+
+  it('indexes documents that existed before extraction was turned on, at the next start', async () => {
+    // As before the upgrade: extraction off, so new documents are not queued.
+    await server.db.query(`update private.text_extraction_settings set enabled = false`);
+    const old = await uploadDocument(member, church.id, {
+      name: 'old-lease.txt',
+      bytes: 'Lease of the scout hut',
+      contentType: 'text/plain;charset=UTF-8',
+    });
+    // Made by an older version of the server, before the text table existed at all.
+    const older = await uploadDocument(member, church.id, {
+      name: 'older.txt',
+      bytes: 'Bell ringers rota',
+      contentType: 'text/plain;charset=UTF-8',
+    });
+    await server.db.query(`delete from public.document_texts where document_id = $1`, [older.id]);
+    expect(await textStateOf(member, old.id)).toMatchObject({
+      state: 'unavailable',
+      reason: 'Text extraction does not run on this installation',
+    });
+    expect(await jobsOf(old.id)).toEqual([]);
+
+    // The start of the upgraded server.
+    expect(await startTextExtraction(server.db)).toBeGreaterThanOrEqual(2);
+    expect(await textStateOf(member, old.id)).toMatchObject({ state: 'pending' });
+    await server.jobs.runDue();
+    expect((await search(member, 'scout hut')).map((d) => d.id)).toEqual([old.id]);
+    expect((await search(member, 'bell ringers')).map((d) => d.id)).toEqual([older.id]);
+    // A second start queues nothing that is done.
+    await startTextExtraction(server.db);
+    expect(await jobsOf(old.id)).toHaveLength(1);
+  });
+
+  it('survives a stop in the middle of reading: the next runner reads the file', async () => {
+    const clock = new ManualClock(new Date(Date.now() + 60_000));
+    const make = () => {
+      const made = new JobRunner({
+        db: server.db,
+        clock,
+        kinds: {
+          [EXTRACT_TEXT_JOB]: extractTextJob({
+            cpu: server.cpu,
+            dataDir: server.dataDir,
+            settings: readConfig({}).textExtraction,
+          }),
+        },
+        concurrency: 1,
+        pollIntervalMs: 3_600_000,
+      });
+      runners.push(made);
+      return made;
+    };
+    // Eight scanned pages: seconds of OCR, so the stop comes while it is being read.
+    const doc = await uploadDocument(member, church.id, {
+      name: 'scanned-minutes.pdf',
+      bytes: await scannedPdf(8),
+      contentType: 'application/pdf',
+    });
+    const first = make();
+    first.start();
+    first.wake();
+    // Stopped once the job is claimed: the attempt is abandoned, not lost.
+    for (let claimed = false; !claimed;) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const { rows } = await server.db.query<{ locked: boolean }>(
+        `select locked_by is not null as locked from private.jobs where payload ->> 'document_id' = $1`,
+        [doc.id],
+      );
+      claimed = rows[0]?.locked === true;
+    }
+    await first.stop();
+    const [job] = await jobsOf(doc.id);
+    expect(job).toMatchObject({ finished: false, failed: false });
+
+    // The restarted server's runner, once the retry is due.
+    clock.advance(10 * 60_000);
+    await make().runDue();
+    expect(await textStateOf(member, doc.id)).toMatchObject({ state: 'ready' });
+    expect((await search(member, 'lakeside')).map((d) => d.id)).toContain(doc.id);
+  }, 120_000);
+});
