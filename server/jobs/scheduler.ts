@@ -46,12 +46,19 @@ export class Scheduler {
       if (Object.keys(this.schedules).length === 0) return;
       this.#registered ??= this.#register();
       await this.#registered;
-      // One small read on most checks; a transaction only for what is due.
-      const { rows } = await this.db.query<{ name: string }>(
-        `select name from private.schedules where next_run_at <= $1`,
-        [this.clock.now().toISOString()],
+      // One small read on most checks, marked as one (on PGlite a possible write would empty
+      // the REST read cache every second); a transaction only for what is due.
+      const due = await this.db.runBatch(
+        [
+          {
+            sql: `select name from private.schedules where next_run_at <= $1`,
+            params: [this.clock.now().toISOString()],
+          },
+        ],
+        (rows) => rows.map((row) => String(row.name)),
+        { readOnly: true },
       );
-      for (const { name } of rows) {
+      for (const name of due) {
         const schedule = this.schedules[name];
         if (schedule) await this.#runIfDue(name, schedule);
       }

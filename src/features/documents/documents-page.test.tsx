@@ -1,7 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
+import { FetchInterceptor } from '@mswjs/interceptors/fetch';
+import { SetupServerApi } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createOrganization, signUpUser } from '../../testing/backend.ts';
 import { renderApp } from '../../testing/render.tsx';
@@ -12,12 +13,13 @@ import {
   serviceClient,
 } from '../../testing/seed-documents.ts';
 
-// Only for answers a real server cannot be made to give (a failing backend); everything else
-// passes through to the real one.
 // The first render waits for the session, the profile and the lazily loaded page.
 const PAGE = { timeout: 10_000 };
 
-const network = setupServer();
+// Only for answers a real server cannot be made to give (a failing backend); everything else
+// passes through to the real one. Requests made with fetch only: a file is stored with
+// XMLHttpRequest (for its progress), which goes straight to the real server.
+const network = new SetupServerApi([], [new FetchInterceptor()]);
 beforeAll(() => network.listen({ onUnhandledRequest: 'bypass' }));
 afterEach(() => network.resetHandlers());
 afterAll(() => network.close());
