@@ -15,6 +15,7 @@ import { systemClock } from './jobs/clock.ts';
 import { JobRunner } from './jobs/job-runner.ts';
 import { backgroundWork } from './jobs/registry.ts';
 import { Scheduler } from './jobs/scheduler.ts';
+import { applyMailDelivery } from './mail/delivery-setting.ts';
 import { startTextExtraction } from './search/text-extraction-start.ts';
 import { CpuPool } from './workers/cpu-pool.ts';
 import path from 'node:path';
@@ -31,6 +32,7 @@ export interface StartServerOptions {
 
 export interface RunningServer {
   url: string;
+  config: ServerConfig;
   app: Hono<ApiEnv>;
   db: Database;
   keys: ApiKeys;
@@ -49,6 +51,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   if (!options.skipMigrations) {
     await migrate(db, path.join(config.supabaseDir, 'migrations'));
   }
+  // Before any request: the functions that record mail tell their callers whether it is sent.
+  await applyMailDelivery(db, config.mail.smtp !== null);
   const keys = deriveKeys(await loadJwtSecret(config.dataDir, config.jwtSecret));
   let url = '';
   const cpu = new CpuPool({ threads: config.workers.cpuThreads });
@@ -110,6 +114,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
 
   return {
     url,
+    config,
     app,
     db,
     keys,
