@@ -106,9 +106,11 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const address = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   url = `http://${host}:${address.port}`;
-  // Before the runner starts, so the documents it queues are read from the first poll on.
-  await startTextExtraction(db).catch((error: unknown) => {
-    console.error('search: could not start text extraction:', error);
+  // In the background, a batch at a time: a large library is looked over while the server
+  // already answers; the runner reads what is queued from its next poll on.
+  const stopping = new AbortController();
+  const extractionStarted = startTextExtraction(db, stopping.signal).catch((error: unknown) => {
+    if (!stopping.signal.aborted) console.error('search: could not start text extraction:', error);
   });
   jobs.start();
 
@@ -127,6 +129,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         // Idle keep-alive connections would otherwise hold close() open.
         (server as { closeAllConnections?: () => void }).closeAllConnections?.();
       });
+      stopping.abort();
+      await extractionStarted;
       await jobs.stop();
       await Promise.all([cpu.close(), backgroundCpu.close()]);
       await db.close();
