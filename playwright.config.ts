@@ -48,6 +48,8 @@ export default defineConfig({
       AUTH_SITE_URL: `http://localhost:${port}`,
       // The local authorisation server of e2e/oauth.spec.ts, whose addresses name localhost.
       OAUTH_ALLOWED_HOSTS: 'localhost',
+      // Reminder runs are looked for every few seconds, so a test sees the day's digest.
+      REMINDERS_CHECK_INTERVAL: '2s',
       // Every test signs up its own people from 127.0.0.1; GoTrue's per-address limits (30
       // sign-ups and sign-ins, 150 refreshes in 5 minutes) are tested in tests/backend.
       AUTH_RATE_LIMIT_SIGN_IN_SIGN_UPS: '100000',

@@ -52,6 +52,13 @@ function primaryAction(target: Page, path: string): Locator | null {
       return main.getByRole('button', { name: 'Invite User' });
     case '/oauth':
       return main.getByRole('button', { name: 'Settings for Slack' });
+    case '/reminders':
+      return main.getByRole('button', { name: 'Make my calendar address' });
+    case '/outbox':
+      // A new organisation's Outbox holds no message yet, so no action either.
+      return null;
+    case '/documents?expiry=soon&sort=expiry_date':
+      return main.getByRole('link', { name: 'Upload Documents' }).first();
     default:
       return main
         .getByRole('link', { name: 'Return to Dashboard' })

@@ -1,6 +1,8 @@
 import path from 'node:path';
 import type { AuthSettings } from './config/auth-settings.ts';
 import { readAuthSettings } from './config/auth-settings.ts';
+import type { MailSettings } from './config/mail-settings.ts';
+import { readMailSettings } from './config/mail-settings.ts';
 import type { TextExtractionSettings } from './config/text-extraction-settings.ts';
 import { readTextExtractionSettings } from './config/text-extraction-settings.ts';
 import { readTomlFile, tableAt, type TomlTable } from './config/toml.ts';
@@ -14,6 +16,7 @@ import {
 } from './config/values.ts';
 
 export type { AuthSettings } from './config/auth-settings.ts';
+export type { MailSettings, SmtpSettings } from './config/mail-settings.ts';
 
 /** `/rest/v1` bounds: what one request may ask for, checked before it reaches the database. */
 export interface ApiSettings {
@@ -74,6 +77,14 @@ export interface WorkerSettings {
   jobPollIntervalMs: number;
 }
 
+export interface ReminderSettings {
+  /**
+   * How often the scheduler looks for organisations whose reminder hour has come (steward.toml
+   * `[reminders] check_interval`, default 15 minutes, between 1 second and 1 hour).
+   */
+  checkIntervalMs: number;
+}
+
 export interface OAuthSettings {
   /**
    * Hosts, besides those of the provider catalogue, that a provider's token and authorisation
@@ -102,12 +113,15 @@ export interface ServerConfig {
   /** Print one line per request. */
   logRequests: boolean;
   auth: AuthSettings;
+  /** E-mail: the SMTP server (`SMTP_URL` or config.toml `[auth.email.smtp]`) and the sender. */
+  mail: MailSettings;
   api: ApiSettings;
   database: DatabaseSettings;
   storage: StorageSettings;
   functions: FunctionsSettings;
   oauth: OAuthSettings;
   workers: WorkerSettings;
+  reminders: ReminderSettings;
   /** Limits of reading documents' text in the background (steward.toml `[text_extraction]`). */
   textExtraction: TextExtractionSettings;
 }
@@ -166,6 +180,20 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const functions = tableAt(supabaseToml, 'functions');
   const oauth = tableAt(stewardToml, 'oauth');
   const workers = tableAt(stewardToml, 'workers');
+  const reminders = tableAt(stewardToml, 'reminders');
+  const checkIntervalMs = durationSetting(
+    source(
+      reminders,
+      `${stewardName} [reminders]`,
+      'check_interval',
+      env,
+      'REMINDERS_CHECK_INTERVAL',
+    ),
+    15 * 60_000,
+  );
+  if (checkIntervalMs < 1000 || checkIntervalMs > 3_600_000) {
+    throw new Error(`${stewardName} [reminders] check_interval must be between "1s" and "1h"`);
+  }
   const timeout = (role: TimedRole, fallbackMs: number) =>
     durationSetting(
       source(
@@ -190,6 +218,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     functionsDir: path.resolve(env.FUNCTIONS_DIR ?? path.join(supabaseDir, 'functions')),
     logRequests: env.LOG_REQUESTS !== '0',
     auth: readAuthSettings(env, supabaseToml),
+    mail: readMailSettings(env, supabaseToml),
     api: {
       maxRows: integerSetting(
         source(api, 'config.toml [api]', 'max_rows', env, 'API_MAX_ROWS'),
@@ -285,6 +314,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
         1000,
       ),
     },
+    reminders: { checkIntervalMs },
     textExtraction: readTextExtractionSettings(env, stewardToml, stewardName),
   };
 }

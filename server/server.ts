@@ -15,6 +15,7 @@ import { systemClock } from './jobs/clock.ts';
 import { JobRunner } from './jobs/job-runner.ts';
 import { backgroundWork } from './jobs/registry.ts';
 import { Scheduler } from './jobs/scheduler.ts';
+import { applyMailDelivery } from './mail/delivery-setting.ts';
 import { startTextExtraction } from './search/text-extraction-start.ts';
 import { CpuPool } from './workers/cpu-pool.ts';
 import path from 'node:path';
@@ -31,6 +32,7 @@ export interface StartServerOptions {
 
 export interface RunningServer {
   url: string;
+  config: ServerConfig;
   app: Hono<ApiEnv>;
   db: Database;
   keys: ApiKeys;
@@ -49,6 +51,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   if (!options.skipMigrations) {
     await migrate(db, path.join(config.supabaseDir, 'migrations'));
   }
+  // Before any request: the functions that record mail tell their callers whether it is sent.
+  await applyMailDelivery(db, config.mail.smtp !== null);
   const keys = deriveKeys(await loadJwtSecret(config.dataDir, config.jwtSecret));
   let url = '';
   const cpu = new CpuPool({ threads: config.workers.cpuThreads });
@@ -102,14 +106,17 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const address = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   url = `http://${host}:${address.port}`;
-  // Before the runner starts, so the documents it queues are read from the first poll on.
-  await startTextExtraction(db).catch((error: unknown) => {
-    console.error('search: could not start text extraction:', error);
+  // In the background, a batch at a time: a large library is looked over while the server
+  // already answers; the runner reads what is queued from its next poll on.
+  const stopping = new AbortController();
+  const extractionStarted = startTextExtraction(db, stopping.signal).catch((error: unknown) => {
+    if (!stopping.signal.aborted) console.error('search: could not start text extraction:', error);
   });
   jobs.start();
 
   return {
     url,
+    config,
     app,
     db,
     keys,
@@ -122,6 +129,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         // Idle keep-alive connections would otherwise hold close() open.
         (server as { closeAllConnections?: () => void }).closeAllConnections?.();
       });
+      stopping.abort();
+      await extractionStarted;
       await jobs.stop();
       await Promise.all([cpu.close(), backgroundCpu.close()]);
       await db.close();

@@ -332,6 +332,9 @@ export function adminPages(world: SeededWorld): { path: string; heading: string 
     { path: '/users', heading: 'User Management' },
     { path: '/oauth', heading: 'OAuth Connections' },
     { path: '/oauth/callback/x?error=access_denied', heading: 'Connection Failed' },
+    { path: '/reminders', heading: 'Reminders' },
+    { path: '/outbox', heading: /Outbox/ },
+    { path: '/documents?expiry=soon&sort=expiry_date', heading: 'Documents' },
     { path: '/no-such-page', heading: 'Page not found' },
   ];
 }

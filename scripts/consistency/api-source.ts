@@ -82,6 +82,26 @@ export async function listAllDocuments(client: SupabaseClient): Promise<Document
   }
 }
 
+/**
+ * The object names of every document's earlier versions, page by page; none where the table
+ * does not exist yet (a server from before versions).
+ */
+export async function listVersionFiles(client: SupabaseClient): Promise<string[]> {
+  const files: string[] = [];
+  for (let from = 0; ; from += PAGE) {
+    const { data, error } = await client
+      .from('document_versions')
+      .select('file_path')
+      .order('id')
+      .range(from, from + PAGE - 1);
+    if (error?.code === 'PGRST205') return files;
+    if (error) throw new ApiSourceError(`Could not read document versions: ${error.message}`);
+    const rows = data as { file_path: string }[];
+    files.push(...rows.map((row) => row.file_path));
+    if (rows.length < PAGE) return files;
+  }
+}
+
 interface ListedEntry {
   name: string;
   id: string | null;

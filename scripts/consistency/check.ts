@@ -4,6 +4,7 @@ import type { Database } from '../../server/db/database.ts';
 import { FileStore } from '../../server/storage/file-store.ts';
 import {
   listAllDocuments,
+  listVersionFiles,
   listBucketIds,
   listBucketObjects,
   objectVersions,
@@ -82,6 +83,7 @@ export async function readInventory(target: CheckTarget): Promise<Inventory> {
   }
   const client = serviceClient(target.url, target.serviceRoleKey);
   const documents = await listAllDocuments(client);
+  const versionFiles = await listVersionFiles(client);
   const buckets = await listBucketIds(client);
   const objects: ObjectEntry[] = [];
   for (const bucket of buckets) objects.push(...(await listBucketObjects(client, bucket)));
@@ -95,6 +97,7 @@ export async function readInventory(target: CheckTarget): Promise<Inventory> {
     return {
       source,
       documents,
+      versionFiles,
       objects: known,
       buckets,
       ...(await diskOf(target.dataDir, known.length)),
@@ -104,6 +107,7 @@ export async function readInventory(target: CheckTarget): Promise<Inventory> {
   return {
     source,
     documents,
+    versionFiles,
     objects: objects.map((object, i) => ({ ...object, fileState: states[i]! })),
     buckets,
     disk: null,
@@ -222,6 +226,15 @@ async function removeOrphansThroughApi(
       .in('file_path', names);
     if (error) throw new Error(`Could not re-check documents: ${error.message}`);
     const kept = new Set((data as { file_path: string }[]).map((row) => row.file_path));
+    // Nor an earlier version of a document.
+    const versions = await client
+      .from('document_versions')
+      .select('file_path')
+      .in('file_path', names);
+    if (versions.error && versions.error.code !== 'PGRST205') {
+      throw new Error(`Could not re-check document versions: ${versions.error.message}`);
+    }
+    for (const row of (versions.data ?? []) as { file_path: string }[]) kept.add(row.file_path);
     const remove = names.filter((name) => !kept.has(name));
     if (remove.length === 0) continue;
     const result = await client.storage.from(DOCUMENTS_BUCKET).remove(remove);

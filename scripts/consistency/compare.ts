@@ -91,7 +91,10 @@ export function compareInventory(inventory: Inventory, options: CompareOptions):
     }
   }
 
-  const referenced = new Set(inventory.documents.map((document) => document.filePath));
+  const referenced = new Set([
+    ...inventory.documents.map((document) => document.filePath),
+    ...inventory.versionFiles,
+  ]);
   for (const object of inventory.objects) {
     if (object.bucketId === DOCUMENTS_BUCKET && !referenced.has(object.name)) {
       const aged = { item: object, ageSeconds: ageSeconds(object.createdAt, now) };

@@ -10,6 +10,7 @@ const numberOrNull = (value: unknown) =>
 
 export interface DatabaseRows {
   documents: DocumentEntry[];
+  versionFiles: string[];
   objects: ObjectEntry[];
   buckets: string[];
 }
@@ -28,9 +29,14 @@ export function readDatabaseRows(db: Database): Promise<DatabaseRows> {
 }
 
 async function readRows(db: Queryable): Promise<DatabaseRows> {
-  const { rows: tables } = await db.query<{ documents: string | null; objects: string | null }>(
+  const { rows: tables } = await db.query<{
+    documents: string | null;
+    objects: string | null;
+    versions: string | null;
+  }>(
     `select to_regclass('public.documents')::text as documents,
-            to_regclass('storage.objects')::text as objects`,
+            to_regclass('storage.objects')::text as objects,
+            to_regclass('public.document_versions')::text as versions`,
   );
   if (!tables[0]?.documents || !tables[0]?.objects) {
     throw new NotStewardDatabaseError(
@@ -61,7 +67,12 @@ async function readRows(db: Queryable): Promise<DatabaseRows> {
        from storage.objects order by bucket_id, name`,
   );
   const buckets = await db.query<{ id: string }>('select id from storage.buckets order by id');
+  // A database from before versions (migration 20261127000501) has none.
+  const versionFiles = tables[0].versions
+    ? (await db.query<{ file_path: string }>('select file_path from public.document_versions')).rows
+    : [];
   return {
+    versionFiles: versionFiles.map((row) => row.file_path),
     documents: documents.rows.map((row) => ({
       id: row.id,
       organizationId: row.organization_id,
@@ -89,6 +100,12 @@ async function readRows(db: Queryable): Promise<DatabaseRows> {
  */
 export async function deleteOrphanObjectRows(db: Database, ids: string[]): Promise<string[]> {
   if (ids.length === 0) return [];
+  const { rows: tables } = await db.query<{ versions: string | null }>(
+    `select to_regclass('public.document_versions')::text as versions`,
+  );
+  const noVersion = tables[0]?.versions
+    ? 'and not exists (select 1 from public.document_versions v where v.file_path = o.name)'
+    : '';
   const { rows } = await db.transaction(async (tx) => {
     // Storage tables refuse a direct DELETE without this (platform SQL 007, as hosted).
     await tx.query(`select set_config('storage.allow_delete_query', 'true', true)`);
@@ -96,6 +113,7 @@ export async function deleteOrphanObjectRows(db: Database, ids: string[]): Promi
       `delete from storage.objects o
         where o.id = any($1::uuid[]) and o.bucket_id = 'documents'
           and not exists (select 1 from public.documents d where d.file_path = o.name)
+          ${noVersion}
         returning o.version`,
       [ids],
     );

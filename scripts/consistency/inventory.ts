@@ -52,6 +52,11 @@ export interface Inventory {
   /** Where the rows came from, for the report (`PGlite at …`, `PostgreSQL`, `API at …`). */
   source: string;
   documents: DocumentEntry[];
+  /**
+   * Object names (documents bucket) of the documents' earlier versions (`document_versions`):
+   * files in use, though no document points at them now.
+   */
+  versionFiles: string[];
   objects: ObjectEntry[];
   buckets: string[];
   /** Null when the files on disk could not be examined (see `diskNote`). */

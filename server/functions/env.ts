@@ -27,6 +27,8 @@ const CONFIGURED_VALUES: Readonly<
     ADDITIONAL_REDIRECT_URLS: config.auth.additionalRedirectUrls.join(','),
     OAUTH_ALLOWED_HOSTS: config.oauth.allowedHosts.join(','),
   }),
+  // Where the events link back to.
+  calendar: (config) => ({ SITE_URL: config.auth.siteUrl }),
 };
 
 /**

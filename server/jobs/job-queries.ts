@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/database.ts';
+import type { Database, Queryable } from '../db/database.ts';
 
 /** A claimed job, as its handler sees it. */
 export interface Job {
@@ -109,16 +109,27 @@ export async function failJob(
 }
 
 /** Whether any job of `kinds` is due at `now` (claimed or not). */
-export async function hasDueJobs(db: Queryable, now: Date, kinds: string[]): Promise<boolean> {
-  const { rows } = await db.query<{ due: boolean }>(
-    `select exists (
-       select 1 from private.jobs
-       where finished_at is null and failed_at is null and run_after <= $1
-         and (locked_until is null or locked_until < $1) and kind = any($2::text[])
-     ) as due`,
-    [now.toISOString(), kinds],
+/**
+ * Whether a job of `kinds` is due. A read, and marked as one: on PGlite a statement that may
+ * write empties the REST read cache, and the runner asks this every poll.
+ */
+export async function hasDueJobs(db: Database, now: Date, kinds: string[]): Promise<boolean> {
+  return db.runBatch(
+    [
+      {
+        sql: `select exists (
+                select 1 from private.jobs
+                where finished_at is null and failed_at is null and run_after <= $1
+                  and (locked_until is null or locked_until < $1)
+                  and kind in (select jsonb_array_elements_text($2::jsonb))
+              ) as due`,
+        // As JSON: a batch's parameters are text, as the REST API binds them.
+        params: [now.toISOString(), JSON.stringify(kinds)],
+      },
+    ],
+    (rows) => rows[0]?.due === true,
+    { readOnly: true },
   );
-  return rows[0]?.due === true;
 }
 
 /** Adds a job (nothing when a pending job has the same dedupe key); its id, or null. */

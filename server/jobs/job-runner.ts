@@ -141,11 +141,18 @@ export class JobRunner {
           if ((error as { code?: unknown }).code === '42P01') this.#noQueue();
           else console.error('jobs: the scheduler failed:', error);
         });
-        while (
-          !this.#noQueueHere &&
-          this.#kinds().length > 0 &&
-          this.#running.size < this.options.concurrency
-        ) {
+        // Claiming writes; most polls find nothing, so they only read.
+        let mayClaim = !this.#noQueueHere && this.#kinds().length > 0;
+        if (mayClaim && this.#running.size < this.options.concurrency) {
+          mayClaim = await withRequestScope(this.#scope(null), () =>
+            hasDueJobs(this.options.db, this.options.clock.now(), this.#kinds()),
+          ).catch((error: unknown) => {
+            if ((error as { code?: unknown }).code === '42P01') this.#noQueue();
+            else console.error('jobs: could not look for due jobs:', error);
+            return false;
+          });
+        }
+        while (mayClaim && !this.#noQueueHere && this.#running.size < this.options.concurrency) {
           const job = await withRequestScope(this.#scope(null), () =>
             claimJob(this.options.db, {
               now: this.options.clock.now(),

@@ -1,4 +1,7 @@
 import type { AppContext } from '../context.ts';
+import { MAIL_DELIVERY_KIND, mailDeliveryJob } from '../mail/deliver-job.ts';
+import { createMailTransport } from '../mail/transport.ts';
+import { REMINDER_RUN_KIND, reminderRunJob, reminderSchedule } from '../reminders/reminder-run.ts';
 import { EXTRACT_TEXT_JOB, extractTextJob } from '../search/extract-text-job.ts';
 import type { JobKind } from './job-runner.ts';
 import type { Schedule } from './scheduler.ts';
@@ -13,12 +16,14 @@ export function backgroundWork(ctx: AppContext): {
 } {
   return {
     kinds: {
+      [MAIL_DELIVERY_KIND]: mailDeliveryJob(ctx, createMailTransport(ctx.config.mail)),
+      [REMINDER_RUN_KIND]: reminderRunJob(ctx),
       [EXTRACT_TEXT_JOB]: extractTextJob({
         cpu: ctx.backgroundCpu,
         dataDir: ctx.config.dataDir,
         settings: ctx.config.textExtraction,
       }),
     },
-    schedules: {},
+    schedules: { 'reminders.daily': reminderSchedule(ctx.config.reminders.checkIntervalMs) },
   };
 }

@@ -16,8 +16,12 @@ export interface Schedule {
 
 /** Every `minutes` minutes, on the minute grid (e.g. 15: at :00, :15, :30, :45 UTC). */
 export function everyMinutes(minutes: number): (now: Date) => Date {
-  const step = minutes * 60_000;
-  return (now) => new Date(Math.floor(now.getTime() / step) * step + step);
+  return every(minutes * 60_000);
+}
+
+/** Every `milliseconds`, on their grid since the epoch. */
+export function every(milliseconds: number): (now: Date) => Date {
+  return (now) => new Date(Math.floor(now.getTime() / milliseconds) * milliseconds + milliseconds);
 }
 
 /**
@@ -42,12 +46,19 @@ export class Scheduler {
       if (Object.keys(this.schedules).length === 0) return;
       this.#registered ??= this.#register();
       await this.#registered;
-      // One small read on most checks; a transaction only for what is due.
-      const { rows } = await this.db.query<{ name: string }>(
-        `select name from private.schedules where next_run_at <= $1`,
-        [this.clock.now().toISOString()],
+      // One small read on most checks, marked as one (on PGlite a possible write would empty
+      // the REST read cache every second); a transaction only for what is due.
+      const due = await this.db.runBatch(
+        [
+          {
+            sql: `select name from private.schedules where next_run_at <= $1`,
+            params: [this.clock.now().toISOString()],
+          },
+        ],
+        (rows) => rows.map((row) => String(row.name)),
+        { readOnly: true },
       );
-      for (const { name } of rows) {
+      for (const name of due) {
         const schedule = this.schedules[name];
         if (schedule) await this.#runIfDue(name, schedule);
       }

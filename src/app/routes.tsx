@@ -48,6 +48,11 @@ const OAuthCallbackPage = lazyPage(
   () => import('../features/oauth/oauth-callback-page.tsx'),
   'OAuthCallbackPage',
 );
+const RemindersPage = lazyPage(
+  () => import('../features/reminders/reminders-page.tsx'),
+  'RemindersPage',
+);
+const OutboxPage = lazyPage(() => import('../features/reminders/outbox-page.tsx'), 'OutboxPage');
 const NotFoundPage = lazyPage(() => import('./not-found.tsx'), 'NotFoundPage');
 
 /** Catches what one route throws while loading or rendering; the rest of the app stays. */
@@ -120,6 +125,8 @@ export function AppRoutes() {
         <Route path={routePatterns.department} element={<Page component={DepartmentPage} />} />
         <Route path={routePatterns.users} element={<Page component={UsersPage} />} />
         <Route path={routePatterns.oauth} element={<Page component={ConnectionsPage} />} />
+        <Route path={routePatterns.reminders} element={<Page component={RemindersPage} />} />
+        <Route path={routePatterns.outbox} element={<Page component={OutboxPage} />} />
         <Route
           path={routePatterns.oauthCallback}
           element={<Page component={OAuthCallbackPage} />}

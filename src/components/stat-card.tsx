@@ -1,5 +1,6 @@
 import type { LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { Link } from 'react-router-dom';
 import type { Tone } from './ui/tone.ts';
 
 export interface StatCardProps {
@@ -10,12 +11,14 @@ export interface StatCardProps {
   tone?: Tone;
   /** Optional small text under the value. */
   hint?: ReactNode;
+  /** Makes the card a link to where its figure comes from. */
+  to?: string;
 }
 
 /** One figure with its label: the counters of the dashboard, operations and department pages. */
-export function StatCard({ label, value, icon: Icon, tone = 'blue', hint }: StatCardProps) {
-  return (
-    <div className="flex items-center gap-4 rounded-lg border border-gray-200 bg-white p-4 shadow-sm">
+export function StatCard({ label, value, icon: Icon, tone = 'blue', hint, to }: StatCardProps) {
+  const content = (
+    <>
       {Icon && (
         <span
           data-tone={tone}
@@ -30,6 +33,18 @@ export function StatCard({ label, value, icon: Icon, tone = 'blue', hint }: Stat
         <p className="text-2xl font-semibold text-gray-900">{value}</p>
         {hint && <p className="text-xs text-gray-500">{hint}</p>}
       </div>
-    </div>
+    </>
   );
+  const box = 'flex items-center gap-4 rounded-lg border border-gray-200 bg-white p-4 shadow-sm';
+  if (to) {
+    return (
+      <Link
+        to={to}
+        className={`${box} hover:border-primary-300 hover:bg-primary-50 focus-visible:outline-2 focus-visible:outline-primary-600`}
+      >
+        {content}
+      </Link>
+    );
+  }
+  return <div className={box}>{content}</div>;
 }

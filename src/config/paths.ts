@@ -2,12 +2,22 @@
 export const paths = {
   dashboard: '/',
   documents: '/documents',
+  /** The list filtered by expiry state (the dashboard's counters, reminder e-mails). */
+  documentsExpiring: (state: 'overdue' | 'soon') => `/documents?expiry=${state}`,
+  /** The list ordered by expiry date (the dashboard's Manage). */
+  documentsByExpiry: '/documents?sort=expiry_date',
+  /** The list with one document open (links from the dashboard, e-mails and calendars). */
+  document: (id: string) => `/documents?document=${encodeURIComponent(id)}`,
   upload: '/upload',
   operations: '/operations',
   operationsCategory: (category: string) => `/operations/${category}`,
   department: (department: string) => `/department/${department}`,
   users: '/users',
   oauth: '/oauth',
+  /** One's reminders and calendar; admins also set the organisation's reminders. */
+  reminders: '/reminders',
+  /** Every e-mail of the organisation (admins). */
+  outbox: '/outbox',
   oauthCallback: (providerId: string) => `/oauth/callback/${providerId}`,
   invitation: (token: string) => `/invite/${token}`,
 } as const;
@@ -22,6 +32,8 @@ export const routePatterns = {
   department: '/department/:department',
   users: '/users',
   oauth: '/oauth',
+  reminders: '/reminders',
+  outbox: '/outbox',
   oauthCallback: '/oauth/callback/:providerId',
   invitation: '/invite/:token?',
 } as const;

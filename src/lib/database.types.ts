@@ -8,6 +8,10 @@
  * those literal unions, as `gen types` does for enums.
  */
 export type Json = string | number | boolean | null | { [key: string]: Json | undefined } | Json[];
+/** A `jsonb not null` column that always holds an object. */
+export type JsonObject = { [key: string]: Json | undefined };
+/** A `jsonb not null` column that always holds an array. */
+export type JsonArray = Json[];
 
 // ---------------------------------------------------------------------------------------------
 // Value lists of the check constraints
@@ -109,6 +113,34 @@ export type CorporateStatusValue = (typeof CORPORATE_STATUSES)[number];
 export const ANNUAL_REPORT_STATUSES = ['Current', 'Due Soon', 'Overdue', 'Unknown'] as const;
 export type AnnualReportStatus = (typeof ANNUAL_REPORT_STATUSES)[number];
 
+/** Why a document version was superseded (Renew is the first; later changes add theirs). */
+export const DOCUMENT_VERSION_CHANGES = [
+  'renewal',
+  'file_replacement',
+  'content_edit',
+  'properties_edit',
+] as const;
+export type DocumentVersionChange = (typeof DOCUMENT_VERSION_CHANGES)[number];
+
+/** Who receives reminders: the responsible member (else the admins), all admins, or both. */
+export const REMINDER_RECIPIENTS = ['responsible', 'admins', 'both'] as const;
+export type ReminderRecipients = (typeof REMINDER_RECIPIENTS)[number];
+
+/** What a calendar address shows: every document of the organisation, or the member's own. */
+export const CALENDAR_FEED_SCOPES = ['all', 'mine'] as const;
+export type CalendarFeedScope = (typeof CALENDAR_FEED_SCOPES)[number];
+
+/** What an Outbox message is: documents a member sent, an invitation, a reminder digest. */
+export const OUTBOX_MESSAGE_KINDS = ['documents', 'invitation', 'reminders'] as const;
+export type OutboxMessageKind = (typeof OUTBOX_MESSAGE_KINDS)[number];
+
+/**
+ * Where a message stands: `queued` (waiting for a delivery attempt), `sent` (accepted by the
+ * SMTP server), `failed` (every attempt failed), `outbox` (kept: no SMTP is configured).
+ */
+export const OUTBOX_MESSAGE_STATUSES = ['queued', 'sent', 'failed', 'outbox'] as const;
+export type OutboxMessageStatus = (typeof OUTBOX_MESSAGE_STATUSES)[number];
+
 // ---------------------------------------------------------------------------------------------
 // The schema
 // ---------------------------------------------------------------------------------------------
@@ -116,6 +148,48 @@ export type AnnualReportStatus = (typeof ANNUAL_REPORT_STATUSES)[number];
 export type Database = {
   public: {
     Tables: {
+      calendar_feeds: {
+        Row: {
+          created_at: string;
+          id: string;
+          last_fetched_at: string | null;
+          organization_id: string;
+          scope: CalendarFeedScope;
+          user_id: string;
+        };
+        Insert: {
+          created_at?: string;
+          id?: string;
+          last_fetched_at?: string | null;
+          organization_id: string;
+          scope: CalendarFeedScope;
+          user_id: string;
+        };
+        Update: {
+          created_at?: string;
+          id?: string;
+          last_fetched_at?: string | null;
+          organization_id?: string;
+          scope?: CalendarFeedScope;
+          user_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'calendar_feeds_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: false;
+            referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'calendar_feeds_user_id_fkey';
+            columns: ['user_id'];
+            isOneToOne: true;
+            referencedRelation: 'user_profiles';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
       corporate_status: {
         Row: {
           annual_report_status: AnnualReportStatus | null;
@@ -267,6 +341,86 @@ export type Database = {
           },
         ];
       };
+      document_versions: {
+        Row: {
+          change: DocumentVersionChange;
+          document_id: string;
+          expiry_date: string | null;
+          file_path: string;
+          id: string;
+          name: string;
+          organization_id: string;
+          properties: JsonObject;
+          replaced_at: string;
+          replaced_by: string | null;
+          size: number;
+          uploaded_at: string;
+          uploaded_by: string | null;
+          version_number: number;
+        };
+        Insert: {
+          change: DocumentVersionChange;
+          document_id: string;
+          expiry_date?: string | null;
+          file_path: string;
+          id?: string;
+          name: string;
+          organization_id: string;
+          properties?: JsonObject;
+          replaced_at?: string;
+          replaced_by?: string | null;
+          size: number;
+          uploaded_at: string;
+          uploaded_by?: string | null;
+          version_number: number;
+        };
+        Update: {
+          change?: DocumentVersionChange;
+          document_id?: string;
+          expiry_date?: string | null;
+          file_path?: string;
+          id?: string;
+          name?: string;
+          organization_id?: string;
+          properties?: JsonObject;
+          replaced_at?: string;
+          replaced_by?: string | null;
+          size?: number;
+          uploaded_at?: string;
+          uploaded_by?: string | null;
+          version_number?: number;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'document_versions_document_id_fkey';
+            columns: ['document_id'];
+            isOneToOne: false;
+            referencedRelation: 'documents';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'document_versions_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: false;
+            referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'document_versions_replaced_by_fkey';
+            columns: ['replaced_by'];
+            isOneToOne: false;
+            referencedRelation: 'user_profiles';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'document_versions_uploaded_by_fkey';
+            columns: ['uploaded_by'];
+            isOneToOne: false;
+            referencedRelation: 'user_profiles';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
       documents: {
         Row: {
           category: DocumentCategory;
@@ -278,6 +432,9 @@ export type Database = {
           id: string;
           name: string;
           organization_id: string;
+          renewal_in_progress: boolean;
+          renewal_note: string | null;
+          responsible_id: string | null;
           size: number;
           status: DocumentStatus;
           tags: string[];
@@ -295,6 +452,9 @@ export type Database = {
           id?: string;
           name: string;
           organization_id: string;
+          renewal_in_progress?: boolean;
+          renewal_note?: string | null;
+          responsible_id?: string | null;
           size?: number;
           status?: DocumentStatus;
           tags?: string[];
@@ -312,6 +472,9 @@ export type Database = {
           id?: string;
           name?: string;
           organization_id?: string;
+          renewal_in_progress?: boolean;
+          renewal_note?: string | null;
+          responsible_id?: string | null;
           size?: number;
           status?: DocumentStatus;
           tags?: string[];
@@ -325,6 +488,13 @@ export type Database = {
             columns: ['organization_id'];
             isOneToOne: false;
             referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'documents_responsible_id_fkey';
+            columns: ['responsible_id'];
+            isOneToOne: false;
+            referencedRelation: 'user_profiles';
             referencedColumns: ['id'];
           },
           {
@@ -641,6 +811,122 @@ export type Database = {
         };
         Relationships: [];
       };
+      outbox_messages: {
+        Row: {
+          attachments: JsonArray;
+          attempts: number;
+          content: JsonObject;
+          created_at: string;
+          created_by: string | null;
+          dedupe_key: string | null;
+          html_body: string | null;
+          id: string;
+          kind: OutboxMessageKind;
+          last_error: string | null;
+          links: JsonArray;
+          organization_id: string;
+          recipients: string[];
+          sent_at: string | null;
+          status: OutboxMessageStatus;
+          subject: string;
+          text_body: string | null;
+          updated_at: string;
+        };
+        Insert: {
+          attachments?: JsonArray;
+          attempts?: number;
+          content?: JsonObject;
+          created_at?: string;
+          created_by?: string | null;
+          dedupe_key?: string | null;
+          html_body?: string | null;
+          id?: string;
+          kind: OutboxMessageKind;
+          last_error?: string | null;
+          links?: JsonArray;
+          organization_id: string;
+          recipients: string[];
+          sent_at?: string | null;
+          status?: OutboxMessageStatus;
+          subject: string;
+          text_body?: string | null;
+          updated_at?: string;
+        };
+        Update: {
+          attachments?: JsonArray;
+          attempts?: number;
+          content?: JsonObject;
+          created_at?: string;
+          created_by?: string | null;
+          dedupe_key?: string | null;
+          html_body?: string | null;
+          id?: string;
+          kind?: OutboxMessageKind;
+          last_error?: string | null;
+          links?: JsonArray;
+          organization_id?: string;
+          recipients?: string[];
+          sent_at?: string | null;
+          status?: OutboxMessageStatus;
+          subject?: string;
+          text_body?: string | null;
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'outbox_messages_created_by_fkey';
+            columns: ['created_by'];
+            isOneToOne: false;
+            referencedRelation: 'user_profiles';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'outbox_messages_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: false;
+            referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      reminder_settings: {
+        Row: {
+          days_before: number[];
+          organization_id: string;
+          recipients: ReminderRecipients;
+          remind_overdue: boolean;
+          send_hour: number;
+          time_zone: string;
+          updated_at: string;
+        };
+        Insert: {
+          days_before?: number[];
+          organization_id: string;
+          recipients?: ReminderRecipients;
+          remind_overdue?: boolean;
+          send_hour?: number;
+          time_zone?: string;
+          updated_at?: string;
+        };
+        Update: {
+          days_before?: number[];
+          organization_id?: string;
+          recipients?: ReminderRecipients;
+          remind_overdue?: boolean;
+          send_hour?: number;
+          time_zone?: string;
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'reminder_settings_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: true;
+            referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
       user_invitations: {
         Row: {
           accepted_at: string | null;
@@ -696,6 +982,7 @@ export type Database = {
         Row: {
           created_at: string;
           email: string;
+          email_reminders: boolean;
           full_name: string | null;
           id: string;
           invited_at: string | null;
@@ -709,6 +996,7 @@ export type Database = {
         Insert: {
           created_at?: string;
           email: string;
+          email_reminders?: boolean;
           full_name?: string | null;
           id: string;
           invited_at?: string | null;
@@ -722,6 +1010,7 @@ export type Database = {
         Update: {
           created_at?: string;
           email?: string;
+          email_reminders?: boolean;
           full_name?: string | null;
           id?: string;
           invited_at?: string | null;
@@ -772,6 +1061,11 @@ export type Database = {
         Args: { token: string };
         Returns: undefined;
       };
+      /** Service role only (the `calendar` edge function); null for an unknown token. */
+      calendar_feed: {
+        Args: { token: string };
+        Returns: Json;
+      };
       cancel_invitation: {
         Args: { invitation_id: string };
         Returns: undefined;
@@ -779,6 +1073,10 @@ export type Database = {
       count_documents_matching: {
         Args: { term: string };
         Returns: number;
+      };
+      create_calendar_feed: {
+        Args: { scope: CalendarFeedScope };
+        Returns: Database['public']['CompositeTypes']['calendar_feed_result'];
       };
       create_organization: {
         Args: { name: string };
@@ -812,6 +1110,10 @@ export type Database = {
         Args: { email: string; role: InvitableRole; full_name: string | null };
         Returns: Database['public']['CompositeTypes']['invite_user_result'];
       };
+      invite_user_by_email: {
+        Args: { email: string; role: InvitableRole; full_name: string | null };
+        Returns: Database['public']['CompositeTypes']['invite_by_email_result'];
+      };
       organization_storage_usage: {
         Args: never;
         Returns: Database['public']['CompositeTypes']['storage_usage_result'];
@@ -819,6 +1121,18 @@ export type Database = {
       reactivate_user: {
         Args: { user_id: string };
         Returns: undefined;
+      };
+      renew_document: {
+        Args: { document_id: string; file_path: string; expiry_date: string };
+        Returns: Database['public']['Tables']['documents']['Row'];
+      };
+      revoke_calendar_feed: {
+        Args: never;
+        Returns: undefined;
+      };
+      retry_outbox_message: {
+        Args: { message_id: string };
+        Returns: Database['public']['CompositeTypes']['mail_result'];
       };
       remove_documents_tags: {
         Args: { document_ids: string[]; tags_to_remove: string[] };
@@ -833,6 +1147,16 @@ export type Database = {
           token_url: string | null;
         };
         Returns: undefined;
+      };
+      send_documents_email: {
+        Args: {
+          recipients: string[];
+          subject: string;
+          message: string | null;
+          document_ids: string[];
+          as_links: boolean;
+        };
+        Returns: Database['public']['CompositeTypes']['mail_result'];
       };
       search_documents: {
         Args: {
@@ -875,6 +1199,12 @@ export type Database = {
       [_ in never]: never;
     };
     CompositeTypes: {
+      calendar_feed_result: {
+        id: string | null;
+        scope: string | null;
+        token: string | null;
+        created_at: string | null;
+      };
       document_search_result: {
         id: string | null;
         organization_id: string | null;
@@ -896,6 +1226,10 @@ export type Database = {
         snippet: string | null;
         rank: number | null;
         total_count: number | null;
+        responsible_id: string | null;
+        responsible_name: string | null;
+        renewal_in_progress: boolean | null;
+        renewal_note: string | null;
       };
       document_stats_result: {
         total: number | null;
@@ -912,10 +1246,21 @@ export type Database = {
         invited_by_email: string | null;
         expires_at: string | null;
       };
+      invite_by_email_result: {
+        id: string | null;
+        email: string | null;
+        token: string | null;
+        mail_id: string | null;
+        mail_status: string | null;
+      };
       invite_user_result: {
         id: string | null;
         email: string | null;
         token: string | null;
+      };
+      mail_result: {
+        id: string | null;
+        status: string | null;
       };
       storage_usage_result: {
         used_bytes: number | null;

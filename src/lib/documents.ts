@@ -19,14 +19,24 @@ export type DocumentRecord = Pick<
   | 'description'
   | 'created_at'
   | 'upload_date'
+  | 'responsible_id'
+  | 'renewal_in_progress'
+  | 'renewal_note'
 >;
 
 /** The columns of `DocumentRecord`, for `select`. */
 export const DOCUMENT_COLUMNS =
-  'id, organization_id, name, category, expiry_date, size, status, file_path, tags, description, created_at, upload_date';
+  'id, organization_id, name, category, expiry_date, size, status, file_path, tags, description, created_at, upload_date, responsible_id, renewal_in_progress, renewal_note';
 
 /** The storage bucket of every document's bytes. */
 export const DOCUMENTS_BUCKET = 'documents';
+
+/** Who looks after a document, and whether its renewal is under way (edit-properties modal). */
+export interface DocumentRenewalFields {
+  responsible_id: string | null;
+  renewal_in_progress: boolean;
+  renewal_note: string | null;
+}
 
 /** The properties a user sets at upload and in the edit-properties modal (there also the name). */
 export interface DocumentProperties {

@@ -39,6 +39,8 @@ describe('server configuration', () => {
       service_role: 30000,
     });
     expect(config.functions.verifyJwt('oauth')).toBe(true);
+    // Calendar applications send no JWT: the secret address is the credential.
+    expect(config.functions.verifyJwt('calendar')).toBe(false);
     // All cores but one for CPU-heavy work, at least one thread.
     expect(config.workers.cpuThreads).toBe(Math.max(1, os.availableParallelism() - 1));
     expect(config.textExtraction).toEqual({
@@ -78,6 +80,12 @@ describe('server configuration', () => {
     expect(config.functions.verifyJwt('other')).toBe(true);
     expect(config.oauth.allowedHosts).toEqual(['id.example.org']);
     expect(config.workers.cpuThreads).toBe(3);
+    expect(config.reminders.checkIntervalMs).toBe(15 * 60_000);
+    const quick = await configFrom('', '[reminders]\ncheck_interval = "5s"\n');
+    expect(quick.reminders.checkIntervalMs).toBe(5000);
+    await expect(configFrom('', '[reminders]\ncheck_interval = "2h"\n')).rejects.toThrow(
+      /check_interval must be between "1s" and "1h"/,
+    );
     expect(config.textExtraction).toMatchObject({
       timeoutMs: 30_000,
       maxOcrPages: 0,
@@ -94,6 +102,39 @@ describe('server configuration', () => {
     expect(config.auth.enableSignup).toBe(false);
     expect(config.database.statementTimeoutMs.authenticated).toBe(2000);
     expect(config.oauth.allowedHosts).toEqual(['a.example.org', 'b.example.org']);
+  });
+
+  it('reads SMTP from config.toml [auth.email.smtp] (with env() references) or SMTP_URL', async () => {
+    expect(readConfig({}).mail.smtp).toBeNull();
+    const smtp =
+      `[auth.email.smtp]\nenabled = true\nhost = "smtp.example.org"\nport = 465\nuser = "office"\n` +
+      `pass = "env(TEST_SMTP_PASSWORD)"\nadmin_email = "office@example.org"\nsender_name = "Grace Office"\n`;
+    const config = await configFrom(smtp, '', { TEST_SMTP_PASSWORD: 's3cret' });
+    expect(config.mail).toEqual({
+      smtp: { host: 'smtp.example.org', port: 465, user: 'office', pass: 's3cret' },
+      sender: { address: 'office@example.org', name: 'Grace Office' },
+    });
+    expect(
+      (await configFrom(smtp.replace('enabled = true', 'enabled = false'), '')).mail.smtp,
+    ).toBeNull();
+    const fromUrl = await configFrom(smtp, '', {
+      TEST_SMTP_PASSWORD: 'x',
+      SMTP_URL: 'smtps://u:p@mail.example.net:465',
+      SMTP_ADMIN_EMAIL: 'steward@example.net',
+    });
+    expect(fromUrl.mail).toEqual({
+      smtp: { url: 'smtps://u:p@mail.example.net:465' },
+      sender: { address: 'steward@example.net', name: 'Grace Office' },
+    });
+    await expect(
+      configFrom(smtp.replace(/admin_email = .*\n/, ''), '', { TEST_SMTP_PASSWORD: 'x' }),
+    ).rejects.toThrow(/admin_email \(or SMTP_ADMIN_EMAIL\) is required/);
+    await expect(configFrom(smtp, '')).rejects.toThrow(
+      /names TEST_SMTP_PASSWORD, which is not set/,
+    );
+    await expect(configFrom('', '', { SMTP_URL: 'http://mail.example.net' })).rejects.toThrow(
+      /SMTP_URL must start with smtp:\/\/ or smtps:\/\//,
+    );
   });
 
   it('closes sign-up when [auth.email] enable_signup is off, as GoTrue does', async () => {

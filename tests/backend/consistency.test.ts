@@ -347,6 +347,49 @@ describe('check-consistency through the API of a running server', () => {
   });
 });
 
+describe('check-consistency with earlier versions of documents', () => {
+  let server: TestServer;
+  let member: Member;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    member = await newOrganization(server);
+  }, 60_000);
+  afterAll(() => server?.close());
+
+  it('counts the file of an earlier version as in use, and --fix keeps it', async () => {
+    const first = await uploadDocument(member, 'Certificate, 2025 edition');
+    const renewed = objectName(member);
+    await uploadFile(member, renewed, 'Certificate, 2026 edition');
+    const { error } = await member.client.rpc('renew_document', {
+      document_id: first.id,
+      file_path: renewed,
+      expiry_date: '2027-01-31',
+    });
+    if (error) throw new Error(error.message);
+    await server.db.query(
+      `update storage.objects set created_at = now() - interval '2 minutes' where name = $1`,
+      [first.name],
+    );
+
+    const { code, report } = await runJson([
+      '--url',
+      server.url,
+      '--data-dir',
+      server.dataDir,
+      '--grace-minutes',
+      '1',
+      '--fix',
+    ]);
+    expect(report.findings.orphanObjects).toEqual([]);
+    expect(report.counts).toMatchObject({ documents: 1, objects: 2, files: 2 });
+    expect(report.problems).toBe(0);
+    expect(code).toBe(0);
+    const { data } = await server.service().storage.from('documents').exists(first.name);
+    expect(data).toBe(true);
+  }, 60_000);
+});
+
 describe('check-consistency on a data directory', () => {
   const cleanups: (() => Promise<void>)[] = [];
   afterAll(async () => {

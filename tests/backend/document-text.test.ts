@@ -226,6 +226,29 @@ describe('document text in the background', () => {
     expect(await jobsOf(old.id)).toHaveLength(1);
   });
 
+  it('looks over a library larger than one batch at start, missing none', async () => {
+    await server.db.query(`update private.text_extraction_settings set enabled = false`);
+    const big = await createOrganisation(server, 'Big Library Church');
+    await server.db.query(
+      `insert into public.documents (organization_id, name, category, file_path)
+       select $1::uuid, 'Minutes ' || n, 'Reports', 'documents/' || $1::text || '/' || n || '.txt'
+       from generate_series(1, 1203) n`,
+      [big.id],
+    );
+    await server.db.query(
+      `delete from public.document_texts t using public.documents d
+        where d.id = t.document_id and d.organization_id = $1`,
+      [big.id],
+    );
+    expect(await startTextExtraction(server.db)).toBeGreaterThanOrEqual(1203);
+    const { rows } = await server.db.query<{ queued: number }>(
+      `select count(*)::integer as queued from private.jobs
+        where kind = 'document.extract-text' and organization_id = $1`,
+      [big.id],
+    );
+    expect(rows[0]!.queued).toBe(1203);
+  });
+
   it('survives a stop in the middle of reading: the next runner reads the file', async () => {
     const clock = new ManualClock(new Date(Date.now() + 60_000));
     const make = () => {

@@ -2,14 +2,19 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ANNUAL_REPORT_STATUSES,
+  CALENDAR_FEED_SCOPES,
   CORPORATE_ENTITY_TYPES,
   CORPORATE_STATUSES,
   DOCUMENT_CATEGORIES,
   DOCUMENT_STATUSES,
+  DOCUMENT_VERSION_CHANGES,
   DOCUMENT_TEXT_STATES,
   INTEGRATION_CATEGORIES,
   INVITABLE_ROLES,
   OPERATIONS_CATEGORY_KEYS,
+  OUTBOX_MESSAGE_KINDS,
+  OUTBOX_MESSAGE_STATUSES,
+  REMINDER_RECIPIENTS,
   USER_ROLES,
 } from '../../src/lib/database.types.ts';
 import { openMigratedDatabase, type MigratedDatabase } from '../security/migrated-database.ts';
@@ -84,6 +89,11 @@ describe('src/lib/database.types.ts', () => {
     expect(column('corporate_status', 'annual_report_status')).toEqual(
       sorted(ANNUAL_REPORT_STATUSES),
     );
+    expect(column('document_versions', 'change')).toEqual(sorted(DOCUMENT_VERSION_CHANGES));
+    expect(column('calendar_feeds', 'scope')).toEqual(sorted(CALENDAR_FEED_SCOPES));
+    expect(column('reminder_settings', 'recipients')).toEqual(sorted(REMINDER_RECIPIENTS));
+    expect(column('outbox_messages', 'kind')).toEqual(sorted(OUTBOX_MESSAGE_KINDS));
+    expect(column('outbox_messages', 'status')).toEqual(sorted(OUTBOX_MESSAGE_STATUSES));
     // The specification's counts.
     expect(DOCUMENT_CATEGORIES).toHaveLength(14);
     expect(OPERATIONS_CATEGORY_KEYS).toHaveLength(9);

@@ -11,6 +11,7 @@ const AUTHENTICATED_RPC = [
   'add_documents_tags',
   'cancel_invitation',
   'count_documents_matching',
+  'create_calendar_feed',
   'create_organization',
   'deactivate_user',
   'delete_documents',
@@ -19,11 +20,16 @@ const AUTHENTICATED_RPC = [
   'find_duplicate_documents',
   'get_invitation',
   'invite_user',
+  'invite_user_by_email',
   'organization_storage_usage',
   'reactivate_user',
   'remove_documents_tags',
+  'renew_document',
+  'retry_outbox_message',
+  'revoke_calendar_feed',
   'save_oauth_config',
   'search_documents',
+  'send_documents_email',
   'set_documents_category',
   'set_documents_expiry',
   'update_user_role',
@@ -140,7 +146,10 @@ describe('security rules in the catalogue', () => {
          has_table_privilege('authenticated', 'public.oauth_connections', 'insert, update, delete') as write_connections,
          has_any_column_privilege('authenticated', 'public.oauth_connections', 'insert, update') as write_connection_columns,
          has_table_privilege('authenticated', 'public.user_invitations', 'insert, update, delete') as write_invitations,
-         has_table_privilege('authenticated', 'public.organizations', 'insert, update, delete') as write_organizations`,
+         has_table_privilege('authenticated', 'public.organizations', 'insert, update, delete') as write_organizations,
+         has_table_privilege('authenticated', 'public.outbox_messages', 'insert, update, delete') as write_outbox,
+         has_table_privilege('authenticated', 'public.calendar_feeds', 'insert, update, delete') as write_calendar_feeds,
+         has_table_privilege('service_role', 'private.calendar_feed_tokens', 'select') as read_calendar_tokens`,
     );
     expect(reach).toEqual([
       {
@@ -152,11 +161,14 @@ describe('security rules in the catalogue', () => {
         write_connection_columns: false,
         write_invitations: false,
         write_organizations: false,
+        write_outbox: false,
+        write_calendar_feeds: false,
+        read_calendar_tokens: false,
       },
     ]);
   });
 
-  it('lets signed-in users update only their name on profiles and document properties on documents', async () => {
+  it('lets signed-in users update only their name and reminder choice on profiles and document properties on documents', async () => {
     const updatable = async (table: string) =>
       (
         await rows<{ name: string }>(
@@ -167,12 +179,15 @@ describe('security rules in the catalogue', () => {
            order by 1`,
         )
       ).map((r) => r.name);
-    expect(await updatable('user_profiles')).toEqual(['full_name']);
+    expect(await updatable('user_profiles')).toEqual(['email_reminders', 'full_name']);
     expect(await updatable('documents')).toEqual([
       'category',
       'description',
       'expiry_date',
       'name',
+      'renewal_in_progress',
+      'renewal_note',
+      'responsible_id',
       'size',
       'tags',
     ]);

@@ -5,6 +5,7 @@ import { attackCases } from './attack-cases.ts';
 import type { Case, Outcome } from './cases.ts';
 import { functionCases } from './function-cases.ts';
 import { ownRowCases } from './own-row-cases.ts';
+import { renewalCases } from './renewal-cases.ts';
 import { rpcCases } from './rpc-cases.ts';
 import { searchCases } from './search-cases.ts';
 import { storageCases } from './storage-cases.ts';
@@ -17,7 +18,7 @@ import { tableCases } from './table-cases.ts';
  * plus named attacks. Everything goes through unmodified supabase-js against the embedded
  * server; every case checks its effect in the database with the service role. The expected
  * outcomes come from the rules written out in table-cases.ts, rpc-cases.ts, storage-cases.ts,
- * function-cases.ts, own-row-cases.ts and attack-cases.ts.
+ * function-cases.ts, own-row-cases.ts, renewal-cases.ts and attack-cases.ts.
  */
 const SUITES: [string, (server: TestServer, world: World) => Case[]][] = [
   ['tables and the view', tableCases],
@@ -26,6 +27,7 @@ const SUITES: [string, (server: TestServer, world: World) => Case[]][] = [
   ['search, duplicates and bulk actions', searchCases],
   ['storage buckets', storageCases],
   ['edge functions', functionCases],
+  ['renewals, e-mail and the calendar feed', renewalCases],
   ['named attacks', attackCases],
 ];
 

@@ -64,6 +64,29 @@ async function ownConnection(server: TestServer, person: Person, organizationId:
   return row.id;
 }
 
+/** The person's calendar address, made with the service role (replacing an earlier one). */
+async function ownFeed(
+  server: TestServer,
+  person: Person,
+  organizationId: string,
+  scope: 'all' | 'mine' = 'all',
+): Promise<string> {
+  unwrap(
+    await server.service().from('calendar_feeds').delete().eq('user_id', person.userId),
+    'clear own feed',
+  );
+  const row = unwrap(
+    await server
+      .service()
+      .from('calendar_feeds')
+      .insert({ user_id: person.userId, organization_id: organizationId, scope })
+      .select('id')
+      .single(),
+    'own feed',
+  ) as { id: string };
+  return row.id;
+}
+
 async function connectionRow(server: TestServer, id: string) {
   return (await server.service().from('oauth_connections').select('*').eq('id', id)).data?.[0] as
     Record<string, unknown> | undefined;
@@ -103,6 +126,22 @@ export function ownRowCases(server: TestServer, world: World): Case[] {
         const after = await profileOf(server, person.userId);
         await restoreProfile(server, person.userId, { full_name: before.full_name });
         return judgeWrite(error, after.full_name === name);
+      },
+    });
+    cases.push({
+      group,
+      name: `${actor.label} turns their own reminder e-mails off`,
+      expected: allowedIf(active),
+      run: async () => {
+        const { error } = await actor.client
+          .from('user_profiles')
+          .update({ email_reminders: false })
+          .eq('id', person.userId);
+        const after = (await profileOf(server, person.userId)) as unknown as {
+          email_reminders: boolean;
+        };
+        await restoreProfile(server, person.userId, { email_reminders: true });
+        return judgeWrite(error, after.email_reminders === false);
       },
     });
     cases.push({
@@ -212,6 +251,31 @@ export function ownRowCases(server: TestServer, world: World): Case[] {
         const id = await ownConnection(server, person, organizationId);
         const { error } = await actor.client.from('oauth_connections').delete().eq('id', id);
         return judgeWrite(error, (await connectionRow(server, id)) === undefined);
+      },
+    });
+    cases.push({
+      group,
+      name: `${actor.label} reads their own calendar address`,
+      expected: allowedIf(active),
+      run: async () => {
+        const id = await ownFeed(server, person, organizationId);
+        const { data, error } = await actor.client.from('calendar_feeds').select('*').eq('id', id);
+        return allowedIf(!error && data.length === 1);
+      },
+    });
+    cases.push({
+      group,
+      name: `${actor.label} widens their own calendar address directly`,
+      expected: 'denied',
+      run: async () => {
+        const id = await ownFeed(server, person, organizationId, 'mine');
+        const { error } = await actor.client
+          .from('calendar_feeds')
+          .update({ scope: 'all' })
+          .eq('id', id);
+        const row = (await server.service().from('calendar_feeds').select('scope').eq('id', id))
+          .data?.[0] as { scope: string } | undefined;
+        return judgeWrite(error, row?.scope === 'all');
       },
     });
     cases.push({

@@ -99,7 +99,10 @@ class TypeReader {
   }
 
   column(type: ts.Type): ColumnShape {
-    if (type.aliasSymbol?.getName() === 'Json') return { type: 'json', nullable: true };
+    const alias = type.aliasSymbol?.getName();
+    if (alias === 'Json') return { type: 'json', nullable: true };
+    // `jsonb not null` columns, declared by what they always hold.
+    if (alias === 'JsonObject' || alias === 'JsonArray') return { type: 'json', nullable: false };
     const parts = this.parts(type);
     const nullable = parts.some((part) => (part.getFlags() & ts.TypeFlags.Null) !== 0);
     const rest = parts.filter((part) => (part.getFlags() & ts.TypeFlags.Null) === 0);

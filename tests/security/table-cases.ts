@@ -91,6 +91,43 @@ const configRow = (org: OrgWorld): Row => ({
   client_secret: 'matrix-client-secret',
 });
 
+const outboxRow = (org: OrgWorld): Row => ({
+  organization_id: org.organisation.id,
+  kind: 'documents',
+  recipients: ['someone@example.org'],
+  subject: `Matrix message ${tag()}`,
+  status: 'outbox',
+});
+
+/** A version of a new document of the organisation (the document made with the service role). */
+async function versionRow(server: TestServer, org: OrgWorld): Promise<Row> {
+  const documentId = await serviceInsert(server, 'documents', documentRow(org), 'id');
+  return {
+    document_id: documentId,
+    organization_id: org.organisation.id,
+    version_number: 1,
+    change: 'renewal',
+    file_path: `documents/${org.organisation.id}/${Date.now()}-${tag()}.pdf`,
+    size: 10,
+    name: 'earlier.pdf',
+    uploaded_at: new Date().toISOString(),
+  };
+}
+
+/** The bystander's calendar address (one per member: an earlier one is replaced). */
+async function bystanderFeed(server: TestServer, org: OrgWorld): Promise<string> {
+  unwrap(
+    await server.service().from('calendar_feeds').delete().eq('user_id', org.bystander.userId),
+    'clear calendar_feeds',
+  );
+  return serviceInsert(
+    server,
+    'calendar_feeds',
+    { user_id: org.bystander.userId, organization_id: org.organisation.id, scope: 'all' },
+    'id',
+  );
+}
+
 export const TABLES: TableSpec[] = [
   {
     table: 'organizations',
@@ -338,6 +375,85 @@ export const TABLES: TableSpec[] = [
       };
     },
     change: { name: 'Renamed contact' },
+  },
+  {
+    // Admins read the Outbox; messages are written by functions and the delivery job only.
+    table: 'outbox_messages',
+    key: 'id',
+    rules: { select: 'admin', insert: 'nobody', update: 'nobody', delete: 'nobody' },
+    fixture: (server, org) => serviceInsert(server, 'outbox_messages', outboxRow(org), 'id'),
+    newRow: async (_server, org) => {
+      const id = randomUUID();
+      return { key: id, row: { id, ...outboxRow(org) } };
+    },
+    change: { subject: 'Rewritten by someone' },
+  },
+  {
+    table: 'document_versions',
+    key: 'id',
+    rules: { select: 'member', insert: 'nobody', update: 'nobody', delete: 'nobody' },
+    fixture: async (server, org) =>
+      serviceInsert(server, 'document_versions', await versionRow(server, org), 'id'),
+    newRow: async (server, org) => {
+      const id = randomUUID();
+      return { key: id, row: { id, ...(await versionRow(server, org)) } };
+    },
+    change: { name: 'rewritten.pdf' },
+  },
+  {
+    // One row per organisation, as corporate_status.
+    table: 'reminder_settings',
+    key: 'organization_id',
+    rules: { select: 'member', insert: 'admin', update: 'admin', delete: 'admin' },
+    fixture: async (server, org) => {
+      unwrap(
+        await server
+          .service()
+          .from('reminder_settings')
+          .upsert({ organization_id: org.organisation.id, send_hour: 8 }),
+        'fixture reminder_settings',
+      );
+      return org.organisation.id;
+    },
+    newRow: async (server, org) => {
+      unwrap(
+        await server
+          .service()
+          .from('reminder_settings')
+          .delete()
+          .eq('organization_id', org.organisation.id),
+        'clear reminder_settings',
+      );
+      return {
+        key: org.organisation.id,
+        row: { organization_id: org.organisation.id, send_hour: 6, time_zone: 'Europe/London' },
+      };
+    },
+    change: { send_hour: 13 },
+  },
+  {
+    // Someone else's (the bystander's) calendar address; one's own is in own-row-cases.ts.
+    table: 'calendar_feeds',
+    key: 'id',
+    rules: { select: 'nobody', insert: 'nobody', update: 'nobody', delete: 'nobody' },
+    fixture: (server, org) => bystanderFeed(server, org),
+    newRow: async (server, org) => {
+      unwrap(
+        await server.service().from('calendar_feeds').delete().eq('user_id', org.bystander.userId),
+        'clear calendar_feeds',
+      );
+      const id = randomUUID();
+      return {
+        key: id,
+        row: {
+          id,
+          user_id: org.bystander.userId,
+          organization_id: org.organisation.id,
+          scope: 'all',
+        },
+      };
+    },
+    change: { scope: 'mine' },
   },
   {
     // One row per organisation: the fixture (re)creates it, an insert case first removes it.

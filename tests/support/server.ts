@@ -6,6 +6,7 @@ import WebSocket from 'ws';
 import { readConfig } from '../../server/config.ts';
 import type { Database } from '../../server/db/database.ts';
 import { openDatabase } from '../../server/db/open.ts';
+import type { Clock } from '../../server/jobs/clock.ts';
 import { startServer, type RunningServer } from '../../server/server.ts';
 import {
   freshPostgresDatabase,
@@ -40,6 +41,8 @@ export interface TestServerOptions {
   /** `platform` for tests of the services themselves, `app` (default) for the product schema. */
   schema?: SchemaKind;
   env?: Record<string, string>;
+  /** The clock of the server's background work (default: the system clock). */
+  clock?: Clock;
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
@@ -77,7 +80,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     const template = new Uint8Array(await readFile(await pgliteTemplate(schema)));
     db = await openDatabase({ ...config, loadDataDir: template });
   }
-  const server = await startServer({ config, db, skipMigrations: true });
+  const server = await startServer({
+    config,
+    db,
+    skipMigrations: true,
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
   return {
     ...server,
     dataDir,

@@ -1,6 +1,8 @@
 import {
+  Bell,
   Briefcase,
   FileText,
+  Inbox,
   KeyRound,
   LayoutDashboard,
   Upload,
@@ -22,14 +24,16 @@ const everyone: NavLinkItem[] = [
   { label: 'Documents', to: paths.documents, icon: FileText },
   { label: 'Upload', to: paths.upload, icon: Upload },
   { label: 'Operations', to: paths.operations, icon: Briefcase },
+  { label: 'Reminders', to: paths.reminders, icon: Bell },
 ];
 
 const adminsOnly: NavLinkItem[] = [
   { label: 'Users', to: paths.users, icon: Users },
   { label: 'OAuth', to: paths.oauth, icon: KeyRound },
+  { label: 'Outbox', to: paths.outbox, icon: Inbox },
 ];
 
-/** The navigation links (product-spec §2): admins also get Users and OAuth. */
+/** The navigation links (product-spec §2, plus Reminders): admins also get Users, OAuth and Outbox. */
 export function navLinksFor(isAdmin: boolean): NavLinkItem[] {
   return isAdmin ? [...everyone, ...adminsOnly] : everyone;
 }

@@ -55,11 +55,14 @@ describe('dashboard', () => {
     expect(statValue('Categories')).toBe('4');
 
     const renewals = screen.getByRole('region', { name: 'Upcoming Renewals' });
-    const items = within(renewals).getAllByRole('listitem');
+    // Each row is a link to its document.
+    const links = within(renewals)
+      .getAllByRole('listitem')
+      .map((item) => within(item).getByRole('link'));
     expect(
-      items.map((item) => [
-        item.firstElementChild?.firstElementChild?.textContent,
-        item.lastElementChild?.textContent,
+      links.map((link) => [
+        link.firstElementChild?.firstElementChild?.textContent,
+        link.lastElementChild?.textContent,
       ]),
     ).toEqual([
       ['long overdue.pdf', 'overdue'],
@@ -68,9 +71,19 @@ describe('dashboard', () => {
       ['in 30 days.pdf', 'soon'],
       ['in 31 days.pdf', 'ok'],
     ]);
+    expect(links[0]!.getAttribute('href')).toMatch(/^\/documents\?document=[0-9a-f-]{36}$/);
+    // Manage opens the list ordered by expiry date; the counters open it filtered.
     expect(within(renewals).getByRole('link', { name: 'Manage' })).toHaveAttribute(
       'href',
-      '/documents',
+      '/documents?sort=expiry_date',
+    );
+    expect(screen.getByRole('link', { name: /Overdue/ })).toHaveAttribute(
+      'href',
+      '/documents?expiry=overdue',
+    );
+    expect(screen.getByRole('link', { name: /Expiring Soon/ })).toHaveAttribute(
+      'href',
+      '/documents?expiry=soon',
     );
   });
 

@@ -1,7 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
+import { FetchInterceptor } from '@mswjs/interceptors/fetch';
+import { SetupServerApi } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createOrganization, signUpUser } from '../../testing/backend.ts';
 import { renderApp } from '../../testing/render.tsx';
@@ -12,12 +13,13 @@ import {
   serviceClient,
 } from '../../testing/seed-documents.ts';
 
-// Only for answers a real server cannot be made to give (a failing backend); everything else
-// passes through to the real one.
 // The first render waits for the session, the profile and the lazily loaded page.
 const PAGE = { timeout: 10_000 };
 
-const network = setupServer();
+// Only for answers a real server cannot be made to give (a failing backend); everything else
+// passes through to the real one. Requests made with fetch only: a file is stored with
+// XMLHttpRequest (for its progress), which goes straight to the real server.
+const network = new SetupServerApi([], [new FetchInterceptor()]);
 beforeAll(() => network.listen({ onUnhandledRequest: 'bypass' }));
 afterEach(() => network.resetHandlers());
 afterAll(() => network.close());
@@ -115,6 +117,77 @@ describe('documents page', () => {
         'Download newer.txt',
         'Delete newer.txt',
       ],
+    );
+  });
+
+  it('shows each expiry date with its state in colour, icon and words, and keeps the Status column', async () => {
+    const { organization } = await openDocuments();
+    const day = (offset: number) =>
+      new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    await seedDocuments(organization, [
+      { name: 'expired certificate.pdf', category: 'Legal', expiry_date: day(-60) },
+      { name: 'insurance.pdf', category: 'Legal', expiry_date: day(3) },
+      { name: 'lease.pdf', category: 'Legal', expiry_date: day(0) },
+      { name: 'licence.pdf', category: 'Legal', expiry_date: day(200) },
+      { name: 'minutes.pdf', category: 'Reports' },
+    ]);
+    renderApp({ client: organization.masterAdmin.client, route: '/documents' });
+    await screen.findByText('expired certificate.pdf', {}, PAGE);
+    const expiryCell = (name: string) => within(rowOf(name)).getAllByRole('cell')[4]!;
+    expect(expiryCell('expired certificate.pdf')).toHaveTextContent('Overdue');
+    expect(
+      expiryCell('expired certificate.pdf').querySelector('[data-expiry-state]'),
+    ).toHaveAttribute('data-tone', 'expiry-overdue');
+    expect(expiryCell('insurance.pdf')).toHaveTextContent('Expires in 3 days');
+    expect(expiryCell('lease.pdf')).toHaveTextContent('Expires today');
+    expect(expiryCell('licence.pdf')).not.toHaveTextContent(/Overdue|Expires/);
+    // The Status column stays as specified.
+    expect(within(rowOf('expired certificate.pdf')).getByText('Active')).toBeInTheDocument();
+  });
+
+  it('takes the expiry filter, the order and the document to open from the address', async () => {
+    const { organization } = await openDocuments();
+    const day = (offset: number) =>
+      new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    const [overdue] = await seedDocuments(organization, [
+      { name: 'expired certificate.pdf', category: 'Legal', expiry_date: day(-60) },
+      { name: 'insurance.pdf', category: 'Legal', expiry_date: day(3) },
+      { name: 'licence.pdf', category: 'Legal', expiry_date: day(200) },
+      { name: 'minutes.pdf', category: 'Reports' },
+    ]);
+    const { unmount } = renderApp({
+      client: organization.masterAdmin.client,
+      route: '/documents?expiry=overdue',
+    });
+    await screen.findByText('expired certificate.pdf', {}, PAGE);
+    expect(screen.getByLabelText('Filter by expiry')).toHaveValue('overdue');
+    const names = () =>
+      screen
+        .getAllByRole('row')
+        .slice(1)
+        .map((row) => within(row).getAllByRole('cell')[1]!.textContent);
+    expect(names()).toEqual([expect.stringContaining('expired certificate.pdf')]);
+    unmount();
+
+    const sorted = renderApp({
+      client: organization.masterAdmin.client,
+      route: '/documents?sort=expiry_date',
+    });
+    await screen.findByText('licence.pdf', {}, PAGE);
+    expect(names()).toEqual([
+      expect.stringContaining('expired certificate.pdf'),
+      expect.stringContaining('insurance.pdf'),
+      expect.stringContaining('licence.pdf'),
+      expect.stringContaining('minutes.pdf'),
+    ]);
+    sorted.unmount();
+
+    renderApp({
+      client: organization.masterAdmin.client,
+      route: `/documents?document=${overdue!.id}`,
+    });
+    expect(await screen.findByRole('dialog', {}, PAGE)).toHaveTextContent(
+      'expired certificate.pdf',
     );
   });
 
@@ -315,6 +388,102 @@ describe('documents page', () => {
       expiry_date: null,
       description: 'Adopted in May',
     });
+  });
+
+  it('names the responsible member and marks a renewal in progress in Edit Properties', async () => {
+    const { organization, user } = await openDocuments();
+    const [document] = await seedDocuments(organization, [
+      { name: 'dbs.pdf', category: 'HR', expiry_date: '2030-01-01' },
+    ]);
+    renderApp({ client: organization.masterAdmin.client, route: '/documents' });
+    await screen.findByText('dbs.pdf', {}, PAGE);
+    await user.click(
+      within(rowOf('dbs.pdf')).getByRole('button', { name: 'Edit Properties dbs.pdf' }),
+    );
+    const dialog = await screen.findByRole('dialog');
+    const responsible = within(dialog).getByLabelText('Responsible member');
+    await waitFor(() => expect(responsible).toBeEnabled());
+    await user.selectOptions(responsible, organization.masterAdmin.userId);
+    await user.click(within(dialog).getByLabelText(/Renewal in progress/));
+    await user.type(within(dialog).getByLabelText('Renewal note (optional)'), 'Form sent');
+    await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(within(rowOf('dbs.pdf')).getByText('Renewal in progress')).toBeInTheDocument();
+    const saved = await serviceClient()
+      .from('documents')
+      .select('responsible_id, renewal_in_progress, renewal_note')
+      .eq('id', document!.id)
+      .single();
+    expect(saved.data).toEqual({
+      responsible_id: organization.masterAdmin.userId,
+      renewal_in_progress: true,
+      renewal_note: 'Form sent',
+    });
+  });
+
+  it('renews a document with a new file and date, keeping the old file as a version', async () => {
+    const { organization, user } = await openDocuments();
+    const stored = await seedStoredDocument(
+      organization,
+      {
+        name: 'insurance.txt',
+        category: 'Legal',
+        expiry_date: '2026-01-31',
+        renewal_in_progress: true,
+      },
+      'Policy 2025',
+      'text/plain',
+    );
+    renderApp({ client: organization.masterAdmin.client, route: '/documents' });
+    await screen.findByText('insurance.txt', {}, PAGE);
+    expect(within(rowOf('insurance.txt')).getByText('Renewal in progress')).toBeInTheDocument();
+    await user.click(
+      within(rowOf('insurance.txt')).getByRole('button', { name: 'Renew insurance.txt' }),
+    );
+    let dialog = await screen.findByRole('dialog', { name: /Renew/ });
+    expect(within(dialog).getByLabelText(/New expiry date/)).toHaveValue('2027-01-31');
+    expect(await within(dialog).findByText(/None yet/)).toBeInTheDocument();
+    await user.upload(
+      within(dialog).getByLabelText(/New file/),
+      new File(['Policy 2026, renewed'], 'policy-2026.txt', { type: 'text/plain' }),
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Renew' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument(), PAGE);
+    const row = within(rowOf('insurance.txt'));
+    expect(row.getByText('Jan 31, 2027')).toBeInTheDocument();
+    expect(row.queryByText('Renewal in progress')).not.toBeInTheDocument();
+
+    const renewed = await serviceClient()
+      .from('documents')
+      .select('file_path, size')
+      .eq('id', stored.id)
+      .single();
+    expect(renewed.data!.file_path).not.toBe(stored.file_path);
+    expect(await readStoredText(organization, renewed.data!.file_path)).toBe(
+      'Policy 2026, renewed',
+    );
+    expect(await readStoredText(organization, stored.file_path)).toBe('Policy 2025');
+
+    await user.click(row.getByRole('button', { name: 'Renew insurance.txt' }));
+    dialog = await screen.findByRole('dialog', { name: /Renew/ });
+    const versions = within(dialog).getByRole('region', { name: 'Earlier versions' });
+    expect(await within(versions).findByText('Version 1: insurance.txt')).toBeInTheDocument();
+    expect(versions).toHaveTextContent('expired Jan 31, 2026');
+    expect(
+      within(versions).getByRole('button', { name: 'Download version 1 of insurance.txt' }),
+    ).toBeInTheDocument();
+
+    // Deleting the document removes its earlier versions' files too.
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await user.click(row.getByRole('button', { name: 'Delete insurance.txt' }));
+    await user.click(
+      within(await screen.findByRole('dialog', { name: 'Please confirm' })).getByRole('button', {
+        name: 'Delete',
+      }),
+    );
+    await waitFor(() => expect(screen.queryByText('insurance.txt')).not.toBeInTheDocument());
+    await expect(readStoredText(organization, stored.file_path)).rejects.toThrow();
+    await expect(readStoredText(organization, renewed.data!.file_path)).rejects.toThrow();
   });
 
   it('shows the load failure with the backend note', async () => {

@@ -1,8 +1,10 @@
 import { Upload } from 'lucide-react';
 import { useCallback, useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import { Spinner } from '../../components/spinner.tsx';
 import { ButtonLink } from '../../components/ui/button-link.tsx';
 import { paths } from '../../config/paths.ts';
+import type { DocumentRecord } from '../../lib/documents.ts';
 import { errorMessage } from '../../lib/errors.ts';
 import { useSession } from '../../lib/session.tsx';
 import {
@@ -11,6 +13,7 @@ import {
   type SearchedDocument,
   type SortColumn,
 } from './api/search-documents.ts';
+import { fetchDocument } from './api/fetch-document.ts';
 import { BulkActionsBar } from './components/bulk-actions-bar.tsx';
 import { DocumentFilters } from './components/document-filters.tsx';
 import { DocumentPreviewModal } from './components/document-preview-modal.tsx';
@@ -21,12 +24,16 @@ import { DocumentsTable } from './components/documents-table.tsx';
 import { EditContentModal } from './components/edit-content-modal.tsx';
 import { EditPropertiesModal } from './components/edit-properties-modal.tsx';
 import { OrganizationRequired } from './components/organization-required.tsx';
+import { RenewDialog } from './components/renew-dialog.tsx';
 import type { DocumentAction } from './components/row-actions.tsx';
 import { useConfirmedDelete } from './hooks/use-delete-document.ts';
 import { useDocumentQuery } from './hooks/use-document-query.ts';
 import { useDownloadDocument } from './hooks/use-download-document.ts';
 
-type OpenModal = { kind: 'view' | 'properties' | 'content'; document: SearchedDocument } | null;
+type OpenModal = {
+  kind: 'view' | 'properties' | 'content' | 'renew';
+  document: DocumentRecord;
+} | null;
 
 /** Newest, largest and best-matching first; names, categories and dates from the start. */
 const naturallyDescending = (column: SortColumn) =>
@@ -46,6 +53,41 @@ export function DocumentsPage() {
   return <OrganizationDocuments />;
 }
 
+/**
+ * `?document={id}` (the links of reminder e-mails, the calendar feed and the dashboard's renewal
+ * rows) opens that document, wherever it is in the list; the parameter is then dropped so that
+ * Back and reload do not open it again.
+ */
+function useLinkedDocument(open: (document: DocumentRecord) => void) {
+  const [params, setParams] = useSearchParams();
+  const documentId = params.get('document');
+  useEffect(() => {
+    if (!documentId) return;
+    let current = true;
+    const forget = () =>
+      setParams(
+        (now) => {
+          const next = new URLSearchParams(now);
+          next.delete('document');
+          return next;
+        },
+        { replace: true },
+      );
+    fetchDocument(documentId).then(
+      (document) => {
+        if (!current) return;
+        open(document);
+        forget();
+      },
+      // Deleted, or not this organisation's: the list is shown as it is.
+      () => current && forget(),
+    );
+    return () => {
+      current = false;
+    };
+  }, [documentId, open, setParams]);
+}
+
 function OrganizationDocuments() {
   const [query, setQuery] = useDocumentQuery();
   const list = useDocumentSearch(query);
@@ -56,6 +98,8 @@ function OrganizationDocuments() {
   const rows = list.data?.rows ?? [];
   const total = list.data?.total ?? 0;
   const sort = effectiveSort(query);
+
+  useLinkedDocument(useCallback((document) => setModal({ kind: 'view', document }), []));
 
   // A new search, filter, order or page: what was selected is no longer on screen.
   useEffect(() => setSelected(new Set()), [query]);
@@ -151,6 +195,9 @@ function OrganizationDocuments() {
       )}
       {modal?.kind === 'properties' && opened && (
         <EditPropertiesModal key={opened.id} document={opened} onClose={closeModal} />
+      )}
+      {modal?.kind === 'renew' && opened && (
+        <RenewDialog key={opened.id} document={opened} onClose={closeModal} />
       )}
       {modal?.kind === 'content' && opened && (
         <EditContentModal key={opened.id} document={opened} onClose={closeModal} />

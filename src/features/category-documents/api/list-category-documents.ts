@@ -29,6 +29,9 @@ const toDocument = (row: SearchRow): DocumentRecord => ({
   description: row.description,
   created_at: row.created_at!,
   upload_date: row.upload_date!,
+  responsible_id: row.responsible_id,
+  renewal_in_progress: row.renewal_in_progress ?? false,
+  renewal_note: row.renewal_note,
 });
 
 /**

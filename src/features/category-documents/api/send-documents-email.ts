@@ -1,5 +1,6 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { DocumentRecord } from '../../../lib/documents.ts';
+import { supabase } from '../../../lib/supabase.ts';
 
 /** What the e-mail dialog sends. */
 export interface DocumentsEmail {
@@ -7,28 +8,50 @@ export interface DocumentsEmail {
   to: string[];
   subject: string;
   message: string;
+  /** Signed links that work for a limited time, instead of attachments. */
+  asLinks: boolean;
   attachments: Pick<DocumentRecord, 'id' | 'name' | 'file_path' | 'size'>[];
 }
 
-/** The specification's simulated sending time (§7, §9). */
-export const SIMULATED_SEND_DELAY_MS = 2000;
+/**
+ * What became of a message: `queued`, the server is sending it (with retries); `outbox`, no
+ * e-mail delivery is set up, so it was kept in the Outbox for an admin and not sent.
+ */
+export type SentStatus = 'queued' | 'outbox';
 
-/** The signature of an e-mail sender, so a real one (e.g. an edge function) can replace this. */
-export type SendDocumentsEmail = (email: DocumentsEmail) => Promise<void>;
+/** The signature of the sender, so tests can pass their own. */
+export type SendDocumentsEmail = (email: DocumentsEmail) => Promise<SentStatus>;
 
 /**
- * Sends documents by e-mail. The product has no mail service yet, so, as the specification
- * says, sending is simulated: after 2 seconds it reports success and nothing leaves the app.
- * This is the one place to replace with a real sender; the dialog shows its errors as
- * "Failed to send email. Please try again."
+ * Records the e-mail on the server (rpc `send_documents_email`), which delivers it in the
+ * background through the installation's SMTP server, or keeps it in the Outbox when there is
+ * none. Nothing here claims a delivery that has not happened.
  */
 export const sendDocumentsEmail: SendDocumentsEmail = async (email) => {
-  if (email.to.length === 0) throw new Error('No recipients');
-  if (!email.subject.trim()) throw new Error('No subject');
-  await new Promise((resolve) => setTimeout(resolve, SIMULATED_SEND_DELAY_MS));
+  const { data, error } = await supabase().rpc('send_documents_email', {
+    recipients: email.to,
+    subject: email.subject,
+    message: email.message.trim() || null,
+    document_ids: email.attachments.map((document) => document.id),
+    as_links: email.asLinks,
+  });
+  if (error) throw new Error(error.message || 'Failed to send email');
+  return data?.status === 'outbox' ? 'outbox' : 'queued';
 };
 
-/** Sending an e-mail with `send` (the simulated sender unless another is given). */
+/** Sending an e-mail with `send` (the server's sender unless another is given). */
 export function useSendDocumentsEmail(send: SendDocumentsEmail = sendDocumentsEmail) {
-  return useMutation({ mutationFn: send });
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: send,
+    // The Outbox lists every message.
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['outbox_messages'] }),
+  });
+}
+
+/** The notice after sending: what happened, never more. */
+export function sentNotice(status: SentStatus): string {
+  return status === 'outbox'
+    ? 'Email placed in the Outbox: e-mail delivery is not set up, so it was not sent.'
+    : 'Email sent successfully!';
 }

@@ -12,6 +12,7 @@ import { CATEGORY_PAGE_SIZE } from '../api/list-category-documents.ts';
 import { useCategoryDocuments } from '../hooks/use-category-documents.ts';
 import type { DocumentMatch } from '../lib/document-match.ts';
 import { CategoryDocumentRow } from './category-document-row.tsx';
+import { sentNotice, type SentStatus } from '../api/send-documents-email.ts';
 import { EmailDocumentsDialog } from './email-documents-dialog.tsx';
 
 export interface CategoryDocumentListProps {
@@ -45,10 +46,10 @@ export function CategoryDocumentList({
   } | null>(null);
   const headingId = useId();
 
-  const onSent = () => {
+  const onSent = (status: SentStatus) => {
     if (emailing?.selection) list.clearSelection();
     setEmailing(null);
-    toast('Email sent successfully!');
+    toast(sentNotice(status));
   };
 
   return (

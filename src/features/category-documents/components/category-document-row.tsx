@@ -1,6 +1,7 @@
 import { Download, Eye, Mail } from 'lucide-react';
 import { TagList } from '../../../components/tag-list.tsx';
 import { Button } from '../../../components/ui/button.tsx';
+import { ExpiryDate } from '../../../components/expiry-date.tsx';
 import type { DocumentRecord } from '../../../lib/documents.ts';
 import { formatDate, formatFileSize } from '../../../lib/format.ts';
 
@@ -45,6 +46,12 @@ export function CategoryDocumentRow({
             {document.category} · {formatFileSize(document.size)} · Uploaded{' '}
             {formatDate(document.upload_date)}
           </p>
+          {document.expiry_date && (
+            <p className="text-xs">
+              <span className="sr-only">Expiry date: </span>
+              <ExpiryDate date={document.expiry_date} />
+            </p>
+          )}
           <TagList tags={document.tags} />
         </div>
       </div>

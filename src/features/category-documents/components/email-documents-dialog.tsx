@@ -6,7 +6,7 @@ import { FormField, Input, Textarea } from '../../../components/ui/form-field.ts
 import { useLeaveGuard } from '../../../components/ui/use-leave-guard.ts';
 import { formatFileSize } from '../../../lib/format.ts';
 import type { DocumentRecord } from '../../../lib/documents.ts';
-import type { SendDocumentsEmail } from '../api/send-documents-email.ts';
+import type { SendDocumentsEmail, SentStatus } from '../api/send-documents-email.ts';
 import { useEmailDocumentsForm } from '../hooks/use-email-documents-form.ts';
 import { attachmentsTooLarge, totalAttachmentSize } from '../lib/attachments.ts';
 
@@ -14,8 +14,8 @@ export interface EmailDocumentsDialogProps {
   documents: readonly DocumentRecord[];
   onClose: () => void;
   /** Called after a successful send; the caller closes the dialog and confirms. */
-  onSent: () => void;
-  /** The sender; the simulated one by default (a real one can be passed in later). */
+  onSent: (status: SentStatus) => void;
+  /** The sender; the server's by default (tests pass their own). */
   send?: SendDocumentsEmail;
 }
 
@@ -102,11 +102,33 @@ export function EmailDocumentsDialog({
           )}
         </section>
 
+        <fieldset className="space-y-1 text-sm">
+          <legend className="font-medium text-gray-700">Send the documents as</legend>
+          <label className="flex items-center gap-2">
+            <input
+              type="radio"
+              name="send-as"
+              checked={!form.asLinks}
+              onChange={() => form.setAsLinks(false)}
+            />
+            Attachments
+          </label>
+          <label className="flex items-center gap-2">
+            <input
+              type="radio"
+              name="send-as"
+              checked={form.asLinks}
+              onChange={() => form.setAsLinks(true)}
+            />
+            Links that work for 7 days (while you remain a member)
+          </label>
+        </fieldset>
+
         <p className="flex items-start gap-2 text-xs text-gray-500">
           <Info className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" />
           <span>
-            Email sending is simulated in this version of Steward: no message actually leaves the
-            app.
+            Steward sends the e-mail from the server. If e-mail delivery is not set up, it is placed
+            in the Outbox instead, where an administrator can see it.
           </span>
         </p>
 

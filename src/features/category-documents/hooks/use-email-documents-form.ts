@@ -1,6 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import type { DocumentRecord } from '../../../lib/documents.ts';
-import { useSendDocumentsEmail, type SendDocumentsEmail } from '../api/send-documents-email.ts';
+import {
+  useSendDocumentsEmail,
+  type SendDocumentsEmail,
+  type SentStatus,
+} from '../api/send-documents-email.ts';
+import { attachmentsTooLarge } from '../lib/attachments.ts';
 import { parseRecipients } from '../lib/email-addresses.ts';
 
 export const NO_RECIPIENT_MESSAGE = 'Please enter at least one recipient email address.';
@@ -20,12 +25,14 @@ function defaultSubject(documents: readonly Pick<DocumentRecord, 'name'>[]): str
  */
 export function useEmailDocumentsForm(
   documents: readonly DocumentRecord[],
-  { send, onSent }: { send?: SendDocumentsEmail; onSent: () => void },
+  { send, onSent }: { send?: SendDocumentsEmail; onSent: (status: SentStatus) => void },
 ) {
   const [initialSubject] = useState(() => defaultSubject(documents));
   const [to, setTo] = useState('');
   const [subject, setSubject] = useState(initialSubject);
   const [message, setMessage] = useState('');
+  // Large attachments are better sent as links (many mail services refuse over 25 MB).
+  const [asLinks, setAsLinks] = useState(() => attachmentsTooLarge(documents));
   const [invalid, setInvalid] = useState<string | null>(null);
   const sending = useSendDocumentsEmail(send);
 
@@ -57,6 +64,7 @@ export function useEmailDocumentsForm(
         to: recipients.valid,
         subject: subject.trim(),
         message,
+        asLinks,
         attachments: documents.map(({ id, name, file_path, size }) => ({
           id,
           name,
@@ -64,7 +72,7 @@ export function useEmailDocumentsForm(
           size,
         })),
       },
-      { onSuccess: onSent },
+      { onSuccess: (status) => onSent(status) },
     );
   }
 
@@ -75,7 +83,13 @@ export function useEmailDocumentsForm(
     setSubject,
     message,
     setMessage,
-    error: invalid ?? (sending.isError ? SEND_FAILED_MESSAGE : null),
+    asLinks,
+    setAsLinks,
+    error:
+      invalid ??
+      (sending.isError
+        ? `${SEND_FAILED_MESSAGE}${sending.error.message ? ` (${sending.error.message})` : ''}`
+        : null),
     sending: sending.isPending,
     sent: sending.isSuccess,
     canSend,

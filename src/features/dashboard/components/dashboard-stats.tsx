@@ -1,5 +1,6 @@
 import { AlertTriangle, Clock, FileText, FolderOpen } from 'lucide-react';
 import { StatCard } from '../../../components/stat-card.tsx';
+import { paths } from '../../../config/paths.ts';
 import type { DocumentStats } from '../api/document-stats.ts';
 
 /** Total Documents, Expiring Soon, Overdue and Categories (spec §2 Dashboard). */
@@ -16,6 +17,7 @@ export function DashboardStats({ stats }: { stats: DocumentStats }) {
         icon={Clock}
         tone="yellow"
         hint="Within the next 30 days"
+        to={paths.documentsExpiring('soon')}
       />
       <StatCard
         label="Overdue"
@@ -23,6 +25,7 @@ export function DashboardStats({ stats }: { stats: DocumentStats }) {
         icon={AlertTriangle}
         tone="red"
         hint="Past their expiry date"
+        to={paths.documentsExpiring('overdue')}
       />
       <StatCard
         label="Categories"

@@ -1,4 +1,5 @@
 import { CalendarCheck } from 'lucide-react';
+import { Link } from 'react-router-dom';
 import { paths } from '../../../config/paths.ts';
 import { classifyExpiry } from '../../../lib/expiry.ts';
 import { formatDate } from '../../../lib/format.ts';
@@ -20,7 +21,7 @@ export function UpcomingRenewals({
       id="renewals-heading"
       title="Upcoming Renewals"
       linkText="Manage"
-      linkTo={paths.documents}
+      linkTo={paths.documentsByExpiry}
     >
       {documents.length === 0 ? (
         <div className="flex flex-col items-center gap-2 px-4 py-10 text-center">
@@ -35,16 +36,21 @@ export function UpcomingRenewals({
           {documents.map((document) => {
             const state = classifyExpiry(document.expiry_date, today);
             return (
-              <li key={document.id} className="flex items-center gap-3 px-4 py-3">
-                <span className="min-w-0 flex-1">
-                  <span className="block truncate text-sm font-medium text-gray-900">
-                    {document.name}
+              <li key={document.id}>
+                <Link
+                  to={paths.document(document.id)}
+                  className="flex items-center gap-3 px-4 py-3 hover:bg-gray-50 focus-visible:outline-2 focus-visible:outline-primary-600"
+                >
+                  <span className="min-w-0 flex-1">
+                    <span className="block truncate text-sm font-medium text-gray-900">
+                      {document.name}
+                    </span>
+                    <span className="block text-xs text-gray-500">
+                      {document.category} · Expires {formatDate(document.expiry_date)}
+                    </span>
                   </span>
-                  <span className="block text-xs text-gray-500">
-                    {document.category} · Expires {formatDate(document.expiry_date)}
-                  </span>
-                </span>
-                {state && <ExpiryBadge state={state} />}
+                  {state && <ExpiryBadge state={state} />}
+                </Link>
               </li>
             );
           })}

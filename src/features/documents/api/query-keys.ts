@@ -12,6 +12,10 @@ export const documentKeys = {
   search: (query: DocumentQuery) => ['documents', 'search', query] as const,
   /** The stored text of a text file (the edit-content modal). */
   text: (filePath: string) => ['documents', 'text', filePath] as const,
+  /** A document's earlier versions. */
+  versions: (id: string) => ['documents', 'versions', id] as const,
+  /** The organisation's active members, for the responsible member. */
+  members: () => ['user_profiles', 'documents', 'members'] as const,
   /** What the preview of a stored file shows. */
   preview: (filePath: string) => ['documents', 'preview', filePath] as const,
 };

@@ -42,6 +42,8 @@ export interface DocumentQuery {
 /** A listed document, with where its text stands and where the search words were found. */
 export interface SearchedDocument extends DocumentRecord {
   uploader_name: string | null;
+  /** The responsible member's name (`responsible_id` is theirs). */
+  responsible_name: string | null;
   text_state: DocumentTextState | null;
   text_reason: string | null;
   /** The words found in the description or text, each between `<mark>` and `</mark>`. */
@@ -71,6 +73,10 @@ function toDocument(row: SearchRow): SearchedDocument {
     created_at: row.created_at!,
     upload_date: row.upload_date!,
     uploader_name: row.uploader_name,
+    responsible_id: row.responsible_id,
+    responsible_name: row.responsible_name,
+    renewal_in_progress: row.renewal_in_progress ?? false,
+    renewal_note: row.renewal_note,
     text_state: row.text_state,
     text_reason: row.text_reason,
     snippet: row.snippet,

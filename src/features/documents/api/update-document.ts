@@ -5,12 +5,13 @@ import {
   DOCUMENT_COLUMNS,
   type DocumentProperties,
   type DocumentRecord,
+  type DocumentRenewalFields,
 } from '../../../lib/documents.ts';
 
 /** Saves a document's category, expiry date, tags and description; returns the saved row. */
 export async function updateDocumentProperties(
   id: string,
-  properties: DocumentProperties,
+  properties: DocumentProperties & Partial<DocumentRenewalFields>,
 ): Promise<DocumentRecord> {
   const { data, error } = await supabase()
     .from('documents')
@@ -26,8 +27,13 @@ export async function updateDocumentProperties(
 export function useUpdateDocumentProperties() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, properties }: { id: string; properties: DocumentProperties }) =>
-      updateDocumentProperties(id, properties),
+    mutationFn: ({
+      id,
+      properties,
+    }: {
+      id: string;
+      properties: DocumentProperties & Partial<DocumentRenewalFields>;
+    }) => updateDocumentProperties(id, properties),
     onSuccess: (saved) => documentSaved(queryClient, saved),
   });
 }

@@ -1,5 +1,6 @@
 import { FileText } from 'lucide-react';
 import { memo, useCallback, useMemo } from 'react';
+import { ExpiryDate } from '../../../components/expiry-date.tsx';
 import {
   DataTable,
   type DataTableColumn,
@@ -70,9 +71,12 @@ const COLUMNS: DataTableColumn<SearchedDocument>[] = [
     mobile: 'detail',
     sortValue: BY_SERVER,
     cell: (document) => (
-      <span className="whitespace-nowrap">
-        {document.expiry_date ? formatDate(document.expiry_date) : 'N/A'}
-      </span>
+      <>
+        <ExpiryDate date={document.expiry_date} />
+        {document.renewal_in_progress && (
+          <span className="block text-xs whitespace-nowrap text-gray-600">Renewal in progress</span>
+        )}
+      </>
     ),
   },
   {

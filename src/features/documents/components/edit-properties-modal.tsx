@@ -15,6 +15,7 @@ import {
   toPropertyInput,
 } from '../utils/property-values.ts';
 import { DocumentPropertyFields } from './document-property-fields.tsx';
+import { RenewalFields } from './renewal-fields.tsx';
 
 export interface EditPropertiesModalProps {
   document: DocumentRecord;
@@ -34,10 +35,21 @@ export function EditPropertiesModal({ document, onClose }: EditPropertiesModalPr
   const [initial] = useState(() => toPropertyInput(document));
   const [values, setValues] = useState(initial);
   const [name, setName] = useState(document.name);
+  const [initialRenewal] = useState(() => ({
+    responsible_id: document.responsible_id,
+    renewal_in_progress: document.renewal_in_progress,
+    renewal_note: document.renewal_note,
+  }));
+  const [renewal, setRenewal] = useState(initialRenewal);
   const update = useUpdateDocumentProperties();
   const changed =
     name !== document.name ||
-    (Object.keys(initial) as (keyof typeof initial)[]).some((key) => values[key] !== initial[key]);
+    (Object.keys(initial) as (keyof typeof initial)[]).some(
+      (key) => values[key] !== initial[key],
+    ) ||
+    (Object.keys(initialRenewal) as (keyof typeof initialRenewal)[]).some(
+      (key) => renewal[key] !== initialRenewal[key],
+    );
   useLeaveGuard(changed && !update.isSuccess, UNSAVED_PROPERTIES_QUESTION);
 
   async function submit(event: React.FormEvent) {
@@ -56,7 +68,15 @@ export function EditPropertiesModal({ document, onClose }: EditPropertiesModalPr
       return;
     }
     update.mutate(
-      { id: document.id, properties: { name: newName, ...toDocumentProperties(values) } },
+      {
+        id: document.id,
+        properties: {
+          name: newName,
+          ...toDocumentProperties(values),
+          ...renewal,
+          renewal_note: renewal.renewal_in_progress ? renewal.renewal_note?.trim() || null : null,
+        },
+      },
       {
         onSuccess: onClose,
         onError: (error) => void alert(`Failed to update document: ${errorMessage(error)}`),
@@ -95,6 +115,7 @@ export function EditPropertiesModal({ document, onClose }: EditPropertiesModalPr
           )}
         </FormField>
         <DocumentPropertyFields values={values} onChange={setValues} disabled={update.isPending} />
+        <RenewalFields values={renewal} onChange={setRenewal} disabled={update.isPending} />
         <div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
           <Button variant="secondary" onClick={onClose} disabled={update.isPending}>
             Cancel

@@ -1,9 +1,17 @@
-import { Download, Eye, FilePenLine, Pencil, Trash2, type LucideIcon } from 'lucide-react';
+import {
+  Download,
+  Eye,
+  FilePenLine,
+  Pencil,
+  RefreshCw,
+  Trash2,
+  type LucideIcon,
+} from 'lucide-react';
 import { Button } from '../../../components/ui/button.tsx';
 import { isTextEditable } from '../../../lib/file-kinds.ts';
 import type { DocumentRecord } from '../../../lib/documents.ts';
 
-export type DocumentAction = 'view' | 'properties' | 'content' | 'download' | 'delete';
+export type DocumentAction = 'view' | 'properties' | 'content' | 'renew' | 'download' | 'delete';
 
 const ACTIONS: ReadonlyArray<{
   action: DocumentAction;
@@ -14,6 +22,7 @@ const ACTIONS: ReadonlyArray<{
   { action: 'view', label: 'View', Icon: Eye, tone: 'text-primary-700' },
   { action: 'properties', label: 'Edit Properties', Icon: Pencil, tone: '' },
   { action: 'content', label: 'Edit Content', Icon: FilePenLine, tone: '' },
+  { action: 'renew', label: 'Renew', Icon: RefreshCw, tone: '' },
   { action: 'download', label: 'Download', Icon: Download, tone: '' },
   {
     action: 'delete',
@@ -39,20 +48,21 @@ export function RowActions({
   const editable = isTextEditable(document.name);
   return (
     <div className="flex flex-wrap items-center justify-end gap-0.5 max-sm:w-[6.5rem]">
-      {ACTIONS.filter(({ action }) => action !== 'content' || editable).map(
-        ({ action, label, Icon, tone }) => (
-          <Button
-            key={action}
-            variant="ghost"
-            size="icon"
-            title={label}
-            aria-label={`${label} ${document.name}`}
-            onClick={() => onAction(action, document)}
-          >
-            <Icon className={`h-4 w-4 ${tone}`} aria-hidden="true" />
-          </Button>
-        ),
-      )}
+      {ACTIONS.filter(
+        ({ action }) =>
+          (action !== 'content' || editable) && (action !== 'renew' || document.expiry_date),
+      ).map(({ action, label, Icon, tone }) => (
+        <Button
+          key={action}
+          variant="ghost"
+          size="icon"
+          title={label}
+          aria-label={`${label} ${document.name}`}
+          onClick={() => onAction(action, document)}
+        >
+          <Icon className={`h-4 w-4 ${tone}`} aria-hidden="true" />
+        </Button>
+      ))}
     </div>
   );
 }

@@ -7,22 +7,42 @@ export interface InviteRequest {
   email: string;
   role: InvitableRole;
   fullName: string | null;
+  /** Also e-mail the invitation to the address (in the same call, the only one that knows the token). */
+  byEmail?: boolean;
 }
 
-/** Invites a person; the token comes back only here, once (rpc `invite_user`). */
+export interface InviteResult {
+  email: string;
+  token: string;
+  /** When e-mailed: `queued` (being sent) or `outbox` (kept: e-mail delivery is not set up). */
+  mailStatus: 'queued' | 'outbox' | null;
+}
+
+/**
+ * Invites a person; the token comes back only here, once (rpc `invite_user`, or
+ * `invite_user_by_email`, which also records the e-mail carrying the link).
+ */
 export async function inviteUser({
   email,
   role,
   fullName,
-}: InviteRequest): Promise<{ email: string; token: string }> {
-  const { data, error } = await supabase().rpc('invite_user', {
-    email,
-    role,
-    full_name: fullName,
-  });
+  byEmail = false,
+}: InviteRequest): Promise<InviteResult> {
+  const args = { email, role, full_name: fullName };
+  if (byEmail) {
+    const { data, error } = await supabase().rpc('invite_user_by_email', args);
+    if (error) throw new Error(error.message);
+    if (!data?.token || !data.email) throw new Error('Failed to invite user');
+    return {
+      email: data.email,
+      token: data.token,
+      mailStatus: data.mail_status === 'outbox' ? 'outbox' : 'queued',
+    };
+  }
+  const { data, error } = await supabase().rpc('invite_user', args);
   if (error) throw new Error(error.message);
   if (!data?.token || !data.email) throw new Error('Failed to invite user');
-  return { email: data.email, token: data.token };
+  return { email: data.email, token: data.token, mailStatus: null };
 }
 
 /** Inviting; the pending invitations are read again behind the dialog. */

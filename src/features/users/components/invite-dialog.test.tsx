@@ -53,6 +53,32 @@ describe('the invite dialog', () => {
     );
   });
 
+  it('e-mails the invitation too, and says it was placed in the Outbox when delivery is not set up', async () => {
+    const { user, org, dialog } = await openDialog();
+    const email = uniqueEmail('emailed');
+    expect(within(dialog).getByLabelText('Send invitation by e-mail')).toBeChecked();
+    await sendInvitation(user, dialog, email);
+    expect(within(dialog).getByText(/placed in the Outbox/)).toHaveTextContent(
+      'The invitation e-mail was placed in the Outbox: e-mail delivery is not set up, so it was not sent.',
+    );
+    const { data } = await org.masterAdmin.client
+      .from('outbox_messages')
+      .select('kind, recipients, status')
+      .eq('kind', 'invitation');
+    expect(data).toEqual([
+      { kind: 'invitation', recipients: [email.toLowerCase()], status: 'outbox' },
+    ]);
+  });
+
+  it('invites without e-mail when the box is cleared', async () => {
+    const { user, org, dialog } = await openDialog();
+    await user.click(within(dialog).getByLabelText('Send invitation by e-mail'));
+    await sendInvitation(user, dialog, uniqueEmail('link-only'));
+    expect(within(dialog).queryByText(/placed in the Outbox/)).not.toBeInTheDocument();
+    const { data } = await org.masterAdmin.client.from('outbox_messages').select('id');
+    expect(data).toEqual([]);
+  });
+
   it('sends the invitation and shows a working {origin}/invite/{token} link', async () => {
     const { user, dialog } = await openDialog();
     const email = uniqueEmail('colleague');

@@ -38,6 +38,7 @@ export function InviteDialog({ organizationName, pendingInvitations, onClose }: 
   const { sending, sent, send } = useInvite();
   const [email, setEmail] = useState('');
   const [fullName, setFullName] = useState('');
+  const [byEmail, setByEmail] = useState(true);
   const pending = pendingFor(email, pendingInvitations);
   useLeaveGuard(!sent && Boolean(email.trim() || fullName.trim()), UNSENT_INVITATION_QUESTION);
 
@@ -45,7 +46,7 @@ export function InviteDialog({ organizationName, pendingInvitations, onClose }: 
     event.preventDefault();
     const role: InvitableRole =
       new FormData(event.currentTarget).get('role') === 'admin' ? 'admin' : 'user';
-    send({ email: email.trim(), role, fullName: fullName.trim() || null });
+    send({ email: email.trim(), role, fullName: fullName.trim() || null, byEmail });
   };
 
   return (
@@ -65,6 +66,15 @@ export function InviteDialog({ organizationName, pendingInvitations, onClose }: 
                 Share this link with <strong>{sent.email}</strong> so they can join{' '}
                 {organizationName}.
               </p>
+              {sent.mailStatus === 'queued' && (
+                <p className="mt-1">The invitation is also being e-mailed to them.</p>
+              )}
+              {sent.mailStatus === 'outbox' && (
+                <p className="mt-1">
+                  The invitation e-mail was placed in the Outbox: e-mail delivery is not set up, so
+                  it was not sent. Share the link yourself.
+                </p>
+              )}
             </div>
           </div>
           <InvitationLink link={sent.link} />
@@ -128,6 +138,15 @@ export function InviteDialog({ organizationName, pendingInvitations, onClose }: 
               </Select>
             )}
           </FormField>
+          <label className="flex items-center gap-2 text-sm text-gray-700">
+            <input
+              type="checkbox"
+              checked={byEmail}
+              onChange={(event) => setByEmail(event.target.checked)}
+              className="h-4 w-4 rounded border-gray-300 accent-primary-600"
+            />
+            Send invitation by e-mail
+          </label>
           <div className="flex justify-end gap-2 pt-2">
             <Button variant="secondary" onClick={onClose} disabled={sending}>
               Cancel

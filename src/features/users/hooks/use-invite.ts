@@ -6,6 +6,8 @@ import { useInviteUser, type InviteRequest } from '../api/invite-user.ts';
 export interface SentInvitation {
   email: string;
   link: string;
+  /** Whether it was e-mailed too, and what became of that e-mail. */
+  mailStatus: 'queued' | 'outbox' | null;
 }
 
 /** Sending an invitation; on success, the shareable link `{origin}/invite/{token}`. */
@@ -16,6 +18,7 @@ export function useInvite() {
     ? {
         email: invite.data.email,
         link: `${window.location.origin}${paths.invitation(invite.data.token)}`,
+        mailStatus: invite.data.mailStatus,
       }
     : null;
 

@@ -1,0 +1,126 @@
+import type { Queryable } from '../db/database.ts';
+import type { AppContext } from '../context.ts';
+import type { JobKind } from '../jobs/job-runner.ts';
+import { FileStore } from '../storage/file-store.ts';
+import { signedObjectUrl, urlSigningKey } from '../storage/signed-url.ts';
+import { composeMessage, field, type ComposeOptions } from './compose.ts';
+import type { StoredMessage } from './messages.ts';
+import { forgetSecret, loadMessage, recordOutcome, saveParts, storedObject } from './messages.ts';
+import type { MailTransport, OutgoingMail } from './transport.ts';
+import { PermanentMailError } from './transport.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The job kind that delivers the messages of `public.outbox_messages`. */
+export const MAIL_DELIVERY_KIND = 'mail.deliver';
+
+/**
+ * Delivers one recorded message (`{ message_id }`): writes its text and HTML parts on the first
+ * attempt, then sends it through SMTP, or leaves it in the Outbox when there is no SMTP server.
+ * A failed attempt is recorded on the message (attempts, last error) and retried by the job
+ * runner; after the last attempt, or when the server refuses it for good (5xx), the message is
+ * marked failed. Safe to run again: a message already sent or failed is left alone.
+ */
+export function mailDeliveryJob(ctx: AppContext, transport: MailTransport | null): JobKind {
+  const store = new FileStore(ctx.config.dataDir);
+  const signingKey = urlSigningKey(ctx.keys.jwtSecret);
+  const appUrl = ctx.config.auth.siteUrl.replace(/\/+$/, '');
+  const linkSeconds = ctx.config.storage.maxSignedUrlExpirySeconds;
+
+  const composeOptions = (now: Date): ComposeOptions => ({
+    appUrl,
+    signLink(filePath, label, signer) {
+      const issued = Math.floor(now.getTime() / 1000);
+      const path = signedObjectUrl(
+        signingKey,
+        'documents',
+        filePath,
+        linkSeconds,
+        { role: 'authenticated', sub: signer },
+        issued,
+      );
+      return {
+        label,
+        url: `${appUrl}/storage/v1${path}`,
+        expires_at: new Date((issued + linkSeconds) * 1000).toISOString(),
+      };
+    },
+  });
+
+  async function outgoing(
+    db: Queryable,
+    message: StoredMessage,
+    text: string,
+    html: string,
+  ): Promise<OutgoingMail> {
+    const attachments: OutgoingMail['attachments'] = [];
+    if (message.kind === 'documents' && message.content.as_links !== true) {
+      for (const attachment of message.attachments) {
+        const object = await storedObject(db, attachment.file_path);
+        if (!object) {
+          throw new PermanentMailError(`${attachment.name} is no longer stored`);
+        }
+        attachments.push({
+          filename: attachment.name,
+          path: store.pathOf(object.version),
+          ...(object.mimetype ? { contentType: object.mimetype } : {}),
+        });
+      }
+    }
+    const domain = ctx.config.mail.sender.address.split('@')[1] ?? 'steward.invalid';
+    return {
+      messageId: `<${message.id}@${domain}>`,
+      to: message.recipients,
+      subject: message.subject,
+      text,
+      html,
+      attachments,
+      // Reminders are machine-made: out-of-office replies should not answer them (RFC 3834).
+      ...(message.kind === 'reminders' ? { headers: { 'Auto-Submitted': 'auto-generated' } } : {}),
+    };
+  }
+
+  return {
+    timeoutMs: 3 * 60_000,
+    // 30 s, 1, 2, 4… minutes, at most an hour between attempts: eight attempts over two hours.
+    retryDelaySeconds: (attempt) => Math.min(30 * 2 ** (attempt - 1), 3600),
+    async handle(job, { db, clock }) {
+      const id = job.payload.message_id;
+      if (typeof id !== 'string' || !UUID.test(id)) return;
+      const message = await loadMessage(db, id);
+      if (!message || message.status === 'sent' || message.status === 'failed') return;
+
+      let { text_body: text, html_body: html } = message;
+      if (text === null || html === null) {
+        try {
+          const parts = composeMessage(message, composeOptions(clock.now()));
+          await saveParts(db, id, parts);
+          ({ text, html } = parts);
+        } catch (error) {
+          await recordOutcome(db, id, { status: 'failed', error: (error as Error).message });
+          return;
+        }
+      }
+      if (message.status === 'outbox' || !transport) {
+        await recordOutcome(db, id, { status: 'outbox' });
+        return;
+      }
+
+      try {
+        await transport.send(await outgoing(db, message, text, html));
+      } catch (error) {
+        const permanent = error instanceof PermanentMailError;
+        const last = permanent || job.attempt >= job.maxAttempts;
+        const reason = (error as Error).message;
+        await recordOutcome(db, id, { status: last ? 'failed' : 'queued', error: reason });
+        if (permanent) return;
+        throw error;
+      }
+      await recordOutcome(db, id, { status: 'sent', at: clock.now() });
+      if (message.kind === 'invitation') {
+        const token = field(message.content, 'token');
+        if (token) await forgetSecret(db, id, token);
+      }
+    },
+  };
+}

@@ -1,0 +1,64 @@
+import { simpleParser, type ParsedMail } from 'mailparser';
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+
+/** What the test SMTP server answers to the next messages: accept, or an SMTP error. */
+export type SmtpAnswer = 'accept' | { code: number; message: string };
+
+export interface TestSmtpServer {
+  /** `smtp://127.0.0.1:<port>`, for SMTP_URL. */
+  url: string;
+  /** Every message accepted so far, parsed with mailparser, with its envelope. */
+  received: { envelope: { from: string; to: string[] }; mail: ParsedMail }[];
+  /** Messages refused so far. */
+  refused: number;
+  answer: SmtpAnswer;
+  close(): Promise<void>;
+}
+
+/**
+ * A real SMTP server on 127.0.0.1 (nodemailer's `smtp-server`), plain text without
+ * authentication, that parses what it receives. `answer` makes it refuse messages, as a server
+ * that is down or rejects a recipient would.
+ */
+export async function startSmtpServer(): Promise<TestSmtpServer> {
+  const state: TestSmtpServer = {
+    url: '',
+    received: [],
+    refused: 0,
+    answer: 'accept',
+    close: async () => undefined,
+  };
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      const answer = state.answer;
+      simpleParser(stream).then(
+        (mail) => {
+          if (answer !== 'accept') {
+            state.refused += 1;
+            const error = Object.assign(new Error(answer.message), { responseCode: answer.code });
+            callback(error);
+            return;
+          }
+          state.received.push({
+            envelope: {
+              from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+              to: session.envelope.rcptTo.map((r) => r.address),
+            },
+            mail,
+          });
+          callback();
+        },
+        (error: Error) => callback(error),
+      );
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.server.address() as AddressInfo;
+  state.url = `smtp://127.0.0.1:${port}`;
+  state.close = () => new Promise<void>((resolve) => server.close(() => resolve()));
+  return state;
+}
