@@ -98,7 +98,7 @@ async function readRows(db: Queryable): Promise<DatabaseRows> {
  * statement that still no document points at them (a row inserted since the check keeps its
  * object). Returns the versions whose files may now be deleted.
  */
-export async function deleteOrphanObjectRows(db: Queryable, ids: string[]): Promise<string[]> {
+export async function deleteOrphanObjectRows(db: Database, ids: string[]): Promise<string[]> {
   if (ids.length === 0) return [];
   const { rows: tables } = await db.query<{ versions: string | null }>(
     `select to_regclass('public.document_versions')::text as versions`,
@@ -106,13 +106,17 @@ export async function deleteOrphanObjectRows(db: Queryable, ids: string[]): Prom
   const noVersion = tables[0]?.versions
     ? 'and not exists (select 1 from public.document_versions v where v.file_path = o.name)'
     : '';
-  const { rows } = await db.query<{ version: string | null }>(
-    `delete from storage.objects o
-      where o.id = any($1::uuid[]) and o.bucket_id = 'documents'
-        and not exists (select 1 from public.documents d where d.file_path = o.name)
-        ${noVersion}
-      returning o.version`,
-    [ids],
-  );
+  const { rows } = await db.transaction(async (tx) => {
+    // Storage tables refuse a direct DELETE without this (platform SQL 007, as hosted).
+    await tx.query(`select set_config('storage.allow_delete_query', 'true', true)`);
+    return tx.query<{ version: string | null }>(
+      `delete from storage.objects o
+        where o.id = any($1::uuid[]) and o.bucket_id = 'documents'
+          and not exists (select 1 from public.documents d where d.file_path = o.name)
+          ${noVersion}
+        returning o.version`,
+      [ids],
+    );
+  });
   return rows.flatMap((row) => (row.version ? [row.version] : []));
 }

@@ -17,12 +17,26 @@ async function sqlFiles(dir: string): Promise<string[]> {
   return names.filter((name) => name.endsWith('.sql')).sort();
 }
 
+export interface MigrateOptions {
+  /**
+   * Applies `supabase/migrations` as this role instead of the connection's superuser: the tests
+   * pass `hosted_postgres` (platform SQL `006-hosted-postgres.sql`), the rights `supabase db push`
+   * has on a hosted project. The server itself keeps migrating as before, so that objects of an
+   * existing installation keep one owner.
+   */
+  asRole?: string;
+}
+
 /**
  * Applies the platform SQL (what a hosted Supabase project already has) and then
  * `supabase/migrations/*.sql` in order. Each file runs once, in its own transaction, and is
  * recorded the way the Supabase CLI records migrations, so a second run does nothing.
  */
-export async function migrate(db: Database, migrationsDir: string): Promise<MigrationReport> {
+export async function migrate(
+  db: Database,
+  migrationsDir: string,
+  options: MigrateOptions = {},
+): Promise<MigrationReport> {
   await db.exec(`
     create schema if not exists supabase_migrations;
     create table if not exists supabase_migrations.schema_migrations (
@@ -61,7 +75,9 @@ export async function migrate(db: Database, migrationsDir: string): Promise<Migr
         [version],
       );
       if (done.rows.length > 0) return false;
+      if (options.asRole) await tx.exec(`set local role "${options.asRole.replace(/"/g, '""')}"`);
       await tx.exec(sql);
+      if (options.asRole) await tx.exec('reset role');
       await tx.query(
         'insert into supabase_migrations.schema_migrations (version, name, statements) values ($1, $2, $3)',
         [version, name, [sql]],

@@ -18,6 +18,7 @@ export function readResponse(
   row: ResultRow,
   offset: number,
   head: boolean,
+  applied: Parameters<typeof appliedPreferences>[1] = ['count', 'handling'],
 ): Response {
   if (req.media.kind === 'single') assertSingle(row.page);
   const total = totalOf(row);
@@ -25,7 +26,7 @@ export function readResponse(
   const headers = {
     'Content-Type': req.media.contentType,
     'Content-Range': range,
-    'Preference-Applied': appliedPreferences(req.prefs, ['count']),
+    'Preference-Applied': appliedPreferences(req.prefs, applied),
     [PROFILE_HEADER]: req.profileNegotiated ? 'public' : null,
   };
   if (status === 416) {
@@ -49,7 +50,7 @@ export function prepareRead(cache: SchemaCache, req: RestRequest): Prepared {
   const head = req.method === 'HEAD';
   const sql = readStatement(root, params, {
     media: req.media,
-    count: req.prefs.count !== undefined,
+    ...(req.prefs.count ? { count: { kind: req.prefs.count } } : {}),
     head,
     bounds: req.limits,
   });

@@ -3,9 +3,9 @@ import { findRoutine } from './find-routine.ts';
 import { readResponse } from './handle-read.ts';
 import type { Prepared, RestRequest } from './handler-types.ts';
 import { planRead } from './plan-read.ts';
-import { rangeStatus, reply, totalOf } from './respond.ts';
+import { assertMaxAffected, rangeStatus, reply, totalOf } from './respond.ts';
 import type { Column, Routine, SchemaCache, Table } from './schema-types.ts';
-import { bodySql, readStatement, wrapStatement } from './sql-read.ts';
+import { bodySql, readStatement, totalSql, wrapStatement } from './sql-read.ts';
 import type { CallArguments } from './sql-rpc.ts';
 import { CALL_CTE, callSql } from './sql-rpc.ts';
 import { Params, ident } from './sql-util.ts';
@@ -61,9 +61,24 @@ export function prepareRpc(cache: SchemaCache, req: RestRequest): Prepared {
     throw new RestError(400, 'PGRST100', 'A function argument is given more than once');
   }
   const { routine, wholeBody } = findRoutine(cache, req.resource, new Set(keys), isPost);
+  if (
+    req.prefs.handling === 'strict' &&
+    req.prefs.maxAffected !== undefined &&
+    !routine.returnsSet
+  ) {
+    // Only the rows of a set can be counted; PostgREST refuses the rest before calling.
+    throw new RestError(
+      400,
+      'PGRST128',
+      'Function must return SETOF or TABLE when max-affected preference is used with handling=strict',
+    );
+  }
   const params = new Params();
   const call = callSql(cache.schema, routine, callArguments(req, routine, wholeBody), params);
   const prefix = `${CALL_CTE} as (${call})`;
+  // The planner's count explains the call in a statement of its own, with its own parameters.
+  const countPrefix = (own: Params) =>
+    `${CALL_CTE} as (${callSql(cache.schema, routine, callArguments(req, routine, wholeBody), own)})`;
   const head = req.method === 'HEAD';
   const single = !routine.returnsSet;
   const readOnly = !isPost || routine.volatility !== 'volatile';
@@ -85,7 +100,7 @@ export function prepareRpc(cache: SchemaCache, req: RestRequest): Prepared {
     offset = root.range.offset ?? 0;
     sql = readStatement(root, params, {
       media: req.media,
-      count: req.prefs.count !== undefined,
+      ...(req.prefs.count ? { count: { kind: req.prefs.count, prefix: countPrefix } } : {}),
       head,
       single,
       prefix,
@@ -110,8 +125,14 @@ export function prepareRpc(cache: SchemaCache, req: RestRequest): Prepared {
     const limit = Math.min(range.limit ?? req.limits.maxRows, req.limits.maxRows);
     source += ` limit ${params.add(String(limit))}`;
     if (range.offset !== undefined) source += ` offset ${params.add(String(range.offset))}`;
-    const total =
-      req.prefs.count !== undefined ? `(select count(*) from ${CALL_CTE})` : 'null::bigint';
+    const total = req.prefs.count
+      ? totalSql(
+          { kind: req.prefs.count, prefix: countPrefix },
+          () => `select 1 from ${ident(CALL_CTE)}`,
+          params,
+          req.limits.maxRows,
+        )
+      : 'null::bigint';
     const body =
       head || routine.returnKind === 'void'
         ? `''`
@@ -124,12 +145,14 @@ export function prepareRpc(cache: SchemaCache, req: RestRequest): Prepared {
     params: params.values,
     readOnly,
     respond(row) {
+      // Throwing here rolls back whatever the function changed.
+      assertMaxAffected(req.prefs, row.page);
       if (routine.returnKind === 'void') {
         return reply(204, null, {
           'Content-Range': rangeStatus(offset, row.page, totalOf(row)).range,
         });
       }
-      return readResponse(req, row, offset, head);
+      return readResponse(req, row, offset, head, ['count', 'handling', 'maxAffected']);
     },
   };
 }

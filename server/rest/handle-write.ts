@@ -5,7 +5,7 @@ import { PROFILE_HEADER } from './handler-types.ts';
 import { findTable, planRead, planRootFilters } from './plan-read.ts';
 import { appliedPreferences } from './preferences.ts';
 import type { ResultRow } from './respond.ts';
-import { assertSingle, contentRange, reply } from './respond.ts';
+import { assertMaxAffected, assertSingle, contentRange, reply } from './respond.ts';
 import type { Column, SchemaCache, Table } from './schema-types.ts';
 import type { BodySource } from './sql-body.ts';
 import { bodySql, nodeSql, wrapStatement } from './sql-read.ts';
@@ -61,17 +61,8 @@ function location(table: Table, body: string | null): string | null {
 /** Checks shared by every mutation's result; throwing here rolls the mutation back. */
 function checkAffected(req: RestRequest, row: ResultRow): void {
   if (req.media.kind === 'single') assertSingle(row.page);
-  const max = req.prefs.maxAffected;
-  if (req.prefs.handling === 'strict' && max !== undefined && row.page > max) {
-    throw new RestError(
-      400,
-      'PGRST124',
-      'Query result exceeds max-affected preference constraint',
-      {
-        details: `The query affects ${row.page} rows`,
-      },
-    );
-  }
+  // PostgREST limits what PATCH and DELETE change; an insert is never refused for its size.
+  if (req.method === 'PATCH' || req.method === 'DELETE') assertMaxAffected(req.prefs, row.page);
 }
 
 /**
@@ -165,8 +156,10 @@ export function prepareWrite(cache: SchemaCache, req: RestRequest): Prepared {
         'Preference-Applied': appliedPreferences(req.prefs, [
           'return',
           'count',
-          'resolution',
-          'missing',
+          'handling',
+          ...(req.method === 'POST' ? (['resolution', 'missing'] as const) : []),
+          ...(req.method === 'PATCH' ? (['missing', 'maxAffected'] as const) : []),
+          ...(req.method === 'DELETE' ? (['maxAffected'] as const) : []),
         ]),
         [PROFILE_HEADER]: req.profileNegotiated && representation ? 'public' : null,
         'Content-Type': representation ? req.media.contentType : null,

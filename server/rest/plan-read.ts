@@ -60,17 +60,32 @@ class Planner {
   node(
     base: Omit<ReadNode, 'items' | 'embeds' | 'where' | 'order' | 'range'>,
     items: SelectItem[],
+    depth = 0,
   ): ReadNode {
     const node: ReadNode = { ...base, items: [], embeds: [], where: [], order: [], range: {} };
+    const embedNames = new Set<string>();
     for (const item of items) {
       if (item.kind === 'star') node.items.push({ kind: 'star' });
       else if (item.kind === 'field') node.items.push(this.outputItem(node.table, item));
-      else node.embeds.push(this.embed(node, item));
+      else {
+        // Two embeds under one name would be two equal keys in one JSON object, and a client
+        // keeps only the last. PostgREST's SQL fails on its duplicate join alias; same answer.
+        const name = item.alias ?? item.relation;
+        if (embedNames.has(name)) {
+          throw new RestError(
+            400,
+            '42712',
+            `table name "${node.table.name}_${name}_${depth + 1}" specified more than once`,
+          );
+        }
+        embedNames.add(name);
+        node.embeds.push(this.embed(node, item, depth + 1));
+      }
     }
     return node;
   }
 
-  embed(parent: ReadNode, item: Extract<SelectItem, { kind: 'embed' }>): ReadNode {
+  embed(parent: ReadNode, item: Extract<SelectItem, { kind: 'embed' }>, depth: number): ReadNode {
     const rel = findRelationship(this.cache, parent.table.name, item.relation, item.hint);
     const table = this.cache.tables.get(rel.foreignTable);
     if (!table) throw columnNotFound(parent.table.name, item.relation);
@@ -96,6 +111,7 @@ class Planner {
         parentQualifier: parent.qualifier,
       },
       item.children,
+      depth,
     );
     node.embed = {
       rel,

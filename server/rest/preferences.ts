@@ -56,16 +56,31 @@ export function parsePreferences(header: string | null | undefined): Preferences
   return prefs;
 }
 
-/** The `Preference-Applied` header value for the preferences a response honoured. */
-export function appliedPreferences(
-  prefs: Preferences,
-  keys: readonly ('return' | 'count' | 'resolution' | 'missing' | 'handling' | 'maxAffected')[],
-): string | null {
+type AppliedKey = 'resolution' | 'missing' | 'return' | 'count' | 'handling' | 'maxAffected';
+
+// PostgREST's order in `Preference-Applied`.
+const APPLIED_ORDER: readonly AppliedKey[] = [
+  'resolution',
+  'missing',
+  'return',
+  'count',
+  'handling',
+  'maxAffected',
+];
+
+/**
+ * The `Preference-Applied` header value for the preferences a response honoured, in PostgREST's
+ * order; `max-affected` counts only with `handling=strict`, as there.
+ */
+export function appliedPreferences(prefs: Preferences, keys: readonly AppliedKey[]): string | null {
   const applied: string[] = [];
-  for (const key of keys) {
+  for (const key of APPLIED_ORDER) {
+    if (!keys.includes(key)) continue;
     const value = prefs[key];
     if (value === undefined) continue;
-    applied.push(key === 'maxAffected' ? `max-affected=${value}` : `${key}=${value}`);
+    if (key === 'maxAffected') {
+      if (prefs.handling === 'strict') applied.push(`max-affected=${value}`);
+    } else applied.push(`${key}=${value}`);
   }
   return applied.length > 0 ? applied.join(', ') : null;
 }

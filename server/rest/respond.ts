@@ -1,4 +1,5 @@
 import { RestError } from './errors.ts';
+import type { Preferences } from './preferences.ts';
 
 /** The row every generated statement returns. */
 export interface ResultRow {
@@ -40,6 +41,24 @@ export function assertSingle(page: number): void {
     throw new RestError(406, 'PGRST116', 'Cannot coerce the result to a single JSON object', {
       details: `The result contains ${page} rows`,
     });
+  }
+}
+
+/**
+ * `Prefer: handling=strict, max-affected=n`: more than `n` rows changed (or returned by a
+ * function) is 400 PGRST124, thrown while the transaction is open so it rolls back.
+ */
+export function assertMaxAffected(prefs: Preferences, affected: number): void {
+  const max = prefs.maxAffected;
+  if (prefs.handling === 'strict' && max !== undefined && affected > max) {
+    throw new RestError(
+      400,
+      'PGRST124',
+      'Query result exceeds max-affected preference constraint',
+      {
+        details: `The query affects ${affected} rows`,
+      },
+    );
   }
 }
 

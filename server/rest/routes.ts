@@ -17,6 +17,7 @@ import type { Prepared, RestRequest } from './handler-types.ts';
 import { checkProfile, negotiateMedia } from './negotiate.ts';
 import { parsePreferences } from './preferences.ts';
 import { parseQuery } from './query-params.ts';
+import { applyRangeHeader } from './range-header.ts';
 import { ReadCache, answerOf, readCacheFor, responseOf } from './read-cache.ts';
 import type { SchemaCacheHolder } from './schema-cache.ts';
 import { schemaCacheFor } from './schema-cache.ts';
@@ -103,6 +104,10 @@ async function run(
   const isRpcRead = resource.kind === 'rpc' && method !== 'POST';
   const query = parseQuery(rawQuery(c.req.url), isRpcRead);
   checkSelectBounds(query.select, ctx.config.api);
+  // A mutation changes every row it matches, whatever range the client asks to see.
+  if (method === 'GET' || method === 'HEAD' || resource.kind === 'rpc') {
+    applyRangeHeader(query, headers.get('range'));
+  }
 
   const req: RestRequest = {
     method,

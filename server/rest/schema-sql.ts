@@ -29,7 +29,11 @@ export const COLUMNS_SQL = `
          format_type(a.atttypid, a.atttypmod) as type,
          coalesce(bt.typname, t.typname)::text as base_type,
          not a.attnotnull as nullable,
-         pg_get_expr(d.adbin, d.adrelid) as default_expr,
+         -- An identity column has no pg_attrdef row; its default is its sequence's next value.
+         coalesce(pg_get_expr(d.adbin, d.adrelid),
+                  case when a.attidentity <> '' then format('nextval(%L::regclass)',
+                    pg_get_serial_sequence(format('%I.%I', $1::text, c.relname), a.attname)) end
+         ) as default_expr,
          a.attgenerated <> '' as generated
   from pg_class c
   left join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped

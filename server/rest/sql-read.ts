@@ -1,8 +1,7 @@
 import type { MediaChoice } from './negotiate.ts';
 import type { ReadNode } from './plan-types.ts';
 import { fieldSql, joinConditions, orderSql, whereSql } from './sql-filter.ts';
-import type { Params } from './sql-util.ts';
-import { ident } from './sql-util.ts';
+import { Params, ident } from './sql-util.ts';
 
 const ROW = '_pgrst_t';
 
@@ -104,6 +103,35 @@ export function countSql(root: ReadNode, params: Params): string {
   return `select 1 from ${root.from}${conditions.length > 0 ? ` where ${conditions.join(' and ')}` : ''}`;
 }
 
+/** `Prefer: count=…`, and what the count's own statement needs. */
+export interface CountOptions {
+  kind: 'exact' | 'planned' | 'estimated';
+  /** CTEs the counted rows read from (a function call), rebuilt for the planner's statement. */
+  prefix?: (params: Params) => string;
+}
+
+/**
+ * The total of a read, as PostgREST computes it: `exact` counts the rows `rows` yields;
+ * `planned` is the planner's estimate for them (`_rest.planned_rows`, EXPLAIN); `estimated` is
+ * exact up to `maxRows` and the estimate (never below what was counted) past it.
+ */
+export function totalSql(
+  count: CountOptions,
+  rows: (params: Params) => string,
+  params: Params,
+  maxRows: number,
+): string {
+  const planned = () => {
+    const own = new Params();
+    const text = `${count.prefix ? `with ${count.prefix(own)} ` : ''}${rows(own)}`;
+    return `_rest.planned_rows(${params.add(text)}, ${params.add(JSON.stringify(own.values))}::jsonb)`;
+  };
+  if (count.kind === 'planned') return planned();
+  if (count.kind === 'exact') return `(select count(*) from (${rows(params)}) _pgrst_c)`;
+  const limit = params.add(String(maxRows + 1));
+  return `(select case when _pgrst_e.n > ${maxRows} then greatest(_pgrst_e.n, ${planned()}) else _pgrst_e.n end from (select count(*) as n from (${rows(params)} limit ${limit}) _pgrst_c) _pgrst_e)`;
+}
+
 /** Result shape of a read's rows: from a table (objects) or from a scalar function. */
 export type RowShape = 'object' | 'scalar';
 
@@ -143,7 +171,7 @@ export function wrapStatement(parts: StatementParts): string {
 export interface ReadStatementOptions {
   media: MediaChoice;
   /** Compute the total row count in the same statement (`Prefer: count=…`). */
-  count: boolean;
+  count?: CountOptions;
   /** HEAD: no body is sent, so none is built. */
   head: boolean;
   shape?: RowShape;
@@ -162,7 +190,7 @@ export function readStatement(
 ): string {
   const source = nodeSql(root, params, { ...options.bounds, capRoot: true });
   const total = options.count
-    ? `(select count(*) from (${countSql(root, params)}) _pgrst_c)`
+    ? totalSql(options.count, (p) => countSql(root, p), params, options.bounds.maxRows)
     : 'null::bigint';
   const single = options.single || options.media.kind === 'single';
   const body = options.head ? `''` : bodySql(options.media, options.shape ?? 'object', single);

@@ -12,13 +12,16 @@ import type { StorageServices } from './services.ts';
 
 const BUCKET_COLUMNS = `id, name, owner, public, type, file_size_limit, allowed_mime_types,
   ${isoTimestamp('created_at')} as created_at, ${isoTimestamp('updated_at')} as updated_at`;
+// Storage's bucket list has `type`; one bucket (getBucket) has not.
+const ONE_BUCKET_COLUMNS = `id, name, owner, public, file_size_limit, allowed_mime_types,
+  ${isoTimestamp('created_at')} as created_at, ${isoTimestamp('updated_at')} as updated_at`;
 
 interface BucketRow {
   id: string;
   name: string;
   owner: string | null;
   public: boolean | null;
-  type: string;
+  type?: string;
   file_size_limit: string | number | null;
   allowed_mime_types: string[] | null;
   created_at: string;
@@ -79,7 +82,7 @@ export function bucketRoutes(services: StorageServices): Hono<ApiEnv> {
     const id = bucketParam(c, ':id');
     const row = await runAsCaller(db, scope, async (tx) => {
       const result = await tx.query<BucketRow>(
-        `select ${BUCKET_COLUMNS} from storage.buckets where id = $1`,
+        `select ${ONE_BUCKET_COLUMNS} from storage.buckets where id = $1`,
         [id],
       );
       return result.rows[0];
@@ -198,7 +201,8 @@ export function bucketRoutes(services: StorageServices): Hono<ApiEnv> {
       return result.rows.map((row) => row.version);
     });
     for (const version of versions) await discard(services, version);
-    return c.json({ message: 'Successfully emptied' });
+    // Storage's text (it empties in the background there; here it is done when this answers).
+    return c.json({ message: 'Empty bucket has been queued. Completion may take up to an hour.' });
   });
 
   return app;

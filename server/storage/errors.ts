@@ -89,6 +89,12 @@ export const storageErrors = {
   noContent: () => new StorageError(400, 'InvalidRequest', 'No content provided'),
   routeNotFound: (method: string, path: string) =>
     new StorageError(404, 'NotFound', `Route ${method}:${path} not found`, 'Not Found', 404),
+  featureNotEnabled: (feature: string) =>
+    new StorageError(
+      409,
+      'FeatureNotEnabled',
+      `The feature ${feature} is not enabled for this resource`,
+    ),
   internal: () => new StorageError(500, 'InternalError', 'Internal server error', 'internal'),
   /** No turn at the database in time: Storage's answer to overload, with when to retry. */
   slowDown: (retryAfterSeconds: number) =>

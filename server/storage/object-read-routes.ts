@@ -46,6 +46,12 @@ export function objectReadRoutes(services: StorageServices): Hono<ApiEnv> {
       download: c.req.query('download'),
     });
 
+  // Storage's newer listing (storage-js `listV2`). Not offered here; its path is Storage's, never
+  // an upload into a bucket named `list-v2`, so it is answered as a Storage without it would.
+  app.post('/object/list-v2/*', (c) => {
+    throw storageErrors.routeNotFound(c.req.method, c.req.path);
+  });
+
   app.post('/object/list/:bucket', async (c) => {
     const scope = requireCaller(c, 'storage.object.list');
     const bucketId = bucketParam(c);
@@ -97,6 +103,9 @@ export function objectReadRoutes(services: StorageServices): Hono<ApiEnv> {
     const { bucketId, name } = objectParams(c);
     const body = await readJsonObject(c.req.raw);
     const expiresIn = validExpiresIn(body.expiresIn, services.maxSignedUrlExpirySeconds);
+    // Image transformation is a feature of Storage that is off here, as on a project without it;
+    // a URL that serves the original bytes for a resized image would be a wrong answer.
+    if (body.transform !== undefined) throw storageErrors.featureNotEnabled('imageTransformation');
     const row = await runAsCaller(db, scope, (tx) => findObject(tx, bucketId, name));
     if (!row) throw storageErrors.noSuchKey();
     return c.json({
@@ -146,7 +155,7 @@ export function objectReadRoutes(services: StorageServices): Hono<ApiEnv> {
       content_type: metadata.mimetype ?? null,
       cache_control: metadata.cacheControl ?? null,
       etag: metadata.eTag ?? null,
-      metadata: row.user_metadata,
+      metadata: row.user_metadata ?? {},
       last_modified: row.updated_at,
       created_at: row.created_at,
     });

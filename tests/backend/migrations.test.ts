@@ -21,6 +21,9 @@ describe('migrations', () => {
         '003-storage.sql',
         '004-storage-upload-tokens.sql',
         '005-rest.sql',
+        '006-hosted-postgres.sql',
+        '007-storage-protect-delete.sql',
+        '008-rest-planned-count.sql',
       ]);
       expect(first.migrations).toEqual(migrationFiles);
 

@@ -38,6 +38,10 @@ beforeAll(async () => {
     create function overloaded(x text) returns text language sql immutable as $$ select 'text' $$;
     create function fail_code(code text, msg text default 'failed on purpose') returns void
       language plpgsql as $$ begin raise exception '%', msg using errcode = code; end $$;
+    create function reprice(factor numeric) returns setof items language sql
+      as $$ update items set price = price * factor returning * $$;
+    create function reprice_count(factor numeric) returns int language sql
+      as $$ with changed as (update items set price = price * factor returning 1) select count(*)::int from changed $$;
     create function writes_in_get() returns int language plpgsql
       as $$ begin insert into kinds values (99, 'sneaky'); return 1; end $$;
   `);
@@ -110,6 +114,69 @@ describe('rpc result shapes', () => {
   it('converts array arguments from JSON and from the query string', async () => {
     expect((await db.rpc('tag_list', { tags: ['a', 'b', 'c'] })).data).toBe(3);
     expect((await db.rpc('tag_list', { tags: ['a', 'b'] }, { get: true })).data).toBe(2);
+  });
+});
+
+describe('rpc with Prefer: handling=strict, max-affected', () => {
+  // supabase-js offers maxAffected() for PostgREST 13, which the embedded backend speaks.
+  type Postgrest13 = {
+    __InternalSupabase: { PostgrestVersion: '13' };
+    public: {
+      Tables: Record<never, never>;
+      Views: Record<never, never>;
+      Functions: Record<string, { Args: { factor: number }; Returns: unknown }>;
+    };
+  };
+  const db13 = () => db as unknown as SupabaseClient<Postgrest13>;
+  const prices = async () =>
+    (await db.from('items').select('id, price').order('id')).data as { price: number }[];
+
+  it('answers 400 PGRST124 and rolls back when a function returns more rows than allowed', async () => {
+    const before = await prices();
+    const { error, status } = await db13().rpc('reprice', { factor: 2 }).maxAffected(2);
+    expect(status).toBe(400);
+    expect(error).toEqual({
+      code: 'PGRST124',
+      details: 'The query affects 3 rows',
+      hint: null,
+      message: 'Query result exceeds max-affected preference constraint',
+    });
+    expect(await prices()).toEqual(before);
+  });
+
+  it('runs the function when it stays within the limit', async () => {
+    const before = await prices();
+    const { data, error, status } = await db13().rpc('reprice', { factor: 1 }).maxAffected(3);
+    expect(error).toBeNull();
+    expect(status).toBe(200);
+    expect(data).toHaveLength(3);
+    expect(await prices()).toEqual(before);
+    const raw = await rest(server, '/rpc/reprice', {
+      method: 'POST',
+      body: '{"factor":1}',
+      headers: { Prefer: 'handling=strict, max-affected=3' },
+    });
+    expect(raw.headers.get('preference-applied')).toBe('handling=strict, max-affected=3');
+  });
+
+  it('refuses a function that returns one value with 400 PGRST128, before calling it', async () => {
+    const before = await prices();
+    const { error, status } = await db13().rpc('reprice_count', { factor: 2 }).maxAffected(5);
+    expect(status).toBe(400);
+    expect(error).toEqual({
+      code: 'PGRST128',
+      details: null,
+      hint: null,
+      message:
+        'Function must return SETOF or TABLE when max-affected preference is used with handling=strict',
+    });
+    expect(await prices()).toEqual(before);
+    const lenient = await rest(server, '/rpc/reprice_count', {
+      method: 'POST',
+      body: '{"factor":1}',
+      headers: { Prefer: 'max-affected=1' },
+    });
+    expect(lenient.status).toBe(200);
   });
 });
 

@@ -20,6 +20,12 @@ export type SchemaKind = 'platform' | 'app';
 const noMigrationsDir = path.join(rootDir, 'tests', 'support', 'no-migrations');
 const migrationsFor = (kind: SchemaKind) => (kind === 'app' ? migrationsDir : noMigrationsDir);
 
+/**
+ * Migrations are applied as hosted Supabase applies them: as a role that is not a superuser,
+ * with what `postgres` may do there (server/db/platform/006-hosted-postgres.sql).
+ */
+export const HOSTED_MIGRATION_ROLE = 'hosted_postgres';
+
 /** A hash of everything a migrated database is made from, to name the template after. */
 export async function schemaHash(kind: SchemaKind): Promise<string> {
   const hash = createHash('sha256');
@@ -34,6 +40,7 @@ export async function schemaHash(kind: SchemaKind): Promise<string> {
     }
   }
   hash.update(await readFile(path.join(rootDir, 'server', 'db', 'migrate.ts')));
+  hash.update(HOSTED_MIGRATION_ROLE);
   return hash.digest('hex').slice(0, 16);
 }
 
@@ -59,7 +66,7 @@ async function buildPgliteTemplate(kind: SchemaKind, file: string): Promise<stri
   await mkdir(templatesDir, { recursive: true });
   const db = await openPglite();
   try {
-    await migrate(db, migrationsFor(kind));
+    await migrate(db, migrationsFor(kind), { asRole: HOSTED_MIGRATION_ROLE });
     const dump = await db.pglite.dumpDataDir('gzip');
     // Other processes (test workers) may build the same template at the same time.
     const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
@@ -94,7 +101,7 @@ export async function postgresTemplate(adminUrl: string, kind: SchemaKind): Prom
     await admin.query(`create database "${building}"`);
     const db = await openPostgres(databaseUrl(adminUrl, building));
     try {
-      await migrate(db, migrationsFor(kind));
+      await migrate(db, migrationsFor(kind), { asRole: HOSTED_MIGRATION_ROLE });
     } finally {
       await db.close();
     }

@@ -13,7 +13,10 @@ export function toBase64Url(bytes: Uint8Array): string {
   return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
-export function fromBase64Url(text: string): Uint8Array<ArrayBuffer> {
+// The byte arrays' types are inferred, never written: TypeScript 5.7+ (Node's tsc) needs them to
+// be `Uint8Array<ArrayBuffer>` to pass as a BufferSource, and the TypeScript 5.6 of Supabase's
+// edge runtime (Deno 2.1) has no generic `Uint8Array`.
+export function fromBase64Url(text: string) {
   if (!/^[A-Za-z0-9_-]*$/.test(text)) throw new TokenCipherError('not base64url');
   const base64 = text.replace(/-/g, '+').replace(/_/g, '/');
   let binary: string;
@@ -42,16 +45,19 @@ export async function sha256Hex(text: string): Promise<string> {
 export class TokenCipherError extends Error {}
 
 /** The raw bytes of `OAUTH_TOKEN_KEY` (256 bits, base64url); throws when it is anything else. */
-function tokenKeyBytes(base64UrlKey: string | undefined): Uint8Array<ArrayBuffer> {
+function tokenKeyBytes(base64UrlKey: string | undefined) {
   if (!base64UrlKey) throw new Error('OAUTH_TOKEN_KEY is not set');
-  let raw: Uint8Array<ArrayBuffer>;
+  const raw = decodeTokenKey(base64UrlKey.trim());
+  if (raw.length !== 32) throw new Error('OAUTH_TOKEN_KEY must be 256 bits (32 bytes)');
+  return raw;
+}
+
+function decodeTokenKey(text: string) {
   try {
-    raw = fromBase64Url(base64UrlKey.trim());
+    return fromBase64Url(text);
   } catch {
     throw new Error('OAUTH_TOKEN_KEY must be base64url');
   }
-  if (raw.length !== 32) throw new Error('OAUTH_TOKEN_KEY must be 256 bits (32 bytes)');
-  return raw;
 }
 
 /** Throws unless `base64UrlKey` is a 256-bit base64url key. */
