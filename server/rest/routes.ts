@@ -139,6 +139,19 @@ async function run(
   return execute(ctx.db, caller, prepared, { method, path, headers });
 }
 
+/**
+ * Whether a read of `table` (with its `select`, which may embed others) may answer differently
+ * as time passes: such answers never come from the read cache.
+ */
+function readsClock(schema: SchemaCache, table: string, select: string | undefined): boolean {
+  if (schema.clockReaders.has(table)) return true;
+  if (!select) return false;
+  for (const name of schema.clockReaders) {
+    if (new RegExp(`(^|[^\\w$])${name}([^\\w$]|$)`).test(select)) return true;
+  }
+  return false;
+}
+
 async function handle(ctx: AppContext, c: Context<ApiEnv>, resource: Resource): Promise<Response> {
   const method = c.req.method;
   const holder = schemaCacheFor(ctx.db);
@@ -148,7 +161,10 @@ async function handle(ctx: AppContext, c: Context<ApiEnv>, resource: Resource): 
     checkMethod(resource, method);
     const answer = () => run(ctx, c, resource, caller, holder);
     const tableRead = resource.kind === 'table' && (method === 'GET' || method === 'HEAD');
-    const readCache = tableRead ? readCacheFor(ctx.db.writeClock) : null;
+    let readCache = tableRead ? readCacheFor(ctx.db.writeClock) : null;
+    if (readCache && readsClock(await holder.get(), resource.name, c.req.query('select'))) {
+      readCache = null;
+    }
     return await (readCache ? cachedRead(readCache, c, answer) : answer());
   } catch (error) {
     // The app's onError answers (restErrors); the next request should see a fresh cache.

@@ -95,3 +95,26 @@ export const TYPES_SQL = `
   where t.typnamespace in ('pg_catalog'::regnamespace, (select oid from pg_namespace where nspname = $1))
     and t.typtype in ('b', 'd', 'e', 'r', 'm') and t.typisdefined and t.typname not like '\\_%'
     and t.typname not like 'pg\\_%'`;
+
+/**
+ * What may make a read depend on the clock (the PGlite read cache keeps such answers out): the
+ * source of every function outside the system schemas, the definition of every view of the
+ * exposed schema, and the expressions of every policy on its tables. Matched by
+ * `clock-readers.ts`.
+ */
+export const CLOCK_SOURCES_SQL = `
+  select 'function' as kind, p.proname as name, coalesce(p.prosrc, '') as source
+    from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+   where n.nspname not in ('pg_catalog', 'information_schema') and n.nspname not like 'pg\\_%'
+  union all
+  select 'relation', c.relname, pg_get_viewdef(c.oid)
+    from pg_class c join pg_namespace n on n.oid = c.relnamespace
+   where n.nspname = $1 and c.relkind in ('v', 'm')
+  union all
+  select 'relation', c.relname,
+         coalesce(pg_get_expr(pol.polqual, pol.polrelid), '') || ' ' ||
+         coalesce(pg_get_expr(pol.polwithcheck, pol.polrelid), '')
+    from pg_policy pol
+    join pg_class c on c.oid = pol.polrelid
+    join pg_namespace n on n.oid = c.relnamespace
+   where n.nspname = $1`;

@@ -76,4 +76,6 @@ export interface SchemaCache {
   typeNames: Set<string>;
   /** Catalog fingerprint the cache was built from. */
   fingerprint: string;
+  /** Relations whose reads may depend on the clock (`clock-readers.ts`): never read-cached. */
+  clockReaders: Set<string>;
 }

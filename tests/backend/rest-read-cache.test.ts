@@ -174,4 +174,45 @@ describe('reads after writes, through the API', () => {
     );
     expect(await titles(member)).toEqual(['a.txt']);
   });
+  it('never answers from a copy what depends on the clock: a view or a policy that reads it', async () => {
+    // A view that hides notices once they expire, and a table whose policy does the same
+    // through a function (as the app's policies call their helpers).
+    await server.db.exec(`
+      create table public.cache_notices (id int primary key, title text, expires_at timestamptz);
+      create view public.cache_current_notices as
+        select id, title from public.cache_notices where expires_at > now();
+      create function public.cache_still_valid(at timestamptz) returns boolean
+        language sql stable as 'select at > clock_timestamp()';
+      create table public.cache_offers (id int primary key, title text, expires_at timestamptz);
+      alter table public.cache_offers enable row level security;
+      create policy cache_offers_read on public.cache_offers for select to anon
+        using (public.cache_still_valid(expires_at));
+      grant select on public.cache_notices, public.cache_current_notices, public.cache_offers to anon;
+      insert into public.cache_notices values (1, 'Fire drill', now() + interval '2 seconds');
+      insert into public.cache_offers values (1, 'Hall hire', now() + interval '2 seconds');
+    `);
+    const inserted = Date.now();
+    const until = (ms: number) =>
+      new Promise((resolve) => setTimeout(resolve, Math.max(0, inserted + ms - Date.now())));
+    const anon = server.anon();
+    const read = async (table: string) =>
+      unwrap(await anon.from(table).select('title'), `read ${table}`).map(
+        (row: { title: string }) => row.title,
+      );
+    expect(await read('cache_notices')).toEqual(['Fire drill']);
+    // Shortly before the expiry, so that a copy kept now would still be within the cache's
+    // 1 s lifetime just after it.
+    await until(1200);
+    expect(await read('cache_current_notices')).toEqual(['Fire drill']);
+    expect(await read('cache_offers')).toEqual(['Hall hire']);
+    expect(await read('cache_notices')).toEqual(['Fire drill']);
+    // Past the expiry, with no write in between.
+    await until(2150);
+    expect(await read('cache_current_notices')).toEqual([]);
+    expect(await read('cache_offers')).toEqual([]);
+    // What does not read the clock is still cached on PGlite.
+    if (server.db.kind === 'pglite') {
+      expect(readCacheFor(server.db.writeClock)?.size).toBeGreaterThan(0);
+    }
+  });
 });
