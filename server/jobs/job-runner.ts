@@ -19,6 +19,11 @@ export interface JobKind {
   timeoutMs?: number;
   /** Wait before attempt n + 1 (default: 30 s doubling per attempt, at most 6 hours). */
   retryDelaySeconds?(attempt: number): number;
+  /**
+   * Work that may pile up by the thousand (reading a whole library's text): claimed only when
+   * no other kind is due, so that reminders and e-mail never wait behind it.
+   */
+  bulk?: boolean;
 }
 
 export interface JobRunnerOptions {
@@ -111,8 +116,11 @@ export class JobRunner {
     clearTimeout(this.#timer);
   }
 
-  #kinds(): string[] {
-    return Object.keys(this.options.kinds);
+  /** Every kind the runner handles; or only the bulk ones, or only the others. */
+  #kinds(bulk?: boolean): string[] {
+    return Object.entries(this.options.kinds)
+      .filter(([, kind]) => bulk === undefined || (kind.bulk ?? false) === bulk)
+      .map(([name]) => name);
   }
 
   #scope(organizationId: string | null) {
@@ -153,14 +161,18 @@ export class JobRunner {
           });
         }
         while (mayClaim && !this.#noQueueHere && this.#running.size < this.options.concurrency) {
-          const job = await withRequestScope(this.#scope(null), () =>
-            claimJob(this.options.db, {
-              now: this.options.clock.now(),
-              leaseSeconds: this.#leaseSeconds,
-              runner: this.#id,
-              kinds: this.#kinds(),
-            }),
-          ).catch((error: unknown) => {
+          const job = await withRequestScope(this.#scope(null), async () => {
+            const claim = (kinds: string[]) =>
+              kinds.length === 0
+                ? null
+                : claimJob(this.options.db, {
+                    now: this.options.clock.now(),
+                    leaseSeconds: this.#leaseSeconds,
+                    runner: this.#id,
+                    kinds,
+                  });
+            return (await claim(this.#kinds(false))) ?? (await claim(this.#kinds(true)));
+          }).catch((error: unknown) => {
             if ((error as { code?: unknown }).code === '42P01') {
               // A database without the app's migrations (the services' own tests): no queue.
               this.#noQueue();

@@ -55,6 +55,8 @@ export function extractTextJob(options: ExtractTextJobOptions): JobKind {
   const store = new FileStore(options.dataDir);
   return {
     timeoutMs: options.settings.timeoutMs,
+    // A first start over a large library queues every document at once.
+    bulk: true,
     async handle(job: Job, { db, signal }) {
       const documentId = String(job.payload.document_id);
       const version = (job.payload.object_version as string | null) ?? null;

@@ -218,6 +218,32 @@ describe('background jobs', () => {
     expect(order.indexOf('B0')).toBeLessThanOrEqual(1);
   });
 
+  it('runs bulk work only when nothing else is due: an e-mail never waits behind indexing', async () => {
+    const order: string[] = [];
+    for (let i = 0; i < 4; i += 1) {
+      await enqueueJob(server.db, {
+        kind: 'test.bulk',
+        organizationId: churchA.id,
+        payload: { who: `index${i}` },
+        runAfter: clock.now(),
+      });
+    }
+    // Queued later, in the same organisation.
+    await enqueueJob(server.db, {
+      kind: 'test.mail',
+      organizationId: churchA.id,
+      payload: { who: 'mail' },
+      runAfter: new Date(clock.now().getTime() + 1),
+    });
+    clock.advance(1);
+    const record: JobKind['handle'] = async (job) => void order.push(String(job.payload.who));
+    await runner({
+      'test.bulk': { handle: record, bulk: true },
+      'test.mail': { handle: record },
+    }).runDue();
+    expect(order).toEqual(['mail', 'index0', 'index1', 'index2', 'index3']);
+  });
+
   it('runs a schedule once when due, once after downtime, and once with two schedulers', async () => {
     let runs = 0;
     const schedules = {
