@@ -150,7 +150,12 @@ function OrganizationDocuments() {
     });
   }, []);
   const closeModal = useCallback(() => setModal(null), []);
-  const filtering = query.search.trim() !== '' || query.category !== null || query.expiry !== null;
+  const filtering =
+    query.search.trim() !== '' ||
+    query.category !== null ||
+    query.tag !== null ||
+    query.expiry !== null ||
+    query.uploader !== null;
   // The open document as the page holds it now (after a save, the saved row).
   const opened = modal && (rows.find((row) => row.id === modal.document.id) ?? modal.document);
 
