@@ -1,10 +1,10 @@
 import type { FileStore as TusFileStore } from '@tus/file-store';
 import { Server as TusServer } from '@tus/server';
-import type { Upload } from '@tus/utils';
-import { Metadata } from '@tus/utils';
+import { Metadata, Upload } from '@tus/utils';
 import { Hono } from 'hono';
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { ApiEnv } from '../http/api-env.ts';
 import { StorageError, storageErrors } from './errors.ts';
@@ -183,9 +183,26 @@ export function resumableUploadRoutes(
       }
       throw error;
     }
-    await store.remove(upload.id).catch((error: unknown) => {
-      console.error(`storage: could not remove finished upload ${upload.id}:`, error);
+    await markFinished(upload).catch((error: unknown) => {
+      console.error(`storage: could not clear finished upload ${upload.id}:`, error);
     });
+  }
+
+  /**
+   * Keeps a finished upload's description, marked finished, and drops its bytes: a client whose
+   * answer to the last chunk was lost asks with HEAD and learns that the upload is complete,
+   * instead of starting again into an object that now exists. The cleanup job removes the
+   * description with the abandoned uploads.
+   */
+  async function markFinished(upload: Upload): Promise<void> {
+    const info = await store.configstore.get(upload.id);
+    if (info) {
+      await store.configstore.set(
+        upload.id,
+        new Upload({ ...info, metadata: { ...info.metadata, finished: 'true' } }),
+      );
+    }
+    await rm(path.join(store.directory, upload.id), { force: true });
   }
 
   const tus = new TusServer({
@@ -224,14 +241,35 @@ export function resumableUploadRoutes(
     return tus.handleWeb(request);
   };
 
-  /** The upload `id` of the caller, or the same "not found" whether it is missing or another's. */
-  const ownUpload = async (id: string, scope: StorageScope): Promise<Upload> => {
+  /**
+   * The upload `id` of the caller (`finished` when its object was committed), or the same "not
+   * found" whether it is missing or another's.
+   */
+  const ownUpload = async (
+    id: string,
+    scope: StorageScope,
+  ): Promise<{ upload: Upload; finished: boolean }> => {
     if (!isResumableUploadId(id)) throw uploadNotFound();
+    const info = await store.configstore.get(id);
+    const target = info && targetFromMetadata(info.metadata);
+    if (!info || !target || target.owner !== ownerOf(scope)) throw uploadNotFound();
+    if (info.metadata?.finished === 'true') return { upload: info, finished: true };
     const upload = await store.getUpload(id).catch(() => null);
-    const target = upload && targetFromMetadata(upload.metadata);
-    if (!upload || !target || target.owner !== ownerOf(scope)) throw uploadNotFound();
-    return upload;
+    if (!upload) throw uploadNotFound();
+    return { upload, finished: false };
   };
+
+  /** The TUS server's answer to HEAD for an upload that has every byte. */
+  const complete = (size: number) =>
+    new Response(null, {
+      status: 200,
+      headers: {
+        'Tus-Resumable': '1.0.0',
+        'Cache-Control': 'no-store',
+        'Upload-Offset': String(size),
+        'Upload-Length': String(size),
+      },
+    });
 
   const app = new Hono<ApiEnv>();
   const answer = async (work: () => Promise<Response>): Promise<Response> => {
@@ -274,20 +312,18 @@ export function resumableUploadRoutes(
     answer(async () => {
       if (c.req.method === 'GET') throw storageErrors.routeNotFound(c.req.method, c.req.path);
       const scope = requireCaller(c, 'storage.object.upload_resumable');
-      const upload = await ownUpload(c.req.param('id'), scope);
-      if (c.req.method === 'HEAD' && upload.size !== undefined && upload.offset === upload.size) {
-        // Every byte arrived but the answer to the last one was lost (or the row could not be
-        // committed then): finish now, since the client takes this answer as done.
+      const { upload, finished } = await ownUpload(c.req.param('id'), scope);
+      const size = upload.size ?? 0;
+      if (finished) {
+        // The object exists: only the answer to its last chunk can have been lost.
+        if (c.req.method === 'HEAD') return complete(size);
+        throw uploadNotFound();
+      }
+      if (c.req.method === 'HEAD' && upload.offset === upload.size) {
+        // Every byte arrived but the row could not be committed then (the database was busy):
+        // finish now, since the client takes this answer as done.
         await finish(upload, scope);
-        return new Response(null, {
-          status: 200,
-          headers: {
-            'Tus-Resumable': '1.0.0',
-            'Cache-Control': 'no-store',
-            'Upload-Offset': String(upload.size),
-            'Upload-Length': String(upload.size),
-          },
-        });
+        return complete(size);
       }
       return handle(c.req.raw, scope);
     }),

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import * as tus from 'tus-js-client';
@@ -42,7 +42,24 @@ afterAll(async () => {
 });
 
 const endpoint = () => `${server.url}/storage/v1/upload/resumable`;
-const resumableFiles = () => filesUnder(path.join(server.dataDir, 'storage', 'resumable'));
+const resumableDir = () => path.join(server.dataDir, 'storage', 'resumable');
+/**
+ * What the resumable store holds but the descriptions of finished uploads (kept for a day, with
+ * no bytes, so that a client whose last answer was lost learns that it is done).
+ */
+async function resumableFiles(): Promise<string[]> {
+  const kept: string[] = [];
+  for (const name of await filesUnder(resumableDir())) {
+    if (name.endsWith('.json')) {
+      const info = JSON.parse(await readFile(path.join(resumableDir(), name), 'utf8')) as {
+        metadata?: { finished?: string };
+      };
+      if (info.metadata?.finished === 'true') continue;
+    }
+    kept.push(name);
+  }
+  return kept;
+}
 const objectFiles = () => filesUnder(path.join(server.dataDir, 'storage', 'objects'));
 const newPath = (organisation: Organisation, extension = 'pdf') =>
   `documents/${organisation.id}/${Date.now()}-${randomBytes(4).toString('hex')}.${extension}`;
@@ -198,6 +215,46 @@ describe('resumable uploads (TUS at /storage/v1/upload/resumable)', () => {
     expect(await resumableFiles()).toEqual([]);
   });
 
+  it('tells a client whose answer to the last chunk was lost that the upload is done', async () => {
+    const bytes = randomBytes(512 * 1024);
+    const name = newPath(church);
+    const url = await uploadFirstChunk(member, bytes, name, 256 * 1024);
+    // The last chunk arrives and is stored; its answer never reaches the client.
+    const last = await fetch(url, {
+      method: 'PATCH',
+      headers: {
+        apikey: server.keys.anonKey,
+        authorization: `Bearer ${await tokenOf(member)}`,
+        'tus-resumable': '1.0.0',
+        'upload-offset': String(256 * 1024),
+        'content-type': 'application/offset+octet-stream',
+      },
+      body: bytes.subarray(256 * 1024),
+    });
+    expect(last.status).toBe(204);
+
+    const sent: string[] = [];
+    await upload(member, bytes, {
+      name,
+      uploadUrl: url,
+      onBeforeRequest: (request) => sent.push(request.getMethod()),
+    });
+    // One question, no byte sent again, no second object attempted.
+    expect(sent).toEqual(['HEAD']);
+    expect((await download(member, name))?.equals(bytes)).toBe(true);
+    expect(await resumableFiles()).toEqual([]);
+    // Nobody else learns anything about it.
+    const other = await fetch(url, {
+      method: 'HEAD',
+      headers: {
+        apikey: server.keys.anonKey,
+        authorization: `Bearer ${await tokenOf(church.master)}`,
+        'tus-resumable': '1.0.0',
+      },
+    });
+    expect(other.status).toBe(404);
+  });
+
   it('uploads in chunks as supabase-js documents (6 MB), and replaces with x-upsert only', async () => {
     const name = newPath(church);
     const first = randomBytes(700_000);
@@ -345,13 +402,15 @@ describe('resumable uploads (TUS at /storage/v1/upload/resumable)', () => {
     const start = Date.now();
     clock.set(new Date(start));
     await server.jobs.runDue();
+    const id = url.split('/').pop()!;
     clock.set(new Date(start + DAY - 60 * 60 * 1000));
     await server.jobs.runDue();
-    expect((await resumableFiles()).length).toBe(2);
+    expect(await filesUnder(resumableDir())).toEqual(expect.arrayContaining([id, `${id}.json`]));
 
     clock.set(new Date(start + DAY + 2 * 60 * 60 * 1000));
     await server.jobs.runDue();
-    expect(await resumableFiles()).toEqual([]);
+    // Every upload of the file is over a day old now: the finished ones' descriptions go too.
+    expect(await filesUnder(resumableDir())).toEqual([]);
     const head = await fetch(url, {
       method: 'HEAD',
       headers: {
