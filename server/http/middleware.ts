@@ -31,9 +31,18 @@ const ALLOWED_HEADERS = [
   'x-region',
   'range',
   'accept',
+  // Resumable uploads (TUS)
+  'tus-resumable',
+  'upload-length',
+  'upload-offset',
+  'upload-metadata',
+  'upload-defer-length',
+  'upload-concat',
 ].join(', ');
 const EXPOSED_HEADERS =
-  'Content-Range, X-Supabase-Api-Version, X-Total-Count, Link, Content-Disposition, ETag';
+  'Content-Range, X-Supabase-Api-Version, X-Total-Count, Link, Content-Disposition, ETag, ' +
+  'Location, Tus-Resumable, Tus-Version, Tus-Extension, Tus-Max-Size, Upload-Offset, ' +
+  'Upload-Length, Upload-Metadata, Upload-Expires';
 
 /**
  * CORS for the API paths, so a browser on another origin (the Vite dev server, a hosted build)

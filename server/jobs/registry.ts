@@ -3,6 +3,11 @@ import { MAIL_DELIVERY_KIND, mailDeliveryJob } from '../mail/deliver-job.ts';
 import { createMailTransport } from '../mail/transport.ts';
 import { REMINDER_RUN_KIND, reminderRunJob, reminderSchedule } from '../reminders/reminder-run.ts';
 import { EXTRACT_TEXT_JOB, extractTextJob } from '../search/extract-text-job.ts';
+import {
+  RESUMABLE_CLEANUP_KIND,
+  resumableCleanupJob,
+  resumableCleanupSchedule,
+} from '../housekeeping/abandoned-uploads.ts';
 import type { JobKind } from './job-runner.ts';
 import type { Schedule } from './scheduler.ts';
 
@@ -23,7 +28,11 @@ export function backgroundWork(ctx: AppContext): {
         dataDir: ctx.config.dataDir,
         settings: ctx.config.textExtraction,
       }),
+      [RESUMABLE_CLEANUP_KIND]: resumableCleanupJob(ctx.config.dataDir),
     },
-    schedules: { 'reminders.daily': reminderSchedule(ctx.config.reminders.checkIntervalMs) },
+    schedules: {
+      'reminders.daily': reminderSchedule(ctx.config.reminders.checkIntervalMs),
+      [RESUMABLE_CLEANUP_KIND]: resumableCleanupSchedule,
+    },
   };
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { storageErrors } from './errors.ts';
 import type { NewObjectRow } from './object-rows.ts';
 import { checkWritable, commitRow } from './object-rows.ts';
-import type { ObjectMetadata } from './queries.ts';
+import type { BucketInfo, ObjectMetadata } from './queries.ts';
 import { findBucket } from './queries.ts';
 import type { StorageScope } from './scope.ts';
 import type { StorageServices } from './services.ts';
@@ -30,16 +30,7 @@ export async function uploadObject(
   const bucket = await findBucket(services.db, bucketId);
   if (!bucket) throw storageErrors.noSuchBucket();
   const source = await readUploadSource(options.request);
-  if (
-    bucket.allowedMimeTypes?.length &&
-    !mimeTypeAllowed(source.mimetype, bucket.allowedMimeTypes)
-  ) {
-    throw storageErrors.invalidMimeType(source.mimetype);
-  }
-  const limit = Math.min(services.fileSizeLimit, bucket.fileSizeLimit ?? Infinity);
-  if (source.declaredSize !== undefined && source.declaredSize > limit) {
-    throw storageErrors.entityTooLarge();
-  }
+  const limit = checkBucketRules(services, bucket, source.mimetype, source.declaredSize);
 
   const row: NewObjectRow = {
     id: randomUUID(),
@@ -72,6 +63,24 @@ export async function uploadObject(
     upsert,
   );
   return { Key: `${bucketId}/${name}`, Id: id };
+}
+
+/**
+ * The bucket's rules for a new object: the bucket admits `mimetype`, and a size known in advance
+ * is within the bucket's and the server's limit. Returns that limit in bytes.
+ */
+export function checkBucketRules(
+  services: StorageServices,
+  bucket: BucketInfo,
+  mimetype: string,
+  declaredSize: number | undefined,
+): number {
+  if (bucket.allowedMimeTypes?.length && !mimeTypeAllowed(mimetype, bucket.allowedMimeTypes)) {
+    throw storageErrors.invalidMimeType(mimetype);
+  }
+  const limit = Math.min(services.fileSizeLimit, bucket.fileSizeLimit ?? Infinity);
+  if (declaredSize !== undefined && declaredSize > limit) throw storageErrors.entityTooLarge();
+  return limit;
 }
 
 /**

@@ -9,6 +9,8 @@ import { objectReadRoutes } from './object-read-routes.ts';
 import { objectWriteRoutes } from './object-write-routes.ts';
 import { applyStorageQuota } from './quota-setting.ts';
 import { referencedVersions } from './queries.ts';
+import { resumableUploadRoutes } from './resumable-routes.ts';
+import { resumableStore } from './resumable-store.ts';
 import type { StorageServices } from './services.ts';
 import { urlSigningKey } from './signed-url.ts';
 
@@ -58,6 +60,7 @@ export function createStorageApp(ctx: AppContext): Hono<ApiEnv> {
   app.route('/', objectReadRoutes(services));
   app.route('/', objectWriteRoutes(services));
   app.route('/', bucketRoutes(services));
+  app.route('/', resumableUploadRoutes(services, resumableStore(ctx.config.dataDir)));
   // Without this, unknown storage paths would fall through to the SPA.
   app.all('*', (c) => storageErrors.routeNotFound(c.req.method, c.req.path).toResponse());
   return app;

@@ -56,7 +56,7 @@ export async function readUploadSource(request: Request): Promise<UploadSource> 
 }
 
 /** The upload's media type, kept as given once it is exactly one type (see `parseMediaType`). */
-function validMimeType(value: string): string {
+export function validMimeType(value: string): string {
   const mimetype = value.trim();
   if (!parseMediaType(mimetype)) {
     throw storageErrors.invalidMimeType(mimetype.slice(0, 255).replace(/[^\x20-\x7e]/g, '?'));
@@ -64,7 +64,8 @@ function validMimeType(value: string): string {
   return mimetype;
 }
 
-function validCacheControl(value: string): string {
+/** A `Cache-Control` value as given, when it is short printable text. */
+export function validCacheControl(value: string): string {
   if (value.length > 255 || !HEADER_VALUE.test(value)) {
     throw storageErrors.invalidRequest('Invalid cache-control value');
   }
@@ -72,7 +73,7 @@ function validCacheControl(value: string): string {
 }
 
 /** User metadata is kept when it is a JSON object and ignored otherwise, as the storage server does. */
-function parseMetadata(json: string): Record<string, unknown> | null {
+export function parseMetadata(json: string): Record<string, unknown> | null {
   try {
     const value: unknown = JSON.parse(json);
     return typeof value === 'object' && value !== null && !Array.isArray(value)

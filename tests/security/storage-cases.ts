@@ -1,16 +1,25 @@
 /**
- * Both buckets × upload / download / list / update / remove / sign / signed upload × every actor × both
+ * Both buckets × upload / resumable upload (TUS) / download / list / update / remove / sign /
+ * signed upload × every actor × both
  * organisations' folders. Reaching into the other organisation's folder is exactly "guessing
  * its paths": the cases name real objects there.
  */
 import { randomBytes } from 'node:crypto';
 import type { SupabaseClient } from '@supabase/supabase-js';
+import * as tus from 'tus-js-client';
 import type { TestServer } from '../support/server.ts';
 import { standing, type OrgKey, type OrgWorld, type World } from './actors.ts';
 import { admits, allowedIf, judgeWrite, type Case, type Outcome, type Rule } from './cases.ts';
 
 type StorageOperation =
-  'upload' | 'download' | 'list' | 'update' | 'remove' | 'sign' | 'signed-upload';
+  | 'upload'
+  | 'resumable-upload'
+  | 'download'
+  | 'list'
+  | 'update'
+  | 'remove'
+  | 'sign'
+  | 'signed-upload';
 
 interface BucketSpec {
   bucket: 'documents' | 'branding';
@@ -28,6 +37,7 @@ const BUCKETS: BucketSpec[] = [
     bucket: 'documents',
     rules: {
       upload: 'member',
+      'resumable-upload': 'member',
       download: 'member',
       list: 'member',
       update: 'member',
@@ -45,6 +55,7 @@ const BUCKETS: BucketSpec[] = [
     bucket: 'branding',
     rules: {
       upload: 'admin',
+      'resumable-upload': 'admin',
       download: 'member',
       list: 'member',
       update: 'admin',
@@ -72,6 +83,28 @@ async function put(server: TestServer, spec: BucketSpec, name: string, content: 
   if (error) throw new Error(`storage fixture ${spec.bucket}/${name}: ${error.message}`);
 }
 
+/** Uploads through Storage's TUS endpoint with tus-js-client, as the actor; the error, or null. */
+async function uploadResumably(
+  server: TestServer,
+  client: SupabaseClient,
+  spec: BucketSpec,
+  name: string,
+  content: string,
+): Promise<{ message: string } | null> {
+  const { data } = await client.auth.getSession();
+  const token = data.session?.access_token ?? server.keys.anonKey;
+  return new Promise((resolve) => {
+    new tus.Upload(Buffer.from(content), {
+      endpoint: `${server.url}/storage/v1/upload/resumable`,
+      headers: { apikey: server.keys.anonKey, authorization: `Bearer ${token}` },
+      retryDelays: [],
+      metadata: { bucketName: spec.bucket, objectName: name, contentType: spec.contentType },
+      onSuccess: () => resolve(null),
+      onError: (error) => resolve({ message: error.message }),
+    }).start();
+  });
+}
+
 async function attempt(
   server: TestServer,
   spec: BucketSpec,
@@ -89,6 +122,13 @@ async function attempt(
     await server.service().storage.from(spec.bucket).remove([name]);
     const content = spec.content('uploaded');
     const { error } = await storage.upload(name, content, { contentType: spec.contentType });
+    return judgeWrite(error, (await stored(server, spec.bucket, name)) === content);
+  }
+
+  if (operation === 'resumable-upload') {
+    await server.service().storage.from(spec.bucket).remove([name]);
+    const content = spec.content('resumed');
+    const error = await uploadResumably(server, client, spec, name, content);
     return judgeWrite(error, (await stored(server, spec.bucket, name)) === content);
   }
 
@@ -141,6 +181,7 @@ export function storageCases(server: TestServer, world: World): Case[] {
       const org = world.orgs[target];
       for (const operation of [
         'upload',
+        'resumable-upload',
         'download',
         'list',
         'update',

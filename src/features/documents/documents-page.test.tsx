@@ -4,7 +4,7 @@ import { http, HttpResponse } from 'msw';
 import { FetchInterceptor } from '@mswjs/interceptors/fetch';
 import { SetupServerApi } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createOrganization, signUpUser } from '../../testing/backend.ts';
+import { addMember, createOrganization, signUpUser } from '../../testing/backend.ts';
 import { renderApp } from '../../testing/render.tsx';
 import {
   readStoredText,
@@ -224,6 +224,48 @@ describe('documents page', () => {
     expect(options).toHaveLength(15);
     // The box says what it searches and how to narrow.
     expect(screen.getByText(/tag:, category: or expires:/)).toBeInTheDocument();
+  });
+
+  it('filters by tag and by uploader, keeps both in the address, and opens with them', async () => {
+    const { organization, user } = await openDocuments();
+    const treasurer = await addMember(organization, 'user', 'Tess Treasurer');
+    await seedDocuments(organization, [
+      { name: 'Camp insurance.pdf', tags: ['Youth', 'insurance'], uploaded_by: treasurer.userId },
+      { name: 'Camp menu.docx', tags: ['youth'], uploaded_by: organization.masterAdmin.userId },
+      { name: 'Hall lease.pdf', tags: ['lease'], uploaded_by: treasurer.userId },
+    ]);
+    const first = renderApp({ client: organization.masterAdmin.client, route: '/documents' });
+    await screen.findByText('Hall lease.pdf', {}, PAGE);
+
+    // A tag, in any case, once the typing pauses.
+    await user.type(screen.getByLabelText('Filter by tag'), 'YOUTH');
+    await waitFor(() => expect(screen.queryByText('Hall lease.pdf')).not.toBeInTheDocument());
+    expect(screen.getByText('Camp insurance.pdf')).toBeInTheDocument();
+    expect(screen.getByText('Camp menu.docx')).toBeInTheDocument();
+
+    // The uploader, chosen by name among the organisation's members.
+    const uploader = screen.getByLabelText('Filter by uploader');
+    await within(uploader).findByRole('option', { name: 'Tess Treasurer' });
+    await user.selectOptions(uploader, 'Tess Treasurer');
+    await waitFor(() => expect(screen.queryByText('Camp menu.docx')).not.toBeInTheDocument());
+    expect(screen.getByText('Camp insurance.pdf')).toBeInTheDocument();
+    const params = new URLSearchParams(first.router.state.location.search);
+    expect(params.get('tag')).toBe('YOUTH');
+    expect(params.get('uploader')).toBe(treasurer.userId);
+
+    // The same address opened anew shows the same list, with the filters filled in.
+    first.unmount();
+    renderApp({
+      client: organization.masterAdmin.client,
+      route: `/documents?tag=lease&uploader=${treasurer.userId}`,
+    });
+    await screen.findByText('Hall lease.pdf', {}, PAGE);
+    expect(screen.queryByText('Camp insurance.pdf')).toBeNull();
+    expect(screen.getByLabelText('Filter by tag')).toHaveValue('lease');
+    await waitFor(() =>
+      expect(screen.getByLabelText('Filter by uploader')).toHaveValue(treasurer.userId),
+    );
+    expect(screen.getByRole('option', { name: 'Tess Treasurer', selected: true })).toBeTruthy();
   });
 
   it('opens with the search, filters, order and page the address holds', async () => {

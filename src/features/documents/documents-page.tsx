@@ -1,6 +1,6 @@
 import { Upload } from 'lucide-react';
-import { useCallback, useEffect, useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { Spinner } from '../../components/spinner.tsx';
 import { ButtonLink } from '../../components/ui/button-link.tsx';
 import { paths } from '../../config/paths.ts';
@@ -25,10 +25,12 @@ import { EditContentModal } from './components/edit-content-modal.tsx';
 import { EditPropertiesModal } from './components/edit-properties-modal.tsx';
 import { OrganizationRequired } from './components/organization-required.tsx';
 import { RenewDialog } from './components/renew-dialog.tsx';
+import { UploadedNotice } from './components/uploaded-notice.tsx';
 import type { DocumentAction } from './components/row-actions.tsx';
 import { useConfirmedDelete } from './hooks/use-delete-document.ts';
 import { useDocumentQuery } from './hooks/use-document-query.ts';
 import { useDownloadDocument } from './hooks/use-download-document.ts';
+import { uploadedDocumentsOf } from './utils/uploaded-documents.ts';
 
 type OpenModal = {
   kind: 'view' | 'properties' | 'content' | 'renew';
@@ -88,6 +90,23 @@ function useLinkedDocument(open: (document: DocumentRecord) => void) {
   }, [documentId, open, setParams]);
 }
 
+/**
+ * The documents an upload just added (the upload page's navigation state), and forgetting them:
+ * the marks go, the address stays.
+ */
+function useUploadedDocuments() {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const documents = useMemo(() => uploadedDocumentsOf(location.state), [location.state]);
+  const ids = useMemo(() => new Set(documents.map((document) => document.id)), [documents]);
+  const dismiss = useCallback(
+    () =>
+      navigate({ search: location.search, hash: location.hash }, { replace: true, state: null }),
+    [navigate, location.search, location.hash],
+  );
+  return { documents, ids, dismiss };
+}
+
 function OrganizationDocuments() {
   const [query, setQuery] = useDocumentQuery();
   const list = useDocumentSearch(query);
@@ -95,6 +114,7 @@ function OrganizationDocuments() {
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const download = useDownloadDocument();
   const deleteWithConfirmation = useConfirmedDelete();
+  const uploaded = useUploadedDocuments();
   const rows = list.data?.rows ?? [];
   const total = list.data?.total ?? 0;
   const sort = effectiveSort(query);
@@ -130,7 +150,12 @@ function OrganizationDocuments() {
     });
   }, []);
   const closeModal = useCallback(() => setModal(null), []);
-  const filtering = query.search.trim() !== '' || query.category !== null || query.expiry !== null;
+  const filtering =
+    query.search.trim() !== '' ||
+    query.category !== null ||
+    query.tag !== null ||
+    query.expiry !== null ||
+    query.uploader !== null;
   // The open document as the page holds it now (after a save, the saved row).
   const opened = modal && (rows.find((row) => row.id === modal.document.id) ?? modal.document);
 
@@ -147,6 +172,10 @@ function OrganizationDocuments() {
           Upload Documents
         </ButtonLink>
       </div>
+
+      {uploaded.documents.length > 0 && (
+        <UploadedNotice documents={uploaded.documents} onDismiss={uploaded.dismiss} />
+      )}
 
       <DocumentFilters query={query} onChange={setQuery} />
 
@@ -182,6 +211,7 @@ function OrganizationDocuments() {
                 onSort={onSort}
                 selected={selected}
                 onSelect={onSelect}
+                uploaded={uploaded.ids}
               />
             ) : (
               <DocumentsEmpty filtered={filtering} />

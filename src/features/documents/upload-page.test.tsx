@@ -113,6 +113,37 @@ describe('upload page', () => {
     );
   });
 
+  it('opens the list with what was uploaded named and its rows marked New, until dismissed', async () => {
+    const { organization, user, router } = await openUpload();
+    await seedStoredDocument(organization, { name: 'older.pdf' }, 'old');
+    await user.upload(screen.getByLabelText('Choose files to upload'), [
+      file('first.pdf', 'one'),
+      file('second.pdf', 'two'),
+    ]);
+    await user.selectOptions(screen.getByLabelText(/Category/), 'Reports');
+    await user.click(screen.getByRole('button', { name: 'Upload Documents' }));
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/documents'), PAGE);
+    const notice = await screen.findByText(/documents were uploaded/, {}, PAGE);
+    expect(notice).toHaveTextContent(
+      /^2 documents were uploaded: (first\.pdf and second\.pdf|second\.pdf and first\.pdf)\. They are marked New in the list\.$/,
+    );
+    const table = await screen.findByRole('table');
+    await within(table).findByText('older.pdf');
+    const rowOf = (name: string) => within(table).getByText(name).closest('tr')!;
+    for (const name of ['first.pdf', 'second.pdf']) {
+      expect(rowOf(name)).toHaveAttribute('data-highlighted', 'true');
+      expect(within(rowOf(name)).getByText('New')).toBeInTheDocument();
+    }
+    expect(rowOf('older.pdf')).not.toHaveAttribute('data-highlighted');
+    expect(within(rowOf('older.pdf')).queryByText('New')).toBeNull();
+
+    await user.click(screen.getByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByText(/documents were uploaded/)).toBeNull();
+    expect(within(table).queryByText('New')).toBeNull();
+    expect(router.state.location.pathname).toBe('/documents');
+  });
+
   it('keeps the files that uploaded, names the ones that failed, and leaves no stray file', async () => {
     const { organization, user, router } = await openUpload();
     // A name longer than the database allows: the bytes upload, the row is refused.
@@ -148,6 +179,19 @@ describe('upload page', () => {
     expect((await storedDocuments(organization.organizationId)).map((row) => row.name)).toEqual([
       'good.pdf',
     ]);
+
+    // The one that went in is a link away, marked in the list.
+    await user.click(screen.getByRole('button', { name: 'OK' }));
+    await user.click(screen.getByRole('link', { name: 'See the uploaded file in Documents' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/documents'));
+    expect(
+      await screen.findByText('1 document was uploaded: good.pdf. It is marked New in the list.'),
+    ).toBeInTheDocument();
+    const table = await screen.findByRole('table', {}, PAGE);
+    expect(within(table).getByText('good.pdf').closest('tr')).toHaveAttribute(
+      'data-highlighted',
+      'true',
+    );
   });
 
   it('returns to the documents page on Cancel', async () => {

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import { useFeedback } from '../../components/feedback.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -10,7 +10,7 @@ import { DocumentPropertyFields } from './components/document-property-fields.ts
 import { FileDropZone } from './components/file-drop-zone.tsx';
 import { OrganizationRequired } from './components/organization-required.tsx';
 import { SelectedFilesList } from './components/selected-files-list.tsx';
-import { useUploadQueue } from './hooks/use-upload-queue.ts';
+import { useUploadQueue, type QueuedFile } from './hooks/use-upload-queue.ts';
 import type { DocumentCategory } from '../../lib/database.types.ts';
 import {
   EMPTY_PROPERTY_INPUT,
@@ -19,15 +19,24 @@ import {
   type PropertyInput,
 } from './utils/property-values.ts';
 import { uploadFailureMessage } from './utils/upload-summary.ts';
+import { uploadedState, type UploadedDocument } from './utils/uploaded-documents.ts';
 
 /** Asked before leaving the page while files are still being uploaded. */
 export const UPLOADING_QUESTION =
   'Files are still being uploaded. If you leave now, the files not yet uploaded will not be saved.';
 
+/** The documents made by the files of the queue that are done. */
+function uploadedDocuments(files: readonly QueuedFile[]): UploadedDocument[] {
+  return files.flatMap((item) =>
+    item.state === 'done' && item.documentId ? [{ id: item.documentId, name: item.file.name }] : [],
+  );
+}
+
 /**
  * /upload: several files at once, with category, expiry date, tags and description (spec §2),
  * for the whole batch or per file; each file's progress; a warning, with the choice to skip
- * or keep both, for a file the organisation already has.
+ * or keep both, for a file the organisation already has. Once every file is in, the documents
+ * list opens with the new documents marked.
  */
 export function UploadPage() {
   const { organization, profileLoading } = useSession();
@@ -36,19 +45,21 @@ export function UploadPage() {
   const queue = useUploadQueue();
   const [values, setValues] = useState(EMPTY_PROPERTY_INPUT);
   const [started, setStarted] = useState(false);
-  const [finished, setFinished] = useState(false);
+  // Every file is in: these are the documents made, for the list to mark.
+  const [finished, setFinished] = useState<UploadedDocument[] | null>(null);
   useLeaveGuard(queue.running, UPLOADING_QUESTION);
 
   // Off to the list once every file is in, after the guard above has let go of the page.
   useEffect(() => {
-    if (finished) navigate(paths.documents);
+    if (finished) navigate(paths.documents, { state: uploadedState(finished) });
   }, [finished, navigate]);
 
   if (profileLoading) return <Spinner />;
   if (!organization) return <OrganizationRequired title="Upload Documents" />;
   const organizationId = organization.id;
   const pending = queue.files.filter((item) => item.state !== 'done');
-  const uploadedCount = queue.files.length - pending.length;
+  const uploaded = uploadedDocuments(queue.files);
+  const uploadedCount = uploaded.length;
 
   async function submit(event: React.FormEvent) {
     event.preventDefault();
@@ -67,6 +78,7 @@ export function UploadPage() {
       return;
     }
     setStarted(true);
+    const uploadedBefore = uploadedDocuments(queue.files);
     const outcome = await queue.upload({
       organizationId,
       // Every file about to be uploaded has a category: checked above.
@@ -81,7 +93,8 @@ export function UploadPage() {
         ),
     });
     if (outcome.failed.length === 0) {
-      if (outcome.succeeded.length > 0) setFinished(true);
+      const made = [...uploadedBefore, ...uploadedDocuments(outcome.succeeded)];
+      if (made.length > 0) setFinished(made);
       return;
     }
     await alert(uploadFailureMessage(outcome));
@@ -110,7 +123,14 @@ export function UploadPage() {
             className="rounded-md bg-tone-50 px-4 py-3 text-sm text-tone-800"
           >
             {uploadedCount} {uploadedCount === 1 ? 'file was' : 'files were'} uploaded. The files
-            marked Failed were not: fix the problem, then press Upload Documents to try them again.
+            marked Failed were not: fix the problem, then press Upload Documents to try them again.{' '}
+            <Link
+              to={paths.documents}
+              state={uploadedState(uploaded)}
+              className="font-medium underline"
+            >
+              See the uploaded {uploadedCount === 1 ? 'file' : 'files'} in Documents
+            </Link>
           </p>
         )}
         <div className="rounded-lg border border-gray-200 bg-white p-4 shadow-sm sm:p-6">

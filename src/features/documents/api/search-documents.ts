@@ -31,7 +31,11 @@ export type ExpiryFilter = (typeof EXPIRY_FILTERS)[number];
 export interface DocumentQuery {
   search: string;
   category: string | null;
+  /** One tag, any case. */
+  tag: string | null;
   expiry: ExpiryFilter | null;
+  /** The id of the member who uploaded the documents. */
+  uploader: string | null;
   sort: SortColumn | null;
   /** Null: the column's natural direction (newest, largest and best match first). */
   descending: boolean | null;
@@ -94,7 +98,10 @@ export async function searchDocuments(
   const args: FunctionArgs<'search_documents'> = {
     search: query.search.trim() || null,
     category_filter: query.category,
+    tag_filter: query.tag,
     expiry_filter: query.expiry,
+    uploaded_by_filter: query.uploader,
+
     sort_by: query.sort,
     sort_descending: query.descending,
     page_offset: query.page * PAGE_SIZE,

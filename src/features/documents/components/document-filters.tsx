@@ -1,7 +1,8 @@
 import { Search } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { FormField, Input, Select } from '../../../components/ui/form-field.tsx';
 import { DOCUMENT_CATEGORIES } from '../../../config/document-categories.ts';
+import { useOrganizationMembers } from '../api/organization-members.ts';
 import { EXPIRY_FILTERS, type DocumentQuery, type ExpiryFilter } from '../api/search-documents.ts';
 
 /** Waits this long after the last keystroke before searching. */
@@ -14,26 +15,45 @@ export const EXPIRY_LABELS: Record<ExpiryFilter, string> = {
   none: 'No expiry date',
 };
 
+type QueryChange = (change: Partial<DocumentQuery>, options?: { replace?: boolean }) => void;
+
+/**
+ * A text field of the query that applies what is typed once the typing pauses (replacing the
+ * history entry, so that Back skips the keystrokes), and follows the address when it changes by
+ * itself (Back, a link).
+ */
+function useTypedField(applied: string, apply: (text: string) => void) {
+  const [text, setText] = useState(applied);
+  useEffect(() => setText(applied), [applied]);
+  useEffect(() => {
+    if (text === applied) return;
+    const timer = setTimeout(() => apply(text), SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [text, applied, apply]);
+  return [text, setText] as const;
+}
+
 /**
  * The search box (names, tags, categories, descriptions and the text inside files, with
- * qualifiers), the category filter (spec §2) and the expiry filter. Typing searches once the
- * typing pauses.
+ * qualifiers), the category filter (spec §2), and the filters by tag, expiry and uploader.
+ * Typing searches once the typing pauses.
  */
 export function DocumentFilters({
   query,
   onChange,
 }: {
   query: DocumentQuery;
-  onChange: (change: Partial<DocumentQuery>, options?: { replace?: boolean }) => void;
+  onChange: QueryChange;
 }) {
-  const [text, setText] = useState(query.search);
-  // The address changed by itself (Back, a link): the box follows.
-  useEffect(() => setText(query.search), [query.search]);
-  useEffect(() => {
-    if (text === query.search) return;
-    const timer = setTimeout(() => onChange({ search: text }, { replace: true }), SEARCH_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [text, query.search, onChange]);
+  const [text, setText] = useTypedField(
+    query.search,
+    useCallback((search) => onChange({ search }, { replace: true }), [onChange]),
+  );
+  const [tag, setTag] = useTypedField(
+    query.tag ?? '',
+    useCallback((typed) => onChange({ tag: typed.trim() || null }, { replace: true }), [onChange]),
+  );
+  const members = useOrganizationMembers();
 
   return (
     <div className="space-y-1">
@@ -87,6 +107,40 @@ export function DocumentFilters({
               {EXPIRY_FILTERS.map((state) => (
                 <option key={state} value={state}>
                   {EXPIRY_LABELS[state]}
+                </option>
+              ))}
+            </Select>
+          )}
+        </FormField>
+      </div>
+      <div className="flex flex-col gap-3 pt-2 sm:flex-row">
+        <FormField label="Filter by tag" hideLabel className="sm:w-56">
+          {(props) => (
+            <Input
+              {...props}
+              type="search"
+              value={tag}
+              onChange={(event) => setTag(event.target.value)}
+              placeholder="Tag"
+              autoComplete="off"
+            />
+          )}
+        </FormField>
+        <FormField label="Filter by uploader" hideLabel className="sm:w-56">
+          {(props) => (
+            <Select
+              {...props}
+              value={query.uploader ?? ''}
+              onChange={(event) => onChange({ uploader: event.target.value || null })}
+            >
+              <option value="">All uploaders</option>
+              {/* A member named in the address but not (or not yet) listed keeps the choice. */}
+              {query.uploader && !members.data?.some((member) => member.id === query.uploader) && (
+                <option value={query.uploader}>Selected uploader</option>
+              )}
+              {members.data?.map((member) => (
+                <option key={member.id} value={member.id}>
+                  {member.full_name || member.email}
                 </option>
               ))}
             </Select>

@@ -13,15 +13,16 @@ import { StatusBadge } from './status-badge.tsx';
 import { TagList } from '../../../components/tag-list.tsx';
 import { SearchSnippet, TextState } from './text-state.tsx';
 
+const NONE: ReadonlySet<string> = new Set();
+
 /** Sorted by the server: a header's value is only what makes it a sort button. */
 const BY_SERVER = () => null;
 
-/**
- * The columns of spec §2, each sorted by the server. On a phone a row shows the name (with its
- * tags), the expiry date and the actions; the rest is on the wide table.
- */
-const COLUMNS: DataTableColumn<SearchedDocument>[] = [
-  {
+/** The Name column; documents `isNew` says were just uploaded are marked New. */
+function nameColumn(
+  isNew: (document: SearchedDocument) => boolean,
+): DataTableColumn<SearchedDocument> {
+  return {
     key: 'name',
     header: 'Name',
     width: 'w-[28%]',
@@ -34,6 +35,11 @@ const COLUMNS: DataTableColumn<SearchedDocument>[] = [
           <span className="truncate font-medium text-gray-900" title={document.name}>
             {document.name}
           </span>
+          {isNew(document) && (
+            <span className="shrink-0 rounded-full bg-primary-100 px-2 py-0.5 text-xs font-medium text-primary-800">
+              New
+            </span>
+          )}
         </div>
         {/* A phone's row has room for the name, the expiry date and the actions only. */}
         <div className="max-sm:hidden">
@@ -43,7 +49,14 @@ const COLUMNS: DataTableColumn<SearchedDocument>[] = [
         </div>
       </>
     ),
-  },
+  };
+}
+
+/**
+ * The columns of spec §2 after the name, each sorted by the server. On a phone a row shows the name (with its
+ * tags), the expiry date and the actions; the rest is on the wide table.
+ */
+const COLUMNS: DataTableColumn<SearchedDocument>[] = [
   {
     key: 'category',
     header: 'Category',
@@ -104,6 +117,8 @@ export interface DocumentsTableProps {
   /** Ids of the selected documents, and choosing one. */
   selected: ReadonlySet<string>;
   onSelect: (document: SearchedDocument, selected: boolean) => void;
+  /** Ids of documents just uploaded: their rows are tinted and marked New. */
+  uploaded?: ReadonlySet<string>;
 }
 
 /**
@@ -118,7 +133,9 @@ export const DocumentsTable = memo(function DocumentsTable({
   onSort,
   selected,
   onSelect,
+  uploaded = NONE,
 }: DocumentsTableProps) {
+  const isNew = useCallback((document: SearchedDocument) => uploaded.has(document.id), [uploaded]);
   const actions = useCallback(
     (document: SearchedDocument) => (
       <RowActions document={document} onAction={(action) => onAction(action, document)} />
@@ -142,9 +159,10 @@ export const DocumentsTable = memo(function DocumentsTable({
           />
         ),
       },
+      nameColumn(isNew),
       ...COLUMNS,
     ],
-    [selected, onSelect],
+    [selected, onSelect, isNew],
   );
   const sorting = useMemo(
     () => ({
@@ -167,6 +185,7 @@ export const DocumentsTable = memo(function DocumentsTable({
       rowActions={actions}
       minWidth="min-w-[1000px]"
       sorting={sorting}
+      highlighted={isNew}
     />
   );
 });

@@ -12,14 +12,21 @@ import {
 const oneOf = <T extends string>(values: readonly T[], value: string | null): T | null =>
   value !== null && (values as readonly string[]).includes(value) ? (value as T) : null;
 
-/** The list's state as the address holds it: `?q=…&category=…&expiry=overdue&sort=name&dir=asc&page=2`. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The list's state as the address holds it:
+ * `?q=…&category=…&tag=…&expiry=overdue&uploader={user id}&sort=name&dir=asc&page=2`.
+ */
 export function readDocumentQuery(params: URLSearchParams): DocumentQuery {
   const page = Number(params.get('page'));
   const dir = params.get('dir');
   return {
     search: params.get('q') ?? '',
     category: oneOf(DOCUMENT_CATEGORIES, params.get('category')),
+    tag: params.get('tag')?.trim() || null,
     expiry: oneOf<ExpiryFilter>(EXPIRY_FILTERS, params.get('expiry')),
+    uploader: UUID.test(params.get('uploader') ?? '') ? params.get('uploader') : null,
     sort: oneOf<SortColumn>(SORT_COLUMNS, params.get('sort')),
     descending: dir === 'desc' ? true : dir === 'asc' ? false : null,
     page: Number.isInteger(page) && page > 1 ? page - 1 : 0,
@@ -30,7 +37,9 @@ function writeDocumentQuery(query: DocumentQuery): URLSearchParams {
   const params = new URLSearchParams();
   if (query.search) params.set('q', query.search);
   if (query.category) params.set('category', query.category);
+  if (query.tag) params.set('tag', query.tag);
   if (query.expiry) params.set('expiry', query.expiry);
+  if (query.uploader) params.set('uploader', query.uploader);
   if (query.sort) params.set('sort', query.sort);
   if (query.descending !== null) params.set('dir', query.descending ? 'desc' : 'asc');
   if (query.page > 0) params.set('page', String(query.page + 1));

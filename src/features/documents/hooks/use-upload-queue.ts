@@ -19,6 +19,8 @@ export interface QueuedFile {
   error: string | null;
   /** This file's own category, expiry date, tags and description; null: the batch form's. */
   details: PropertyInput | null;
+  /** The document the upload made, once done. */
+  documentId: string | null;
 }
 
 export interface UploadOutcome {
@@ -61,6 +63,7 @@ export function useUploadQueue() {
       sent: 0,
       error: null,
       details: null,
+      documentId: null,
     }));
     if (added.length) setFiles((previous) => [...previous, ...added]);
   }, []);
@@ -116,12 +119,12 @@ export function useUploadQueue() {
             next += 1;
             update(item.key, { state: 'uploading' });
             try {
-              await uploadDocument(item.file, propertiesOf(item), organizationId, {
+              const document = await uploadDocument(item.file, propertiesOf(item), organizationId, {
                 sha256,
                 onProgress: (sent) => update(item.key, { sent }),
               });
-              update(item.key, { state: 'done' });
-              succeeded.push({ ...item, state: 'done' });
+              update(item.key, { state: 'done', documentId: document.id });
+              succeeded.push({ ...item, state: 'done', documentId: document.id });
             } catch (error) {
               const message = errorMessage(error, 'Upload failed');
               update(item.key, { state: 'failed', error: message });

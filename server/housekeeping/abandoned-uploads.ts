@@ -1,0 +1,32 @@
+import type { JobKind } from '../jobs/job-runner.ts';
+import type { Schedule } from '../jobs/scheduler.ts';
+import { everyMinutes } from '../jobs/scheduler.ts';
+import { removeAbandonedUploads, resumableStore } from '../storage/resumable-store.ts';
+
+/** The job kind that removes resumable uploads abandoned for a day. */
+export const RESUMABLE_CLEANUP_KIND = 'storage.resumable-cleanup';
+
+/**
+ * Every hour, one cleanup job (its dedupe key keeps a second one from being added while the
+ * first waits), so an upload is removed at most an hour after its day has passed.
+ */
+export const resumableCleanupSchedule: Schedule = {
+  next: everyMinutes(60),
+  async run(tx, now) {
+    await tx.query(`select private.enqueue_job($1, '{}'::jsonb, null, $1, $2::timestamptz, 3)`, [
+      RESUMABLE_CLEANUP_KIND,
+      now.toISOString(),
+    ]);
+  },
+};
+
+/** Removes the partial (and finished but never committed) uploads older than a day. */
+export function resumableCleanupJob(dataDir: string): JobKind {
+  const store = resumableStore(dataDir);
+  return {
+    async handle(_job, { clock }) {
+      const removed = await removeAbandonedUploads(store, clock.now());
+      if (removed > 0) console.log(`storage: removed ${removed} abandoned resumable upload(s)`);
+    },
+  };
+}
