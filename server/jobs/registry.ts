@@ -3,6 +3,8 @@ import { MAIL_DELIVERY_KIND, mailDeliveryJob } from '../mail/deliver-job.ts';
 import { createMailTransport } from '../mail/transport.ts';
 import { REMINDER_RUN_KIND, reminderRunJob, reminderSchedule } from '../reminders/reminder-run.ts';
 import { EXTRACT_TEXT_JOB, extractTextJob } from '../search/extract-text-job.ts';
+import { trashPurgeSchedule } from '../trash/purge-schedule.ts';
+import { REMOVE_FILES_KIND, removeFilesJob } from '../trash/remove-files-job.ts';
 import type { JobKind } from './job-runner.ts';
 import type { Schedule } from './scheduler.ts';
 
@@ -23,7 +25,11 @@ export function backgroundWork(ctx: AppContext): {
         dataDir: ctx.config.dataDir,
         settings: ctx.config.textExtraction,
       }),
+      [REMOVE_FILES_KIND]: removeFilesJob(ctx.config.dataDir),
     },
-    schedules: { 'reminders.daily': reminderSchedule(ctx.config.reminders.checkIntervalMs) },
+    schedules: {
+      'reminders.daily': reminderSchedule(ctx.config.reminders.checkIntervalMs),
+      'trash.purge': trashPurgeSchedule(),
+    },
   };
 }

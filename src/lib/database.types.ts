@@ -426,6 +426,8 @@ export type Database = {
           category: DocumentCategory;
           content_sha256: string | null;
           created_at: string;
+          deleted_at: string | null;
+          deleted_by: string | null;
           description: string | null;
           expiry_date: string | null;
           file_path: string;
@@ -446,6 +448,8 @@ export type Database = {
           category: DocumentCategory;
           content_sha256?: string | null;
           created_at?: string;
+          deleted_at?: string | null;
+          deleted_by?: string | null;
           description?: string | null;
           expiry_date?: string | null;
           file_path: string;
@@ -466,6 +470,8 @@ export type Database = {
           category?: DocumentCategory;
           content_sha256?: string | null;
           created_at?: string;
+          deleted_at?: string | null;
+          deleted_by?: string | null;
           description?: string | null;
           expiry_date?: string | null;
           file_path?: string;
@@ -483,6 +489,13 @@ export type Database = {
           uploaded_by?: string | null;
         };
         Relationships: [
+          {
+            foreignKeyName: 'documents_deleted_by_fkey';
+            columns: ['deleted_by'];
+            isOneToOne: false;
+            referencedRelation: 'user_profiles';
+            referencedColumns: ['id'];
+          },
           {
             foreignKeyName: 'documents_organization_id_fkey';
             columns: ['organization_id'];
@@ -1086,9 +1099,10 @@ export type Database = {
         Args: { user_id: string };
         Returns: undefined;
       };
+      /** Moves the documents to the trash; returns how many. */
       delete_documents: {
         Args: { document_ids: string[] };
-        Returns: string[];
+        Returns: number;
       };
       disconnect_oauth_connection: {
         Args: { connection_id: string };
@@ -1097,6 +1111,10 @@ export type Database = {
       document_stats: {
         Args: never;
         Returns: Database['public']['CompositeTypes']['document_stats_result'];
+      };
+      empty_trash: {
+        Args: never;
+        Returns: number;
       };
       find_duplicate_documents: {
         Args: { sha256: string };
@@ -1114,9 +1132,17 @@ export type Database = {
         Args: { email: string; role: InvitableRole; full_name: string | null };
         Returns: Database['public']['CompositeTypes']['invite_by_email_result'];
       };
+      list_trash: {
+        Args: never;
+        Returns: Database['public']['CompositeTypes']['trash_entry'][];
+      };
       organization_storage_usage: {
         Args: never;
         Returns: Database['public']['CompositeTypes']['storage_usage_result'];
+      };
+      purge_documents: {
+        Args: { document_ids: string[] };
+        Returns: number;
       };
       reactivate_user: {
         Args: { user_id: string };
@@ -1125,6 +1151,10 @@ export type Database = {
       renew_document: {
         Args: { document_id: string; file_path: string; expiry_date: string };
         Returns: Database['public']['Tables']['documents']['Row'];
+      };
+      restore_documents: {
+        Args: { document_ids: string[] };
+        Returns: number;
       };
       revoke_calendar_feed: {
         Args: never;
@@ -1236,6 +1266,17 @@ export type Database = {
         expiring_soon: number | null;
         overdue: number | null;
         categories: number | null;
+      };
+      trash_entry: {
+        id: string | null;
+        name: string | null;
+        category: DocumentCategory | null;
+        size: number | null;
+        file_path: string | null;
+        deleted_at: string | null;
+        deleted_by: string | null;
+        deleted_by_name: string | null;
+        purge_at: string | null;
       };
       invitation_details: {
         email: string | null;

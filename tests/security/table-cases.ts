@@ -16,6 +16,8 @@ type Row = Record<string, unknown>;
 export interface TableSpec {
   /** What the actor calls `from(…)` on. */
   table: string;
+  /** How the cases name the rows, when not by the table (e.g. `documents in the trash`). */
+  label?: string;
   /** Where the service role checks the effect (the table behind a view). */
   storedIn?: string;
   /** The column that identifies the case's row. */
@@ -158,11 +160,32 @@ export const TABLES: TableSpec[] = [
   {
     table: 'documents',
     key: 'id',
-    rules: { select: 'member', insert: 'member', update: 'member', delete: 'member' },
+    // Delete moves a document to the trash (delete_documents); nobody deletes a row.
+    rules: { select: 'member', insert: 'member', update: 'member', delete: 'nobody' },
     fixture: (server, org) => serviceInsert(server, 'documents', documentRow(org), 'id'),
     newRow: async (_server, org) => {
       const id = randomUUID();
       return { key: id, row: { id, ...documentRow(org) } };
+    },
+    change: { name: 'renamed.pdf' },
+  },
+  {
+    // The trash is reached through list_trash, restore_documents and purge_documents only
+    // (trash-cases.ts); nobody puts a document in it by inserting one.
+    table: 'documents',
+    label: 'documents in the trash',
+    key: 'id',
+    rules: { select: 'nobody', insert: 'nobody', update: 'nobody', delete: 'nobody' },
+    fixture: (server, org) =>
+      serviceInsert(
+        server,
+        'documents',
+        { ...documentRow(org), deleted_at: new Date().toISOString() },
+        'id',
+      ),
+    newRow: async (_server, org) => {
+      const id = randomUUID();
+      return { key: id, row: { id, ...documentRow(org), deleted_at: new Date().toISOString() } };
     },
     change: { name: 'renamed.pdf' },
   },
@@ -545,8 +568,8 @@ export function tableCases(server: TestServer, world: World): Case[] {
       for (const operation of ['select', 'insert', 'update', 'delete'] as const) {
         for (const actor of world.actors) {
           cases.push({
-            group: `table ${spec.table}`,
-            name: `${actor.label} ${operation} ${spec.table} of ${target}`,
+            group: `table ${spec.label ?? spec.table}`,
+            name: `${actor.label} ${operation} ${spec.label ?? spec.table} of ${target}`,
             expected: allowedIf(admits(spec.rules[operation], standing(actor, target))),
             run: () => attempt(server, spec, operation, actor.client, org, selectFixture),
           });

@@ -5,6 +5,7 @@ import {
   Inbox,
   KeyRound,
   LayoutDashboard,
+  Trash2,
   Upload,
   Users,
   type LucideIcon,
@@ -25,6 +26,7 @@ const everyone: NavLinkItem[] = [
   { label: 'Upload', to: paths.upload, icon: Upload },
   { label: 'Operations', to: paths.operations, icon: Briefcase },
   { label: 'Reminders', to: paths.reminders, icon: Bell },
+  { label: 'Trash', to: paths.trash, icon: Trash2 },
 ];
 
 const adminsOnly: NavLinkItem[] = [
@@ -33,7 +35,7 @@ const adminsOnly: NavLinkItem[] = [
   { label: 'Outbox', to: paths.outbox, icon: Inbox },
 ];
 
-/** The navigation links (product-spec §2, plus Reminders): admins also get Users, OAuth and Outbox. */
+/** The navigation links (product-spec §2, plus Reminders and Trash): admins also get Users, OAuth and Outbox. */
 export function navLinksFor(isAdmin: boolean): NavLinkItem[] {
   return isAdmin ? [...everyone, ...adminsOnly] : everyone;
 }

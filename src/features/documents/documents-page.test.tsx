@@ -281,7 +281,7 @@ describe('documents page', () => {
     expect(within(snippet).getByText('Lakeside').tagName).toBe('MARK');
   });
 
-  it('deletes a document after the confirmation, with its stored file', async () => {
+  it('moves a deleted document to the trash after the confirmation, keeping its file', async () => {
     const { organization, user } = await openDocuments();
     const keep = await seedStoredDocument(organization, { name: 'keep.txt' }, 'keep');
     const doomed = await seedStoredDocument(organization, { name: 'old minutes.txt' }, 'bye');
@@ -310,10 +310,14 @@ describe('documents page', () => {
     const service = serviceClient();
     const rows = await service
       .from('documents')
-      .select('id')
-      .eq('organization_id', organization.organizationId);
-    expect(rows.data).toEqual([{ id: keep.id }]);
-    await expect(readStoredText(organization, doomed.file_path)).rejects.toThrow();
+      .select('id, deleted_at')
+      .eq('organization_id', organization.organizationId)
+      .order('name');
+    expect(rows.data).toEqual([
+      { id: keep.id, deleted_at: null },
+      { id: doomed.id, deleted_at: expect.any(String) },
+    ]);
+    expect(await readStoredText(organization, doomed.file_path)).toBe('bye');
     expect(await readStoredText(organization, keep.file_path)).toBe('keep');
   });
 
@@ -321,7 +325,7 @@ describe('documents page', () => {
     const { organization, user } = await openDocuments();
     await seedDocuments(organization, [{ name: 'locked.pdf' }]);
     network.use(
-      http.delete('*/rest/v1/documents', () =>
+      http.post('*/rest/v1/rpc/delete_documents', () =>
         HttpResponse.json(
           { code: '42501', message: 'permission denied for table documents' },
           { status: 403 },
@@ -471,7 +475,7 @@ describe('documents page', () => {
       within(versions).getByRole('button', { name: 'Download version 1 of insurance.txt' }),
     ).toBeInTheDocument();
 
-    // Deleting the document removes its earlier versions' files too.
+    // Deleting the document moves it to the trash with its earlier versions' files.
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await user.click(row.getByRole('button', { name: 'Delete insurance.txt' }));
     await user.click(
@@ -480,8 +484,10 @@ describe('documents page', () => {
       }),
     );
     await waitFor(() => expect(screen.queryByText('insurance.txt')).not.toBeInTheDocument());
-    await expect(readStoredText(organization, stored.file_path)).rejects.toThrow();
-    await expect(readStoredText(organization, renewed.data!.file_path)).rejects.toThrow();
+    expect(await readStoredText(organization, stored.file_path)).toBe('Policy 2025');
+    expect(await readStoredText(organization, renewed.data!.file_path)).toBe(
+      'Policy 2026, renewed',
+    );
   });
 
   it('shows the load failure with the backend note', async () => {
@@ -677,7 +683,8 @@ describe('documents page', () => {
     const left = await serviceClient()
       .from('documents')
       .select('name')
-      .eq('organization_id', organization.organizationId);
+      .eq('organization_id', organization.organizationId)
+      .is('deleted_at', null);
     expect(left.data).toEqual([{ name: 'two.pdf' }]);
   });
 });
