@@ -20,6 +20,8 @@ export const paths = {
   outbox: '/outbox',
   /** Deleted documents, until they are deleted for ever. */
   trash: '/trash',
+  /** The organisation's history (admins). */
+  activity: '/activity',
   oauthCallback: (providerId: string) => `/oauth/callback/${providerId}`,
   invitation: (token: string) => `/invite/${token}`,
 } as const;
@@ -37,6 +39,7 @@ export const routePatterns = {
   reminders: '/reminders',
   outbox: '/outbox',
   trash: '/trash',
+  activity: '/activity',
   oauthCallback: '/oauth/callback/:providerId',
   invitation: '/invite/:token?',
 } as const;

@@ -148,6 +148,58 @@ export type OutboxMessageStatus = (typeof OUTBOX_MESSAGE_STATUSES)[number];
 export type Database = {
   public: {
     Tables: {
+      activity_log: {
+        Row: {
+          actor_id: string | null;
+          actor_name: string | null;
+          details: JsonObject;
+          document_id: string | null;
+          id: number;
+          kind: string;
+          occurred_at: string;
+          organization_id: string;
+          subject: string | null;
+        };
+        /** Written by the database's triggers only: the API refuses every write. */
+        Insert: {
+          actor_id?: string | null;
+          actor_name?: string | null;
+          details?: JsonObject;
+          document_id?: string | null;
+          id: number;
+          kind: string;
+          occurred_at?: string;
+          organization_id: string;
+          subject?: string | null;
+        };
+        Update: {
+          actor_id?: string | null;
+          actor_name?: string | null;
+          details?: JsonObject;
+          document_id?: string | null;
+          id?: number;
+          kind?: string;
+          occurred_at?: string;
+          organization_id?: string;
+          subject?: string | null;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'activity_log_actor_id_fkey';
+            columns: ['actor_id'];
+            isOneToOne: false;
+            referencedRelation: 'user_profiles';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'activity_log_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: false;
+            referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
       calendar_feeds: {
         Row: {
           created_at: string;

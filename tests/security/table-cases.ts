@@ -130,6 +130,21 @@ async function bystanderFeed(server: TestServer, org: OrgWorld): Promise<string>
   );
 }
 
+/** A history entry of the organisation, written as the database's triggers write them. */
+async function activityEntry(server: TestServer, org: OrgWorld, documentEntry: boolean) {
+  const { rows } = await server.db.query<{ subject: string }>(
+    `insert into public.activity_log (organization_id, kind, document_id, subject)
+     values ($1, $2, $3, $4) returning subject`,
+    [
+      org.organisation.id,
+      documentEntry ? 'document.updated' : 'member.role_changed',
+      documentEntry ? randomUUID() : null,
+      `matrix-entry-${tag()}`,
+    ],
+  );
+  return rows[0]!.subject;
+}
+
 export const TABLES: TableSpec[] = [
   {
     table: 'organizations',
@@ -210,6 +225,39 @@ export const TABLES: TableSpec[] = [
       };
     },
     change: { state: 'ready', reason: 'forged' },
+  },
+  {
+    // The history: members read document entries, nobody writes, changes or deletes one
+    // (the service role neither: history.test.ts).
+    table: 'activity_log',
+    label: 'activity_log document entries',
+    key: 'subject',
+    rules: { select: 'member', insert: 'nobody', update: 'nobody', delete: 'nobody' },
+    fixture: (server, org) => activityEntry(server, org, true),
+    newRow: async (_server, org) => {
+      const subject = `forged-${tag()}`;
+      return {
+        key: subject,
+        row: { organization_id: org.organisation.id, kind: 'document.updated', subject },
+      };
+    },
+    change: { kind: 'document.deleted' },
+  },
+  {
+    // Entries about members, connections and settings: admins only.
+    table: 'activity_log',
+    label: 'activity_log other entries',
+    key: 'subject',
+    rules: { select: 'admin', insert: 'nobody', update: 'nobody', delete: 'nobody' },
+    fixture: (server, org) => activityEntry(server, org, false),
+    newRow: async (_server, org) => {
+      const subject = `forged-${tag()}`;
+      return {
+        key: subject,
+        row: { organization_id: org.organisation.id, kind: 'member.invited', subject },
+      };
+    },
+    change: { kind: 'document.deleted' },
   },
   {
     table: 'user_invitations',

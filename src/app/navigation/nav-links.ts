@@ -2,6 +2,7 @@ import {
   Bell,
   Briefcase,
   FileText,
+  History,
   Inbox,
   KeyRound,
   LayoutDashboard,
@@ -33,9 +34,10 @@ const adminsOnly: NavLinkItem[] = [
   { label: 'Users', to: paths.users, icon: Users },
   { label: 'OAuth', to: paths.oauth, icon: KeyRound },
   { label: 'Outbox', to: paths.outbox, icon: Inbox },
+  { label: 'Activity', to: paths.activity, icon: History },
 ];
 
-/** The navigation links (product-spec §2, plus Reminders and Trash): admins also get Users, OAuth and Outbox. */
+/** The navigation links (product-spec §2, plus Reminders and Trash): admins also get Users, OAuth, Outbox and Activity. */
 export function navLinksFor(isAdmin: boolean): NavLinkItem[] {
   return isAdmin ? [...everyone, ...adminsOnly] : everyone;
 }

@@ -490,6 +490,36 @@ describe('documents page', () => {
     );
   });
 
+  it('shows a document’s History: who changed what, from what to what', async () => {
+    const { organization, user } = await openDocuments();
+    const stored = await seedStoredDocument(
+      organization,
+      { name: 'rota.txt', category: 'HR' },
+      'Sunday rota',
+      'text/plain',
+    );
+    const edit = await organization.masterAdmin.client
+      .from('documents')
+      .update({ category: 'Operations' })
+      .eq('id', stored.id);
+    expect(edit.error).toBeNull();
+    renderApp({ client: organization.masterAdmin.client, route: '/documents' });
+    await screen.findByText('rota.txt', {}, PAGE);
+    await user.click(within(rowOf('rota.txt')).getByRole('button', { name: 'View rota.txt' }));
+    const dialog = await screen.findByRole('dialog', { name: /rota\.txt/ });
+    await user.click(within(dialog).getByRole('tab', { name: 'History' }));
+    const history = await within(dialog).findByRole('list', { name: 'History' }, PAGE);
+    const entries = within(history)
+      .getAllByRole('listitem')
+      .filter((li) => li.dataset.kind);
+    expect(entries.map((li) => li.dataset.kind)).toEqual(['document.updated', 'document.uploaded']);
+    expect(entries[0]).toHaveTextContent('Edited the properties of "rota.txt"');
+    expect(entries[0]).toHaveTextContent('category: HR → Operations');
+    expect(entries[0]).toHaveTextContent(organization.masterAdmin.email);
+    // Seeded by the service role: the server itself.
+    expect(entries[1]).toHaveTextContent('Steward (automatic)');
+  });
+
   it('shows the load failure with the backend note', async () => {
     const { organization } = await openDocuments();
     network.use(
