@@ -119,6 +119,7 @@ export const DOCUMENT_VERSION_CHANGES = [
   'file_replacement',
   'content_edit',
   'properties_edit',
+  'version_restore',
 ] as const;
 export type DocumentVersionChange = (typeof DOCUMENT_VERSION_CHANGES)[number];
 
@@ -1207,6 +1208,18 @@ export type Database = {
       restore_documents: {
         Args: { document_ids: string[] };
         Returns: number;
+      };
+      replace_document_file: {
+        Args: {
+          document_id: string;
+          file_path: string;
+          change?: 'content_edit' | 'file_replacement';
+        };
+        Returns: Database['public']['Tables']['documents']['Row'];
+      };
+      restore_document_version: {
+        Args: { version_id: string; file_path: string };
+        Returns: Database['public']['Tables']['documents']['Row'];
       };
       revoke_calendar_feed: {
         Args: never;

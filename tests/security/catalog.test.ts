@@ -28,6 +28,8 @@ const AUTHENTICATED_RPC = [
   'reactivate_user',
   'remove_documents_tags',
   'renew_document',
+  'replace_document_file',
+  'restore_document_version',
   'restore_documents',
   'retry_outbox_message',
   'revoke_calendar_feed',

@@ -30,7 +30,7 @@ const SUITES: [string, (server: TestServer, world: World) => Case[]][] = [
   ['storage buckets', storageCases],
   ['edge functions', functionCases],
   ['renewals, e-mail and the calendar feed', renewalCases],
-  ['the trash', trashCases],
+  ['the trash and versions', trashCases],
   ['named attacks', attackCases],
 ];
 

@@ -520,6 +520,52 @@ describe('documents page', () => {
     expect(entries[1]).toHaveTextContent('Steward (automatic)');
   });
 
+  it('lists the earlier versions of an edited file and restores the first', async () => {
+    const { organization, user } = await openDocuments();
+    const stored = await seedStoredDocument(
+      organization,
+      { name: 'notes.txt' },
+      'first text',
+      'text/plain',
+    );
+    const client = organization.masterAdmin.client;
+    for (const [n, text] of ['second text', 'third text'].entries()) {
+      const path = `documents/${organization.organizationId}/${Date.now()}-edit${n}.txt`;
+      const upload = await client.storage.from('documents').upload(path, text);
+      expect(upload.error).toBeNull();
+      const replaced = await client.rpc('replace_document_file', {
+        document_id: stored.id,
+        file_path: path,
+        change: 'content_edit',
+      });
+      expect(replaced.error).toBeNull();
+    }
+    renderApp({ client, route: '/documents' });
+    await screen.findByText('notes.txt', {}, PAGE);
+    await user.click(within(rowOf('notes.txt')).getByRole('button', { name: 'View notes.txt' }));
+    const dialog = await screen.findByRole('dialog', { name: /notes\.txt/ });
+    await user.click(within(dialog).getByRole('tab', { name: 'Versions' }));
+    const versions = within(dialog).getByRole('region', { name: 'Earlier versions' });
+    expect(await within(versions).findByText('Version 2: notes.txt')).toBeInTheDocument();
+    expect(within(versions).getByText('Version 1: notes.txt')).toBeInTheDocument();
+
+    await user.click(
+      within(versions).getByRole('button', { name: 'Restore version 1 of notes.txt' }),
+    );
+    const confirm = await screen.findByRole('dialog', { name: 'Please confirm' });
+    expect(confirm).toHaveTextContent(
+      'Restore version 1 of "notes.txt"? The current file will be kept as an earlier version.',
+    );
+    await user.click(within(confirm).getByRole('button', { name: 'Restore' }));
+    expect(await within(versions).findByText('Version 3: notes.txt', {}, PAGE)).toBeInTheDocument();
+    const current = await serviceClient()
+      .from('documents')
+      .select('file_path')
+      .eq('id', stored.id)
+      .single();
+    expect(await readStoredText(organization, current.data!.file_path)).toBe('first text');
+  });
+
   it('shows the load failure with the backend note', async () => {
     const { organization } = await openDocuments();
     network.use(

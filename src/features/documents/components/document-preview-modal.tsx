@@ -9,6 +9,7 @@ import { useDocumentPreview } from '../hooks/use-document-preview.ts';
 import { useDownloadDocument } from '../hooks/use-download-document.ts';
 import { DocumentHistory } from './document-history.tsx';
 import { DocumentMeta } from './document-meta.tsx';
+import { DocumentVersionsTab } from './document-versions-tab.tsx';
 import { PreviewBody } from './preview-body.tsx';
 import { PreviewErrorPanel } from './preview-error-panel.tsx';
 
@@ -17,13 +18,15 @@ export type PreviewableDocument = Pick<
   DocumentRecord,
   'name' | 'category' | 'size' | 'created_at' | 'file_path'
 > & {
-  /** With it, the modal also offers the document's History. */
+  /** With them, the modal also offers the document's Versions and History. */
   id?: string;
+  organization_id?: string;
 };
 
-type Tab = 'preview' | 'history';
+type Tab = 'preview' | 'versions' | 'history';
 const TABS: [Tab, string][] = [
   ['preview', 'Preview'],
+  ['versions', 'Versions'],
   ['history', 'History'],
 ];
 
@@ -37,7 +40,8 @@ export interface DocumentPreviewModalProps {
  * size and created date, Download and Close; the body by file kind (pdf, image, video, audio,
  * text; office files and others offer a download). Shared with the category document lists.
  * Mount it with `key={document.file_path}` when switching documents. Given the document's id,
- * a second tab shows its History (every change the database recorded).
+ * further tabs show its earlier Versions (downloadable, restorable) and its History (every
+ * change the database recorded).
  */
 export function DocumentPreviewModal({ document, onClose }: DocumentPreviewModalProps) {
   const [tab, setTab] = useState<Tab>('preview');
@@ -94,6 +98,16 @@ export function DocumentPreviewModal({ document, onClose }: DocumentPreviewModal
       {tab === 'history' && document.id ? (
         <div role="tabpanel" id="document-panel-history" aria-labelledby="document-tab-history">
           <DocumentHistory documentId={document.id} />
+        </div>
+      ) : tab === 'versions' && document.id && document.organization_id ? (
+        <div role="tabpanel" id="document-panel-versions" aria-labelledby="document-tab-versions">
+          <DocumentVersionsTab
+            document={{
+              id: document.id,
+              organization_id: document.organization_id,
+              name: document.name,
+            }}
+          />
         </div>
       ) : (
         <div role="tabpanel" id="document-panel-preview" aria-labelledby="document-tab-preview">
