@@ -196,7 +196,7 @@ test('upload four files at once, then preview, edit, download and delete them', 
   expect(download.suggestedFilename()).toBe(files.pdf.name);
   expect(Buffer.compare(await readFile((await download.path())!), files.pdf.buffer)).toBe(0);
 
-  // Delete removes the row and the stored object.
+  // Delete moves the document to the trash with its file; the Trash page restores it.
   const docx = await member.api
     .from('documents')
     .select('id, file_path')
@@ -207,14 +207,19 @@ test('upload four files at once, then preview, edit, download and delete them', 
   await expect(confirmation).toContainText(`Are you sure you want to delete "${files.docx.name}"?`);
   await confirmation.getByRole('button', { name: 'Delete' }).click();
   await expect(row(page, files.docx.name)).toHaveCount(0);
-  const gone = await member.api.from('documents').select('id').eq('id', docx.data!.id);
-  expect(gone.data).toEqual([]);
-  const object = await member.api.storage.from('documents').download(docx.data!.file_path);
-  expect(object.error).not.toBeNull();
-  const listed = await member.api.storage
-    .from('documents')
-    .list(`documents/${member.organizationId}`);
-  expect(listed.data?.map((entry) => entry.name)).toHaveLength(3);
+  const hidden = await member.api.from('documents').select('id').eq('id', docx.data!.id);
+  expect(hidden.data).toEqual([]);
+  const kept = await member.api.storage.from('documents').download(docx.data!.file_path);
+  expect(Buffer.compare(Buffer.from(await kept.data!.arrayBuffer()), files.docx.buffer)).toBe(0);
+
+  await page.getByRole('link', { name: 'Trash' }).first().click();
+  const trashed = page.getByRole('list', { name: 'Deleted documents' }).getByRole('listitem');
+  await expect(trashed).toHaveCount(1);
+  await expect(trashed.first()).toContainText(files.docx.name);
+  await page.getByRole('button', { name: `Restore ${files.docx.name}` }).click();
+  await expect(page.getByText('The trash is empty.')).toBeVisible();
+  await page.getByRole('link', { name: 'Documents' }).first().click();
+  await expect(row(page, files.docx.name)).toHaveCount(1);
 });
 
 test('a dialog with typed input asks before the page is left: back button and closing the tab', async ({

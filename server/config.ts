@@ -85,6 +85,14 @@ export interface ReminderSettings {
   checkIntervalMs: number;
 }
 
+export interface TrashSettings {
+  /**
+   * How long a deleted document stays in its organisation's trash before the scheduler deletes
+   * it for ever (steward.toml `[trash] retention`, default 30 days, at least 1 minute).
+   */
+  retentionMs: number;
+}
+
 export interface OAuthSettings {
   /**
    * Hosts, besides those of the provider catalogue, that a provider's token and authorisation
@@ -122,6 +130,7 @@ export interface ServerConfig {
   oauth: OAuthSettings;
   workers: WorkerSettings;
   reminders: ReminderSettings;
+  trash: TrashSettings;
   /** Limits of reading documents' text in the background (steward.toml `[text_extraction]`). */
   textExtraction: TextExtractionSettings;
 }
@@ -193,6 +202,19 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   );
   if (checkIntervalMs < 1000 || checkIntervalMs > 3_600_000) {
     throw new Error(`${stewardName} [reminders] check_interval must be between "1s" and "1h"`);
+  }
+  const retentionMs = durationSetting(
+    source(
+      tableAt(stewardToml, 'trash'),
+      `${stewardName} [trash]`,
+      'retention',
+      env,
+      'TRASH_RETENTION',
+    ),
+    30 * 86_400_000,
+  );
+  if (retentionMs < 60_000) {
+    throw new Error(`${stewardName} [trash] retention must be at least "1m"`);
   }
   const timeout = (role: TimedRole, fallbackMs: number) =>
     durationSetting(
@@ -315,6 +337,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       ),
     },
     reminders: { checkIntervalMs },
+    trash: { retentionMs },
     textExtraction: readTextExtractionSettings(env, stewardToml, stewardName),
   };
 }

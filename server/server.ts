@@ -17,6 +17,7 @@ import { backgroundWork } from './jobs/registry.ts';
 import { Scheduler } from './jobs/scheduler.ts';
 import { applyMailDelivery } from './mail/delivery-setting.ts';
 import { startTextExtraction } from './search/text-extraction-start.ts';
+import { applyTrashRetention } from './trash/retention-setting.ts';
 import { CpuPool } from './workers/cpu-pool.ts';
 import path from 'node:path';
 
@@ -53,6 +54,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   }
   // Before any request: the functions that record mail tell their callers whether it is sent.
   await applyMailDelivery(db, config.mail.smtp !== null);
+  await applyTrashRetention(db, config.trash.retentionMs);
   const keys = deriveKeys(await loadJwtSecret(config.dataDir, config.jwtSecret));
   let url = '';
   const cpu = new CpuPool({ threads: config.workers.cpuThreads });

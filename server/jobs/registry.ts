@@ -8,6 +8,8 @@ import {
   resumableCleanupJob,
   resumableCleanupSchedule,
 } from '../housekeeping/abandoned-uploads.ts';
+import { trashPurgeSchedule } from '../trash/purge-schedule.ts';
+import { REMOVE_FILES_KIND, removeFilesJob } from '../trash/remove-files-job.ts';
 import type { JobKind } from './job-runner.ts';
 import type { Schedule } from './scheduler.ts';
 
@@ -29,10 +31,12 @@ export function backgroundWork(ctx: AppContext): {
         settings: ctx.config.textExtraction,
       }),
       [RESUMABLE_CLEANUP_KIND]: resumableCleanupJob(ctx.config.dataDir),
+      [REMOVE_FILES_KIND]: removeFilesJob(ctx.config.dataDir),
     },
     schedules: {
       'reminders.daily': reminderSchedule(ctx.config.reminders.checkIntervalMs),
       [RESUMABLE_CLEANUP_KIND]: resumableCleanupSchedule,
+      'trash.purge': trashPurgeSchedule(),
     },
   };
 }

@@ -53,6 +53,11 @@ const RemindersPage = lazyPage(
   'RemindersPage',
 );
 const OutboxPage = lazyPage(() => import('../features/reminders/outbox-page.tsx'), 'OutboxPage');
+const TrashPage = lazyPage(() => import('../features/trash/trash-page.tsx'), 'TrashPage');
+const ActivityPage = lazyPage(
+  () => import('../features/activity/activity-page.tsx'),
+  'ActivityPage',
+);
 const NotFoundPage = lazyPage(() => import('./not-found.tsx'), 'NotFoundPage');
 
 /** Catches what one route throws while loading or rendering; the rest of the app stays. */
@@ -127,6 +132,8 @@ export function AppRoutes() {
         <Route path={routePatterns.oauth} element={<Page component={ConnectionsPage} />} />
         <Route path={routePatterns.reminders} element={<Page component={RemindersPage} />} />
         <Route path={routePatterns.outbox} element={<Page component={OutboxPage} />} />
+        <Route path={routePatterns.trash} element={<Page component={TrashPage} />} />
+        <Route path={routePatterns.activity} element={<Page component={ActivityPage} />} />
         <Route
           path={routePatterns.oauthCallback}
           element={<Page component={OAuthCallbackPage} />}

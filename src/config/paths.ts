@@ -18,6 +18,10 @@ export const paths = {
   reminders: '/reminders',
   /** Every e-mail of the organisation (admins). */
   outbox: '/outbox',
+  /** Deleted documents, until they are deleted for ever. */
+  trash: '/trash',
+  /** The organisation's history (admins). */
+  activity: '/activity',
   oauthCallback: (providerId: string) => `/oauth/callback/${providerId}`,
   invitation: (token: string) => `/invite/${token}`,
 } as const;
@@ -34,6 +38,8 @@ export const routePatterns = {
   oauth: '/oauth',
   reminders: '/reminders',
   outbox: '/outbox',
+  trash: '/trash',
+  activity: '/activity',
   oauthCallback: '/oauth/callback/:providerId',
   invitation: '/invite/:token?',
 } as const;

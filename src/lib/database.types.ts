@@ -119,6 +119,7 @@ export const DOCUMENT_VERSION_CHANGES = [
   'file_replacement',
   'content_edit',
   'properties_edit',
+  'version_restore',
 ] as const;
 export type DocumentVersionChange = (typeof DOCUMENT_VERSION_CHANGES)[number];
 
@@ -148,6 +149,58 @@ export type OutboxMessageStatus = (typeof OUTBOX_MESSAGE_STATUSES)[number];
 export type Database = {
   public: {
     Tables: {
+      activity_log: {
+        Row: {
+          actor_id: string | null;
+          actor_name: string | null;
+          details: JsonObject;
+          document_id: string | null;
+          id: number;
+          kind: string;
+          occurred_at: string;
+          organization_id: string;
+          subject: string | null;
+        };
+        /** Written by the database's triggers only: the API refuses every write. */
+        Insert: {
+          actor_id?: string | null;
+          actor_name?: string | null;
+          details?: JsonObject;
+          document_id?: string | null;
+          id: number;
+          kind: string;
+          occurred_at?: string;
+          organization_id: string;
+          subject?: string | null;
+        };
+        Update: {
+          actor_id?: string | null;
+          actor_name?: string | null;
+          details?: JsonObject;
+          document_id?: string | null;
+          id?: number;
+          kind?: string;
+          occurred_at?: string;
+          organization_id?: string;
+          subject?: string | null;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'activity_log_actor_id_fkey';
+            columns: ['actor_id'];
+            isOneToOne: false;
+            referencedRelation: 'user_profiles';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'activity_log_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: false;
+            referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
       calendar_feeds: {
         Row: {
           created_at: string;
@@ -426,6 +479,8 @@ export type Database = {
           category: DocumentCategory;
           content_sha256: string | null;
           created_at: string;
+          deleted_at: string | null;
+          deleted_by: string | null;
           description: string | null;
           expiry_date: string | null;
           file_path: string;
@@ -446,6 +501,8 @@ export type Database = {
           category: DocumentCategory;
           content_sha256?: string | null;
           created_at?: string;
+          deleted_at?: string | null;
+          deleted_by?: string | null;
           description?: string | null;
           expiry_date?: string | null;
           file_path: string;
@@ -466,6 +523,8 @@ export type Database = {
           category?: DocumentCategory;
           content_sha256?: string | null;
           created_at?: string;
+          deleted_at?: string | null;
+          deleted_by?: string | null;
           description?: string | null;
           expiry_date?: string | null;
           file_path?: string;
@@ -483,6 +542,13 @@ export type Database = {
           uploaded_by?: string | null;
         };
         Relationships: [
+          {
+            foreignKeyName: 'documents_deleted_by_fkey';
+            columns: ['deleted_by'];
+            isOneToOne: false;
+            referencedRelation: 'user_profiles';
+            referencedColumns: ['id'];
+          },
           {
             foreignKeyName: 'documents_organization_id_fkey';
             columns: ['organization_id'];
@@ -1086,9 +1152,10 @@ export type Database = {
         Args: { user_id: string };
         Returns: undefined;
       };
+      /** Moves the documents to the trash; returns how many. */
       delete_documents: {
         Args: { document_ids: string[] };
-        Returns: string[];
+        Returns: number;
       };
       disconnect_oauth_connection: {
         Args: { connection_id: string };
@@ -1097,6 +1164,10 @@ export type Database = {
       document_stats: {
         Args: never;
         Returns: Database['public']['CompositeTypes']['document_stats_result'];
+      };
+      empty_trash: {
+        Args: never;
+        Returns: number;
       };
       find_duplicate_documents: {
         Args: { sha256: string };
@@ -1114,9 +1185,17 @@ export type Database = {
         Args: { email: string; role: InvitableRole; full_name: string | null };
         Returns: Database['public']['CompositeTypes']['invite_by_email_result'];
       };
+      list_trash: {
+        Args: never;
+        Returns: Database['public']['CompositeTypes']['trash_entry'][];
+      };
       organization_storage_usage: {
         Args: never;
         Returns: Database['public']['CompositeTypes']['storage_usage_result'];
+      };
+      purge_documents: {
+        Args: { document_ids: string[] };
+        Returns: number;
       };
       reactivate_user: {
         Args: { user_id: string };
@@ -1124,6 +1203,22 @@ export type Database = {
       };
       renew_document: {
         Args: { document_id: string; file_path: string; expiry_date: string };
+        Returns: Database['public']['Tables']['documents']['Row'];
+      };
+      restore_documents: {
+        Args: { document_ids: string[] };
+        Returns: number;
+      };
+      replace_document_file: {
+        Args: {
+          document_id: string;
+          file_path: string;
+          change?: 'content_edit' | 'file_replacement';
+        };
+        Returns: Database['public']['Tables']['documents']['Row'];
+      };
+      restore_document_version: {
+        Args: { version_id: string; file_path: string };
         Returns: Database['public']['Tables']['documents']['Row'];
       };
       revoke_calendar_feed: {
@@ -1236,6 +1331,17 @@ export type Database = {
         expiring_soon: number | null;
         overdue: number | null;
         categories: number | null;
+      };
+      trash_entry: {
+        id: string | null;
+        name: string | null;
+        category: DocumentCategory | null;
+        size: number | null;
+        file_path: string | null;
+        deleted_at: string | null;
+        deleted_by: string | null;
+        deleted_by_name: string | null;
+        purge_at: string | null;
       };
       invitation_details: {
         email: string | null;

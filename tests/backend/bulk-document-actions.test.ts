@@ -149,17 +149,27 @@ describe('bulk document actions', () => {
     ]);
   });
 
-  it('deletes the documents and returns their files for removal', async () => {
-    const paths = unwrap(
-      await member.client.rpc('delete_documents', { document_ids: mine.slice(0, 2) }),
-      'delete',
-    ) as string[];
-    expect(paths).toHaveLength(2);
-    expect(paths.every((p) => p.startsWith(`documents/${church.id}/`))).toBe(true);
-    expect((await read(mine)).map((d) => d.id)).toEqual([mine[2]]);
-    const removed = await member.client.storage.from('documents').remove(paths);
-    expect(removed.error).toBeNull();
-    expect(removed.data).toHaveLength(2);
+  it('moves the documents to the trash and says how many', async () => {
+    expect(
+      unwrap(
+        await member.client.rpc('delete_documents', { document_ids: mine.slice(0, 2) }),
+        'delete',
+      ),
+    ).toBe(2);
+    const { rows } = await server.db.query<{ id: string; trashed: boolean }>(
+      `select id, deleted_at is not null as trashed from public.documents where id = any($1::uuid[])`,
+      [mine],
+    );
+    expect(Object.fromEntries(rows.map((r) => [r.id, r.trashed]))).toEqual({
+      [mine[0]!]: true,
+      [mine[1]!]: true,
+      [mine[2]!]: false,
+    });
+    const visible = unwrap(
+      await member.client.from('documents').select('id').in('id', mine),
+      'visible',
+    ) as { id: string }[];
+    expect(visible.map((d) => d.id)).toEqual([mine[2]]);
   });
 
   it("changes nothing when one selected document is another organisation's", async () => {

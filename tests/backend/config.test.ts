@@ -86,6 +86,13 @@ describe('server configuration', () => {
     await expect(configFrom('', '[reminders]\ncheck_interval = "2h"\n')).rejects.toThrow(
       /check_interval must be between "1s" and "1h"/,
     );
+    expect(config.trash.retentionMs).toBe(30 * 86_400_000);
+    expect((await configFrom('', '[trash]\nretention = "7d"\n')).trash.retentionMs).toBe(
+      7 * 86_400_000,
+    );
+    await expect(configFrom('', '[trash]\nretention = "5s"\n')).rejects.toThrow(
+      /\[trash\] retention must be at least "1m"/,
+    );
     expect(config.textExtraction).toMatchObject({
       timeoutMs: 30_000,
       maxOcrPages: 0,

@@ -60,13 +60,15 @@ const memberOnly = (actor: Actor): Outcome =>
       ? 'error: No organization found'
       : 'allowed';
 
+/** The organisation's documents in use (the counters leave the trash out). */
 async function documentsOf(server: TestServer, organizationId: string) {
   return unwrap(
     await server
       .service()
       .from('documents')
       .select('category, tags')
-      .eq('organization_id', organizationId),
+      .eq('organization_id', organizationId)
+      .is('deleted_at', null),
     'documents',
   ) as { category: string; tags: string[] }[];
 }

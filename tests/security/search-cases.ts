@@ -49,7 +49,11 @@ async function documentRow(server: TestServer, id: string) {
     category: string;
     tags: string[];
     expiry_date: string | null;
-  }>(`select category, tags, expiry_date::text from public.documents where id = $1`, [id]);
+    deleted_at: string | null;
+  }>(
+    `select category, tags, expiry_date::text, deleted_at::text from public.documents where id = $1`,
+    [id],
+  );
   return rows[0] ?? null;
 }
 
@@ -123,7 +127,8 @@ export function searchCases(server: TestServer, world: World): Case[] {
           { tags_to_remove: ['keep'] },
           async (id) => (await documentRow(server, id))?.tags.includes('keep') === false,
         ],
-        ['delete_documents', {}, async (id) => (await documentRow(server, id)) === null],
+        // Delete moves the documents to the trash (trash-cases.ts: what happens there).
+        ['delete_documents', {}, async (id) => (await documentRow(server, id))?.deleted_at != null],
       ];
       for (const [fn, args, changed] of bulk) {
         cases.push({

@@ -16,6 +16,8 @@ type Row = Record<string, unknown>;
 export interface TableSpec {
   /** What the actor calls `from(…)` on. */
   table: string;
+  /** How the cases name the rows, when not by the table (e.g. `documents in the trash`). */
+  label?: string;
   /** Where the service role checks the effect (the table behind a view). */
   storedIn?: string;
   /** The column that identifies the case's row. */
@@ -128,6 +130,21 @@ async function bystanderFeed(server: TestServer, org: OrgWorld): Promise<string>
   );
 }
 
+/** A history entry of the organisation, written as the database's triggers write them. */
+async function activityEntry(server: TestServer, org: OrgWorld, documentEntry: boolean) {
+  const { rows } = await server.db.query<{ subject: string }>(
+    `insert into public.activity_log (organization_id, kind, document_id, subject)
+     values ($1, $2, $3, $4) returning subject`,
+    [
+      org.organisation.id,
+      documentEntry ? 'document.updated' : 'member.role_changed',
+      documentEntry ? randomUUID() : null,
+      `matrix-entry-${tag()}`,
+    ],
+  );
+  return rows[0]!.subject;
+}
+
 export const TABLES: TableSpec[] = [
   {
     table: 'organizations',
@@ -158,11 +175,32 @@ export const TABLES: TableSpec[] = [
   {
     table: 'documents',
     key: 'id',
-    rules: { select: 'member', insert: 'member', update: 'member', delete: 'member' },
+    // Delete moves a document to the trash (delete_documents); nobody deletes a row.
+    rules: { select: 'member', insert: 'member', update: 'member', delete: 'nobody' },
     fixture: (server, org) => serviceInsert(server, 'documents', documentRow(org), 'id'),
     newRow: async (_server, org) => {
       const id = randomUUID();
       return { key: id, row: { id, ...documentRow(org) } };
+    },
+    change: { name: 'renamed.pdf' },
+  },
+  {
+    // The trash is reached through list_trash, restore_documents and purge_documents only
+    // (trash-cases.ts); nobody puts a document in it by inserting one.
+    table: 'documents',
+    label: 'documents in the trash',
+    key: 'id',
+    rules: { select: 'nobody', insert: 'nobody', update: 'nobody', delete: 'nobody' },
+    fixture: (server, org) =>
+      serviceInsert(
+        server,
+        'documents',
+        { ...documentRow(org), deleted_at: new Date().toISOString() },
+        'id',
+      ),
+    newRow: async (_server, org) => {
+      const id = randomUUID();
+      return { key: id, row: { id, ...documentRow(org), deleted_at: new Date().toISOString() } };
     },
     change: { name: 'renamed.pdf' },
   },
@@ -187,6 +225,39 @@ export const TABLES: TableSpec[] = [
       };
     },
     change: { state: 'ready', reason: 'forged' },
+  },
+  {
+    // The history: members read document entries, nobody writes, changes or deletes one
+    // (the service role neither: history.test.ts).
+    table: 'activity_log',
+    label: 'activity_log document entries',
+    key: 'subject',
+    rules: { select: 'member', insert: 'nobody', update: 'nobody', delete: 'nobody' },
+    fixture: (server, org) => activityEntry(server, org, true),
+    newRow: async (_server, org) => {
+      const subject = `forged-${tag()}`;
+      return {
+        key: subject,
+        row: { organization_id: org.organisation.id, kind: 'document.updated', subject },
+      };
+    },
+    change: { kind: 'document.deleted' },
+  },
+  {
+    // Entries about members, connections and settings: admins only.
+    table: 'activity_log',
+    label: 'activity_log other entries',
+    key: 'subject',
+    rules: { select: 'admin', insert: 'nobody', update: 'nobody', delete: 'nobody' },
+    fixture: (server, org) => activityEntry(server, org, false),
+    newRow: async (_server, org) => {
+      const subject = `forged-${tag()}`;
+      return {
+        key: subject,
+        row: { organization_id: org.organisation.id, kind: 'member.invited', subject },
+      };
+    },
+    change: { kind: 'document.deleted' },
   },
   {
     table: 'user_invitations',
@@ -545,8 +616,8 @@ export function tableCases(server: TestServer, world: World): Case[] {
       for (const operation of ['select', 'insert', 'update', 'delete'] as const) {
         for (const actor of world.actors) {
           cases.push({
-            group: `table ${spec.table}`,
-            name: `${actor.label} ${operation} ${spec.table} of ${target}`,
+            group: `table ${spec.label ?? spec.table}`,
+            name: `${actor.label} ${operation} ${spec.label ?? spec.table} of ${target}`,
             expected: allowedIf(admits(spec.rules[operation], standing(actor, target))),
             run: () => attempt(server, spec, operation, actor.client, org, selectFixture),
           });

@@ -2,9 +2,11 @@ import {
   Bell,
   Briefcase,
   FileText,
+  History,
   Inbox,
   KeyRound,
   LayoutDashboard,
+  Trash2,
   Upload,
   Users,
   type LucideIcon,
@@ -25,15 +27,17 @@ const everyone: NavLinkItem[] = [
   { label: 'Upload', to: paths.upload, icon: Upload },
   { label: 'Operations', to: paths.operations, icon: Briefcase },
   { label: 'Reminders', to: paths.reminders, icon: Bell },
+  { label: 'Trash', to: paths.trash, icon: Trash2 },
 ];
 
 const adminsOnly: NavLinkItem[] = [
   { label: 'Users', to: paths.users, icon: Users },
   { label: 'OAuth', to: paths.oauth, icon: KeyRound },
   { label: 'Outbox', to: paths.outbox, icon: Inbox },
+  { label: 'Activity', to: paths.activity, icon: History },
 ];
 
-/** The navigation links (product-spec §2, plus Reminders): admins also get Users, OAuth and Outbox. */
+/** The navigation links (product-spec §2, plus Reminders and Trash): admins also get Users, OAuth, Outbox and Activity. */
 export function navLinksFor(isAdmin: boolean): NavLinkItem[] {
   return isAdmin ? [...everyone, ...adminsOnly] : everyone;
 }

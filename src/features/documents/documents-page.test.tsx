@@ -325,7 +325,7 @@ describe('documents page', () => {
     expect(within(snippet).getByText('Lakeside').tagName).toBe('MARK');
   });
 
-  it('deletes a document after the confirmation, with its stored file', async () => {
+  it('moves a deleted document to the trash after the confirmation, keeping its file', async () => {
     const { organization, user } = await openDocuments();
     const keep = await seedStoredDocument(organization, { name: 'keep.txt' }, 'keep');
     const doomed = await seedStoredDocument(organization, { name: 'old minutes.txt' }, 'bye');
@@ -354,10 +354,14 @@ describe('documents page', () => {
     const service = serviceClient();
     const rows = await service
       .from('documents')
-      .select('id')
-      .eq('organization_id', organization.organizationId);
-    expect(rows.data).toEqual([{ id: keep.id }]);
-    await expect(readStoredText(organization, doomed.file_path)).rejects.toThrow();
+      .select('id, deleted_at')
+      .eq('organization_id', organization.organizationId)
+      .order('name');
+    expect(rows.data).toEqual([
+      { id: keep.id, deleted_at: null },
+      { id: doomed.id, deleted_at: expect.any(String) },
+    ]);
+    expect(await readStoredText(organization, doomed.file_path)).toBe('bye');
     expect(await readStoredText(organization, keep.file_path)).toBe('keep');
   });
 
@@ -365,7 +369,7 @@ describe('documents page', () => {
     const { organization, user } = await openDocuments();
     await seedDocuments(organization, [{ name: 'locked.pdf' }]);
     network.use(
-      http.delete('*/rest/v1/documents', () =>
+      http.post('*/rest/v1/rpc/delete_documents', () =>
         HttpResponse.json(
           { code: '42501', message: 'permission denied for table documents' },
           { status: 403 },
@@ -515,7 +519,7 @@ describe('documents page', () => {
       within(versions).getByRole('button', { name: 'Download version 1 of insurance.txt' }),
     ).toBeInTheDocument();
 
-    // Deleting the document removes its earlier versions' files too.
+    // Deleting the document moves it to the trash with its earlier versions' files.
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await user.click(row.getByRole('button', { name: 'Delete insurance.txt' }));
     await user.click(
@@ -524,8 +528,86 @@ describe('documents page', () => {
       }),
     );
     await waitFor(() => expect(screen.queryByText('insurance.txt')).not.toBeInTheDocument());
-    await expect(readStoredText(organization, stored.file_path)).rejects.toThrow();
-    await expect(readStoredText(organization, renewed.data!.file_path)).rejects.toThrow();
+    expect(await readStoredText(organization, stored.file_path)).toBe('Policy 2025');
+    expect(await readStoredText(organization, renewed.data!.file_path)).toBe(
+      'Policy 2026, renewed',
+    );
+  });
+
+  it('shows a document’s History: who changed what, from what to what', async () => {
+    const { organization, user } = await openDocuments();
+    const stored = await seedStoredDocument(
+      organization,
+      { name: 'rota.txt', category: 'HR' },
+      'Sunday rota',
+      'text/plain',
+    );
+    const edit = await organization.masterAdmin.client
+      .from('documents')
+      .update({ category: 'Operations' })
+      .eq('id', stored.id);
+    expect(edit.error).toBeNull();
+    renderApp({ client: organization.masterAdmin.client, route: '/documents' });
+    await screen.findByText('rota.txt', {}, PAGE);
+    await user.click(within(rowOf('rota.txt')).getByRole('button', { name: 'View rota.txt' }));
+    const dialog = await screen.findByRole('dialog', { name: /rota\.txt/ });
+    await user.click(within(dialog).getByRole('tab', { name: 'History' }));
+    const history = await within(dialog).findByRole('list', { name: 'History' }, PAGE);
+    const entries = within(history)
+      .getAllByRole('listitem')
+      .filter((li) => li.dataset.kind);
+    expect(entries.map((li) => li.dataset.kind)).toEqual(['document.updated', 'document.uploaded']);
+    expect(entries[0]).toHaveTextContent('Edited the properties of "rota.txt"');
+    expect(entries[0]).toHaveTextContent('category: HR → Operations');
+    expect(entries[0]).toHaveTextContent(organization.masterAdmin.email);
+    // Seeded by the service role: the server itself.
+    expect(entries[1]).toHaveTextContent('Steward (automatic)');
+  });
+
+  it('lists the earlier versions of an edited file and restores the first', async () => {
+    const { organization, user } = await openDocuments();
+    const stored = await seedStoredDocument(
+      organization,
+      { name: 'notes.txt' },
+      'first text',
+      'text/plain',
+    );
+    const client = organization.masterAdmin.client;
+    for (const [n, text] of ['second text', 'third text'].entries()) {
+      const path = `documents/${organization.organizationId}/${Date.now()}-edit${n}.txt`;
+      const upload = await client.storage.from('documents').upload(path, text);
+      expect(upload.error).toBeNull();
+      const replaced = await client.rpc('replace_document_file', {
+        document_id: stored.id,
+        file_path: path,
+        change: 'content_edit',
+      });
+      expect(replaced.error).toBeNull();
+    }
+    renderApp({ client, route: '/documents' });
+    await screen.findByText('notes.txt', {}, PAGE);
+    await user.click(within(rowOf('notes.txt')).getByRole('button', { name: 'View notes.txt' }));
+    const dialog = await screen.findByRole('dialog', { name: /notes\.txt/ });
+    await user.click(within(dialog).getByRole('tab', { name: 'Versions' }));
+    const versions = within(dialog).getByRole('region', { name: 'Earlier versions' });
+    expect(await within(versions).findByText('Version 2: notes.txt')).toBeInTheDocument();
+    expect(within(versions).getByText('Version 1: notes.txt')).toBeInTheDocument();
+
+    await user.click(
+      within(versions).getByRole('button', { name: 'Restore version 1 of notes.txt' }),
+    );
+    const confirm = await screen.findByRole('dialog', { name: 'Please confirm' });
+    expect(confirm).toHaveTextContent(
+      'Restore version 1 of "notes.txt"? The current file will be kept as an earlier version.',
+    );
+    await user.click(within(confirm).getByRole('button', { name: 'Restore' }));
+    expect(await within(versions).findByText('Version 3: notes.txt', {}, PAGE)).toBeInTheDocument();
+    const current = await serviceClient()
+      .from('documents')
+      .select('file_path')
+      .eq('id', stored.id)
+      .single();
+    expect(await readStoredText(organization, current.data!.file_path)).toBe('first text');
   });
 
   it('shows the load failure with the backend note', async () => {
@@ -721,7 +803,8 @@ describe('documents page', () => {
     const left = await serviceClient()
       .from('documents')
       .select('name')
-      .eq('organization_id', organization.organizationId);
+      .eq('organization_id', organization.organizationId)
+      .is('deleted_at', null);
     expect(left.data).toEqual([{ name: 'two.pdf' }]);
   });
 });

@@ -4,7 +4,6 @@ import { supabase } from '../../../lib/supabase.ts';
 import { apiEndpoint } from './api-endpoint.ts';
 import { documentsChanged } from './document-cache.ts';
 import { saveBlobAs } from './download-document.ts';
-import { removeDocumentFiles } from './store-file.ts';
 
 /** One change to many selected documents: every one of them changes, or none does. */
 export type BulkAction =
@@ -45,14 +44,9 @@ export async function applyBulkAction(ids: string[], action: BulkAction): Promis
         rpc.rpc('set_documents_expiry', { document_ids: ids, new_expiry_date: action.expiryDate }),
       );
       return;
-    case 'delete': {
-      const paths = (await call(rpc.rpc('delete_documents', { document_ids: ids }))) ?? [];
-      try {
-        await removeDocumentFiles(paths);
-      } catch (cause) {
-        console.warn('The files of deleted documents could not all be removed', cause);
-      }
-    }
+    case 'delete':
+      // To the trash, with their files (restored from there, or deleted for ever by admins).
+      await call(rpc.rpc('delete_documents', { document_ids: ids }));
   }
 }
 

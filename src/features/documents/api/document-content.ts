@@ -5,6 +5,7 @@ import { documentSaved } from './document-cache.ts';
 import { DOCUMENTS_BUCKET, type DocumentRecord } from '../../../lib/documents.ts';
 import { fetchDocumentBlob } from './download-document.ts';
 import { fetchDocument } from './fetch-document.ts';
+import { newDocumentObjectName } from './object-name.ts';
 import { documentKeys } from './query-keys.ts';
 
 /** The text of a text-based document. */
@@ -31,19 +32,32 @@ export function useDocumentText(filePath: string, enabled: boolean) {
 }
 
 /**
- * Writes new text over the same stored object (spec §7 "Update a file's content with plain
- * text") and returns the saved row. The database records the new size on the document in the
- * same transaction as the file (migration 20261126000001), so the row is only read back.
+ * Saves new text as a new version of the document: the text is stored under a new name, then
+ * `replace_document_file` makes it the document's file in one transaction, keeping the
+ * previous file as an earlier version. If that fails, the new object is removed again, so
+ * nothing is left half-done. Returns the saved row (its new file and size).
  */
 export async function saveDocumentText(
-  document: Pick<DocumentRecord, 'id' | 'name' | 'file_path'>,
+  document: Pick<DocumentRecord, 'id' | 'name' | 'organization_id'>,
   text: string,
 ): Promise<DocumentRecord> {
   const body = new Blob([text], { type: mimeTypeFor(document.name) });
-  const { error } = await supabase()
-    .storage.from(DOCUMENTS_BUCKET)
-    .update(document.file_path, body, { contentType: body.type, upsert: true });
+  const objectName = newDocumentObjectName(document.organization_id, document.name);
+  const bucket = supabase().storage.from(DOCUMENTS_BUCKET);
+  const { error } = await bucket.upload(objectName, body, {
+    contentType: body.type,
+    upsert: false,
+  });
   if (error) throw new Error('Failed to save document');
+  const replaced = await supabase().rpc('replace_document_file', {
+    document_id: document.id,
+    file_path: objectName,
+    change: 'content_edit',
+  });
+  if (replaced.error) {
+    await bucket.remove([objectName]).catch(() => undefined);
+    throw new Error('Failed to save document');
+  }
   try {
     return await fetchDocument(document.id);
   } catch {
@@ -52,12 +66,15 @@ export async function saveDocumentText(
 }
 
 /** Saving the text of a document; the saved row (with its new size) replaces the listed one. */
-export function useSaveDocumentText(document: Pick<DocumentRecord, 'id' | 'name' | 'file_path'>) {
+export function useSaveDocumentText(
+  document: Pick<DocumentRecord, 'id' | 'name' | 'organization_id'>,
+) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (text: string) => saveDocumentText(document, text),
-    onSuccess: (saved, text) => {
-      queryClient.setQueryData(documentKeys.text(document.file_path), text);
+    onSuccess: async (saved, text) => {
+      queryClient.setQueryData(documentKeys.text(saved.file_path), text);
+      await queryClient.invalidateQueries({ queryKey: documentKeys.versions(saved.id) });
       return documentSaved(queryClient, saved);
     },
   });

@@ -39,7 +39,7 @@ function open(document: DocumentRecord) {
 }
 
 describe('edit-content modal', () => {
-  it('edits a text file and writes the new text over the same stored file', async () => {
+  it('edits a text file, keeping the previous text as an earlier version', async () => {
     const user = userEvent.setup();
     const document = await seedStoredDocument(organization, { name: 'notes.md' }, 'Old line');
     const modal = open(document);
@@ -55,15 +55,25 @@ describe('edit-content modal', () => {
     // The header shows the size of what is stored now.
     expect(screen.getByRole('heading', { level: 2 })).toHaveTextContent(/· 18 Bytes ·/);
 
-    expect(await readStoredText(organization, document.file_path)).toBe('New line — café');
     const size = new TextEncoder().encode('New line — café').length;
     expect(modal.saved.map((row) => [row.id, row.size])).toEqual([[document.id, size]]);
     const row = await serviceClient()
       .from('documents')
-      .select('size')
+      .select('size, file_path')
       .eq('id', document.id)
       .single();
     expect(row.data?.size).toBe(size);
+    expect(row.data?.file_path).not.toBe(document.file_path);
+    expect(await readStoredText(organization, row.data!.file_path)).toBe('New line — café');
+    // The previous text stays, as version 1.
+    expect(await readStoredText(organization, document.file_path)).toBe('Old line');
+    const versions = await serviceClient()
+      .from('document_versions')
+      .select('version_number, change, file_path')
+      .eq('document_id', document.id);
+    expect(versions.data).toEqual([
+      { version_number: 1, change: 'content_edit', file_path: document.file_path },
+    ]);
 
     await user.click(screen.getByRole('button', { name: 'Close' }));
     expect(modal.wasClosed()).toBe(true);
@@ -102,7 +112,7 @@ describe('edit-content modal', () => {
     const user = userEvent.setup();
     const document = await seedStoredDocument(organization, { name: 'keep.txt' }, 'stored');
     network.use(
-      http.put('*/storage/v1/object/documents/*', () =>
+      http.post('*/storage/v1/object/documents/*', () =>
         HttpResponse.json(
           { statusCode: '500', error: 'internal', message: 'disk full' },
           { status: 500 },

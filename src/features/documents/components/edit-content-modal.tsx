@@ -39,7 +39,8 @@ function Title({ document }: { document: DocumentRecord }) {
 
 /**
  * A plain text editor for text-based documents (spec §2 Edit-content modal): Download, Save and
- * Close. Saving writes the text over the same stored file; the header then shows the saved
+ * Close. Saving stores the text as a new version (the previous file stays as an earlier
+ * version); the header then shows the saved
  * size. Other files show File Not Editable.
  */
 export function EditContentModal({ document, onClose, onSaved }: EditContentModalProps) {

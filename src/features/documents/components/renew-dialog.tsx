@@ -1,4 +1,3 @@
-import { Download, History } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { Modal } from '../../../components/modal.tsx';
 import { Button } from '../../../components/ui/button.tsx';
@@ -6,11 +5,11 @@ import { FormError } from '../../../components/ui/form-error.tsx';
 import { FormField, Input } from '../../../components/ui/form-field.tsx';
 import { useLeaveGuard } from '../../../components/ui/use-leave-guard.ts';
 import { errorMessage } from '../../../lib/errors.ts';
-import { formatDate, formatDateTime, formatFileSize } from '../../../lib/format.ts';
+import { formatDate } from '../../../lib/format.ts';
 import type { DocumentRecord } from '../../../lib/documents.ts';
-import { useDocumentVersions, type DocumentVersion } from '../api/document-versions.ts';
+import { useDocumentVersions } from '../api/document-versions.ts';
 import { useRenewDocument } from '../api/renew-document.ts';
-import { useDownloadDocument } from '../hooks/use-download-document.ts';
+import { EarlierVersions } from './earlier-versions.tsx';
 
 /** Asked before the page is left with a replacement chosen but not saved. */
 export const UNSAVED_RENEWAL_QUESTION =
@@ -120,62 +119,5 @@ export function RenewDialog({
         error={versions.isError ? errorMessage(versions.error) : null}
       />
     </Modal>
-  );
-}
-
-function EarlierVersions({
-  versions,
-  loading,
-  error,
-}: {
-  versions: DocumentVersion[];
-  loading: boolean;
-  error: string | null;
-}) {
-  const download = useDownloadDocument();
-  return (
-    <section aria-label="Earlier versions" className="mt-6 border-t border-gray-100 pt-4">
-      <h3 className="flex items-center gap-2 text-sm font-medium text-gray-700">
-        <History className="h-4 w-4" aria-hidden="true" /> Earlier versions
-      </h3>
-      {loading && <p className="mt-2 text-sm text-gray-500">Loading...</p>}
-      {error && <FormError>{`Failed to load the earlier versions: ${error}`}</FormError>}
-      {!loading && !error && versions.length === 0 && (
-        <p className="mt-2 text-sm text-gray-500">
-          None yet: renewing keeps the current file here.
-        </p>
-      )}
-      {versions.length > 0 && (
-        <ul className="mt-2 divide-y divide-gray-100 rounded-md border border-gray-200">
-          {versions.map((version) => (
-            <li key={version.id} className="flex items-center gap-3 px-3 py-2 text-sm">
-              <span className="min-w-0 flex-1">
-                <span className="block truncate font-medium text-gray-900">
-                  Version {version.version_number}: {version.name}
-                </span>
-                <span className="block text-xs text-gray-500">
-                  Uploaded {formatDate(version.uploaded_at)}
-                  {version.uploader
-                    ? ` by ${version.uploader.full_name ?? version.uploader.email}`
-                    : ''}
-                  {' · '}
-                  {version.expiry_date ? `expired ${formatDate(version.expiry_date)} · ` : ''}
-                  replaced {formatDateTime(version.replaced_at)} · {formatFileSize(version.size)}
-                </span>
-              </span>
-              <Button
-                variant="ghost"
-                size="icon"
-                title="Download"
-                aria-label={`Download version ${version.version_number} of ${version.name}`}
-                onClick={() => void download({ name: version.name, file_path: version.file_path })}
-              >
-                <Download className="h-4 w-4" aria-hidden="true" />
-              </Button>
-            </li>
-          ))}
-        </ul>
-      )}
-    </section>
   );
 }

@@ -1,0 +1,43 @@
+import { useFeedback } from '../../../components/feedback.tsx';
+import type { DocumentRecord } from '../../../lib/documents.ts';
+import { errorMessage } from '../../../lib/errors.ts';
+import { useDocumentVersions, type DocumentVersion } from '../api/document-versions.ts';
+import { useRestoreDocumentVersion } from '../api/restore-version.ts';
+import { EarlierVersions } from './earlier-versions.tsx';
+
+/**
+ * A document's Versions tab: its earlier files, downloadable and restorable. Restoring asks
+ * first, and keeps the current file as a version in turn.
+ */
+export function DocumentVersionsTab({
+  document,
+}: {
+  document: Pick<DocumentRecord, 'id' | 'organization_id' | 'name'>;
+}) {
+  const versions = useDocumentVersions(document.id);
+  const restore = useRestoreDocumentVersion(document);
+  const { alert, confirm } = useFeedback();
+
+  async function onRestore(version: DocumentVersion) {
+    const confirmed = await confirm(
+      `Restore version ${version.version_number} of "${document.name}"? The current file will be kept as an earlier version.`,
+      { confirmLabel: 'Restore' },
+    );
+    if (!confirmed) return;
+    try {
+      await restore.mutateAsync(version);
+    } catch (error) {
+      await alert(`Failed to restore the version: ${errorMessage(error)}`);
+    }
+  }
+
+  return (
+    <EarlierVersions
+      versions={versions.data ?? []}
+      loading={versions.isPending}
+      error={versions.isError ? errorMessage(versions.error) : null}
+      onRestore={(version) => void onRestore(version)}
+      restoring={restore.isPending ? restore.variables.id : null}
+    />
+  );
+}

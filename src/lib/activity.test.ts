@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { actorOf, changesOf, describeActivity } from './activity.ts';
+
+describe('history entries in words', () => {
+  it('describes each change with its old and new value', () => {
+    const entry = {
+      kind: 'document.updated',
+      subject: 'Lease.pdf',
+      details: {
+        changes: {
+          category: { old: 'HR', new: 'Legal' },
+          tags: { old: [], new: ['hall', 'lease'] },
+          expiry_date: { old: '2030-01-01', new: null },
+        },
+      },
+    };
+    expect(describeActivity(entry)).toBe('Edited the properties of "Lease.pdf"');
+    expect(changesOf(entry)).toEqual([
+      'category: HR → Legal',
+      'tags: none → hall, lease',
+      'expiry date: 2030-01-01 → none',
+    ]);
+  });
+
+  it('names roles by their labels, and Steward for automatic work', () => {
+    const entry = {
+      kind: 'member.role_changed',
+      subject: 'Ruth',
+      details: { changes: { role: { old: 'user', new: 'admin' } } },
+    };
+    expect(describeActivity(entry)).toBe('Changed the role of Ruth');
+    expect(changesOf(entry)).toEqual(['role: User → Admin']);
+    expect(actorOf({ actor_name: null })).toBe('Steward (automatic)');
+    expect(
+      describeActivity({ kind: 'member.invited', subject: 'a@b.org', details: { role: 'admin' } }),
+    ).toBe('Invited a@b.org as Admin');
+  });
+});

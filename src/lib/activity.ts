@@ -1,0 +1,128 @@
+import type { Json, JsonObject, Tables } from './database.types.ts';
+import { ROLE_LABELS, type Role } from './roles.ts';
+
+/** One entry of the history (table `activity_log`, written by the database itself). */
+export type ActivityEntry = Pick<
+  Tables<'activity_log'>,
+  'id' | 'occurred_at' | 'actor_name' | 'kind' | 'document_id' | 'subject' | 'details'
+>;
+
+/** The columns of `ActivityEntry`, for `select`. */
+export const ACTIVITY_COLUMNS = 'id, occurred_at, actor_name, kind, document_id, subject, details';
+
+/** The kinds of entries, by their first part, as the Activity page filters them. */
+export const ACTIVITY_AREAS = {
+  document: 'Documents',
+  member: 'Members',
+  connection: 'Connections',
+  settings: 'Settings',
+} as const;
+export type ActivityArea = keyof typeof ACTIVITY_AREAS;
+
+const FIELD_LABELS: Record<string, string> = {
+  name: 'name',
+  category: 'category',
+  expiry_date: 'expiry date',
+  tags: 'tags',
+  description: 'description',
+  renewal_in_progress: 'renewal in progress',
+  renewal_note: 'renewal note',
+  responsible: 'responsible member',
+  role: 'role',
+};
+
+const SETTINGS_AREAS: Record<string, string> = {
+  organizations: 'organization name',
+  integration_customizations: 'integrations',
+  custom_integrations: 'custom integrations',
+  integration_contacts: 'integration contacts',
+  corporate_status: 'corporate status',
+  oauth_configs: 'OAuth settings',
+  reminder_settings: 'reminder settings',
+};
+
+/** Who acted: their name then, or Steward itself (automatic work such as emptying the trash). */
+export const actorOf = (entry: Pick<ActivityEntry, 'actor_name'>) =>
+  entry.actor_name ?? 'Steward (automatic)';
+
+function valueText(field: string, value: Json | undefined): string {
+  if (value === null || value === undefined || value === '') return 'none';
+  if (Array.isArray(value)) return value.length === 0 ? 'none' : value.join(', ');
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (field === 'role' && typeof value === 'string' && value in ROLE_LABELS) {
+    return ROLE_LABELS[value as Role];
+  }
+  return String(value);
+}
+
+/** Each change of an entry as `category: HR → Legal`. */
+export function changesOf(entry: Pick<ActivityEntry, 'details'>): string[] {
+  const changes = entry.details.changes;
+  if (!changes || typeof changes !== 'object' || Array.isArray(changes)) return [];
+  return Object.entries(changes as JsonObject).map(([field, change]) => {
+    const { old, new: next } = (change ?? {}) as JsonObject;
+    const label = FIELD_LABELS[field] ?? field;
+    return `${label}: ${valueText(field, old)} → ${valueText(field, next)}`;
+  });
+}
+
+/** What happened, in a sentence (without who and when). */
+export function describeActivity(entry: Pick<ActivityEntry, 'kind' | 'subject' | 'details'>) {
+  const subject = entry.subject ?? '';
+  const role = valueText('role', entry.details.role);
+  const member = typeof entry.details.member === 'string' ? ` (${entry.details.member})` : '';
+  switch (entry.kind) {
+    case 'document.uploaded':
+      return `Uploaded "${subject}"`;
+    case 'document.updated':
+      return `Edited the properties of "${subject}"`;
+    case 'document.renamed':
+      return `Renamed "${subject}"`;
+    case 'document.content_changed':
+      return `Edited the content of "${subject}"`;
+    case 'document.file_replaced':
+      return `Replaced the file of "${subject}"`;
+    case 'document.renewed':
+      return `Renewed "${subject}"`;
+    case 'document.version_restored':
+      return typeof entry.details.restored_version === 'number'
+        ? `Restored version ${entry.details.restored_version} of "${subject}"`
+        : `Restored an earlier version of "${subject}"`;
+    case 'document.deleted':
+      return `Moved "${subject}" to the trash`;
+    case 'document.restored':
+      return `Restored "${subject}" from the trash`;
+    case 'document.purged':
+      return `Deleted "${subject}" for ever`;
+    case 'member.invited':
+      return `Invited ${subject} as ${role}`;
+    case 'member.reinvited':
+      return `Invited ${subject} again as ${role}`;
+    case 'member.invitation_cancelled':
+      return `Cancelled the invitation of ${subject}`;
+    case 'member.invitation_accepted':
+      return `${subject} accepted the invitation as ${role}`;
+    case 'member.role_changed':
+      return `Changed the role of ${subject}`;
+    case 'member.deactivated':
+      return `Deactivated ${subject}`;
+    case 'member.reactivated':
+      return `Reactivated ${subject}`;
+    case 'connection.connected':
+      return `Connected ${subject}${member}`;
+    case 'connection.disconnected':
+      return `Disconnected ${subject}${member}`;
+    case 'connection.refresh_failed':
+      return `The connection to ${subject}${member} could not be refreshed`;
+    case 'settings.changed': {
+      const area = String(entry.details.area ?? '');
+      return `Changed the ${SETTINGS_AREAS[area] ?? 'settings'}${subject && area !== 'organizations' ? ` of ${subject}` : ''}`;
+    }
+    case 'settings.logo_changed':
+      return 'Changed the logo';
+    case 'settings.logo_removed':
+      return 'Removed the logo';
+    default:
+      return entry.kind;
+  }
+}
