@@ -89,7 +89,9 @@ as $$
   select exists (select 1 from public.organizations o where o.id = organization_exists.organization_id)
 $$;
 
--- Entries are never changed, and deleted only with their organisation.
+-- Entries are never changed, and deleted only with their organisation. One change is the
+-- database's own: when a member's profile is deleted, their entries lose the link to it
+-- (`on delete set null`) and keep their name (`actor_name`).
 create function private.keep_activity_log()
 returns trigger
 language plpgsql
@@ -99,6 +101,15 @@ as $$
 begin
   if tg_op = 'DELETE' and not private.organization_exists(old.organization_id) then
     return old;
+  end if;
+  if tg_op = 'UPDATE' and new.actor_id is null and old.actor_id is not null
+     and (new.id, new.organization_id, new.occurred_at, new.actor_name, new.kind,
+          new.document_id, new.subject, new.details)
+         is not distinct from
+         (old.id, old.organization_id, old.occurred_at, old.actor_name, old.kind,
+          old.document_id, old.subject, old.details)
+     and not exists (select 1 from public.user_profiles p where p.id = old.actor_id) then
+    return new;
   end if;
   raise exception 'The history cannot be changed' using errcode = '42501';
 end

@@ -229,4 +229,22 @@ describe('the history', () => {
       ]),
     ).rejects.toThrow(/The history cannot be changed/);
   });
+  it('keeps a member’s entries, with their name, when their account is deleted', async () => {
+    const leaver = await addMember(server, church, 'user', 'history-leaver');
+    await server.db.query(
+      `update public.user_profiles set full_name = 'Ruth Leaver' where id = $1`,
+      [leaver.userId],
+    );
+    await uploadDocument(leaver, church, { name: 'Rota.txt', category: 'Other' });
+    // While the member exists, the link cannot be taken away either.
+    await expect(
+      server.db.query(`update public.activity_log set actor_id = null where actor_id = $1`, [
+        leaver.userId,
+      ]),
+    ).rejects.toThrow(/The history cannot be changed/);
+    unwrap(await server.service().auth.admin.deleteUser(leaver.userId), 'delete the account');
+    const theirs = (await entries(church)).filter((e) => e.actor_name === 'Ruth Leaver');
+    expect(theirs.map((e) => e.kind)).toContain('document.uploaded');
+    expect(theirs.every((e) => e.actor_id === null)).toBe(true);
+  });
 });
