@@ -103,6 +103,8 @@ describe('dashboard', () => {
     );
     renderApp({ client: organization.masterAdmin.client, route: '/' });
     const recent = await screen.findByRole('region', { name: 'Recent Documents' }, PAGE);
+    // The region is there while the list still loads.
+    await within(recent).findByText('Newest notes.txt', {}, PAGE);
     expect(
       within(recent)
         .getAllByRole('listitem')
