@@ -7,9 +7,11 @@ import { registerAdmin } from './admin.ts';
 import { AuthError, authErrors } from './errors.ts';
 import { preparePasswordChecks } from './passwords.ts';
 import { AuthLimits } from './limits.ts';
+import { registerRecover } from './recover.ts';
 import { registerSignup } from './signup.ts';
 import { registerToken } from './token.ts';
 import { registerUserRoutes } from './user-routes.ts';
+import { registerVerify } from './verify.ts';
 
 /** Requests to the auth service carry small JSON bodies; anything bigger is refused unread. */
 const MAX_BODY_BYTES = 64 * 1024;
@@ -18,6 +20,8 @@ const MAX_BODY_BYTES = 64 * 1024;
 const ROUTES: Record<string, string[]> = {
   '/signup': ['POST'],
   '/token': ['POST'],
+  '/recover': ['POST'],
+  '/verify': ['GET', 'POST'],
   '/user': ['GET', 'PUT'],
   '/logout': ['POST'],
   '/settings': ['GET'],
@@ -98,6 +102,8 @@ export function createAuthApp(ctx: AppContext): Hono<ApiEnv> {
   app.get('/settings', (c) => c.json({ ...SETTINGS, disable_signup: !settings.enableSignup }));
   registerSignup(app, ctx, limits);
   registerToken(app, ctx, limits);
+  registerRecover(app, ctx, limits);
+  registerVerify(app, ctx);
   registerUserRoutes(app, ctx);
   registerAdmin(app, ctx);
 
