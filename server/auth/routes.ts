@@ -28,6 +28,7 @@ const ROUTES: Record<string, string[]> = {
   '/health': ['GET'],
   '/admin/users': ['POST'],
   '/admin/users/:id': ['DELETE'],
+  '/admin/generate_link': ['POST'],
 };
 
 const SETTINGS = {

@@ -24,6 +24,10 @@ const AcceptInvitationPage = lazyPage(
   () => import('../features/invitations/accept-invitation-page.tsx'),
   'AcceptInvitationPage',
 );
+const ResetPasswordPage = lazyPage(
+  () => import('../features/auth/reset-password-page.tsx'),
+  'ResetPasswordPage',
+);
 const DashboardPage = lazyPage(() => import('./routes/dashboard-page.tsx'), 'DashboardPage');
 const DocumentsPage = lazyPage(
   () => import('../features/documents/documents-page.tsx'),
@@ -111,6 +115,10 @@ export function AppRoutes() {
       <Route
         path={routePatterns.invitation}
         element={<Page component={AcceptInvitationPage} fullScreen />}
+      />
+      <Route
+        path={routePatterns.resetPassword}
+        element={<Page component={ResetPasswordPage} fullScreen />}
       />
       {/* Everything else sits inside the authenticated shell. */}
       <Route element={<Shell />}>

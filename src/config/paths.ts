@@ -20,6 +20,8 @@ export const paths = {
   outbox: '/outbox',
   oauthCallback: (providerId: string) => `/oauth/callback/${providerId}`,
   invitation: (token: string) => `/invite/${token}`,
+  /** Where a password reset e-mail's link leads (`?token_hash=…&type=recovery`). */
+  resetPassword: '/reset-password',
 } as const;
 
 /** Route patterns for the router. */
@@ -36,4 +38,5 @@ export const routePatterns = {
   outbox: '/outbox',
   oauthCallback: '/oauth/callback/:providerId',
   invitation: '/invite/:token?',
+  resetPassword: '/reset-password',
 } as const;

@@ -1158,6 +1158,10 @@ export type Database = {
         };
         Returns: Database['public']['CompositeTypes']['mail_result'];
       };
+      send_password_reset: {
+        Args: { user_id: string };
+        Returns: string;
+      };
       search_documents: {
         Args: {
           search?: string | null;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addMember, createOrganisation } from '../security/world.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { startSmtpServer, type TestSmtpServer } from '../support/smtp.ts';
 import { PASSWORD, authRequest, jwtPayload, uniqueEmail } from './auth-helpers.ts';
@@ -221,5 +222,56 @@ describe('forgotten passwords', () => {
     });
     expect(garbage.status).toBe(403);
     expect(garbage.body).toMatchObject({ code: 'otp_expired' });
+  });
+
+  it('lets an admin send a member of their organisation a reset link, to the member only', async () => {
+    const church = await createOrganisation(server, 'Reset Church');
+    const member = await addMember(server, church, 'user', 'volunteer');
+    const admin = await addMember(server, church, 'admin', 'office');
+    const before = smtp.received.length;
+    const { data, error } = await admin.client.rpc('send_password_reset', {
+      user_id: member.userId,
+    });
+    expect(error).toBeNull();
+    expect(data).toBe('queued');
+    const again = await admin.client.rpc('send_password_reset', { user_id: member.userId });
+    expect(again.error?.message).toBe(
+      'A reset link was sent to this member less than a minute ago',
+    );
+    const refused = await member.client.rpc('send_password_reset', { user_id: admin.userId });
+    expect(refused.error?.message).toBe('Insufficient permissions to send password reset links');
+
+    const { url } = await recoveryMail(member.email);
+    expect(smtp.received.slice(before).map(({ envelope }) => envelope.to)).toEqual([
+      [member.email],
+    ]);
+    const client = server.anon();
+    const verified = await client.auth.verifyOtp({
+      token_hash: url.searchParams.get('token_hash')!,
+      type: 'recovery',
+    });
+    expect(verified.error).toBeNull();
+    expect(verified.data.user!.id).toBe(member.userId);
+  });
+
+  it("makes GoTrue's recovery link for the service role (admin.generateLink)", async () => {
+    const { email, id } = await newUser('generated');
+    const { data, error } = await server.service().auth.admin.generateLink({
+      type: 'recovery',
+      email,
+    });
+    expect(error).toBeNull();
+    expect(data.user?.id).toBe(id);
+    expect(data.properties?.verification_type).toBe('recovery');
+    expect(data.properties?.email_otp).toMatch(/^\d{6}$/);
+    const link = new URL(data.properties!.action_link);
+    expect(link.searchParams.get('token')).toBe(data.properties!.hashed_token);
+    const verified = await server
+      .anon()
+      .auth.verifyOtp({ token_hash: data.properties!.hashed_token, type: 'recovery' });
+    expect(verified.error).toBeNull();
+
+    const anon = await server.anon().auth.admin.generateLink({ type: 'recovery', email });
+    expect(anon.error?.status).toBe(403);
   });
 });

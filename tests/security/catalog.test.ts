@@ -30,6 +30,7 @@ const AUTHENTICATED_RPC = [
   'save_oauth_config',
   'search_documents',
   'send_documents_email',
+  'send_password_reset',
   'set_documents_category',
   'set_documents_expiry',
   'update_user_role',

@@ -348,6 +348,32 @@ export function rpcCases(server: TestServer, world: World): Case[] {
       }
 
       cases.push({
+        group: group('send_password_reset'),
+        name: `${actor.label} sends a password reset link to a user of ${on}`,
+        expected: teamAction(
+          actor,
+          target,
+          isAdmin,
+          'Insufficient permissions to send password reset links',
+          'User not found',
+        ),
+        run: async () => {
+          const outcome = outcomeOf(
+            await actor.client.rpc('send_password_reset', { user_id: org.bystander.userId }),
+          );
+          // The effect: a job that writes and sends the link to the member's own address.
+          const { rows } = await server.db.query<{ id: string }>(
+            `delete from private.jobs where kind = 'auth.mail' and payload ->> 'user_id' = $1
+             returning id`,
+            [org.bystander.userId],
+          );
+          if ((rows.length === 1) !== (outcome === 'allowed'))
+            return 'error: effect does not match the answer';
+          return outcome;
+        },
+      });
+
+      cases.push({
         group: group('cancel_invitation'),
         name: `${actor.label} cancels an invitation of ${on}`,
         expected: teamAction(

@@ -11,6 +11,7 @@ import {
 import { renderApp } from '../../../testing/render.tsx';
 import { watchBusyButton } from '../../../testing/busy-label.ts';
 import { INVITATION_ONLY } from './auth-form.tsx';
+import { RESET_LINK_SENT } from './forgot-password-form.tsx';
 
 // The first render loads the route's chunk and talks to a real backend on a busy machine.
 configure({ asyncUtilTimeout: 10_000 });
@@ -188,6 +189,44 @@ describe('the sign-in form where sign-up is closed', () => {
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
     expect(
       await screen.findByRole('heading', { name: 'Set up your organization' }),
+    ).toBeInTheDocument();
+  });
+});
+
+describe('forgotten passwords', () => {
+  it('asks for the address, has a link e-mailed, and goes back to sign in', async () => {
+    const user = userEvent.setup();
+    const member = await signUpUser();
+    await openSignedOut();
+    await user.type(screen.getByLabelText('Email address'), member.email);
+    await user.click(screen.getByRole('button', { name: 'Forgot your password?' }));
+    expect(screen.getByRole('heading', { name: 'Reset your password' })).toBeInTheDocument();
+    // The address typed on the sign-in form is kept.
+    expect(screen.getByLabelText('Email address')).toHaveValue(member.email);
+    await user.click(screen.getByRole('button', { name: 'Send reset link' }));
+    expect(await screen.findByRole('status')).toHaveTextContent(RESET_LINK_SENT);
+
+    await user.click(screen.getByRole('button', { name: 'Back to sign in' }));
+    expect(screen.getByRole('heading', { name: 'Sign in to Steward' })).toBeInTheDocument();
+  });
+
+  it("shows the server's refusal, such as the limit of one e-mail a minute per address", async () => {
+    const user = userEvent.setup();
+    const email = uniqueEmail('forgetful');
+    await openSignedOut();
+    await user.click(screen.getByRole('button', { name: 'Forgot your password?' }));
+    await user.type(screen.getByLabelText('Email address'), email);
+    await user.click(screen.getByRole('button', { name: 'Send reset link' }));
+    expect(await screen.findByRole('status')).toHaveTextContent(RESET_LINK_SENT);
+    await user.click(screen.getByRole('button', { name: 'Back to sign in' }));
+    await user.click(screen.getByRole('button', { name: 'Forgot your password?' }));
+    await user.clear(screen.getByLabelText('Email address'));
+    await user.type(screen.getByLabelText('Email address'), email);
+    await user.click(screen.getByRole('button', { name: 'Send reset link' }));
+    expect(
+      await screen.findByText(
+        /For security purposes, you can only request this after \d+ seconds\./,
+      ),
     ).toBeInTheDocument();
   });
 });

@@ -71,6 +71,7 @@ export function UserManagement({
           onChangeRole={actions.changeRole}
           onDeactivate={actions.deactivate}
           onReactivate={actions.reactivate}
+          onSendPasswordReset={actions.sendPasswordReset}
         />
       </section>
 

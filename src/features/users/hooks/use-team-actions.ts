@@ -5,6 +5,7 @@ import { useCancelInvitation } from '../api/cancel-invitation.ts';
 import { useDeactivateUser } from '../api/deactivate-user.ts';
 import { userKeys } from '../api/query-keys.ts';
 import { useReactivateUser } from '../api/reactivate-user.ts';
+import { useSendPasswordReset } from '../api/send-password-reset.ts';
 import { useUpdateUserRole, type RoleChange } from '../api/update-user-role.ts';
 
 /** The member or invitation a team change is about: its variable, or the member of a role change. */
@@ -22,6 +23,7 @@ export function useTeamActions() {
   const deactivate = useDeactivateUser();
   const reactivate = useReactivateUser();
   const cancelInvitation = useCancelInvitation();
+  const passwordReset = useSendPasswordReset();
   const busyIds = new Set(
     useMutationState({
       filters: { mutationKey: userKeys.teamChanges, status: 'pending' },
@@ -51,6 +53,25 @@ export function useTeamActions() {
     },
     reactivate: (userId: string) =>
       run(reactivate.mutateAsync(userId), 'Failed to reactivate user'),
+    sendPasswordReset: async (userId: string, email: string) => {
+      const confirmed = await confirm(
+        `Send ${email} a link to set a new password? The link goes to their own address and works once, for one hour.`,
+        { confirmLabel: 'Send link' },
+      );
+      if (!confirmed) return;
+      await run(
+        passwordReset
+          .mutateAsync(userId)
+          .then((status) =>
+            alert(
+              status === 'queued'
+                ? `A password reset link has been sent to ${email}.`
+                : 'E-mail is not set up on this installation, so no reset link could be sent.',
+            ),
+          ),
+        'Failed to send reset link',
+      );
+    },
     cancelInvitation: async (invitationId: string) => {
       const confirmed = await confirm('Are you sure you want to cancel this invitation?', {
         confirmLabel: 'Cancel invitation',
