@@ -105,7 +105,7 @@ export function createAuthApp(ctx: AppContext): Hono<ApiEnv> {
   registerToken(app, ctx, limits);
   registerRecover(app, ctx, limits);
   registerVerify(app, ctx);
-  registerUserRoutes(app, ctx);
+  registerUserRoutes(app, ctx, limits);
   registerAdmin(app, ctx);
 
   for (const [path, methods] of Object.entries(ROUTES)) {

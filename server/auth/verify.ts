@@ -2,7 +2,7 @@ import type { Context, Hono } from 'hono';
 import type { AppContext } from '../context.ts';
 import type { Queryable } from '../db/database.ts';
 import type { ApiEnv } from '../http/api-env.ts';
-import { AuthError, badRequest, forbidden, unexpected } from './errors.ts';
+import { AuthError, badRequest, forbidden, unexpected, unprocessable } from './errors.ts';
 import type { OneTimeTokenType } from './one-time-tokens.ts';
 import { consumeCode, consumeTokenHash } from './one-time-tokens.ts';
 import { allowedRedirect } from './redirects.ts';
@@ -40,8 +40,20 @@ function verifyType(type: string): VerifyType {
 }
 
 /** What the verified token does to its user, in the transaction that used it up. */
-async function apply(tx: Queryable, type: VerifyType, user: UserRecord): Promise<void> {
+async function apply(tx: Queryable, type: VerifyType, user: UserRecord): Promise<AuthError | null> {
   if (type === 'email_change') {
+    // Someone may have taken the address since the change was asked for.
+    const taken = await tx.query(
+      `select 1 from auth.users where lower(email) = lower($1) and id <> $2::uuid
+          and is_sso_user = false`,
+      [user.new_email, user.id],
+    );
+    if (taken.rows.length > 0) {
+      return unprocessable(
+        'email_exists',
+        'A user with this email address has already been registered',
+      );
+    }
     await tx.query(
       `update auth.users
           set email = email_change, email_change = '', email_change_sent_at = null,
@@ -57,7 +69,7 @@ async function apply(tx: Queryable, type: VerifyType, user: UserRecord): Promise
         where user_id = $1::uuid and provider = 'email'`,
       [user.id, user.new_email],
     );
-    return;
+    return null;
   }
   // Recovery proves the address too, as GoTrue's recoverVerify confirms an unconfirmed user.
   await tx.query(
@@ -69,6 +81,7 @@ async function apply(tx: Queryable, type: VerifyType, user: UserRecord): Promise
       where id = $1::uuid`,
     [user.id],
   );
+  return null;
 }
 
 /** Whether the token was sent to the address the user still has (or still wants). */
@@ -125,7 +138,8 @@ async function verifyAndSignIn(
       return 'tokenHash' in credential ? linkInvalid() : codeInvalid();
     }
     if (user.is_banned) return forbidden('user_banned', 'User is banned');
-    await apply(tx, type, user);
+    const refused = await apply(tx, type, user);
+    if (refused) return refused;
     const now = new Date().toISOString();
     const session = await createSession(tx, user.id, clientInfo(c), now, METHODS[type]);
     await markSignedIn(tx, user.id, now);
