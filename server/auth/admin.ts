@@ -36,8 +36,8 @@ const emailExists = () =>
 
 /**
  * The part of GoTrue's admin API that tests and benchmarks use to seed users:
- * `POST /admin/users`, `DELETE /admin/users/{id}` and `POST /admin/generate_link` (type
- * `recovery`), for the service-role key only.
+ * `POST /admin/users`, `DELETE /admin/users/{id}` and `POST /admin/generate_link` (types
+ * `recovery` and `email_change_new`), for the service-role key only.
  */
 export function registerAdmin(app: Hono<ApiEnv>, ctx: AppContext): void {
   // GoTrue's generateLink: the recovery link and code an e-mail would carry, without the
@@ -46,16 +46,36 @@ export function registerAdmin(app: Hono<ApiEnv>, ctx: AppContext): void {
     requireServiceRole(c);
     const body = await readJsonObject(c);
     const type = stringField(body, 'type');
-    if (type !== 'recovery') {
+    if (type !== 'recovery' && type !== 'email_change_new') {
       throw badRequest('validation_failed', 'Invalid email action link type requested');
     }
     const address = validateEmail(stringField(body, 'email'));
     const user = await findUserByEmail(ctx.db, address);
     if (!user) throw new AuthError(404, 'user_not_found', 'User with this email not found');
+    let newEmail: string | null = null;
+    if (type === 'email_change_new') {
+      newEmail = validateEmail(stringField(body, 'new_email'));
+      const holder = await findUserByEmail(ctx.db, newEmail);
+      if (holder) throw emailExists();
+    }
     const redirectTo =
       allowedRedirect(ctx.config.auth, stringField(body, 'redirect_to') || undefined) ??
       ctx.config.auth.siteUrl;
     const token = await ctx.db.transaction(async (tx) => {
+      if (newEmail !== null) {
+        await tx.query(
+          `update auth.users set email_change = $2, email_change_sent_at = now()
+            where id = $1::uuid`,
+          [user.id, newEmail],
+        );
+        return issueOneTimeToken(
+          tx,
+          ctx.keys.jwtSecret,
+          user.id,
+          'email_change_token_new',
+          newEmail,
+        );
+      }
       const issued = await issueOneTimeToken(
         tx,
         ctx.keys.jwtSecret,
@@ -69,9 +89,10 @@ export function registerAdmin(app: Hono<ApiEnv>, ctx: AppContext): void {
       return issued;
     });
     const fresh = (await findUserById(ctx.db, user.id)) ?? user;
+    const verificationType = type === 'recovery' ? 'recovery' : 'email_change';
     const query = new URLSearchParams({
       token: token.tokenHash,
-      type,
+      type: verificationType,
       redirect_to: redirectTo,
     });
     return c.json({
@@ -79,7 +100,7 @@ export function registerAdmin(app: Hono<ApiEnv>, ctx: AppContext): void {
       action_link: `${ctx.publicUrl()}/auth/v1/verify?${query}`,
       email_otp: token.code,
       hashed_token: token.tokenHash,
-      verification_type: type,
+      verification_type: verificationType,
       redirect_to: redirectTo,
     });
   });

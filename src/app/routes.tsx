@@ -28,6 +28,10 @@ const ResetPasswordPage = lazyPage(
   () => import('../features/auth/reset-password-page.tsx'),
   'ResetPasswordPage',
 );
+const ConfirmEmailPage = lazyPage(
+  () => import('../features/auth/confirm-email-page.tsx'),
+  'ConfirmEmailPage',
+);
 const DashboardPage = lazyPage(() => import('./routes/dashboard-page.tsx'), 'DashboardPage');
 const DocumentsPage = lazyPage(
   () => import('../features/documents/documents-page.tsx'),
@@ -119,6 +123,10 @@ export function AppRoutes() {
       <Route
         path={routePatterns.resetPassword}
         element={<Page component={ResetPasswordPage} fullScreen />}
+      />
+      <Route
+        path={routePatterns.confirmEmail}
+        element={<Page component={ConfirmEmailPage} fullScreen />}
       />
       {/* Everything else sits inside the authenticated shell. */}
       <Route element={<Shell />}>

@@ -22,6 +22,8 @@ export const paths = {
   invitation: (token: string) => `/invite/${token}`,
   /** Where a password reset e-mail's link leads (`?token_hash=…&type=recovery`). */
   resetPassword: '/reset-password',
+  /** Where a confirmation e-mail's link leads (`?token_hash=…&type=email_change|signup`). */
+  confirmEmail: '/confirm-email',
 } as const;
 
 /** Route patterns for the router. */
@@ -39,4 +41,5 @@ export const routePatterns = {
   oauthCallback: '/oauth/callback/:providerId',
   invitation: '/invite/:token?',
   resetPassword: '/reset-password',
+  confirmEmail: '/confirm-email',
 } as const;

@@ -7,6 +7,7 @@ import { useToast } from '../../../components/ui/toast.tsx';
 import { useLeaveGuard } from '../../../components/ui/use-leave-guard.ts';
 import { errorMessage } from '../../../lib/errors.ts';
 import { PROFILE_NOT_SAVED, useUpdateOwnName } from '../api/update-own-name.ts';
+import { AccountSecurity } from './account-security.tsx';
 
 export const PROFILE_SAVED = 'Your profile has been saved.';
 export const UNSAVED_PROFILE_QUESTION =
@@ -20,7 +21,8 @@ export interface ProfileDialogProps {
 
 /**
  * The signed-in member's own profile: their full name, shown in the navigation bar and to the
- * rest of the organisation instead of their e-mail. Blank clears it.
+ * rest of the organisation instead of their e-mail (blank clears it); then their password,
+ * e-mail address and other sessions.
  */
 export function ProfileDialog({ fullName, email, onClose }: ProfileDialogProps) {
   const [name, setName] = useState(fullName ?? '');
@@ -69,6 +71,9 @@ export function ProfileDialog({ fullName, email, onClose }: ProfileDialogProps) 
           </Button>
         </div>
       </form>
+      <div className="mt-6">
+        <AccountSecurity email={email} />
+      </div>
     </Modal>
   );
 }
