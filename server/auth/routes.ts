@@ -7,6 +7,7 @@ import { registerAdmin } from './admin.ts';
 import { AuthError, authErrors } from './errors.ts';
 import { preparePasswordChecks } from './passwords.ts';
 import { AuthLimits } from './limits.ts';
+import { registerMfa } from './mfa.ts';
 import { registerRecover } from './recover.ts';
 import { registerSignup } from './signup.ts';
 import { registerToken } from './token.ts';
@@ -29,6 +30,10 @@ const ROUTES: Record<string, string[]> = {
   '/admin/users': ['POST'],
   '/admin/users/:id': ['DELETE'],
   '/admin/generate_link': ['POST'],
+  '/factors': ['POST'],
+  '/factors/:id': ['DELETE'],
+  '/factors/:id/challenge': ['POST'],
+  '/factors/:id/verify': ['POST'],
 };
 
 const SETTINGS = {
@@ -106,6 +111,7 @@ export function createAuthApp(ctx: AppContext): Hono<ApiEnv> {
   registerRecover(app, ctx, limits);
   registerVerify(app, ctx);
   registerUserRoutes(app, ctx, limits);
+  registerMfa(app, ctx);
   registerAdmin(app, ctx);
 
   for (const [path, methods] of Object.entries(ROUTES)) {

@@ -93,6 +93,26 @@ export async function createSession(
   };
 }
 
+/**
+ * Gives a session a new refresh token (after its assurance level changed, as GoTrue does when
+ * a second factor is verified): the session's current tokens are revoked.
+ */
+export async function replaceRefreshToken(
+  tx: Queryable,
+  userId: string,
+  sessionId: string,
+  now: string,
+): Promise<string> {
+  await tx.query(
+    `update auth.refresh_tokens set revoked = true, updated_at = $2::timestamptz
+      where session_id = $1::uuid and not coalesce(revoked, false)`,
+    [sessionId, now],
+  );
+  const refreshToken = newRefreshToken();
+  await insertRefreshToken(tx, refreshToken, null, userId, sessionId, now);
+  return refreshToken;
+}
+
 /** The session with this id, with its `aal` and `amr`, if it still exists (logout deletes it). */
 export async function findSession(q: Queryable, id: string): Promise<TokenSession | null> {
   const { rows } = await q.query<{

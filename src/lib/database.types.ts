@@ -793,6 +793,7 @@ export type Database = {
           created_by: string | null;
           id: string;
           name: string;
+          require_two_factor_for_admins: boolean;
           updated_at: string;
         };
         Insert: {
@@ -800,6 +801,7 @@ export type Database = {
           created_by?: string | null;
           id?: string;
           name: string;
+          require_two_factor_for_admins?: boolean;
           updated_at?: string;
         };
         Update: {
@@ -807,6 +809,7 @@ export type Database = {
           created_by?: string | null;
           id?: string;
           name?: string;
+          require_two_factor_for_admins?: boolean;
           updated_at?: string;
         };
         Relationships: [];
@@ -1157,6 +1160,22 @@ export type Database = {
           as_links: boolean;
         };
         Returns: Database['public']['CompositeTypes']['mail_result'];
+      };
+      members_with_two_factor: {
+        Args: never;
+        Returns: string[];
+      };
+      remove_member_two_factor: {
+        Args: { user_id: string };
+        Returns: number;
+      };
+      set_two_factor_requirement: {
+        Args: { required: boolean };
+        Returns: undefined;
+      };
+      two_factor_status: {
+        Args: never;
+        Returns: Json;
       };
       send_password_reset: {
         Args: { user_id: string };

@@ -21,6 +21,8 @@ describe('migrations', () => {
         '003-storage.sql',
         '004-storage-upload-tokens.sql',
         '005-rest.sql',
+        '006-auth-one-time-tokens.sql',
+        '007-auth-mfa.sql',
       ]);
       expect(first.migrations).toEqual(migrationFiles);
 

@@ -21,9 +21,11 @@ const AUTHENTICATED_RPC = [
   'get_invitation',
   'invite_user',
   'invite_user_by_email',
+  'members_with_two_factor',
   'organization_storage_usage',
   'reactivate_user',
   'remove_documents_tags',
+  'remove_member_two_factor',
   'renew_document',
   'retry_outbox_message',
   'revoke_calendar_feed',
@@ -33,6 +35,8 @@ const AUTHENTICATED_RPC = [
   'send_password_reset',
   'set_documents_category',
   'set_documents_expiry',
+  'set_two_factor_requirement',
+  'two_factor_status',
   'update_user_role',
 ];
 const ANON_RPC = ['get_invitation'];
