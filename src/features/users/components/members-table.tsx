@@ -1,4 +1,4 @@
-import { KeyRound, UserCheck, UserX } from 'lucide-react';
+import { KeyRound, ShieldOff, UserCheck, UserX } from 'lucide-react';
 import { useMemo } from 'react';
 import { RoleBadge } from '../../../components/role-badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
@@ -20,6 +20,9 @@ export interface MembersTableProps {
   /** Admins send an active member a link to set a new password (as other actions: not to
    * themselves or a master admin). */
   onSendPasswordReset: (userId: string, email: string) => void;
+  /** Members with a second factor; master admins may remove it (a lost phone). */
+  twoFactorIds?: ReadonlySet<string>;
+  onRemoveTwoFactor?: (userId: string, email: string) => void;
 }
 
 const ROLE_ORDER: Record<Role, number> = { master_admin: 0, admin: 1, user: 2 };
@@ -37,6 +40,8 @@ export function MembersTable({
   onDeactivate,
   onReactivate,
   onSendPasswordReset,
+  twoFactorIds,
+  onRemoveTwoFactor,
 }: MembersTableProps) {
   const actionable = (member: Member) =>
     member.id !== currentUserId && member.role !== 'master_admin';
@@ -126,6 +131,17 @@ export function MembersTable({
       actionsWidth="w-[26%]"
       rowActions={(member) => (
         <div className="flex flex-wrap gap-2">
+          {onRemoveTwoFactor && member.id !== currentUserId && twoFactorIds?.has(member.id) && (
+            <Button
+              variant="secondary"
+              size="sm"
+              icon={ShieldOff}
+              onClick={() => onRemoveTwoFactor(member.id, member.email)}
+              disabled={busyIds.has(member.id)}
+            >
+              Remove two-factor<span className="sr-only"> {member.email}</span>
+            </Button>
+          )}
           {actionable(member) && member.is_active && (
             <Button
               variant="secondary"

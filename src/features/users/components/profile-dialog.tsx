@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { Modal } from '../../../components/modal.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { FormError } from '../../../components/ui/form-error.tsx';
@@ -17,6 +17,8 @@ export interface ProfileDialogProps {
   fullName: string | null;
   email: string;
   onClose: () => void;
+  /** More of the account, shown last (the two-factor settings, from their own feature). */
+  children?: ReactNode;
 }
 
 /**
@@ -24,7 +26,7 @@ export interface ProfileDialogProps {
  * rest of the organisation instead of their e-mail (blank clears it); then their password,
  * e-mail address and other sessions.
  */
-export function ProfileDialog({ fullName, email, onClose }: ProfileDialogProps) {
+export function ProfileDialog({ fullName, email, onClose, children }: ProfileDialogProps) {
   const [name, setName] = useState(fullName ?? '');
   const save = useUpdateOwnName();
   const toast = useToast();
@@ -74,6 +76,7 @@ export function ProfileDialog({ fullName, email, onClose }: ProfileDialogProps) 
       <div className="mt-6">
         <AccountSecurity email={email} />
       </div>
+      {children && <div className="mt-6">{children}</div>}
     </Modal>
   );
 }
