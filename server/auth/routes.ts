@@ -9,7 +9,7 @@ import { preparePasswordChecks } from './passwords.ts';
 import { AuthLimits } from './limits.ts';
 import { registerMfa } from './mfa.ts';
 import { registerRecover } from './recover.ts';
-import { registerSignup } from './signup.ts';
+import { confirmationsRequired, registerSignup } from './signup.ts';
 import { registerToken } from './token.ts';
 import { registerUserRoutes } from './user-routes.ts';
 import { registerVerify } from './verify.ts';
@@ -105,7 +105,13 @@ export function createAuthApp(ctx: AppContext): Hono<ApiEnv> {
       description: 'GoTrue is a user registration and authentication API',
     }),
   );
-  app.get('/settings', (c) => c.json({ ...SETTINGS, disable_signup: !settings.enableSignup }));
+  app.get('/settings', (c) =>
+    c.json({
+      ...SETTINGS,
+      disable_signup: !settings.enableSignup,
+      mailer_autoconfirm: !confirmationsRequired(ctx),
+    }),
+  );
   registerSignup(app, ctx, limits);
   registerToken(app, ctx, limits);
   registerRecover(app, ctx, limits);

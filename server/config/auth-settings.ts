@@ -70,6 +70,12 @@ export interface AuthSettings {
   /** `[auth.email] otp_expiry`: seconds an e-mailed link or code stays valid (3600). */
   emailOtpExpirySeconds: number;
   /**
+   * `[auth.email] enable_confirmations`: new sign-ups confirm their address by a link before
+   * they can sign in (GoTrue's `mailer_autoconfirm` off). Applies only where SMTP is configured,
+   * since without it no link can arrive; invitation acceptances never need it.
+   */
+  enableConfirmations: boolean;
+  /**
    * How guessing at passwords is slowed down (see `server/auth/guess-limiter.ts`). Failed
    * sign-ins are remembered for `window`; each budget below counts failures in that window.
    */
@@ -145,6 +151,10 @@ export function readAuthSettings(
       from(email, 'auth.email', 'otp_expiry', 'AUTH_EMAIL_OTP_EXPIRY'),
       3600,
       60,
+    ),
+    enableConfirmations: booleanSetting(
+      from(email, 'auth.email', 'enable_confirmations', 'AUTH_EMAIL_ENABLE_CONFIRMATIONS'),
+      false,
     ),
     guesses: {
       windowMs: durationSetting(from({}, 'auth', '', 'AUTH_GUESS_WINDOW'), 3_600_000),

@@ -57,7 +57,7 @@ describe('server configuration', () => {
     const config = await configFrom(
       `[api]\nmax_rows = 50\n[auth]\nenable_signup = false\nsite_url = "https://office.example.org"\n` +
         `additional_redirect_urls = ["https://a.example.org"]\n[auth.rate_limit]\nsign_in_sign_ups = 7\n` +
-        `email_sent = 4\n[auth.email]\nmax_frequency = "5s"\notp_expiry = 600\n` +
+        `email_sent = 4\n[auth.email]\nmax_frequency = "5s"\notp_expiry = 600\nenable_confirmations = true\n` +
         `[storage]\nfile_size_limit = "5MB"\n[functions.open]\nverify_jwt = false\n`,
       `[database]\nstatement_timeout_anon = "500ms"\n[storage]\nquota_per_organization = "2GiB"\n` +
         `max_signed_url_expiry = "1h"\n[api]\nmax_embed_depth = 2\n[oauth]\nallowed_hosts = ["id.example.org"]\n` +
@@ -76,6 +76,7 @@ describe('server configuration', () => {
     expect(config.auth.emailsSentPerAddress).toBe(4);
     expect(config.auth.emailMaxFrequencyMs).toBe(5000);
     expect(config.auth.emailOtpExpirySeconds).toBe(600);
+    expect(config.auth.enableConfirmations).toBe(true);
     expect(config.storage).toEqual({
       fileSizeLimit: 5_000_000,
       quotaPerOrganization: 2 * 1024 ** 3,
