@@ -5,7 +5,9 @@ import { isPostgresError } from '../db/database.ts';
 import type { ApiEnv } from '../http/api-env.ts';
 import { requireServiceRole } from './authenticate.ts';
 import { AuthError, badRequest, unexpected, unprocessable } from './errors.ts';
+import { issueOneTimeToken } from './one-time-tokens.ts';
 import { hashPassword } from './passwords.ts';
+import { allowedRedirect } from './redirects.ts';
 import {
   DuplicateEmailError,
   DuplicateIdError,
@@ -34,9 +36,75 @@ const emailExists = () =>
 
 /**
  * The part of GoTrue's admin API that tests and benchmarks use to seed users:
- * `POST /admin/users` and `DELETE /admin/users/{id}`, for the service-role key only.
+ * `POST /admin/users`, `DELETE /admin/users/{id}` and `POST /admin/generate_link` (types
+ * `recovery` and `email_change_new`), for the service-role key only.
  */
 export function registerAdmin(app: Hono<ApiEnv>, ctx: AppContext): void {
+  // GoTrue's generateLink: the recovery link and code an e-mail would carry, without the
+  // e-mail, for a server-side caller that delivers it itself.
+  app.post('/admin/generate_link', async (c) => {
+    requireServiceRole(c);
+    const body = await readJsonObject(c);
+    const type = stringField(body, 'type');
+    if (type !== 'recovery' && type !== 'email_change_new') {
+      throw badRequest('validation_failed', 'Invalid email action link type requested');
+    }
+    const address = validateEmail(stringField(body, 'email'));
+    const user = await findUserByEmail(ctx.db, address);
+    if (!user) throw new AuthError(404, 'user_not_found', 'User with this email not found');
+    let newEmail: string | null = null;
+    if (type === 'email_change_new') {
+      newEmail = validateEmail(stringField(body, 'new_email'));
+      const holder = await findUserByEmail(ctx.db, newEmail);
+      if (holder) throw emailExists();
+    }
+    const redirectTo =
+      allowedRedirect(ctx.config.auth, stringField(body, 'redirect_to') || undefined) ??
+      ctx.config.auth.siteUrl;
+    const token = await ctx.db.transaction(async (tx) => {
+      if (newEmail !== null) {
+        await tx.query(
+          `update auth.users set email_change = $2, email_change_sent_at = now()
+            where id = $1::uuid`,
+          [user.id, newEmail],
+        );
+        return issueOneTimeToken(
+          tx,
+          ctx.keys.jwtSecret,
+          user.id,
+          'email_change_token_new',
+          newEmail,
+        );
+      }
+      const issued = await issueOneTimeToken(
+        tx,
+        ctx.keys.jwtSecret,
+        user.id,
+        'recovery_token',
+        user.email ?? address,
+      );
+      await tx.query('update auth.users set recovery_sent_at = now() where id = $1::uuid', [
+        user.id,
+      ]);
+      return issued;
+    });
+    const fresh = (await findUserById(ctx.db, user.id)) ?? user;
+    const verificationType = type === 'recovery' ? 'recovery' : 'email_change';
+    const query = new URLSearchParams({
+      token: token.tokenHash,
+      type: verificationType,
+      redirect_to: redirectTo,
+    });
+    return c.json({
+      ...(await userJson(ctx.db, fresh)),
+      action_link: `${ctx.publicUrl()}/auth/v1/verify?${query}`,
+      email_otp: token.code,
+      hashed_token: token.tokenHash,
+      verification_type: verificationType,
+      redirect_to: redirectTo,
+    });
+  });
+
   app.post('/admin/users', async (c) => {
     requireServiceRole(c);
     const body = await readJsonObject(c);

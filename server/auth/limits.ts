@@ -18,6 +18,16 @@ export const rateLimited = (retryAfterSeconds: number) =>
     { 'Retry-After': String(retryAfterSeconds) },
   );
 
+/** GoTrue's answer when too many account e-mails were asked for. */
+const emailRateLimited = (retryAfterSeconds: number, message: string) =>
+  new AuthError(
+    429,
+    'over_email_send_rate_limit',
+    message,
+    {},
+    { 'Retry-After': String(retryAfterSeconds) },
+  );
+
 /** The auth service's limits, kept in memory for the life of the server. */
 export class AuthLimits {
   /** Sign-ups and password sign-ins per client address (`sign_in_sign_ups`). */
@@ -26,6 +36,10 @@ export class AuthLimits {
   private readonly tokenRefreshes: RequestRateLimiter;
   /** Failed password sign-ins, slowed down per address and per account. */
   readonly guesses: GuessLimiter;
+  /** Account e-mails asked for per client address in an hour (`email_sent`). */
+  private readonly emailRequests: RequestRateLimiter;
+  /** Account e-mails to one address: one per `max_frequency`. */
+  private readonly emailRecipients: RequestRateLimiter;
 
   constructor(settings: AuthSettings) {
     const maxKeys = settings.limiterMaxKeys;
@@ -40,6 +54,33 @@ export class AuthLimits {
       maxKeys,
     });
     this.guesses = new GuessLimiter({ ...settings.guesses, maxKeys });
+    this.emailRequests = new RequestRateLimiter({
+      limit: settings.emailsSentPerAddress,
+      windowMs: 60 * 60_000,
+      maxKeys,
+    });
+    this.emailRecipients = new RequestRateLimiter({
+      limit: 1,
+      windowMs: settings.emailMaxFrequencyMs,
+      maxKeys,
+    });
+  }
+
+  /**
+   * Counts a request for an account e-mail to `recipient` (as `emailLookupKey` spells it) from
+   * this client; throws GoTrue's 429 past either allowance. Addresses without an account count
+   * alike, so the answer never tells whether one exists.
+   */
+  countEmail(c: Context, recipient: string): void {
+    const retryAfter = this.emailRequests.take(limiterAddress(c));
+    if (retryAfter > 0) throw emailRateLimited(retryAfter, 'Email rate limit exceeded');
+    const wait = this.emailRecipients.take(recipient);
+    if (wait > 0) {
+      throw emailRateLimited(
+        wait,
+        `For security purposes, you can only request this after ${wait} seconds.`,
+      );
+    }
   }
 
   /** Counts a sign-up or sign-in request of this client; throws 429 past its allowance. */

@@ -7,9 +7,12 @@ import { registerAdmin } from './admin.ts';
 import { AuthError, authErrors } from './errors.ts';
 import { preparePasswordChecks } from './passwords.ts';
 import { AuthLimits } from './limits.ts';
-import { registerSignup } from './signup.ts';
+import { registerMfa } from './mfa.ts';
+import { registerRecover } from './recover.ts';
+import { confirmationsRequired, registerSignup } from './signup.ts';
 import { registerToken } from './token.ts';
 import { registerUserRoutes } from './user-routes.ts';
+import { registerVerify } from './verify.ts';
 
 /** Requests to the auth service carry small JSON bodies; anything bigger is refused unread. */
 const MAX_BODY_BYTES = 64 * 1024;
@@ -18,12 +21,19 @@ const MAX_BODY_BYTES = 64 * 1024;
 const ROUTES: Record<string, string[]> = {
   '/signup': ['POST'],
   '/token': ['POST'],
+  '/recover': ['POST'],
+  '/verify': ['GET', 'POST'],
   '/user': ['GET', 'PUT'],
   '/logout': ['POST'],
   '/settings': ['GET'],
   '/health': ['GET'],
   '/admin/users': ['POST'],
   '/admin/users/:id': ['DELETE'],
+  '/admin/generate_link': ['POST'],
+  '/factors': ['POST'],
+  '/factors/:id': ['DELETE'],
+  '/factors/:id/challenge': ['POST'],
+  '/factors/:id/verify': ['POST'],
 };
 
 const SETTINGS = {
@@ -95,10 +105,19 @@ export function createAuthApp(ctx: AppContext): Hono<ApiEnv> {
       description: 'GoTrue is a user registration and authentication API',
     }),
   );
-  app.get('/settings', (c) => c.json({ ...SETTINGS, disable_signup: !settings.enableSignup }));
+  app.get('/settings', (c) =>
+    c.json({
+      ...SETTINGS,
+      disable_signup: !settings.enableSignup,
+      mailer_autoconfirm: !confirmationsRequired(ctx),
+    }),
+  );
   registerSignup(app, ctx, limits);
   registerToken(app, ctx, limits);
-  registerUserRoutes(app, ctx);
+  registerRecover(app, ctx, limits);
+  registerVerify(app, ctx);
+  registerUserRoutes(app, ctx, limits);
+  registerMfa(app, ctx);
   registerAdmin(app, ctx);
 
   for (const [path, methods] of Object.entries(ROUTES)) {

@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import type { Database, Queryable } from '../db/database.ts';
 import { AuthError, badRequest } from './errors.ts';
-import type { TokenSession } from './tokens.ts';
+import type { AuthMethod, TokenSession } from './tokens.ts';
 import { childRefreshToken, newRefreshToken, refreshTokenDigest } from './tokens.ts';
 import type { UserRecord } from './users.ts';
 import { findUserById } from './users.ts';
@@ -41,14 +41,41 @@ async function insertRefreshToken(
 }
 
 /**
- * Starts a session for a user who just proved their password: one `auth.sessions` row and its
- * first refresh token, in the caller's transaction.
+ * Records that `method` was used in the session (GoTrue's `mfa_amr_claims`): a second use of
+ * the same method moves its time. A verified second factor raises the session to `aal2`.
+ */
+export async function addAmrClaim(
+  tx: Queryable,
+  sessionId: string,
+  method: AuthMethod,
+  now: string,
+): Promise<void> {
+  await tx.query(
+    `insert into auth.mfa_amr_claims (session_id, created_at, updated_at, authentication_method)
+      values ($1::uuid, $2::timestamptz, $2::timestamptz, $3)
+      on conflict (session_id, authentication_method)
+      do update set updated_at = excluded.updated_at`,
+    [sessionId, now, method],
+  );
+  if (method === 'totp') {
+    await tx.query(
+      `update auth.sessions set aal = 'aal2', updated_at = $2::timestamptz where id = $1::uuid`,
+      [sessionId, now],
+    );
+  }
+}
+
+/**
+ * Starts a session for a user who just proved who they are (`method`: a password, or a link
+ * or code from an e-mail): one `auth.sessions` row, its `amr` claim and its first refresh
+ * token, in the caller's transaction.
  */
 export async function createSession(
   tx: Queryable,
   userId: string,
   client: ClientInfo,
   now: string,
+  method: AuthMethod = 'password',
 ): Promise<{ session: TokenSession; refreshToken: string }> {
   const id = randomUUID();
   await tx.query(
@@ -56,20 +83,63 @@ export async function createSession(
       values ($1::uuid, $2::uuid, $3::timestamptz, $3::timestamptz, 'aal1', $4, $5::inet)`,
     [id, userId, now, client.userAgent, inetOrNull(client.address)],
   );
+  await addAmrClaim(tx, id, method, now);
   const refreshToken = newRefreshToken();
   await insertRefreshToken(tx, refreshToken, null, userId, id, now);
-  return { session: { id, createdAt: Math.floor(Date.parse(now) / 1000) }, refreshToken };
+  const createdAt = Math.floor(Date.parse(now) / 1000);
+  return {
+    session: { id, createdAt, aal: 'aal1', amr: [{ method, timestamp: createdAt }] },
+    refreshToken,
+  };
 }
 
-/** The session with this id, if it still exists (logout and revocation delete it). */
+/**
+ * Gives a session a new refresh token (after its assurance level changed, as GoTrue does when
+ * a second factor is verified): the session's current tokens are revoked.
+ */
+export async function replaceRefreshToken(
+  tx: Queryable,
+  userId: string,
+  sessionId: string,
+  now: string,
+): Promise<string> {
+  await tx.query(
+    `update auth.refresh_tokens set revoked = true, updated_at = $2::timestamptz
+      where session_id = $1::uuid and not coalesce(revoked, false)`,
+    [sessionId, now],
+  );
+  const refreshToken = newRefreshToken();
+  await insertRefreshToken(tx, refreshToken, null, userId, sessionId, now);
+  return refreshToken;
+}
+
+/** The session with this id, with its `aal` and `amr`, if it still exists (logout deletes it). */
 export async function findSession(q: Queryable, id: string): Promise<TokenSession | null> {
-  const { rows } = await q.query<{ id: string; created_at: number }>(
-    `select id, extract(epoch from created_at)::float8 as created_at
-       from auth.sessions where id = $1::uuid`,
+  const { rows } = await q.query<{
+    id: string;
+    created_at: number;
+    aal: string | null;
+    amr: { method: string; timestamp: number }[] | null;
+  }>(
+    `select s.id, extract(epoch from s.created_at)::float8 as created_at, s.aal,
+            (select jsonb_agg(jsonb_build_object(
+                      'method', c.authentication_method,
+                      'timestamp', floor(extract(epoch from c.updated_at))::bigint)
+                    order by c.updated_at desc, c.authentication_method)
+               from auth.mfa_amr_claims c where c.session_id = s.id) as amr
+       from auth.sessions s where s.id = $1::uuid`,
     [id],
   );
   const row = rows[0];
-  return row ? { id: row.id, createdAt: Math.floor(row.created_at) } : null;
+  if (!row) return null;
+  const createdAt = Math.floor(row.created_at);
+  return {
+    id: row.id,
+    createdAt,
+    aal: row.aal === 'aal2' ? 'aal2' : 'aal1',
+    // Sessions begun before claims were recorded were all password sign-ins.
+    amr: row.amr ?? [{ method: 'password', timestamp: createdAt }],
+  };
 }
 
 export type LogoutScope = 'global' | 'local' | 'others';
@@ -170,9 +240,8 @@ export async function rotateRefreshToken(
     }
     // One rotation per session at a time: concurrent refreshes of the same session queue here
     // instead of both rotating the same token.
-    const locked = await tx.query<{ id: string; created_at: number; expired: boolean }>(
-      `select id, extract(epoch from created_at)::float8 as created_at,
-              coalesce(not_after < now(), false) as expired
+    const locked = await tx.query<{ expired: boolean }>(
+      `select coalesce(not_after < now(), false) as expired
          from auth.sessions where id = $1::uuid for update`,
       [found.session_id],
     );
@@ -181,7 +250,8 @@ export async function rotateRefreshToken(
     if (sessionRow.expired) {
       return badRequest('session_expired', 'Invalid Refresh Token: Session Expired');
     }
-    const session = { id: sessionRow.id, createdAt: Math.floor(sessionRow.created_at) };
+    const session = await findSession(tx, found.session_id);
+    if (!session) return notFound();
     // Re-read under the lock: another request may have rotated it meanwhile.
     const current = await readToken(tx, token);
     if (!current) return notFound();

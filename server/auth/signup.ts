@@ -2,15 +2,18 @@ import type { Hono } from 'hono';
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.ts';
 import type { ApiEnv } from '../http/api-env.ts';
+import { queueAccountMail } from './account-mail.ts';
 import { badRequest, unexpected, unprocessable } from './errors.ts';
 import { invitationAllowsSignUp, takeInvitationToken } from './invited-sign-up.ts';
 import type { AuthLimits } from './limits.ts';
 import { hashPassword } from './passwords.ts';
+import { allowedRedirect } from './redirects.ts';
 import { clientInfo, setSessionHeaders } from './request-info.ts';
 import { createSession } from './sessions.ts';
 import { issueAccessToken, sessionResponse } from './tokens.ts';
 import {
   DuplicateEmailError,
+  emailLookupKey,
   findUserByEmail,
   findUserById,
   insertUser,
@@ -25,13 +28,19 @@ import {
   validateEmail,
 } from './validation.ts';
 
+/** Whether new sign-ups confirm their address by a link: asked for, and SMTP can send it. */
+export const confirmationsRequired = (ctx: AppContext) =>
+  ctx.config.auth.enableConfirmations && ctx.config.mail.smtp !== null;
+
 const userExists = () => unprocessable('user_already_exists', 'User already registered');
 const signupDisabled = () =>
   unprocessable('signup_disabled', 'Signups not allowed for this instance');
 
 /**
- * `POST /signup` with e-mail and password. E-mail confirmation is off, as in Supabase local
- * development, so the new user is confirmed and signed in at once: the answer is a session.
+ * `POST /signup` with e-mail and password. Where confirmations are on and SMTP is configured,
+ * the new user is unconfirmed and gets a link by e-mail (the answer is the user alone, as
+ * GoTrue's); otherwise, as in Supabase local development, the new user is confirmed and signed
+ * in at once: the answer is a session.
  * Requests count against the client's `sign_in_sign_ups` allowance. When the installation has
  * closed sign-up, only the holder of a valid invitation (`data.invitation_token`) may create an
  * account, for the address the invitation was sent to; everyone else gets GoTrue's answer.
@@ -69,6 +78,13 @@ export function registerSignup(app: Hono<ApiEnv>, ctx: AppContext, limits: AuthL
       throw signupDisabled();
     }
     if (await findUserByEmail(ctx.db, address)) throw userExists();
+    // An invitation proved the address; anyone else confirms it by a link, where one can be sent.
+    const confirmByLink =
+      confirmationsRequired(ctx) &&
+      !(
+        invitationToken !== null && (await invitationAllowsSignUp(ctx.db, invitationToken, address))
+      );
+    if (confirmByLink) limits.countEmail(c, await emailLookupKey(ctx.db, address));
 
     // Hashing takes a while; it happens before the transaction so no locks are held meanwhile.
     const passwordHash = await hashPassword(ctx.cpu, password, ctx.config.auth.bcryptCost);
@@ -82,10 +98,17 @@ export function registerSignup(app: Hono<ApiEnv>, ctx: AppContext, limits: AuthL
           email: address,
           passwordHash,
           userMetadata: data,
-          confirmed: true,
+          confirmed: !confirmByLink,
           now,
           identityWithMetadata: true,
         });
+        if (confirmByLink) {
+          const redirectTo = allowedRedirect(ctx.config.auth, c.req.query('redirect_to'));
+          await queueAccountMail(ctx, tx, id, 'signup', redirectTo);
+          const user = await findUserById(tx, id);
+          if (!user) throw new Error('the new user vanished inside its own transaction');
+          return { user, json: await userJson(tx, user) };
+        }
         const started = await createSession(tx, id, clientInfo(c), now);
         await markSignedIn(tx, id, now);
         // Read back: triggers on auth.users may have changed the row.
@@ -100,6 +123,8 @@ export function registerSignup(app: Hono<ApiEnv>, ctx: AppContext, limits: AuthL
       console.error('sign-up failed:', error);
       throw unexpected('Database error saving new user');
     }
+    // Unconfirmed: GoTrue answers with the user alone; the session comes with the link.
+    if (!('session' in created)) return c.json(created.json);
     const access = issueAccessToken(ctx, created.user, created.session);
     setSessionHeaders(c, id, created.session.id);
     return c.json(sessionResponse(access, created.refreshToken, created.json));

@@ -5,11 +5,24 @@ import { signJwt } from '../http/jwt.ts';
 import type { UserRecord } from './users.ts';
 import type { JsonObject } from './validation.ts';
 
+/** How a session was signed in: GoTrue's authentication methods, as the `amr` claim names them. */
+export type AuthMethod = 'password' | 'otp' | 'recovery' | 'totp';
+
+/** One entry of the `amr` claim: a method and when it was used (Unix seconds). */
+export interface AmrEntry {
+  method: string;
+  timestamp: number;
+}
+
 /** The session a new access token belongs to. */
 export interface TokenSession {
   id: string;
-  /** When the session began (Unix seconds): the time of the password sign-in in `amr`. */
+  /** When the session began (Unix seconds). */
   createdAt: number;
+  /** `aal2` once a second factor was verified in this session. */
+  aal: 'aal1' | 'aal2';
+  /** The methods used in this session, most recent first (GoTrue's order). */
+  amr: AmrEntry[];
 }
 
 export interface AccessToken {
@@ -21,8 +34,8 @@ export interface AccessToken {
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /**
- * Signs an access token with exactly the claims GoTrue issues (HS256, `aud` a string, `amr`
- * naming the password sign-in that began the session).
+ * Signs an access token with exactly the claims GoTrue issues (HS256, `aud` a string, `aal`
+ * and `amr` as the session records them).
  */
 export function issueAccessToken(
   ctx: AppContext,
@@ -42,8 +55,8 @@ export function issueAccessToken(
     app_metadata: user.raw_app_meta_data ?? {},
     user_metadata: user.raw_user_meta_data ?? {},
     role: user.role ?? 'authenticated',
-    aal: 'aal1',
-    amr: [{ method: 'password', timestamp: session.createdAt }],
+    aal: session.aal,
+    amr: session.amr,
     session_id: session.id,
     is_anonymous: user.is_anonymous,
   };

@@ -42,6 +42,21 @@ export async function userJson(q: Queryable, user: UserRecord): Promise<JsonObje
       email: identity.email || undefined,
     }),
   );
+  const factors = await q.query<{
+    id: string;
+    friendly_name: string | null;
+    factor_type: string;
+    status: string;
+    created_at: string;
+    updated_at: string;
+    last_challenged_at: string | null;
+  }>(
+    `select id, friendly_name, factor_type, status, ${rfc3339('created_at', 'created_at')},
+            ${rfc3339('updated_at', 'updated_at')},
+            ${rfc3339('last_challenged_at', 'last_challenged_at')}
+       from auth.mfa_factors where user_id = $1::uuid order by created_at, id`,
+    [user.id],
+  );
   return withoutUnset({
     id: user.id,
     aud: user.aud ?? '',
@@ -60,6 +75,19 @@ export async function userJson(q: Queryable, user: UserRecord): Promise<JsonObje
     app_metadata: user.raw_app_meta_data ?? {},
     user_metadata: user.raw_user_meta_data ?? {},
     identities,
+    // As GoTrue: only present when the user has second factors (never their secrets).
+    factors:
+      factors.rows.length > 0
+        ? factors.rows.map((factor) =>
+            withoutUnset({
+              ...factor,
+              friendly_name: factor.friendly_name ?? '',
+              created_at: trimFraction(factor.created_at),
+              updated_at: trimFraction(factor.updated_at),
+              last_challenged_at: trimFraction(factor.last_challenged_at),
+            }),
+          )
+        : undefined,
     created_at: user.created_at ?? '',
     updated_at: user.updated_at ?? '',
     banned_until: user.banned_until,

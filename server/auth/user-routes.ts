@@ -1,13 +1,22 @@
 import type { Hono } from 'hono';
 import type { AppContext } from '../context.ts';
 import type { ApiEnv } from '../http/api-env.ts';
+import { queueAccountMail } from './account-mail.ts';
 import { requireSignedIn } from './authenticate.ts';
 import { badRequest, forbidden, unexpected, unprocessable } from './errors.ts';
+import type { AuthLimits } from './limits.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import type { LogoutScope } from './sessions.ts';
-import { deleteSessions } from './sessions.ts';
+import { deleteSessions, findSession } from './sessions.ts';
+import { allowedRedirect } from './redirects.ts';
 import { userJson } from './user-json.ts';
-import { findUserById, updatePasswordHash, updateUserMetadata } from './users.ts';
+import {
+  emailLookupKey,
+  findUserByEmail,
+  findUserById,
+  updatePasswordHash,
+  updateUserMetadata,
+} from './users.ts';
 import {
   checkPasswordStrength,
   objectField,
@@ -19,8 +28,17 @@ import {
 
 const LOGOUT_SCOPES: readonly string[] = ['global', 'local', 'others'];
 
-/** `GET /user`, `PUT /user` and `POST /logout`: what a signed-in user does with their token. */
-export function registerUserRoutes(app: Hono<ApiEnv>, ctx: AppContext): void {
+const currentPasswordRequired = (code: string) =>
+  badRequest(code, 'Current password required when setting new password.');
+
+/**
+ * `GET /user`, `PUT /user` and `POST /logout`: what a signed-in user does with their token.
+ * A new password needs the current one (GoTrue's `current_password`), except in a session
+ * begun from a password recovery link. A new e-mail address is confirmed by a link sent to it
+ * (GoTrue's e-mail change); until then the old address stays, and the new one shows as
+ * `new_email`.
+ */
+export function registerUserRoutes(app: Hono<ApiEnv>, ctx: AppContext, limits: AuthLimits): void {
   app.get('/user', async (c) => {
     const { user, claims } = await requireSignedIn(c, ctx);
     const audience = Array.isArray(claims.aud) ? claims.aud[0] : claims.aud;
@@ -36,13 +54,14 @@ export function registerUserRoutes(app: Hono<ApiEnv>, ctx: AppContext): void {
     const email = stringField(body, 'email');
     const phone = stringField(body, 'phone');
     const password = optionalStringField(body, 'password');
+    const currentPassword = optionalStringField(body, 'current_password');
     const data = objectField(body, 'data');
     const appMetadata = objectField(body, 'app_metadata');
 
-    if (email !== '' && validateEmail(email) !== (user.email ?? '').toLowerCase()) {
-      // GoTrue would send a confirmation message; this server sends no mail.
-      throw unprocessable('feature_disabled', 'Changing the email address is not supported');
-    }
+    const newEmail =
+      email !== '' && validateEmail(email) !== (user.email ?? '').toLowerCase()
+        ? validateEmail(email)
+        : null;
     if (phone !== '' && phone !== user.phone) {
       throw unprocessable('feature_disabled', 'Changing the phone number is not supported');
     }
@@ -50,8 +69,34 @@ export function registerUserRoutes(app: Hono<ApiEnv>, ctx: AppContext): void {
     if (appMetadata) {
       throw forbidden('not_admin', 'Updating app_metadata requires admin privileges');
     }
+    if (newEmail !== null) {
+      if (!ctx.config.mail.smtp) {
+        throw unprocessable(
+          'feature_disabled',
+          'Changing the email address needs e-mail delivery (SMTP), which is not set up',
+        );
+      }
+      const holder = await findUserByEmail(ctx.db, newEmail);
+      if (holder && holder.id !== user.id) {
+        throw unprocessable(
+          'email_exists',
+          'A user with this email address has already been registered',
+        );
+      }
+      limits.countEmail(c, await emailLookupKey(ctx.db, newEmail));
+    }
     let passwordHash: string | undefined;
     if (password !== undefined) {
+      const session = sessionId ? await findSession(ctx.db, sessionId) : null;
+      const recovering = session?.amr.some((entry) => entry.method === 'recovery') ?? false;
+      if (!recovering) {
+        if (currentPassword === undefined || currentPassword === '') {
+          throw currentPasswordRequired('current_password_required');
+        }
+        if (!(await verifyPassword(ctx.cpu, currentPassword, user.encrypted_password))) {
+          throw currentPasswordRequired('current_password_mismatch');
+        }
+      }
       if (await verifyPassword(ctx.cpu, password, user.encrypted_password)) {
         throw unprocessable(
           'same_password',
@@ -69,6 +114,15 @@ export function registerUserRoutes(app: Hono<ApiEnv>, ctx: AppContext): void {
         await deleteSessions(tx, user.id, sessionId, sessionId ? 'others' : 'global');
       }
       if (data) await updateUserMetadata(tx, user.id, data, now);
+      if (newEmail !== null) {
+        await tx.query(
+          `update auth.users set email_change = $2, updated_at = $3::timestamptz
+            where id = $1::uuid`,
+          [user.id, newEmail, now],
+        );
+        const redirectTo = allowedRedirect(ctx.config.auth, c.req.query('redirect_to'));
+        await queueAccountMail(ctx, tx, user.id, 'email_change', redirectTo);
+      }
       const fresh = await findUserById(tx, user.id);
       return fresh && userJson(tx, fresh);
     });

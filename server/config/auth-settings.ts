@@ -57,6 +57,25 @@ export interface AuthSettings {
   /** `[auth.rate_limit] token_refresh`: refreshes per client address in five minutes (150). */
   tokenRefreshesPerAddress: number;
   /**
+   * `[auth.rate_limit] email_sent`: requests for account e-mails (password recovery, e-mail
+   * change) per client address in an hour (GoTrue's default is 30; GoTrue counts the whole
+   * project, which would let one organisation stop another's mail, so Steward counts per client).
+   */
+  emailsSentPerAddress: number;
+  /**
+   * `[auth.email] max_frequency`: shortest time between two account e-mails to one address, in
+   * milliseconds (GoTrue's default is 1 minute). Unknown addresses are limited alike.
+   */
+  emailMaxFrequencyMs: number;
+  /** `[auth.email] otp_expiry`: seconds an e-mailed link or code stays valid (3600). */
+  emailOtpExpirySeconds: number;
+  /**
+   * `[auth.email] enable_confirmations`: new sign-ups confirm their address by a link before
+   * they can sign in (GoTrue's `mailer_autoconfirm` off). Applies only where SMTP is configured,
+   * since without it no link can arrive; invitation acceptances never need it.
+   */
+  enableConfirmations: boolean;
+  /**
    * How guessing at passwords is slowed down (see `server/auth/guess-limiter.ts`). Failed
    * sign-ins are remembered for `window`; each budget below counts failures in that window.
    */
@@ -118,6 +137,24 @@ export function readAuthSettings(
       from(rateLimit, 'auth.rate_limit', 'token_refresh', 'AUTH_RATE_LIMIT_TOKEN_REFRESH'),
       150,
       1,
+    ),
+    emailsSentPerAddress: integerSetting(
+      from(rateLimit, 'auth.rate_limit', 'email_sent', 'AUTH_RATE_LIMIT_EMAIL_SENT'),
+      30,
+      1,
+    ),
+    emailMaxFrequencyMs: durationSetting(
+      from(email, 'auth.email', 'max_frequency', 'AUTH_EMAIL_MAX_FREQUENCY'),
+      60_000,
+    ),
+    emailOtpExpirySeconds: integerSetting(
+      from(email, 'auth.email', 'otp_expiry', 'AUTH_EMAIL_OTP_EXPIRY'),
+      3600,
+      60,
+    ),
+    enableConfirmations: booleanSetting(
+      from(email, 'auth.email', 'enable_confirmations', 'AUTH_EMAIL_ENABLE_CONFIRMATIONS'),
+      false,
     ),
     guesses: {
       windowMs: durationSetting(from({}, 'auth', '', 'AUTH_GUESS_WINDOW'), 3_600_000),

@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.ts';
+import { ACCOUNT_MAIL_KIND, accountMailJob } from '../mail/account-mail-job.ts';
 import { MAIL_DELIVERY_KIND, mailDeliveryJob } from '../mail/deliver-job.ts';
 import { createMailTransport } from '../mail/transport.ts';
 import { REMINDER_RUN_KIND, reminderRunJob, reminderSchedule } from '../reminders/reminder-run.ts';
@@ -21,9 +22,11 @@ export function backgroundWork(ctx: AppContext): {
   kinds: Record<string, JobKind>;
   schedules: Record<string, Schedule>;
 } {
+  const transport = createMailTransport(ctx.config.mail);
   return {
     kinds: {
-      [MAIL_DELIVERY_KIND]: mailDeliveryJob(ctx, createMailTransport(ctx.config.mail)),
+      [MAIL_DELIVERY_KIND]: mailDeliveryJob(ctx, transport),
+      [ACCOUNT_MAIL_KIND]: accountMailJob(ctx, transport),
       [REMINDER_RUN_KIND]: reminderRunJob(ctx),
       [EXTRACT_TEXT_JOB]: extractTextJob({
         cpu: ctx.backgroundCpu,

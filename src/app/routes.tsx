@@ -24,6 +24,14 @@ const AcceptInvitationPage = lazyPage(
   () => import('../features/invitations/accept-invitation-page.tsx'),
   'AcceptInvitationPage',
 );
+const ResetPasswordPage = lazyPage(
+  () => import('../features/auth/reset-password-page.tsx'),
+  'ResetPasswordPage',
+);
+const ConfirmEmailPage = lazyPage(
+  () => import('../features/auth/confirm-email-page.tsx'),
+  'ConfirmEmailPage',
+);
 const DashboardPage = lazyPage(() => import('./routes/dashboard-page.tsx'), 'DashboardPage');
 const DocumentsPage = lazyPage(
   () => import('../features/documents/documents-page.tsx'),
@@ -116,6 +124,14 @@ export function AppRoutes() {
       <Route
         path={routePatterns.invitation}
         element={<Page component={AcceptInvitationPage} fullScreen />}
+      />
+      <Route
+        path={routePatterns.resetPassword}
+        element={<Page component={ResetPasswordPage} fullScreen />}
+      />
+      <Route
+        path={routePatterns.confirmEmail}
+        element={<Page component={ConfirmEmailPage} fullScreen />}
       />
       {/* Everything else sits inside the authenticated shell. */}
       <Route element={<Shell />}>

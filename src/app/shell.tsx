@@ -15,6 +15,12 @@ const AuthForm = lazy(async () => ({
 const DeactivatedNotice = lazy(async () => ({
   default: (await import('./account-notices.tsx')).DeactivatedNotice,
 }));
+const TwoFactorChallengeScreen = lazy(async () => ({
+  default: (await import('../features/two-factor/two-factor-screens.tsx')).TwoFactorChallengeScreen,
+}));
+const TwoFactorEnrolmentScreen = lazy(async () => ({
+  default: (await import('../features/two-factor/two-factor-screens.tsx')).TwoFactorEnrolmentScreen,
+}));
 const ProfileLoadError = lazy(async () => ({
   default: (await import('./account-notices.tsx')).ProfileLoadError,
 }));
@@ -22,12 +28,24 @@ const ProfileLoadError = lazy(async () => ({
 /**
  * The authenticated shell around every page but the invitation page (product-spec §2):
  * Loading... while the session resolves, the sign-in form in place of the page while signed
- * out (the URL stays, so signing in leads to the page asked for), otherwise the navigation bar
+ * out (the URL stays, so signing in leads to the page asked for), the second step of a
+ * two-factor sign-in (or its set-up, where the organisation requires it), otherwise the navigation bar
  * and the page. Pages may rely on the profile being loaded.
  */
 export function AppShell() {
-  const { status, profile, profileError } = useSession();
+  const { status, profile, profileError, secondFactor } = useSession();
   if (status === 'loading') return <Spinner fullScreen />;
+  if (status === 'signed-in' && secondFactor) {
+    return (
+      <Suspense fallback={<Spinner fullScreen />}>
+        {secondFactor.kind === 'challenge' ? (
+          <TwoFactorChallengeScreen factorId={secondFactor.factorId} />
+        ) : (
+          <TwoFactorEnrolmentScreen />
+        )}
+      </Suspense>
+    );
+  }
   if (status === 'signed-out' || !profile) {
     return (
       <Suspense fallback={<Spinner fullScreen />}>

@@ -24,6 +24,10 @@ export const paths = {
   activity: '/activity',
   oauthCallback: (providerId: string) => `/oauth/callback/${providerId}`,
   invitation: (token: string) => `/invite/${token}`,
+  /** Where a password reset e-mail's link leads (`?token_hash=…&type=recovery`). */
+  resetPassword: '/reset-password',
+  /** Where a confirmation e-mail's link leads (`?token_hash=…&type=email_change|signup`). */
+  confirmEmail: '/confirm-email',
 } as const;
 
 /** Route patterns for the router. */
@@ -42,4 +46,6 @@ export const routePatterns = {
   activity: '/activity',
   oauthCallback: '/oauth/callback/:providerId',
   invitation: '/invite/:token?',
+  resetPassword: '/reset-password',
+  confirmEmail: '/confirm-email',
 } as const;

@@ -859,6 +859,7 @@ export type Database = {
           created_by: string | null;
           id: string;
           name: string;
+          require_two_factor_for_admins: boolean;
           updated_at: string;
         };
         Insert: {
@@ -866,6 +867,7 @@ export type Database = {
           created_by?: string | null;
           id?: string;
           name: string;
+          require_two_factor_for_admins?: boolean;
           updated_at?: string;
         };
         Update: {
@@ -873,6 +875,7 @@ export type Database = {
           created_by?: string | null;
           id?: string;
           name?: string;
+          require_two_factor_for_admins?: boolean;
           updated_at?: string;
         };
         Relationships: [];
@@ -1252,6 +1255,26 @@ export type Database = {
           as_links: boolean;
         };
         Returns: Database['public']['CompositeTypes']['mail_result'];
+      };
+      members_with_two_factor: {
+        Args: never;
+        Returns: string[];
+      };
+      remove_member_two_factor: {
+        Args: { user_id: string };
+        Returns: number;
+      };
+      set_two_factor_requirement: {
+        Args: { required: boolean };
+        Returns: undefined;
+      };
+      two_factor_status: {
+        Args: never;
+        Returns: Json;
+      };
+      send_password_reset: {
+        Args: { user_id: string };
+        Returns: string;
       };
       search_documents: {
         Args: {

@@ -21,6 +21,8 @@ export interface Organization {
   name: string;
   created_by: string | null;
   created_at: string;
+  /** Admins and master admins must sign in with a second factor. */
+  require_two_factor_for_admins: boolean;
 }
 
 /**
@@ -42,7 +44,7 @@ export async function fetchProfile(userId: string): Promise<UserProfile> {
 export async function fetchOrganization(organizationId: string): Promise<Organization | null> {
   const { data, error } = await supabase()
     .from('organizations')
-    .select('id, name, created_by, created_at')
+    .select('id, name, created_by, created_at, require_two_factor_for_admins')
     .eq('id', organizationId)
     .maybeSingle();
   if (error) throw new Error(error.message);

@@ -15,6 +15,39 @@ import { supabase } from './supabase.ts';
 
 export type SessionStatus = 'loading' | 'signed-out' | 'signed-in';
 
+/**
+ * What the signed-in user must do before the app shows anything of the organisation: enter a
+ * code of their authenticator app (they have one, and this session has not proved it), or set
+ * one up (their organisation requires it of admins).
+ */
+export type SecondFactorStep = { kind: 'challenge'; factorId: string } | { kind: 'enrol' } | null;
+
+/** The `aal` claim of an access token (`aal1` when it cannot be read). */
+function assuranceLevel(session: Session): string {
+  try {
+    const payload = session.access_token.split('.')[1] ?? '';
+    const json = atob(payload.replace(/-/g, '+').replace(/_/g, '/'));
+    return (JSON.parse(json) as { aal?: string }).aal ?? 'aal1';
+  } catch {
+    return 'aal1';
+  }
+}
+
+/** A verified TOTP factor this session has not proved yet, if any. */
+function pendingChallenge(session: Session | null): string | null {
+  if (!session || assuranceLevel(session) === 'aal2') return null;
+  const factor = session.user.factors?.find(
+    (f) => f.status === 'verified' && f.factor_type === 'totp',
+  );
+  return factor?.id ?? null;
+}
+
+interface TwoFactorStatus {
+  required: boolean;
+  enrolled: boolean;
+  session_verified: boolean;
+}
+
 export interface SessionState {
   /** `loading` until supabase-js has read the stored session. */
   status: SessionStatus;
@@ -27,6 +60,8 @@ export interface SessionState {
   /** True while the profile and organisation of a signed-in user load for the first time. */
   profileLoading: boolean;
   profileError: string | null;
+  /** A second factor to prove or set up before anything else; null when there is none. */
+  secondFactor: SecondFactorStep;
   /** Reloads profile and organisation (after creating an organisation, accepting an invitation…). */
   refreshProfile(): Promise<void>;
   signOut(): Promise<void>;
@@ -72,9 +107,32 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [queryClient]);
 
   const userId = auth.session?.user.id ?? null;
+  const challengeFactor = pendingChallenge(auth.session);
+  const aal = auth.session ? assuranceLevel(auth.session) : null;
+  // Asked before anything of the organisation: while an admin must use a second factor and
+  // has not, the database refuses them everything else.
+  const twoFactor = useQuery({
+    queryKey: ['two-factor', 'status', userId, aal],
+    queryFn: async (): Promise<TwoFactorStatus> => {
+      const { data, error } = await supabase().rpc('two_factor_status');
+      if (error) throw new Error(error.message);
+      return data as unknown as TwoFactorStatus;
+    },
+    enabled: userId !== null && challengeFactor === null,
+  });
+  const mustEnrol = twoFactor.data?.required === true && !twoFactor.data.session_verified;
+  const secondFactor = useMemo<SecondFactorStep>(
+    () =>
+      challengeFactor
+        ? { kind: 'challenge', factorId: challengeFactor }
+        : mustEnrol
+          ? { kind: 'enrol' }
+          : null,
+    [challengeFactor, mustEnrol],
+  );
   const account = useQuery({
     ...accountQueryOptions(userId ?? ''),
-    enabled: userId !== null,
+    enabled: userId !== null && challengeFactor === null && twoFactor.isSuccess && !secondFactor,
   });
 
   const refreshProfile = useCallback(async () => {
@@ -104,12 +162,20 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       profile: account.data?.profile ?? null,
       organization: account.data?.organization ?? null,
       profileLoading: auth.status === 'signed-in' && account.isPending,
-      profileError: account.isError ? errorMessage(account.error) : null,
+      profileError: twoFactor.isError
+        ? errorMessage(twoFactor.error)
+        : account.isError
+          ? errorMessage(account.error)
+          : null,
+      secondFactor,
       refreshProfile,
       signOut,
     }),
     [
       auth,
+      secondFactor,
+      twoFactor.isError,
+      twoFactor.error,
       account.data,
       account.isPending,
       account.isError,

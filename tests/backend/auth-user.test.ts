@@ -67,14 +67,25 @@ describe('the signed-in user', () => {
     );
   });
 
-  it('changes the password: the old one stops working and other sessions end', async () => {
+  it('changes the password given the current one: the old one stops working and other sessions end', async () => {
     const email = uniqueEmail('newpass');
     const client = server.anon();
     await client.auth.signUp({ email, password: PASSWORD });
     const elsewhere = server.anon();
     const { data: other } = await elsewhere.auth.signInWithPassword({ email, password: PASSWORD });
 
-    const same = await client.auth.updateUser({ password: PASSWORD });
+    const missing = await client.auth.updateUser({ password: 'a brand new passphrase' });
+    expect(missing.error).toMatchObject({
+      status: 400,
+      code: 'current_password_required',
+      message: 'Current password required when setting new password.',
+    });
+    const wrong = await client.auth.updateUser({
+      password: 'a brand new passphrase',
+      current_password: 'not my password',
+    });
+    expect(wrong.error).toMatchObject({ status: 400, code: 'current_password_mismatch' });
+    const same = await client.auth.updateUser({ password: PASSWORD, current_password: PASSWORD });
     expect(same.error).toMatchObject({
       status: 422,
       code: 'same_password',
@@ -83,7 +94,10 @@ describe('the signed-in user', () => {
     const weak = await client.auth.updateUser({ password: 'abc' });
     expect(weak.error).toBeInstanceOf(AuthWeakPasswordError);
 
-    const changed = await client.auth.updateUser({ password: 'a brand new passphrase' });
+    const changed = await client.auth.updateUser({
+      password: 'a brand new passphrase',
+      current_password: PASSWORD,
+    });
     expect(changed.error).toBeNull();
 
     const old = await server.anon().auth.signInWithPassword({ email, password: PASSWORD });

@@ -24,6 +24,8 @@ describe('migrations', () => {
         '006-hosted-postgres.sql',
         '007-storage-protect-delete.sql',
         '008-rest-planned-count.sql',
+        '009-auth-one-time-tokens.sql',
+        '010-auth-mfa.sql',
       ]);
       expect(first.migrations).toEqual(migrationFiles);
 

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { TestServer } from '../support/server.ts';
 import { standing, type Actor, type OrgKey, type OrgWorld, type World } from './actors.ts';
 import type { Case, Outcome } from './cases.ts';
-import { invite, profileOf, restoreProfile, uniqueEmail, unwrap } from './world.ts';
+import { addMember, invite, profileOf, restoreProfile, uniqueEmail, unwrap } from './world.ts';
 
 interface RpcResult {
   data: unknown;
@@ -98,8 +98,72 @@ export function rpcCases(server: TestServer, world: World): Case[] {
       uniqueEmail('lookup'),
     ).then((i) => i.token));
 
+  // Members whose second factor a master admin may remove (which also ends their sessions,
+  // so not the bystanders other cases sign in as): one per organisation, made when first used.
+  const twoFactorTargets: Partial<Record<OrgKey, Promise<string>>> = {};
+  const twoFactorTarget = (target: OrgKey) =>
+    (twoFactorTargets[target] ??= addMember(
+      server,
+      world.orgs[target].organisation,
+      'user',
+      'two-factor',
+    ).then((person) => person.userId));
+
   for (const actor of world.actors) {
     const group = (fn: string) => `rpc ${fn}`;
+
+    cases.push({
+      group: group('two_factor_status'),
+      name: `${actor.label} reads whether they must use two-factor sign-in`,
+      expected: actor.kind === 'anonymous' ? 'denied' : 'allowed',
+      run: async () => {
+        const result = await actor.client.rpc('two_factor_status');
+        const outcome = outcomeOf(result);
+        if (outcome === 'allowed' && (result.data as { required?: unknown }).required !== false) {
+          return 'error: nobody in the matrix world must use two-factor sign-in';
+        }
+        return outcome;
+      },
+    });
+
+    for (const required of [false, true]) {
+      cases.push({
+        group: group('set_two_factor_requirement'),
+        name: `${actor.label} sets two-factor sign-in required to ${required}`,
+        expected: ((): Outcome => {
+          const base = ownOrganisationAction(
+            actor,
+            (a) => a.kind === 'master_admin',
+            'Only master admins can change the two-factor requirement',
+          );
+          // Nobody in the matrix world has a second factor: turning it on is refused.
+          return base === 'allowed' && required
+            ? 'error: Set up two-factor sign-in for yourself and sign in with it first'
+            : base;
+        })(),
+        run: async () => {
+          const outcome = outcomeOf(
+            await actor.client.rpc('set_two_factor_requirement', { required }),
+          );
+          const { rows } = await server.db.query<{ on: number }>(
+            'select count(*)::int as on from public.organizations where require_two_factor_for_admins',
+          );
+          if (rows[0]!.on !== 0) return 'error: an organisation now requires two-factor sign-in';
+          return outcome;
+        },
+      });
+    }
+
+    cases.push({
+      group: group('members_with_two_factor'),
+      name: `${actor.label} lists the members with two-factor sign-in`,
+      expected: ownOrganisationAction(
+        actor,
+        isAdmin,
+        'Insufficient permissions to view two-factor sign-in',
+      ),
+      run: async () => outcomeOf(await actor.client.rpc('members_with_two_factor')),
+    });
 
     cases.push({
       group: group('create_organization'),
@@ -348,6 +412,63 @@ export function rpcCases(server: TestServer, world: World): Case[] {
           },
         });
       }
+
+      cases.push({
+        group: group('remove_member_two_factor'),
+        name: `${actor.label} removes the second factor of a user of ${on}`,
+        expected: teamAction(
+          actor,
+          target,
+          (a) => a.kind === 'master_admin',
+          "Only master admins can remove a member's two-factor sign-in",
+          'User not found',
+        ),
+        run: async () => {
+          const userId = await twoFactorTarget(target);
+          await server.db.query(
+            `insert into auth.mfa_factors (id, user_id, factor_type, status, created_at,
+                updated_at, secret)
+              values (gen_random_uuid(), $1, 'totp', 'verified', now(), now(), 'v1:matrix')`,
+            [userId],
+          );
+          const outcome = outcomeOf(
+            await actor.client.rpc('remove_member_two_factor', { user_id: userId }),
+          );
+          const { rows } = await server.db.query(
+            'delete from auth.mfa_factors where user_id = $1 returning id',
+            [userId],
+          );
+          if ((rows.length === 0) !== (outcome === 'allowed'))
+            return 'error: effect does not match the answer';
+          return outcome;
+        },
+      });
+
+      cases.push({
+        group: group('send_password_reset'),
+        name: `${actor.label} sends a password reset link to a user of ${on}`,
+        expected: teamAction(
+          actor,
+          target,
+          isAdmin,
+          'Insufficient permissions to send password reset links',
+          'User not found',
+        ),
+        run: async () => {
+          const outcome = outcomeOf(
+            await actor.client.rpc('send_password_reset', { user_id: org.bystander.userId }),
+          );
+          // The effect: a job that writes and sends the link to the member's own address.
+          const { rows } = await server.db.query<{ id: string }>(
+            `delete from private.jobs where kind = 'auth.mail' and payload ->> 'user_id' = $1
+             returning id`,
+            [org.bystander.userId],
+          );
+          if ((rows.length === 1) !== (outcome === 'allowed'))
+            return 'error: effect does not match the answer';
+          return outcome;
+        },
+      });
 
       cases.push({
         group: group('cancel_invitation'),

@@ -59,6 +59,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       AUTH_RATE_LIMIT_SIGN_IN_SIGN_UPS: '1000000',
       AUTH_RATE_LIMIT_TOKEN_REFRESH: '1000000',
       AUTH_GUESSES_PER_ADDRESS: '1000000',
+      // Tests sign up users and use them at once; tests of e-mail confirmation turn it on.
+      AUTH_EMAIL_ENABLE_CONFIRMATIONS: 'false',
       ...options.env,
       DATA_DIR: dataDir,
     }),

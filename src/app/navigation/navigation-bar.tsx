@@ -13,6 +13,10 @@ import { UserSummary } from './user-summary.tsx';
 const ProfileDialog = lazy(async () => ({
   default: (await import('../../features/users/components/profile-dialog.tsx')).ProfileDialog,
 }));
+const TwoFactorSettings = lazy(async () => ({
+  default: (await import('../../features/two-factor/components/two-factor-settings.tsx'))
+    .TwoFactorSettings,
+}));
 
 function linkClass(layout: 'row' | 'stacked') {
   return ({ isActive }: { isActive: boolean }) =>
@@ -128,7 +132,9 @@ export function NavigationBar() {
             fullName={summary.fullName}
             email={email}
             onClose={() => setEditingProfile(false)}
-          />
+          >
+            <TwoFactorSettings />
+          </ProfileDialog>
         </Suspense>
       )}
     </header>

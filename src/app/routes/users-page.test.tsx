@@ -326,4 +326,30 @@ describe('Pending Invitations', () => {
     await confirmWith('Cancel invitation', 'Are you sure you want to cancel this invitation?');
     await expectAlert('Failed to cancel invitation: Unknown error');
   });
+
+  it('sends a member a password reset link, and says when e-mail is not set up', async () => {
+    const org = await createOrganization();
+    const admin = await addMember(org, 'admin');
+    const member = await addMember(org, 'user');
+    await openUsersPage(admin);
+
+    await userEvent.click(
+      within(rowOf(member.email)).getByRole('button', { name: /Reset password/ }),
+    );
+    await confirmWith(
+      'Send link',
+      `Send ${member.email} a link to set a new password? The link goes to their own address and works once, for one hour.`,
+    );
+    // The test backend has no SMTP server: nothing can be sent, and the admin is told so.
+    await expectAlert('E-mail is not set up on this installation, so no reset link could be sent.');
+
+    // A second request within the minute is refused by the server.
+    await userEvent.click(
+      within(rowOf(member.email)).getByRole('button', { name: /Reset password/ }),
+    );
+    await confirmWith('Send link', `Send ${member.email} a link`);
+    await expectAlert(
+      'Failed to send reset link: A reset link was sent to this member less than a minute ago',
+    );
+  });
 });

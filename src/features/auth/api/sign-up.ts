@@ -32,7 +32,10 @@ function signUpClientFor(app: AppSupabaseClient): SupabaseClient {
  * which keeps the session in memory only and ends it on the server at once, so the app's
  * session never changes.
  */
-export async function signUpWithPassword({ email, password }: Credentials): Promise<void> {
+export async function signUpWithPassword({
+  email,
+  password,
+}: Credentials): Promise<{ confirmationSent: boolean }> {
   const client = signUpClientFor(supabase());
   const { data, error } = await client.auth.signUp({ email, password });
   if (error) throw error;
@@ -41,6 +44,8 @@ export async function signUpWithPassword({ email, password }: Credentials): Prom
     // and is stored nowhere.
     await client.auth.signOut({ scope: 'local' });
   }
+  // No session: the server asks the new member to confirm their address by a link first.
+  return { confirmationSent: !data.session };
 }
 
 /** Creating an account (nothing cached changes: the new user is not signed in). */

@@ -1,6 +1,8 @@
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   newClient,
   serviceClient,
@@ -11,9 +13,18 @@ import {
 import { renderApp } from '../../../testing/render.tsx';
 import { watchBusyButton } from '../../../testing/busy-label.ts';
 import { INVITATION_ONLY } from './auth-form.tsx';
+import { RESET_LINK_SENT } from './forgot-password-form.tsx';
+import { SIGN_UP_CONFIRM } from '../hooks/use-auth-form.ts';
 
 // The first render loads the route's chunk and talks to a real backend on a busy machine.
 configure({ asyncUtilTimeout: 10_000 });
+
+// Only for an answer the test backend cannot give (it has no SMTP, so it never asks new
+// accounts to confirm their address); everything else goes to the real backend.
+const network = setupServer();
+beforeAll(() => network.listen({ onUnhandledRequest: 'bypass' }));
+afterEach(() => network.resetHandlers());
+afterAll(() => network.close());
 
 async function openSignedOut(route = '/users') {
   const view = renderApp({ route });
@@ -130,6 +141,39 @@ describe('the sign-in form', () => {
     expect(screen.getAllByText(email).length).toBeGreaterThan(0);
   });
 
+  it('asks to confirm the address when the server sends a confirmation link', async () => {
+    const user = userEvent.setup();
+    const email = uniqueEmail('confirm');
+    // GoTrue's answer with confirmations on: the new user alone, no session.
+    network.use(
+      http.post(/\/auth\/v1\/signup/, () =>
+        HttpResponse.json({
+          id: '6a3c2a9e-9a5e-4b5e-8f0e-2f1d3c4b5a69',
+          aud: 'authenticated',
+          role: 'authenticated',
+          email,
+          phone: '',
+          confirmation_sent_at: new Date().toISOString(),
+          app_metadata: { provider: 'email', providers: ['email'] },
+          user_metadata: {},
+          identities: [],
+          created_at: new Date().toISOString(),
+          updated_at: new Date().toISOString(),
+          is_anonymous: false,
+        }),
+      ),
+    );
+    renderApp({ client: newClient(), route: '/' });
+    await screen.findByRole('heading', { name: 'Sign in to Steward' });
+    await user.click(await screen.findByRole('button', { name: 'Sign up' }));
+    await user.type(screen.getByLabelText('Email address'), email);
+    await user.type(screen.getByLabelText('Password'), TEST_PASSWORD);
+    await user.click(screen.getByRole('button', { name: 'Create account' }));
+    const notices = screen.getByRole('log', { name: 'Notifications' });
+    expect(await within(notices).findByText(SIGN_UP_CONFIRM)).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Sign in to Steward' })).toBeInTheDocument();
+  });
+
   it('says "An account with this email already exists" on a second sign-up', async () => {
     const user = userEvent.setup();
     vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -188,6 +232,44 @@ describe('the sign-in form where sign-up is closed', () => {
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
     expect(
       await screen.findByRole('heading', { name: 'Set up your organization' }),
+    ).toBeInTheDocument();
+  });
+});
+
+describe('forgotten passwords', () => {
+  it('asks for the address, has a link e-mailed, and goes back to sign in', async () => {
+    const user = userEvent.setup();
+    const member = await signUpUser();
+    await openSignedOut();
+    await user.type(screen.getByLabelText('Email address'), member.email);
+    await user.click(screen.getByRole('button', { name: 'Forgot your password?' }));
+    expect(screen.getByRole('heading', { name: 'Reset your password' })).toBeInTheDocument();
+    // The address typed on the sign-in form is kept.
+    expect(screen.getByLabelText('Email address')).toHaveValue(member.email);
+    await user.click(screen.getByRole('button', { name: 'Send reset link' }));
+    expect(await screen.findByRole('status')).toHaveTextContent(RESET_LINK_SENT);
+
+    await user.click(screen.getByRole('button', { name: 'Back to sign in' }));
+    expect(screen.getByRole('heading', { name: 'Sign in to Steward' })).toBeInTheDocument();
+  });
+
+  it("shows the server's refusal, such as the limit of one e-mail a minute per address", async () => {
+    const user = userEvent.setup();
+    const email = uniqueEmail('forgetful');
+    await openSignedOut();
+    await user.click(screen.getByRole('button', { name: 'Forgot your password?' }));
+    await user.type(screen.getByLabelText('Email address'), email);
+    await user.click(screen.getByRole('button', { name: 'Send reset link' }));
+    expect(await screen.findByRole('status')).toHaveTextContent(RESET_LINK_SENT);
+    await user.click(screen.getByRole('button', { name: 'Back to sign in' }));
+    await user.click(screen.getByRole('button', { name: 'Forgot your password?' }));
+    await user.clear(screen.getByLabelText('Email address'));
+    await user.type(screen.getByLabelText('Email address'), email);
+    await user.click(screen.getByRole('button', { name: 'Send reset link' }));
+    expect(
+      await screen.findByText(
+        /For security purposes, you can only request this after \d+ seconds\./,
+      ),
     ).toBeInTheDocument();
   });
 });

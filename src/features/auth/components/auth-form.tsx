@@ -1,11 +1,12 @@
 import { FileText } from 'lucide-react';
-import { useId, useRef, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { PasswordInput } from '../../../components/password-input.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { FormError } from '../../../components/ui/form-error.tsx';
 import { FormField, Input } from '../../../components/ui/form-field.tsx';
 import { useSignUpOpen } from '../api/sign-up-settings.ts';
 import { useAuthForm } from '../hooks/use-auth-form.ts';
+import { ForgotPasswordForm } from './forgot-password-form.tsx';
 
 /** Shown instead of the sign-up link where the installation admits only invited people. */
 export const INVITATION_ONLY =
@@ -44,12 +45,17 @@ export function AuthForm() {
   });
   const signUpOpen = useSignUpOpen().data;
   const errorId = useId();
+  const [forgotten, setForgotten] = useState(false);
   const text = texts[form.mode];
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     form.submit();
   };
+
+  if (forgotten) {
+    return <ForgotPasswordForm initialEmail={form.email} onBack={() => setForgotten(false)} />;
+  }
 
   return (
     <main className="flex min-h-screen items-center justify-center bg-gray-50 px-4 py-12">
@@ -96,6 +102,13 @@ export function AuthForm() {
               />
             )}
           </FormField>
+          {form.mode === 'sign-in' && (
+            <p className="-mt-2 text-right text-sm">
+              <Button variant="link" onClick={() => setForgotten(true)}>
+                Forgot your password?
+              </Button>
+            </p>
+          )}
           <Button type="submit" busy={form.submitting} busyLabel={text.busy} className="w-full">
             {text.submit}
           </Button>

@@ -7,6 +7,9 @@ import { authErrorMessage } from '../lib/auth-error-message.ts';
 export type AuthMode = 'sign-in' | 'sign-up';
 
 export const SIGN_UP_SUCCESS = 'Account created successfully! You can now sign in.';
+/** Where new accounts confirm their address first (an installation with SMTP). */
+export const SIGN_UP_CONFIRM =
+  'Account created! Please check your email and confirm your account, then sign in.';
 
 const logFailure = (error: unknown) => console.error('Authentication error', error);
 
@@ -39,11 +42,11 @@ export function useAuthForm({ afterSignUp }: { afterSignUp: () => void }) {
     }
     signUp.mutate(credentials, {
       onError: logFailure,
-      onSuccess: () => {
+      onSuccess: ({ confirmationSent }) => {
         setMode('sign-in');
         setPassword('');
         afterSignUp();
-        toast(SIGN_UP_SUCCESS);
+        toast(confirmationSent ? SIGN_UP_CONFIRM : SIGN_UP_SUCCESS);
       },
     });
   };

@@ -9,7 +9,7 @@ import { errorMessage } from '../../../lib/errors.ts';
 import { ROLE_LABELS } from '../../../lib/roles.ts';
 import type { InvitationDetails } from '../api/get-invitation.ts';
 import type { AcceptRequest } from '../hooks/use-accept-invitation.ts';
-import { passwordProblem } from '../lib/validate-passwords.ts';
+import { passwordProblem } from '../../../lib/passwords.ts';
 
 export interface AcceptInvitationFormProps {
   invitation: InvitationDetails;

@@ -1,4 +1,4 @@
-import { UserCheck, UserX } from 'lucide-react';
+import { KeyRound, ShieldOff, UserCheck, UserX } from 'lucide-react';
 import { useMemo } from 'react';
 import { RoleBadge } from '../../../components/role-badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
@@ -17,6 +17,12 @@ export interface MembersTableProps {
   onChangeRole: (userId: string, role: 'user' | 'admin') => void;
   onDeactivate: (userId: string) => void;
   onReactivate: (userId: string) => void;
+  /** Admins send an active member a link to set a new password (as other actions: not to
+   * themselves or a master admin). */
+  onSendPasswordReset: (userId: string, email: string) => void;
+  /** Members with a second factor; master admins may remove it (a lost phone). */
+  twoFactorIds?: ReadonlySet<string>;
+  onRemoveTwoFactor?: (userId: string, email: string) => void;
 }
 
 const ROLE_ORDER: Record<Role, number> = { master_admin: 0, admin: 1, user: 2 };
@@ -33,6 +39,9 @@ export function MembersTable({
   onChangeRole,
   onDeactivate,
   onReactivate,
+  onSendPasswordReset,
+  twoFactorIds,
+  onRemoveTwoFactor,
 }: MembersTableProps) {
   const actionable = (member: Member) =>
     member.id !== currentUserId && member.role !== 'master_admin';
@@ -119,31 +128,55 @@ export function MembersTable({
       columns={columns}
       rows={members}
       rowKey={(member) => member.id}
-      actionsWidth="w-[16%]"
-      rowActions={(member) =>
-        actionable(member) &&
-        (member.is_active ? (
-          <Button
-            variant="destructive-outline"
-            size="sm"
-            icon={UserX}
-            onClick={() => onDeactivate(member.id)}
-            disabled={busyIds.has(member.id)}
-          >
-            Deactivate<span className="sr-only"> {member.email}</span>
-          </Button>
-        ) : (
-          <Button
-            variant="secondary"
-            size="sm"
-            icon={UserCheck}
-            onClick={() => onReactivate(member.id)}
-            disabled={busyIds.has(member.id)}
-          >
-            Reactivate<span className="sr-only"> {member.email}</span>
-          </Button>
-        ))
-      }
+      actionsWidth="w-[26%]"
+      rowActions={(member) => (
+        <div className="flex flex-wrap gap-2">
+          {onRemoveTwoFactor && member.id !== currentUserId && twoFactorIds?.has(member.id) && (
+            <Button
+              variant="secondary"
+              size="sm"
+              icon={ShieldOff}
+              onClick={() => onRemoveTwoFactor(member.id, member.email)}
+              disabled={busyIds.has(member.id)}
+            >
+              Remove two-factor<span className="sr-only"> {member.email}</span>
+            </Button>
+          )}
+          {actionable(member) && member.is_active && (
+            <Button
+              variant="secondary"
+              size="sm"
+              icon={KeyRound}
+              onClick={() => onSendPasswordReset(member.id, member.email)}
+              disabled={busyIds.has(member.id)}
+            >
+              Reset password<span className="sr-only"> {member.email}</span>
+            </Button>
+          )}
+          {actionable(member) &&
+            (member.is_active ? (
+              <Button
+                variant="destructive-outline"
+                size="sm"
+                icon={UserX}
+                onClick={() => onDeactivate(member.id)}
+                disabled={busyIds.has(member.id)}
+              >
+                Deactivate<span className="sr-only"> {member.email}</span>
+              </Button>
+            ) : (
+              <Button
+                variant="secondary"
+                size="sm"
+                icon={UserCheck}
+                onClick={() => onReactivate(member.id)}
+                disabled={busyIds.has(member.id)}
+              >
+                Reactivate<span className="sr-only"> {member.email}</span>
+              </Button>
+            ))}
+        </div>
+      )}
     />
   );
 }

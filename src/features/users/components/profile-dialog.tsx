@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { Modal } from '../../../components/modal.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { FormError } from '../../../components/ui/form-error.tsx';
@@ -7,6 +7,7 @@ import { useToast } from '../../../components/ui/toast.tsx';
 import { useLeaveGuard } from '../../../components/ui/use-leave-guard.ts';
 import { errorMessage } from '../../../lib/errors.ts';
 import { PROFILE_NOT_SAVED, useUpdateOwnName } from '../api/update-own-name.ts';
+import { AccountSecurity } from './account-security.tsx';
 
 export const PROFILE_SAVED = 'Your profile has been saved.';
 export const UNSAVED_PROFILE_QUESTION =
@@ -16,13 +17,16 @@ export interface ProfileDialogProps {
   fullName: string | null;
   email: string;
   onClose: () => void;
+  /** More of the account, shown last (the two-factor settings, from their own feature). */
+  children?: ReactNode;
 }
 
 /**
  * The signed-in member's own profile: their full name, shown in the navigation bar and to the
- * rest of the organisation instead of their e-mail. Blank clears it.
+ * rest of the organisation instead of their e-mail (blank clears it); then their password,
+ * e-mail address and other sessions.
  */
-export function ProfileDialog({ fullName, email, onClose }: ProfileDialogProps) {
+export function ProfileDialog({ fullName, email, onClose, children }: ProfileDialogProps) {
   const [name, setName] = useState(fullName ?? '');
   const save = useUpdateOwnName();
   const toast = useToast();
@@ -69,6 +73,10 @@ export function ProfileDialog({ fullName, email, onClose }: ProfileDialogProps) 
           </Button>
         </div>
       </form>
+      <div className="mt-6">
+        <AccountSecurity email={email} />
+      </div>
+      {children && <div className="mt-6">{children}</div>}
     </Modal>
   );
 }

@@ -12,6 +12,8 @@ import { InviteDialog } from './invite-dialog.tsx';
 import { MembersTable } from './members-table.tsx';
 import { StorageUsagePanel } from './storage-usage-panel.tsx';
 import { TeamStats } from './team-stats.tsx';
+import { TwoFactorRequirement } from './two-factor-requirement.tsx';
+import { useMembersWithTwoFactor } from '../api/two-factor-admin.ts';
 import { UsersSkeleton } from './users-skeleton.tsx';
 
 export interface UserManagementProps {
@@ -34,6 +36,8 @@ export function UserManagement({
   const members = useMembers(organizationId);
   const invitations = usePendingInvitations(organizationId);
   const actions = useTeamActions();
+  const isMaster = isMasterAdminRole(currentUser.role);
+  const twoFactor = useMembersWithTwoFactor(isMaster);
   const [inviting, setInviting] = useState(false);
 
   // A list that could not be loaded at all; a failed reload keeps what was shown.
@@ -58,6 +62,7 @@ export function UserManagement({
 
       <TeamStats members={members.data} invitations={invitations.data} />
       <StorageUsagePanel organizationId={organizationId} />
+      {isMaster && <TwoFactorRequirement />}
 
       <section aria-labelledby="team-members-heading">
         <h2 id="team-members-heading" className="mb-3 text-lg font-semibold text-gray-900">
@@ -71,6 +76,10 @@ export function UserManagement({
           onChangeRole={actions.changeRole}
           onDeactivate={actions.deactivate}
           onReactivate={actions.reactivate}
+          onSendPasswordReset={actions.sendPasswordReset}
+          {...(isMaster && twoFactor.data
+            ? { twoFactorIds: twoFactor.data, onRemoveTwoFactor: actions.removeTwoFactor }
+            : {})}
         />
       </section>
 

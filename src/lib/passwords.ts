@@ -1,4 +1,4 @@
-/** Section 5's minimum for a password chosen on the invitation page. */
+/** Section 5's minimum for a password chosen on the invitation page (and every new password). */
 export const MIN_PASSWORD_LENGTH = 6;
 
 /** The first rule of spec §5 that the two passwords break, in its words, or null. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { passwordProblem } from './validate-passwords.ts';
+import { passwordProblem } from './passwords.ts';
 
 describe('passwordProblem', () => {
   it('accepts two equal passwords of at least 6 characters', () => {

@@ -1,0 +1,39 @@
+import type { AppContext } from '../context.ts';
+import type { Queryable } from '../db/database.ts';
+import { isPostgresError } from '../db/database.ts';
+
+/** The job kind that sends the auth service's e-mails (written by `server/mail/`). */
+export const ACCOUNT_MAIL_KIND = 'auth.mail';
+
+/** The e-mails of the auth service: each carries one link (and its code) for one account. */
+export type AccountMailKind = 'recovery' | 'email_change' | 'signup';
+
+/**
+ * Queues an account e-mail for `userId`, in the caller's transaction or on its own, and wakes
+ * the job runner. The token is made by the job, when the message is written, so that no
+ * secret is ever stored readable (not even in the job's payload). Answers false when this
+ * database has no job queue (the platform without the app's migrations): nothing is sent.
+ */
+export async function queueAccountMail(
+  ctx: AppContext,
+  q: Queryable,
+  userId: string,
+  kind: AccountMailKind,
+  redirectTo: string | null,
+): Promise<boolean> {
+  try {
+    await q.query(`select private.enqueue_job($1, $2::jsonb, null, null, now(), 5)`, [
+      ACCOUNT_MAIL_KIND,
+      JSON.stringify({ user_id: userId, kind, redirect_to: redirectTo }),
+    ]);
+  } catch (error) {
+    // 42883: no such function; 3F000: no such schema.
+    if (isPostgresError(error) && (error.code === '42883' || error.code === '3F000')) {
+      console.warn('auth: this database has no job queue; account e-mails cannot be sent');
+      return false;
+    }
+    throw error;
+  }
+  ctx.jobs.wake();
+  return true;
+}

@@ -1,0 +1,38 @@
+import type { Hono } from 'hono';
+import type { AppContext } from '../context.ts';
+import type { ApiEnv } from '../http/api-env.ts';
+import { queueAccountMail } from './account-mail.ts';
+import { badRequest } from './errors.ts';
+import type { AuthLimits } from './limits.ts';
+import { allowedRedirect } from './redirects.ts';
+import { emailLookupKey, findUserByEmail } from './users.ts';
+import { readJsonObject, stringField, validateEmail } from './validation.ts';
+
+/**
+ * `POST /recover`: e-mails a link (and code) to set a new password, valid once for
+ * `[auth.email] otp_expiry`. The answer is `{}` whether or not the address has an account, and
+ * the limits count unknown addresses alike, so nothing here tells who has one. The message is
+ * written and sent by a background job (`account-mail-job.ts`), so the answer does not wait
+ * for it either.
+ */
+export function registerRecover(app: Hono<ApiEnv>, ctx: AppContext, limits: AuthLimits): void {
+  app.post('/recover', async (c) => {
+    const body = await readJsonObject(c);
+    const email = stringField(body, 'email');
+    if (email === '') {
+      throw badRequest('validation_failed', 'Password recovery requires an email');
+    }
+    const address = validateEmail(email);
+    if (stringField(body, 'code_challenge') !== '') {
+      // auth-js sends one only with flowType "pkce"; this server issues implicit-flow links.
+      throw badRequest('validation_failed', 'PKCE flow is not supported for password recovery');
+    }
+    limits.countEmail(c, await emailLookupKey(ctx.db, address));
+    const user = await findUserByEmail(ctx.db, address);
+    if (user && !user.is_banned) {
+      const redirectTo = allowedRedirect(ctx.config.auth, c.req.query('redirect_to'));
+      await queueAccountMail(ctx, ctx.db, user.id, 'recovery', redirectTo);
+    }
+    return c.json({});
+  });
+}

@@ -1,0 +1,77 @@
+import type { AccountMailKind } from '../auth/account-mail.ts';
+import type { ComposedMessage } from './compose.ts';
+import { escapeHtml, htmlDocument, htmlLink } from './html.ts';
+
+export interface AccountMail {
+  kind: AccountMailKind;
+  /** The link that does what the message offers. */
+  url: string;
+  /** The six-digit code an app may ask for instead of the link. */
+  code: string;
+  /** Minutes the link and code stay valid. */
+  validMinutes: number;
+  /** For an e-mail change, the new address. */
+  newEmail?: string;
+}
+
+const SUBJECTS: Record<AccountMailKind, string> = {
+  recovery: 'Reset your Steward password',
+  email_change: 'Confirm your new e-mail address for Steward',
+  signup: 'Confirm your Steward account',
+};
+
+const LEADS: Record<AccountMailKind, (mail: AccountMail) => string> = {
+  recovery: () => 'Someone asked to reset the password of your Steward account.',
+  email_change: (mail) =>
+    `Someone asked to change the e-mail address of a Steward account to ${mail.newEmail ?? 'this address'}.`,
+  signup: () => 'Thank you for creating a Steward account.',
+};
+
+const ACTIONS: Record<AccountMailKind, string> = {
+  recovery: 'Choose a new password',
+  email_change: 'Confirm the new address',
+  signup: 'Confirm your e-mail address',
+};
+
+const IGNORE: Record<AccountMailKind, string> = {
+  recovery:
+    'If you did not ask for this, you can ignore this message: your password stays as it is.',
+  email_change: 'If you did not ask for this, you can ignore this message: nothing changes.',
+  signup: 'If you did not create an account, you can ignore this message.',
+};
+
+/** The subject, text and HTML of an account e-mail. The link works once. */
+export function composeAccountMail(mail: AccountMail): ComposedMessage & { subject: string } {
+  const subject = SUBJECTS[mail.kind];
+  const lead = LEADS[mail.kind](mail);
+  const action = ACTIONS[mail.kind];
+  const validity = `The link works once, for ${mail.validMinutes} minutes. Or enter this code: ${mail.code}`;
+  const ignore = IGNORE[mail.kind];
+  const footer = 'Sent by Steward.';
+  const text = [
+    'Hello,',
+    '',
+    lead,
+    '',
+    `${action}: ${mail.url}`,
+    '',
+    validity,
+    '',
+    ignore,
+    '',
+    '--',
+    footer,
+  ].join('\n');
+  const html = htmlDocument(
+    subject,
+    [
+      '<p>Hello,</p>',
+      `<p>${escapeHtml(lead)}</p>`,
+      `<p>${htmlLink(mail.url, action)}</p>`,
+      `<p>${escapeHtml(validity)}</p>`,
+      `<p>${escapeHtml(ignore)}</p>`,
+    ].join('\n'),
+    footer,
+  );
+  return { subject, text, html, links: [] };
+}

@@ -1,0 +1,49 @@
+import { useMutation } from '@tanstack/react-query';
+import { supabase } from '../../../lib/supabase.ts';
+
+export interface PasswordChange {
+  currentPassword: string;
+  newPassword: string;
+}
+
+/** GoTrue's code for a wrong current password, in words a member understands. */
+export const WRONG_CURRENT_PASSWORD = 'Your current password is incorrect';
+
+/**
+ * Changes one's password; the server asks for the current one and signs out every other
+ * session of the account.
+ */
+export async function changePassword({
+  currentPassword,
+  newPassword,
+}: PasswordChange): Promise<void> {
+  const { error } = await supabase().auth.updateUser({
+    password: newPassword,
+    current_password: currentPassword,
+  });
+  if (error) {
+    if (error.code === 'current_password_mismatch') throw new Error(WRONG_CURRENT_PASSWORD);
+    throw error;
+  }
+}
+
+export const useChangePassword = () => useMutation({ mutationFn: changePassword });
+
+/**
+ * Asks to change one's e-mail address to `email`: the server sends a link to the new address,
+ * and the address changes only when it is used.
+ */
+export async function changeEmail(email: string): Promise<void> {
+  const { error } = await supabase().auth.updateUser({ email: email.trim() });
+  if (error) throw error;
+}
+
+export const useChangeEmail = () => useMutation({ mutationFn: changeEmail });
+
+/** Ends every session of the account but this one (other browsers, a lost phone). */
+export async function signOutOtherSessions(): Promise<void> {
+  const { error } = await supabase().auth.signOut({ scope: 'others' });
+  if (error) throw error;
+}
+
+export const useSignOutOtherSessions = () => useMutation({ mutationFn: signOutOtherSessions });
