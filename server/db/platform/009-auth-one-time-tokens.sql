@@ -27,3 +27,8 @@ create unique index one_time_tokens_token_hash_idx on auth.one_time_tokens (toke
 -- Only the server's own connection uses it: no API role may read or write it.
 alter table auth.one_time_tokens enable row level security;
 revoke all on auth.one_time_tokens from public, anon, authenticated, service_role;
+
+-- As every auth table (006): hosted Supabase gives `postgres` (here hosted_postgres) every right
+-- on them, so the migrations' definer functions can read them.
+grant all on all tables in schema auth to hosted_postgres;
+grant execute on all functions in schema auth to hosted_postgres;

@@ -51,3 +51,8 @@ alter table auth.mfa_factors enable row level security;
 alter table auth.mfa_challenges enable row level security;
 revoke all on auth.mfa_amr_claims, auth.mfa_factors, auth.mfa_challenges
   from public, anon, authenticated, service_role;
+
+-- As every auth table (006): hosted Supabase gives `postgres` (here hosted_postgres) every right
+-- on them, so the migrations' definer functions can read them.
+grant all on all tables in schema auth to hosted_postgres;
+grant execute on all functions in schema auth to hosted_postgres;
