@@ -210,14 +210,6 @@ const STORAGE: StorageCase[] = [
     code: 'NotFound',
   },
   {
-    name: 'resumable (TUS) uploads',
-    path: '/upload/resumable',
-    method: 'POST',
-    status: 404,
-    statusCode: '404',
-    code: 'NotFound',
-  },
-  {
     name: 'GET of a listing path reads a bucket named list, as Storage routes it',
     path: '/object/list/files',
     method: 'GET',
