@@ -344,6 +344,9 @@ test.describe('by keyboard alone', () => {
     await expect(visitor.getByRole('button', { name: 'Show password' })).toBeFocused();
     await visitor.keyboard.press('Space');
     await expect(visitor.getByLabel('Password', { exact: true })).toHaveAttribute('type', 'text');
+    // Then the way back in for a forgotten password, then the form's button.
+    await visitor.keyboard.press('Tab');
+    await expect(visitor.getByRole('button', { name: 'Forgot your password?' })).toBeFocused();
     await visitor.keyboard.press('Tab');
     await expect(visitor.getByRole('button', { name: 'Sign in', exact: true })).toBeFocused();
     await visitor.keyboard.press('Enter');
