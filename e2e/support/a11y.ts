@@ -141,7 +141,8 @@ const stamp = Date.now().toString(36);
 /** The files of every preview kind, each with an expiry that gives a different badge. */
 export const SAMPLE_FILES = {
   pdf: {
-    name: `Insurance policy ${stamp}.pdf`,
+    // Long enough that a dashboard list must shorten it on a phone rather than widen the page.
+    name: `Insurance policy and certificate of cover ${stamp}.pdf`,
     type: 'application/pdf',
     bytes: makePdf('Insurance policy'),
     category: 'Legal',

@@ -15,10 +15,12 @@ export function DashboardPanel({
   linkTo: string;
   children: ReactNode;
 }) {
+  // min-w-0: as a grid item the panel would otherwise grow to its longest unbroken line (a long
+  // document name) and widen the whole page on a phone; with it the names are shortened instead.
   return (
     <section
       aria-labelledby={id}
-      className="flex flex-col rounded-lg border border-gray-200 bg-white shadow-sm"
+      className="flex min-w-0 flex-col rounded-lg border border-gray-200 bg-white shadow-sm"
     >
       <div className="flex items-center justify-between border-b border-gray-100 px-4 py-3">
         <h2 id={id} className="text-lg font-semibold text-gray-900">
