@@ -188,28 +188,44 @@ describe('reads after writes, through the API', () => {
       create policy cache_offers_read on public.cache_offers for select to anon
         using (public.cache_still_valid(expires_at));
       grant select on public.cache_notices, public.cache_current_notices, public.cache_offers to anon;
-      insert into public.cache_notices values (1, 'Fire drill', now() + interval '2 seconds');
-      insert into public.cache_offers values (1, 'Hall hire', now() + interval '2 seconds');
     `);
-    const inserted = Date.now();
-    const until = (ms: number) =>
-      new Promise((resolve) => setTimeout(resolve, Math.max(0, inserted + ms - Date.now())));
     const anon = server.anon();
     const read = async (table: string) =>
       unwrap(await anon.from(table).select('title'), `read ${table}`).map(
         (row: { title: string }) => row.title,
       );
-    expect(await read('cache_notices')).toEqual(['Fire drill']);
-    // Shortly before the expiry, so that a copy kept now would still be within the cache's
-    // 1 s lifetime just after it.
-    await until(1200);
-    expect(await read('cache_current_notices')).toEqual(['Fire drill']);
-    expect(await read('cache_offers')).toEqual(['Hall hire']);
-    expect(await read('cache_notices')).toEqual(['Fire drill']);
-    // Past the expiry, with no write in between.
-    await until(2150);
-    expect(await read('cache_current_notices')).toEqual([]);
-    expect(await read('cache_offers')).toEqual([]);
+    // A round: rows that expire 2 s from now, read shortly before (so that a copy kept then
+    // would still be within the cache's 1 s lifetime just after) and again just after. On a
+    // loaded machine the reads before may come back too late to have seen the rows; such a
+    // round proves nothing, and the next one starts afresh.
+    let primed = false;
+    for (let round = 1; round <= 5 && !primed; round++) {
+      await server.db.exec(`delete from public.cache_notices; delete from public.cache_offers;`);
+      const { rows } = await server.db.query<{ expires: number }>(
+        `with notice as (
+           insert into public.cache_notices values ($1, 'Fire drill', now() + interval '2 seconds')
+           returning expires_at
+         ), offer as (
+           insert into public.cache_offers values ($1, 'Hall hire', now() + interval '2 seconds')
+         )
+         select (extract(epoch from expires_at) * 1000)::float8 as expires from notice`,
+        [round],
+      );
+      const expires = Number(rows[0]!.expires);
+      const until = (ms: number) =>
+        new Promise((resolve) => setTimeout(resolve, Math.max(0, expires + ms - Date.now())));
+      await until(-800);
+      const before = [await read('cache_current_notices'), await read('cache_offers')];
+      if (Date.now() >= expires - 50) continue;
+      expect(before).toEqual([['Fire drill'], ['Hall hire']]);
+      primed = true;
+      expect(await read('cache_notices')).toEqual(['Fire drill']);
+      // Past the expiry, with no write in between.
+      await until(150);
+      expect(await read('cache_current_notices')).toEqual([]);
+      expect(await read('cache_offers')).toEqual([]);
+    }
+    expect(primed, 'no round read the rows before they expired').toBe(true);
     // What does not read the clock is still cached on PGlite.
     if (server.db.kind === 'pglite') {
       expect(readCacheFor(server.db.writeClock)?.size).toBeGreaterThan(0);
