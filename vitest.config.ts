@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { LongestFirstSequencer } from './tests/support/longest-first-sequencer.ts';
 
 export default defineConfig({
   plugins: [react()],
@@ -7,6 +8,7 @@ export default defineConfig({
     // Test files spend much of their time waiting on their servers: two workers keep both
     // cores busy (the default on a 2-core machine would be one).
     maxWorkers: 2,
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         extends: true,
