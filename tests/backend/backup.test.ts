@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -21,7 +22,7 @@ import {
   type Person,
 } from '../security/world.ts';
 import { nodeClient, startTestServer, type TestServer } from '../support/server.ts';
-import { postgresAdminUrl } from '../support/template.ts';
+import { postgresAdminUrl, rootDir } from '../support/template.ts';
 import { uploadDocument, uploadFile } from './document-helpers.ts';
 
 // Item 5 of issue 15: `npm run backup` copies the whole installation (database, stored files,
@@ -68,6 +69,28 @@ async function storedObjects(
 /** Names in `dir` left by a restore that did not finish. */
 const leftovers = async (dir: string) =>
   (await readdir(dir)).filter((name) => name.includes('.restoring-'));
+
+/** Runs `scripts/<script>` as `npm run` would, with `env` on top of this process's. */
+async function runScript(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(
+    path.join(rootDir, 'node_modules', '.bin', 'tsx'),
+    [`scripts/${script}`, ...args],
+    {
+      cwd: rootDir,
+      env: { ...process.env, DATABASE_URL: '', ...env },
+    },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return { code, stdout, stderr };
+}
 
 const postgres = postgresAdminUrl();
 
@@ -163,28 +186,33 @@ if (postgres) {
         }
       })();
 
-      const result = await backupInstallation({
-        config: server.config,
-        file: backupFile,
-        serverUrl: server.url,
+      // `npm run backup` as an administrator runs it, beside the server.
+      const before = replaced;
+      const backup = await runScript('backup.ts', [backupFile], {
+        DATA_DIR: server.dataDir,
+        PORT: new URL(server.url).port,
+        HOST: '127.0.0.1',
       });
-      // The server kept answering during the backup.
-      const read = await member.client.from('documents').select('name');
+      const during = replaced - before;
       churning = false;
       await churn;
       sendRest();
       const uploaded = await inFlight;
       expect(uploaded.status, await uploaded.clone().text()).toBe(200);
 
-      expect(read.error).toBeNull();
-      expect(replaced).toBeGreaterThan(0);
-      expect(result.taken).toBe('by the running server');
-      expect(result.manifest.product).toBe('steward');
-      expect(result.manifest.migrations.length).toBeGreaterThan(10);
-      expect(result.manifest.missing_files).toEqual([]);
-      expect((await stat(backupFile)).size).toBe(result.bytes);
+      expect(backup.stderr).toBe('');
+      expect(backup.code).toBe(0);
+      expect(backup.stdout).toMatch(
+        /^Backup written to .*steward\.tar\.gz .*taken by the running server/,
+      );
+      // The server went on answering while the backup was taken.
+      expect(during).toBeGreaterThan(0);
       // The snapshot put together in the data directory is gone.
       await expect(stat(path.join(server.dataDir, 'backup-snapshots'))).rejects.toThrow(/ENOENT/);
+      // A second backup never overwrites the first.
+      await expect(
+        backupInstallation({ config: server.config, file: backupFile, serverUrl: server.url }),
+      ).rejects.toThrow(/already exists/);
       await expect(
         backupInstallation({ config: server.config, file: backupFile, serverUrl: server.url }),
       ).rejects.toThrow(/already exists/);
@@ -273,6 +301,19 @@ if (postgres) {
       ).rejects.toThrow(/is not empty/);
       expect(await readdir(dataDir)).toEqual(['notes.txt']);
       expect(await leftovers(parent)).toEqual([]);
+    });
+
+    it('npm run restore says why it refuses and exits with 1', async () => {
+      const parent = await tempDir('restore');
+      const garbage = path.join(parent, 'garbage.tar.gz');
+      await writeFile(garbage, randomBytes(1024));
+      const dataDir = path.join(parent, 'data');
+      const restore = await runScript('restore.ts', [garbage], { DATA_DIR: dataDir });
+      expect(restore.code).toBe(1);
+      expect(restore.stderr).toMatch(
+        /^Restore failed: .*garbage\.tar\.gz is not a readable backup/,
+      );
+      await expect(stat(dataDir)).rejects.toThrow(/ENOENT/);
     });
 
     it('refuses a damaged archive and writes nothing', async () => {
