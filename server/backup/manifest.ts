@@ -25,6 +25,7 @@ export interface BackupManifest {
   missing_files: string[];
 }
 
+/** The manifest of a backup taken now by this version of Steward. */
 export function newManifest(fields: {
   migrations: string[];
   files: number;
