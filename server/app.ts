@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { createAuthApp } from './auth/routes.ts';
+import { createBackupApp } from './backup/routes.ts';
 import type { AppContext } from './context.ts';
 import { createFunctionsApp } from './functions/routes.ts';
 import type { ApiEnv } from './http/api-env.ts';
@@ -22,6 +23,7 @@ export async function createApp(ctx: AppContext): Promise<Hono<ApiEnv>> {
   api.route('/rest/v1', createRestApp(ctx));
   api.route('/storage/v1', createStorageApp(ctx));
   api.route('/functions/v1', await createFunctionsApp(ctx));
+  api.route('/backup/v1', createBackupApp(ctx));
   // The SPA reads this at boot, so one build runs on any host and port. The API is on the
   // same origin as the page, so the address is the origin the browser used.
   api.get('/config.json', (c) =>

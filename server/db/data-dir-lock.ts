@@ -40,10 +40,19 @@ export async function lockDataDir(dir: string): Promise<() => Promise<void>> {
 /** Lock files this process holds. */
 const heldHere = new Set<string>();
 
-const inUse = (dir: string, pid: number) =>
-  new Error(
-    `${dir} is in use by process ${pid}: stop that server first (two servers on one data directory would corrupt it)`,
-  );
+/** The data directory is held by a running process (a server, or a backup of a stopped one). */
+export class DataDirInUseError extends Error {
+  constructor(
+    readonly dir: string,
+    readonly pid: number,
+  ) {
+    super(
+      `${dir} is in use by process ${pid}: stop that server first (two servers on one data directory would corrupt it)`,
+    );
+  }
+}
+
+const inUse = (dir: string, pid: number) => new DataDirInUseError(dir, pid);
 
 /**
  * `pid start-time` of a running process (`pid` alone where /proc is missing), or '' when no

@@ -3,7 +3,7 @@ import type { BatchOptions, Database, Queryable, QueryResult, Row, Statement } f
 import { DatabaseUnavailableError, settleBatch, statementTimeoutError } from './database.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { FairQueue, QueueTimeoutError } from './fair-queue.ts';
-import { currentRequestScope } from './request-scope.ts';
+import { currentRequestScope, outsideRequestScope } from './request-scope.ts';
 import { WorkerConnection } from './worker-connection.ts';
 import { WriteClock } from './write-clock.ts';
 
@@ -97,6 +97,21 @@ export class PgliteHost implements Database {
       const answer = await session.send(batch, { opens: !options.readOnly });
       return settleBatch(answer.rows, finish, options, (commit) => session.finish(commit));
     });
+  }
+
+  /**
+   * Runs `read` and then writes the whole database to `file` in one turn of its own, so what
+   * `read` saw is exactly what the dump holds (nothing else runs on the database in between).
+   * The server's own work: no request deadline applies, however large the database.
+   */
+  dumpWith<T>(file: string, read: (db: Queryable) => Promise<T>): Promise<T> {
+    return outsideRequestScope(() =>
+      this.#job(false, async (session) => {
+        const result = await read(session);
+        await session.send({ op: 'dump', file });
+        return result;
+      }),
+    );
   }
 
   async close(): Promise<void> {

@@ -5,6 +5,7 @@
  * never share a thread with the HTTP server (see pglite-host.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { dumpPgliteTo } from '../backup/pglite-dump.ts';
 import { openPglite } from './pglite.ts';
 import type { WorkerAnswer, WorkerRequest, WorkerStart } from './pglite-messages.ts';
 import { errorToData } from './pglite-messages.ts';
@@ -43,6 +44,9 @@ async function start() {
       }
       case 'finish':
         await batches.finish(request.commit);
+        return { id, ok: true, rows: [], rowCount: 0 };
+      case 'dump':
+        await dumpPgliteTo(db.pglite, request.file);
         return { id, ok: true, rows: [], rowCount: 0 };
       case 'close':
         await db.close();

@@ -27,3 +27,12 @@ export function withRequestScope<T>(scope: RequestScope, fn: () => T): T {
 export function currentRequestScope(): RequestScope | undefined {
   return storage.getStore();
 }
+
+/**
+ * Runs `fn` as the server's own work, outside the current request's scope: no deadline and the
+ * server's lane (a backup snapshot asked for over HTTP must not be cut off by the request's
+ * time limit).
+ */
+export function outsideRequestScope<T>(fn: () => T): T {
+  return storage.exit(fn);
+}

@@ -19,6 +19,9 @@ export interface StoredFile {
 const VERSION = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const TEMP_SUFFIX = '.part';
 
+/** Directories whose removals are held (see `FileStore.holdRemovals`), with what waits. */
+const removalHolds = new Map<string, { holders: number; pending: Set<string> }>();
+
 /** Whether `value` is a version this store could have made. */
 export const isStoredVersion = (value: unknown): value is string =>
   typeof value === 'string' && VERSION.test(value);
@@ -117,7 +120,42 @@ export class FileStore {
 
   /** Deletes the file of `version`; a file already gone is fine. */
   async remove(version: string): Promise<void> {
+    const hold = removalHolds.get(this.objectsDir);
+    if (hold) {
+      hold.pending.add(version);
+      return;
+    }
     await rm(this.pathOf(version), { force: true });
+  }
+
+  /**
+   * Keeps every file of this directory until the returned function is called: removals asked
+   * for meanwhile (by any FileStore of this process on the same directory) wait and happen
+   * then. A backup holds removals from before it reads the database until it has linked the
+   * files the database referred to, so none of them can vanish in between (backup/snapshot.ts).
+   * Should the process end first, the deferred files are orphans, which the next start sweeps.
+   */
+  holdRemovals(): () => Promise<void> {
+    let hold = removalHolds.get(this.objectsDir);
+    if (!hold) {
+      hold = { holders: 0, pending: new Set() };
+      removalHolds.set(this.objectsDir, hold);
+    }
+    hold.holders += 1;
+    const held = hold;
+    let released = false;
+    return async () => {
+      if (released) return;
+      released = true;
+      held.holders -= 1;
+      if (held.holders > 0) return;
+      removalHolds.delete(this.objectsDir);
+      for (const version of held.pending) {
+        await rm(this.pathOf(version), { force: true }).catch((error: unknown) => {
+          console.error(`storage: could not delete file of version ${version}:`, error);
+        });
+      }
+    };
   }
 
   /**
