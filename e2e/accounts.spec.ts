@@ -32,7 +32,12 @@ async function canSignIn(baseURL: string, email: string, password: string) {
 
 /** The secret of the set-up screen, as an authenticator app reads it from the QR code. */
 async function scanSecret(page: Page) {
-  await expect(page.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible();
+  const qrCode = page.getByRole('img', { name: 'QR code for your authenticator app' });
+  await expect(qrCode).toBeVisible();
+  // The picture itself, not a broken image's placeholder.
+  await expect
+    .poll(() => qrCode.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth))
+    .toBeGreaterThan(0);
   return authenticator(await page.getByTestId('totp-secret').innerText());
 }
 
