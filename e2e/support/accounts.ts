@@ -208,5 +208,12 @@ export function authenticator(secret: string) {
      */
     nextCode: () => totp.generate({ timestamp: Date.now() + totp.period * 1000 }),
     currentCode: () => totp.generate(),
+    /** A code the server refuses now: none of the three steps it accepts. */
+    wrongCode: () => {
+      const valid = [-1, 0, 1].map((step) =>
+        totp.generate({ timestamp: Date.now() + step * totp.period * 1000 }),
+      );
+      return ['000000', '111111', '222222', '333333'].find((code) => !valid.includes(code))!;
+    },
   };
 }
