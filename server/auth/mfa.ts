@@ -18,6 +18,15 @@ import { isUuid, readJsonObject, stringField } from './validation.ts';
 
 /** TOTP as authenticator apps expect it: SHA-1, six digits, thirty seconds. */
 const PERIOD = 30;
+/**
+ * The QR code's SVG as GoTrue answers it: supabase-js puts it unencoded after
+ * `data:image/svg+xml;utf-8,`, where a `#` would end the image (the rest is read as a fragment)
+ * and a browser shows a broken image. The colours are named instead of written in hex.
+ */
+function qrCodeSvg(svg: string): string {
+  return svg.replaceAll('"#ffffff"', '"white"').replaceAll('"#000000"', '"black"');
+}
+
 /** Codes of the neighbouring steps count too (clock drift of ±30 s). */
 const WINDOW = 1;
 /** A challenge is answered within five minutes (GoTrue's default). */
@@ -156,7 +165,9 @@ export function registerMfa(app: Hono<ApiEnv>, ctx: AppContext): void {
       secret,
     });
     const uri = totp.toString();
-    const qrCode = await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M' });
+    const qrCode = qrCodeSvg(
+      await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M' }),
+    );
     const id = randomUUID();
     const now = new Date().toISOString();
     await ctx.db.transaction(async (tx) => {

@@ -34,5 +34,8 @@ describe('history entries in words', () => {
     expect(
       describeActivity({ kind: 'member.invited', subject: 'a@b.org', details: { role: 'admin' } }),
     ).toBe('Invited a@b.org as Admin');
+    expect(
+      describeActivity({ kind: 'member.two_factor_removed', subject: 'Ruth', details: {} }),
+    ).toBe('Removed the two-factor sign-in of Ruth');
   });
 });

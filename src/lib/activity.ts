@@ -108,6 +108,8 @@ export function describeActivity(entry: Pick<ActivityEntry, 'kind' | 'subject' |
       return `Deactivated ${subject}`;
     case 'member.reactivated':
       return `Reactivated ${subject}`;
+    case 'member.two_factor_removed':
+      return `Removed the two-factor sign-in of ${subject}`;
     case 'connection.connected':
       return `Connected ${subject}${member}`;
     case 'connection.disconnected':

@@ -1,3 +1,4 @@
+import * as OTPAuth from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   addMember,
@@ -170,6 +171,55 @@ describe('the history', () => {
       'admin reads',
     ) as { kind: string }[];
     expect(asAdmin.length).toBe(members.length);
+  });
+
+  it('records a master admin removing a member’s second factor, naming the member, and only when there was one', async () => {
+    const phoneLost = await addMember(server, church, 'user', 'history-phone');
+    const enrolled = await phoneLost.client.auth.mfa.enroll({ factorType: 'totp' });
+    if (enrolled.error) throw enrolled.error;
+    const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(enrolled.data.totp.secret) });
+    const verified = await phoneLost.client.auth.mfa.challengeAndVerify({
+      factorId: enrolled.data.id,
+      code: totp.generate(),
+    });
+    if (verified.error) throw verified.error;
+    const before = (await entries(church)).length;
+
+    const removed = await church.master.client.rpc('remove_member_two_factor', {
+      user_id: phoneLost.userId,
+    });
+    expect(removed.data).toBe(1);
+    // Nothing left to remove: nothing happened, nothing recorded.
+    const again = await church.master.client.rpc('remove_member_two_factor', {
+      user_id: phoneLost.userId,
+    });
+    expect(again.data).toBe(0);
+
+    const added = (await entries(church)).slice(before);
+    expect(added).toEqual([
+      expect.objectContaining({
+        kind: 'member.two_factor_removed',
+        actor_id: church.master.userId,
+        subject: 'history-phone of History Church',
+        details: { member_id: phoneLost.userId },
+      }),
+    ]);
+    // Admins read it, as the Activity page does; members do not.
+    const asAdmin = unwrap(
+      await admin.client
+        .from('activity_log')
+        .select('kind, subject')
+        .eq('kind', 'member.two_factor_removed'),
+      'admin reads',
+    );
+    expect(asAdmin).toEqual([
+      { kind: 'member.two_factor_removed', subject: 'history-phone of History Church' },
+    ]);
+    const asUser = unwrap(
+      await user.client.from('activity_log').select('id').eq('kind', 'member.two_factor_removed'),
+      'user reads',
+    );
+    expect(asUser).toEqual([]);
   });
 
   it('names the person after they are deactivated', async () => {

@@ -425,6 +425,15 @@ export function rpcCases(server: TestServer, world: World): Case[] {
         ),
         run: async () => {
           const userId = await twoFactorTarget(target);
+          const removals = async () =>
+            (
+              await server.db.query(
+                `select 1 from public.activity_log
+                  where kind = 'member.two_factor_removed' and details ->> 'member_id' = $1`,
+                [userId],
+              )
+            ).rows.length;
+          const loggedBefore = await removals();
           await server.db.query(
             `insert into auth.mfa_factors (id, user_id, factor_type, status, created_at,
                 updated_at, secret)
@@ -440,6 +449,9 @@ export function rpcCases(server: TestServer, world: World): Case[] {
           );
           if ((rows.length === 0) !== (outcome === 'allowed'))
             return 'error: effect does not match the answer';
+          // The history records a removal, and only one that happened (entries stay for ever).
+          if ((await removals()) - loggedBefore !== (outcome === 'allowed' ? 1 : 0))
+            return 'error: the history does not match the answer';
           return outcome;
         },
       });

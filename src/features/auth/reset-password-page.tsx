@@ -1,10 +1,9 @@
 import { KeyRound, XCircle } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
-import { PasswordInput } from '../../components/password-input.tsx';
+import { EMPTY_NEW_PASSWORD, NewPasswordFields } from '../../components/new-password-fields.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { FormError } from '../../components/ui/form-error.tsx';
-import { FormField } from '../../components/ui/form-field.tsx';
 import { useToast } from '../../components/ui/toast.tsx';
 import { paths } from '../../config/paths.ts';
 import { errorMessage } from '../../lib/errors.ts';
@@ -42,8 +41,8 @@ export function ResetPasswordPage() {
   const navigate = useNavigate();
   const toast = useToast();
   const reset = useResetPassword();
-  const [password, setPassword] = useState('');
-  const [confirmation, setConfirmation] = useState('');
+  const [newPassword, setNewPassword] = useState(EMPTY_NEW_PASSWORD);
+  const { password, confirmation } = newPassword;
   const [problem, setProblem] = useState<string | null>(null);
   const errorId = useId();
 
@@ -100,28 +99,7 @@ export function ResetPasswordPage() {
           <div id={errorId}>
             <FormError>{error}</FormError>
           </div>
-          <FormField label="New Password">
-            {({ invalid: _invalid, ...field }) => (
-              <PasswordInput
-                {...field}
-                value={password}
-                onChange={(event) => setPassword(event.target.value)}
-                autoComplete="new-password"
-                required
-              />
-            )}
-          </FormField>
-          <FormField label="Confirm Password">
-            {({ invalid: _invalid, ...field }) => (
-              <PasswordInput
-                {...field}
-                value={confirmation}
-                onChange={(event) => setConfirmation(event.target.value)}
-                autoComplete="new-password"
-                required
-              />
-            )}
-          </FormField>
+          <NewPasswordFields value={newPassword} onChange={setNewPassword} />
           <Button
             type="submit"
             className="w-full"

@@ -1,10 +1,9 @@
 import type { UseMutationResult } from '@tanstack/react-query';
 import { Mail } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
-import { PasswordInput } from '../../../components/password-input.tsx';
+import { EMPTY_NEW_PASSWORD, NewPasswordFields } from '../../../components/new-password-fields.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { FormError } from '../../../components/ui/form-error.tsx';
-import { FormField } from '../../../components/ui/form-field.tsx';
 import { errorMessage } from '../../../lib/errors.ts';
 import { ROLE_LABELS } from '../../../lib/roles.ts';
 import type { InvitationDetails } from '../api/get-invitation.ts';
@@ -19,8 +18,8 @@ export interface AcceptInvitationFormProps {
 
 /** Join {organization}: who invited, the invitation's details, and the two passwords (spec §2). */
 export function AcceptInvitationForm({ invitation, accept }: AcceptInvitationFormProps) {
-  const [password, setPassword] = useState('');
-  const [confirmation, setConfirmation] = useState('');
+  const [newPassword, setNewPassword] = useState(EMPTY_NEW_PASSWORD);
+  const { password, confirmation } = newPassword;
   const [problem, setProblem] = useState<string | null>(null);
   const errorId = useId();
   const organization = invitation.organization_name ?? 'your organization';
@@ -79,28 +78,11 @@ export function AcceptInvitationForm({ invitation, accept }: AcceptInvitationFor
         <div id={errorId}>
           <FormError>{error}</FormError>
         </div>
-        <FormField label="Create Password">
-          {({ invalid: _invalid, ...field }) => (
-            <PasswordInput
-              {...field}
-              value={password}
-              onChange={(event) => setPassword(event.target.value)}
-              autoComplete="new-password"
-              required
-            />
-          )}
-        </FormField>
-        <FormField label="Confirm Password">
-          {({ invalid: _invalid, ...field }) => (
-            <PasswordInput
-              {...field}
-              value={confirmation}
-              onChange={(event) => setConfirmation(event.target.value)}
-              autoComplete="new-password"
-              required
-            />
-          )}
-        </FormField>
+        <NewPasswordFields
+          value={newPassword}
+          onChange={setNewPassword}
+          passwordLabel="Create Password"
+        />
         <Button
           type="submit"
           className="w-full"

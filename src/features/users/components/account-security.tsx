@@ -1,4 +1,5 @@
 import { memo, useId, useState, type FormEvent } from 'react';
+import { EMPTY_NEW_PASSWORD, NewPasswordFields } from '../../../components/new-password-fields.tsx';
 import { PasswordInput } from '../../../components/password-input.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { FormError } from '../../../components/ui/form-error.tsx';
@@ -15,8 +16,8 @@ export const OTHER_SESSIONS_SIGNED_OUT = 'You have been signed out of every othe
 /** Current password, new password twice (the invitation page's rules). */
 function ChangePasswordForm() {
   const [current, setCurrent] = useState('');
-  const [password, setPassword] = useState('');
-  const [confirmation, setConfirmation] = useState('');
+  const [newPassword, setNewPassword] = useState(EMPTY_NEW_PASSWORD);
+  const { password, confirmation } = newPassword;
   const [problem, setProblem] = useState<string | null>(null);
   const change = useChangePassword();
   const toast = useToast();
@@ -34,8 +35,7 @@ function ChangePasswordForm() {
       {
         onSuccess: () => {
           setCurrent('');
-          setPassword('');
-          setConfirmation('');
+          setNewPassword(EMPTY_NEW_PASSWORD);
           toast(PASSWORD_CHANGED);
         },
       },
@@ -53,25 +53,22 @@ function ChangePasswordForm() {
       <div id={errorId}>
         <FormError>{error}</FormError>
       </div>
-      {(
-        [
-          ['Current Password', current, setCurrent, 'current-password'],
-          ['New Password', password, setPassword, 'new-password'],
-          ['Confirm New Password', confirmation, setConfirmation, 'new-password'],
-        ] as const
-      ).map(([label, value, set, autoComplete]) => (
-        <FormField key={label} label={label}>
-          {({ invalid: _invalid, ...field }) => (
-            <PasswordInput
-              {...field}
-              value={value}
-              onChange={(event) => set(event.target.value)}
-              autoComplete={autoComplete}
-              required
-            />
-          )}
-        </FormField>
-      ))}
+      <FormField label="Current Password">
+        {({ invalid: _invalid, ...field }) => (
+          <PasswordInput
+            {...field}
+            value={current}
+            onChange={(event) => setCurrent(event.target.value)}
+            autoComplete="current-password"
+            required
+          />
+        )}
+      </FormField>
+      <NewPasswordFields
+        value={newPassword}
+        onChange={setNewPassword}
+        confirmationLabel="Confirm New Password"
+      />
       <Button
         type="submit"
         variant="secondary"
