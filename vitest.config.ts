@@ -15,6 +15,10 @@ export default defineConfig({
         test: {
           name: 'app',
           environment: 'jsdom',
+          // Files share a worker's module cache (each still starts its own servers and renders
+          // into a fresh document): every file importing React, supabase-js and the server anew
+          // took half of the CPU time (app 233 s -> 121 s, backend 695 s -> 534 s of CPU).
+          isolate: false,
           include: ['src/**/*.test.{ts,tsx}'],
           setupFiles: ['src/testing/setup.ts'],
           globalSetup: ['src/testing/global-setup.ts'],
@@ -25,6 +29,7 @@ export default defineConfig({
         test: {
           name: 'backend',
           environment: 'node',
+          isolate: false, // see the app project
           include: ['tests/**/*.test.ts', 'server/**/*.test.ts', 'supabase/functions/**/*.test.ts'],
           globalSetup: ['tests/support/global-setup.ts'],
           testTimeout: 30_000,
