@@ -82,7 +82,7 @@ export function MembersTable({
               value={member.role}
               disabled={busyIds.has(member.id)}
               onChange={(event) => onChangeRole(member.id, event.target.value as 'user' | 'admin')}
-              className="inline-block w-auto py-1 pr-8 pl-2"
+              className="inline-block w-auto min-w-24 py-1 pr-8 pl-2"
             >
               <option value="user">User</option>
               <option value="admin">Admin</option>
