@@ -56,6 +56,12 @@ async function seed(db: Database, due: Date): Promise<{ userId: string }> {
     insert into public.reminder_settings (organization_id, send_hour, time_zone)
     select id, 0, 'UTC' from public.organizations;
 
+    -- The documents as a library that has been in use for a while: their text read, their
+    -- history written long ago. Their insert triggers (history, text and checksum jobs, the
+    -- responsible member's check) are skipped: at 100,000 rows they made the seed alone take
+    -- longer than the run (210 s on PostgreSQL, far longer on PGlite, under load 15), and the
+    -- queued text jobs are not part of a day's reminder run.
+    set session_replication_role = replica;
     insert into public.documents
       (organization_id, name, category, file_path, size, expiry_date, responsible_id)
     select o.id, format('Certificate %s', d), 'Legal',
@@ -64,6 +70,8 @@ async function seed(db: Database, due: Date): Promise<{ userId: string }> {
     from public.organizations o
     join public.user_profiles p on p.organization_id = o.id and p.role = 'user'
     cross join generate_series(1, ${DOCUMENTS}) d;
+    reset session_replication_role;
+    analyze;
   `);
   await db.query(
     `insert into private.schedules (name, next_run_at) values ('reminders.daily', $1)
@@ -200,12 +208,13 @@ async function scenario(
 
       let recordedMs = NaN;
       let doneMs = NaN;
+      let last = { recorded: 0, pending: 0 };
       let finished!: () => void;
       const stop = new Promise<void>((resolve) => (finished = resolve));
       const busy = measure(server, token, stop);
       for (;;) {
         await after(500);
-        const { recorded, pending } = await progress(server);
+        const { recorded, pending } = (last = await progress(server));
         // From the moment the schedule fell due.
         const elapsed = Date.now() - due.getTime();
         if (recorded >= DIGESTS && Number.isNaN(recordedMs)) recordedMs = elapsed;
@@ -228,7 +237,9 @@ async function scenario(
       const pass = doneMs <= RUN_LIMIT_MS && configP99 < 50 && readTarget;
       const lines = [
         `${label}: ${ORGANISATIONS} organisations × ${DOCUMENTS} documents (seeded in ${(seedMs / 1000).toFixed(1)} s)`,
-        `  all ${DIGESTS} digests recorded after ${(recordedMs / 1000).toFixed(1)} s, written out after ${(doneMs / 1000).toFixed(1)} s (target ≤ ${RUN_LIMIT_MS / 60_000} min)`,
+        Number.isNaN(doneMs)
+          ? `  after ${RUN_LIMIT_MS / 60_000} min: ${last.recorded} of ${DIGESTS} digests recorded, ${last.recorded - last.pending} written out (target: all within ${RUN_LIMIT_MS / 60_000} min)`
+          : `  all ${DIGESTS} digests recorded after ${(recordedMs / 1000).toFixed(1)} s, written out after ${(doneMs / 1000).toFixed(1)} s (target ≤ ${RUN_LIMIT_MS / 60_000} min)`,
         `  peak memory of the server's processes: ${peak.toFixed(0)} MB`,
         `  /config.json, idle:           ${p(idle.config)}`,
         `  /config.json, during the run: ${p(during.config)}   (target p99 < 50 ms)`,

@@ -1,4 +1,4 @@
-import type { ServerConfig } from '../config.ts';
+import type { ServerConfig, SmtpSettings } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import type { FunctionEnv } from '../../supabase/functions/_shared/function-env.ts';
 import { functionSecret } from './secrets.ts';
@@ -29,7 +29,27 @@ const CONFIGURED_VALUES: Readonly<
   }),
   // Where the events link back to.
   calendar: (config) => ({ SITE_URL: config.auth.siteUrl }),
+  // The installation's SMTP server and sender, where links in messages lead, how long links
+  // to documents stay valid: what the embedded delivery job uses.
+  'mail-worker': (config) => ({
+    SITE_URL: config.auth.siteUrl,
+    ...(config.mail.smtp ? { SMTP_URL: smtpUrl(config.mail.smtp) } : {}),
+    SMTP_ADMIN_EMAIL: config.mail.sender.address,
+    SMTP_SENDER_NAME: config.mail.sender.name,
+    MAIL_LINK_SECONDS: String(config.storage.maxSignedUrlExpirySeconds),
+  }),
 };
+
+/** config.toml's `[auth.email.smtp]` fields as the URL the function reads (`SMTP_URL`). */
+function smtpUrl(smtp: SmtpSettings): string {
+  if ('url' in smtp) return smtp.url;
+  const url = new URL(`${smtp.port === 465 ? 'smtps' : 'smtp'}://${smtp.host}:${smtp.port}`);
+  if (smtp.user) {
+    url.username = encodeURIComponent(smtp.user);
+    url.password = encodeURIComponent(smtp.pass ?? '');
+  }
+  return url.toString();
+}
 
 /**
  * The environment a function's handler is built with in local mode: what Supabase's edge

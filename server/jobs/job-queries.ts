@@ -20,37 +20,15 @@ interface JobRow {
   max_attempts: number;
 }
 
-// The lane of a job: its organisation, or the installation's own work.
-const LANE = `coalesce(j.organization_id::text, 'installation')`;
-
 /**
- * Claims the next due job for `leaseSeconds`: from the lane (organisation) served least
- * recently, then the oldest. `skip locked` lets several runners (server processes) claim at
- * once without waiting for each other or taking the same job.
+ * Claims the next due job for `leaseSeconds` (`private.claim_job`, migration 20261127001100,
+ * which the `mail-worker` edge function uses too): from the lane (organisation) served least
+ * recently, then the oldest. `skip locked` lets several runners (server processes, function
+ * calls) claim at once without waiting for each other or taking the same job.
  */
 const CLAIM_SQL = `
-  with next as (
-    select j.id, ${LANE} as lane
-    from private.jobs j
-    left join private.job_turns t on t.lane = ${LANE}
-    where j.finished_at is null and j.failed_at is null and j.run_after <= $1
-      and (j.locked_until is null or j.locked_until < $1)
-      and j.kind = any($4::text[])
-    order by t.last_turn nulls first, j.run_after, j.id
-    limit 1
-    for update of j skip locked
-  ), turn as (
-    insert into private.job_turns (lane, last_turn)
-    select lane, nextval('private.job_turn_seq') from next
-    on conflict (lane) do update set last_turn = excluded.last_turn
-  )
-  update private.jobs j
-  set attempts = j.attempts + 1,
-      locked_until = $1::timestamptz + make_interval(secs => $2),
-      locked_by = $3
-  from next
-  where j.id = next.id
-  returning j.id, j.kind, j.payload, j.organization_id, j.attempts, j.max_attempts`;
+  select id, kind, payload, organization_id, attempts, max_attempts
+  from private.claim_job($1::timestamptz, $2::float8, $3, $4::text[])`;
 
 export async function claimJob(
   db: Queryable,
@@ -76,11 +54,11 @@ export async function claimJob(
 
 /** Marks a job done; only the runner holding it may. */
 export async function finishJob(db: Queryable, job: Job, runner: string, now: Date) {
-  await db.query(
-    `update private.jobs set finished_at = $3, locked_until = null, last_error = null
-     where id = $1 and locked_by = $2`,
-    [job.id, runner, now.toISOString()],
-  );
+  await db.query(`select private.finish_job($1, $2, $3::timestamptz)`, [
+    job.id,
+    runner,
+    now.toISOString(),
+  ]);
 }
 
 /**
@@ -92,20 +70,13 @@ export async function failJob(
   job: Job,
   options: { runner: string; now: Date; error: string; retryInSeconds: number },
 ) {
-  await db.query(
-    `update private.jobs
-     set last_error = $3, locked_until = null,
-         run_after = $4::timestamptz + make_interval(secs => $5),
-         failed_at = case when attempts >= max_attempts then $4::timestamptz end
-     where id = $1 and locked_by = $2`,
-    [
-      job.id,
-      options.runner,
-      options.error.slice(0, 2000),
-      options.now.toISOString(),
-      options.retryInSeconds,
-    ],
-  );
+  await db.query(`select private.fail_job($1, $2, $3::timestamptz, $4, $5::float8)`, [
+    job.id,
+    options.runner,
+    options.now.toISOString(),
+    options.error.slice(0, 2000),
+    options.retryInSeconds,
+  ]);
 }
 
 /** Whether any job of `kinds` is due at `now` (claimed or not). */

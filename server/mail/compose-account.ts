@@ -1,6 +1,6 @@
 import type { AccountMailKind } from '../auth/account-mail.ts';
-import type { ComposedMessage } from './compose.ts';
-import { escapeHtml, htmlDocument, htmlLink } from './html.ts';
+import type { ComposedMessage } from '../../supabase/functions/_shared/mail/compose.ts';
+import { escapeHtml, htmlDocument, htmlLink } from '../../supabase/functions/_shared/mail/html.ts';
 
 export interface AccountMail {
   kind: AccountMailKind;

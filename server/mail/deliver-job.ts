@@ -3,9 +3,17 @@ import type { AppContext } from '../context.ts';
 import type { JobKind } from '../jobs/job-runner.ts';
 import { FileStore } from '../storage/file-store.ts';
 import { signedObjectUrl, urlSigningKey } from '../storage/signed-url.ts';
-import { composeMessage, field, type ComposeOptions } from './compose.ts';
+import {
+  composeMessage,
+  type ComposeOptions,
+} from '../../supabase/functions/_shared/mail/compose.ts';
+import {
+  headersOf,
+  mailRetryDelaySeconds,
+  messageIdOf,
+} from '../../supabase/functions/_shared/mail/message.ts';
 import type { StoredMessage } from './messages.ts';
-import { forgetSecret, loadMessage, recordOutcome, saveParts, storedObject } from './messages.ts';
+import { loadMessage, recordOutcome, saveParts, storedObject } from './messages.ts';
 import type { MailTransport, OutgoingMail } from './transport.ts';
 import { PermanentMailError } from './transport.ts';
 
@@ -67,23 +75,21 @@ export function mailDeliveryJob(ctx: AppContext, transport: MailTransport | null
         });
       }
     }
-    const domain = ctx.config.mail.sender.address.split('@')[1] ?? 'steward.invalid';
+    const headers = headersOf(message);
     return {
-      messageId: `<${message.id}@${domain}>`,
+      messageId: messageIdOf(message, ctx.config.mail.sender.address),
       to: message.recipients,
       subject: message.subject,
       text,
       html,
       attachments,
-      // Reminders are machine-made: out-of-office replies should not answer them (RFC 3834).
-      ...(message.kind === 'reminders' ? { headers: { 'Auto-Submitted': 'auto-generated' } } : {}),
+      ...(headers ? { headers } : {}),
     };
   }
 
   return {
     timeoutMs: 3 * 60_000,
-    // 30 s, 1, 2, 4… minutes, at most an hour between attempts: eight attempts over two hours.
-    retryDelaySeconds: (attempt) => Math.min(30 * 2 ** (attempt - 1), 3600),
+    retryDelaySeconds: mailRetryDelaySeconds,
     async handle(job, { db, clock }) {
       const id = job.payload.message_id;
       if (typeof id !== 'string' || !UUID.test(id)) return;
@@ -116,11 +122,8 @@ export function mailDeliveryJob(ctx: AppContext, transport: MailTransport | null
         if (permanent) return;
         throw error;
       }
+      // A sent invitation also loses its token here (private.record_mail_outcome).
       await recordOutcome(db, id, { status: 'sent', at: clock.now() });
-      if (message.kind === 'invitation') {
-        const token = field(message.content, 'token');
-        if (token) await forgetSecret(db, id, token);
-      }
     },
   };
 }

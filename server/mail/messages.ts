@@ -1,39 +1,14 @@
 import type { Queryable } from '../db/database.ts';
 
-export type MailKind = 'documents' | 'invitation' | 'reminders';
-export type MailStatus = 'queued' | 'sent' | 'failed' | 'outbox';
+import type { MailLink, StoredMessage } from '../../supabase/functions/_shared/mail/message.ts';
 
-/** A document a message carries, as `send_documents_email` recorded it. */
-export interface MailAttachment {
-  document_id: string;
-  name: string;
-  file_path: string;
-  size: number;
-}
-
-/** A signed link to a document, as written into a message sent "as links". */
-export interface MailLink {
-  label: string;
-  url: string;
-  expires_at: string;
-}
-
-/** A row of `public.outbox_messages` (supabase/migrations/*_mail.sql). */
-export interface StoredMessage {
-  id: string;
-  organization_id: string;
-  kind: MailKind;
-  created_by: string | null;
-  recipients: string[];
-  subject: string;
-  content: Record<string, unknown>;
-  text_body: string | null;
-  html_body: string | null;
-  links: MailLink[];
-  attachments: MailAttachment[];
-  status: MailStatus;
-  attempts: number;
-}
+export type {
+  MailAttachment,
+  MailKind,
+  MailLink,
+  MailStatus,
+  StoredMessage,
+} from '../../supabase/functions/_shared/mail/message.ts';
 
 export async function loadMessage(db: Queryable, id: string): Promise<StoredMessage | null> {
   const { rows } = await db.query<StoredMessage>(
@@ -45,20 +20,28 @@ export async function loadMessage(db: Queryable, id: string): Promise<StoredMess
   return rows[0] ?? null;
 }
 
-/** Keeps the parts written for a message, so that every attempt sends the same text. */
+/**
+ * Keeps the parts written for a message, so that every attempt sends the same text
+ * (`private.save_mail_parts`, which the `mail-worker` edge function's steps use too).
+ */
 export async function saveParts(
   db: Queryable,
   id: string,
   parts: { text: string; html: string; links: MailLink[] },
 ): Promise<void> {
-  await db.query(
-    `update public.outbox_messages set text_body = $2, html_body = $3, links = $4::jsonb
-     where id = $1`,
-    [id, parts.text, parts.html, JSON.stringify(parts.links)],
-  );
+  await db.query(`select private.save_mail_parts($1, $2, $3, $4::jsonb)`, [
+    id,
+    parts.text,
+    parts.html,
+    JSON.stringify(parts.links),
+  ]);
 }
 
-/** Records the outcome of one attempt (or the Outbox, when there is no SMTP server). */
+/**
+ * Records the outcome of one attempt, or the Outbox when there is no SMTP server
+ * (`private.record_mail_outcome`, shared with the `mail-worker` edge function: a sent
+ * invitation also loses its token there).
+ */
 export async function recordOutcome(
   db: Queryable,
   id: string,
@@ -67,37 +50,12 @@ export async function recordOutcome(
     | { status: 'queued' | 'failed'; error: string }
     | { status: 'outbox' },
 ): Promise<void> {
-  if (outcome.status === 'sent') {
-    await db.query(
-      `update public.outbox_messages
-       set status = 'sent', sent_at = $2, attempts = attempts + 1, last_error = null
-       where id = $1`,
-      [id, outcome.at.toISOString()],
-    );
-  } else if (outcome.status === 'outbox') {
-    await db.query(`update public.outbox_messages set status = 'outbox' where id = $1`, [id]);
-  } else {
-    await db.query(
-      `update public.outbox_messages
-       set status = $2, attempts = attempts + 1, last_error = $3
-       where id = $1`,
-      [id, outcome.status, outcome.error.slice(0, 2000)],
-    );
-  }
-}
-
-/**
- * Once an invitation is delivered, its link is the invited person's alone: the token leaves the
- * stored message (tokens are otherwise kept only as hashes), leaving the rest readable.
- */
-export async function forgetSecret(db: Queryable, id: string, secret: string): Promise<void> {
-  await db.query(
-    `update public.outbox_messages
-     set text_body = replace(text_body, $2, '…'), html_body = replace(html_body, $2, '…'),
-         content = content - 'token'
-     where id = $1`,
-    [id, secret],
-  );
+  await db.query(`select private.record_mail_outcome($1, $2, $3, $4::timestamptz)`, [
+    id,
+    outcome.status,
+    'error' in outcome ? outcome.error : null,
+    'at' in outcome ? outcome.at.toISOString() : null,
+  ]);
 }
 
 /** The bytes of a stored object: the storage version that holds them, and its media type. */

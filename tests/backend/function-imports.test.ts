@@ -26,6 +26,27 @@ async function sourceFiles(folder: string): Promise<string[]> {
     .map((entry) => path.join(folder, entry));
 }
 
+/**
+ * `files` and the files of `_shared/` they import, directly or through each other: what Deno
+ * loads for the function (a shared module no function imports needs no mapping).
+ */
+async function withSharedImports(files: string[]): Promise<string[]> {
+  const shared = path.join(functionsDir, '_shared') + path.sep;
+  const seen = new Set(files);
+  const queue = [...files];
+  for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+    for (const specifier of await importsOf(file)) {
+      if (!specifier.startsWith('.')) continue;
+      const target = path.resolve(path.dirname(file), specifier);
+      if (target.startsWith(shared) && !seen.has(target)) {
+        seen.add(target);
+        queue.push(target);
+      }
+    }
+  }
+  return [...seen];
+}
+
 async function functionFolders(): Promise<string[]> {
   const entries = await readdir(functionsDir, { withFileTypes: true });
   return entries
@@ -58,10 +79,7 @@ describe('edge functions import only what Deno can resolve', () => {
     const problems: string[] = [];
     for (const name of await functionFolders()) {
       const map = await denoImports(name);
-      const files = [
-        ...(await sourceFiles(path.join(functionsDir, name))),
-        ...(await sourceFiles(path.join(functionsDir, '_shared'))),
-      ];
+      const files = await withSharedImports(await sourceFiles(path.join(functionsDir, name)));
       for (const file of files) {
         const where = path.relative(functionsDir, file);
         for (const specifier of await importsOf(file)) {

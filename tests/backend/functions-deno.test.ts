@@ -6,7 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decryptToken, importTokenKey } from '../../supabase/functions/oauth/crypto.ts';
+import { ManualClock } from '../../server/jobs/clock.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { startSmtpServer, type TestSmtpServer } from '../support/smtp.ts';
 import { MockProvider, tokens } from './oauth-provider.ts';
 import {
   addMember,
@@ -54,6 +56,52 @@ function runDeno(args: string[]): Promise<{ code: number | null; output: string 
   });
 }
 
+/**
+ * Serves function `name` under Deno (tests/deno/serve-function.ts), as Supabase's edge runtime
+ * would, with `env` as its environment: its address, and how to stop it.
+ */
+async function serveOnDeno(
+  name: string,
+  env: Record<string, string>,
+): Promise<{ url: string; stop(): Promise<void> }> {
+  const child: ChildProcess = spawn(
+    denoBinary,
+    [
+      'run',
+      '--node-modules-dir=manual',
+      '--config',
+      path.join(functionsDir, name, 'deno.json'),
+      '--allow-net=127.0.0.1',
+      '--allow-env',
+      `--allow-read=${rootDir}`,
+      path.join(rootDir, 'tests', 'deno', 'serve-function.ts'),
+      name,
+    ],
+    { cwd: rootDir, env: denoEnv(env) },
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    let output = '';
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening (\d+)/.exec(output);
+      if (match) resolve(`http://127.0.0.1:${match[1]}`);
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('error', reject);
+    child.on('exit', (code) => reject(new Error(`deno exited with ${code}:\n${output}`)));
+  });
+  return {
+    url,
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill();
+      await exited;
+    },
+  };
+}
+
 /** Every served function: a folder not starting with `_` or `.`. */
 async function functionNames(): Promise<string[]> {
   const entries = await readdir(functionsDir, { withFileTypes: true });
@@ -96,7 +144,7 @@ describe('the oauth handler served by Deno against the embedded server', () => {
   let server: TestServer;
   let provider: MockProvider;
   let member: Member;
-  let deno: ChildProcess | undefined;
+  let deno: { url: string; stop(): Promise<void> } | undefined;
   let functionUrl = '';
 
   beforeAll(async () => {
@@ -107,52 +155,19 @@ describe('the oauth handler served by Deno against the embedded server', () => {
     await configureProvider(org, 'slack', provider, SECRET);
 
     // What Supabase's edge runtime and `supabase secrets set` give the function on a project.
-    const child = spawn(
-      denoBinary,
-      [
-        'run',
-        '--node-modules-dir=manual',
-        '--config',
-        path.join(functionsDir, 'oauth', 'deno.json'),
-        '--allow-net=127.0.0.1',
-        '--allow-env',
-        `--allow-read=${rootDir}`,
-        path.join(rootDir, 'tests', 'deno', 'serve-function.ts'),
-        'oauth',
-      ],
-      {
-        cwd: rootDir,
-        env: denoEnv({
-          SUPABASE_URL: server.url,
-          SUPABASE_ANON_KEY: server.keys.anonKey,
-          SUPABASE_SERVICE_ROLE_KEY: server.keys.serviceRoleKey,
-          OAUTH_TOKEN_KEY: tokenKey,
-          SITE_URL: ORIGIN,
-          ADDITIONAL_REDIRECT_URLS: '',
-          OAUTH_ALLOWED_HOSTS: new URL(provider.url).host,
-        }),
-      },
-    );
-    deno = child;
-    functionUrl = await new Promise<string>((resolve, reject) => {
-      let output = '';
-      const onData = (chunk: Buffer) => {
-        output += chunk.toString();
-        const match = /listening (\d+)/.exec(output);
-        if (match) resolve(`http://127.0.0.1:${match[1]}`);
-      };
-      child.stdout.on('data', onData);
-      child.stderr.on('data', onData);
-      child.on('error', reject);
-      child.on('exit', (code) => reject(new Error(`deno exited with ${code}:\n${output}`)));
+    deno = await serveOnDeno('oauth', {
+      SUPABASE_URL: server.url,
+      SUPABASE_ANON_KEY: server.keys.anonKey,
+      SUPABASE_SERVICE_ROLE_KEY: server.keys.serviceRoleKey,
+      OAUTH_TOKEN_KEY: tokenKey,
+      SITE_URL: ORIGIN,
+      ADDITIONAL_REDIRECT_URLS: '',
+      OAUTH_ALLOWED_HOSTS: new URL(provider.url).host,
     });
+    functionUrl = deno.url;
   });
   afterAll(async () => {
-    if (deno && deno.exitCode === null) {
-      const exited = new Promise((resolve) => deno!.once('exit', resolve));
-      deno.kill();
-      await exited;
-    }
+    await deno?.stop();
     await Promise.all([server?.close(), provider?.stop()]);
   });
 
@@ -216,5 +231,75 @@ describe('the oauth handler served by Deno against the embedded server', () => {
     });
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({ error: 'Request body must be JSON' });
+  });
+});
+
+describe('the mail-worker handler served by Deno against the embedded server', () => {
+  let server: TestServer;
+  let smtp: TestSmtpServer;
+  let deno: { url: string; stop(): Promise<void> } | undefined;
+
+  beforeAll(async () => {
+    smtp = await startSmtpServer();
+    // The server records messages for SMTP delivery; its own job runner stays idle (an hour's
+    // poll, a clock before every time the function runs at), so Deno delivers them.
+    server = await startTestServer({
+      clock: new ManualClock('2026-01-01T00:00:00Z'),
+      env: {
+        JOB_POLL_INTERVAL: '1h',
+        SMTP_URL: smtp.url,
+        SMTP_ADMIN_EMAIL: 'office@deno.example.org',
+      },
+    });
+    deno = await serveOnDeno('mail-worker', {
+      SUPABASE_URL: server.url,
+      SUPABASE_ANON_KEY: server.keys.anonKey,
+      SUPABASE_SERVICE_ROLE_KEY: server.keys.serviceRoleKey,
+      SITE_URL: ORIGIN,
+      SMTP_URL: smtp.url,
+      SMTP_ADMIN_EMAIL: 'office@deno.example.org',
+    });
+  });
+  afterAll(async () => {
+    await deno?.stop();
+    await server?.close();
+    await smtp?.close();
+  });
+
+  it('runs the reminder pass and sends the digest through SMTP with nodemailer on Deno', async () => {
+    const { organizationId } = await newOrganization(server);
+    const responsible = (
+      await server.db.query<{ id: string; email: string }>(
+        `select id, email from public.user_profiles where organization_id = $1`,
+        [organizationId],
+      )
+    ).rows[0]!;
+    await server.db.query(
+      `insert into public.documents (organization_id, name, category, file_path, expiry_date,
+                                     responsible_id)
+       values ($1, 'Boiler certificate', 'Legal', $2, '2027-06-08', $3)`,
+      [organizationId, `documents/${organizationId}/boiler.pdf`, responsible.id],
+    );
+    const response = await fetch(deno!.url, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${server.keys.serviceRoleKey}`,
+        'Content-Type': 'application/json',
+      },
+      body: JSON.stringify({ now: '2027-06-01T09:00:00Z' }),
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ reminder_runs: 1, digests: 1, sent: 1 });
+    expect(smtp.received).toHaveLength(1);
+    const [message] = smtp.received;
+    expect(message!.envelope.to).toEqual([responsible.email]);
+    expect(message!.mail.text).toContain('Boiler certificate: expires on Jun 08, 2027 (in 7 days)');
+
+    const refused = await fetch(deno!.url, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${server.keys.anonKey}` },
+    });
+    expect(refused.status).toBe(403);
+    await refused.body?.cancel();
   });
 });

@@ -4,6 +4,7 @@ import { buildWorld, type World } from './actors.ts';
 import { attackCases } from './attack-cases.ts';
 import type { Case, Outcome } from './cases.ts';
 import { functionCases } from './function-cases.ts';
+import { mailWorkerCases } from './mail-worker-cases.ts';
 import { ownRowCases } from './own-row-cases.ts';
 import { renewalCases } from './renewal-cases.ts';
 import { rpcCases } from './rpc-cases.ts';
@@ -20,7 +21,8 @@ import { trashCases } from './trash-cases.ts';
  * plus named attacks. Everything goes through unmodified supabase-js against the embedded
  * server; every case checks its effect in the database with the service role. The expected
  * outcomes come from the rules written out in table-cases.ts, rpc-cases.ts, storage-cases.ts,
- * function-cases.ts, own-row-cases.ts, renewal-cases.ts and attack-cases.ts.
+ * function-cases.ts, own-row-cases.ts, renewal-cases.ts, mail-worker-cases.ts and
+ * attack-cases.ts.
  */
 const SUITES: [string, (server: TestServer, world: World) => Case[]][] = [
   ['tables and the view', tableCases],
@@ -30,6 +32,7 @@ const SUITES: [string, (server: TestServer, world: World) => Case[]][] = [
   ['storage buckets', storageCases],
   ['edge functions', functionCases],
   ['renewals, e-mail and the calendar feed', renewalCases],
+  ['the mail worker and its steps', mailWorkerCases],
   ['the trash and versions', trashCases],
   ['named attacks', attackCases],
 ];

@@ -1,4 +1,4 @@
-import type { StoredMessage, MailLink } from './messages.ts';
+import type { StoredMessage, MailLink } from './message.ts';
 import { composeDocuments } from './compose-documents.ts';
 import { composeInvitation } from './compose-invitation.ts';
 import { composeReminders } from './compose-reminders.ts';

@@ -2,7 +2,7 @@ import type { ComposedMessage, ComposeOptions } from './compose.ts';
 import { field } from './compose.ts';
 import { formatMailDate } from './format.ts';
 import { escapeHtml, htmlDocument, htmlLink } from './html.ts';
-import type { StoredMessage } from './messages.ts';
+import type { StoredMessage } from './message.ts';
 
 /** The link of an invitation: the app's accept-invitation page (`/invite/{token}`). */
 export function invitationUrl(appUrl: string, token: string): string {

@@ -2,7 +2,7 @@ import type { ComposedMessage, ComposeOptions } from './compose.ts';
 import { field } from './compose.ts';
 import { formatMailDate, plural } from './format.ts';
 import { escapeHtml, htmlDocument, htmlLink } from './html.ts';
-import type { StoredMessage } from './messages.ts';
+import type { StoredMessage } from './message.ts';
 
 /** A document in a digest, as `private.run_reminders` lists it. */
 interface DigestItem {

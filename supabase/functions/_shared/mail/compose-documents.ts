@@ -2,7 +2,7 @@ import type { ComposedMessage, ComposeOptions } from './compose.ts';
 import { field } from './compose.ts';
 import { formatMailDate, formatMailSize, plural } from './format.ts';
 import { escapeHtml, htmlDocument, htmlLink } from './html.ts';
-import type { MailLink, StoredMessage } from './messages.ts';
+import type { MailLink, StoredMessage } from './message.ts';
 
 /** Documents a member sent: attached, or as signed links that work for a limited time. */
 export function composeDocuments(message: StoredMessage, options: ComposeOptions): ComposedMessage {
