@@ -146,6 +146,14 @@ export type OutboxMessageStatus = (typeof OUTBOX_MESSAGE_STATUSES)[number];
 // The schema
 // ---------------------------------------------------------------------------------------------
 
+/** `organization_exports.status`: waiting, being written, downloadable, failed, removed. */
+export const EXPORT_STATUSES = ['queued', 'running', 'ready', 'failed', 'expired'] as const;
+export type ExportStatus = (typeof EXPORT_STATUSES)[number];
+
+/** `organization_imports.status`. */
+export const IMPORT_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
+export type ImportStatus = (typeof IMPORT_STATUSES)[number];
+
 export type Database = {
   public: {
     Tables: {
@@ -853,6 +861,122 @@ export type Database = {
           },
         ];
       };
+      organization_exports: {
+        Row: {
+          created_at: string;
+          document_count: number | null;
+          error: string | null;
+          expires_at: string | null;
+          file_path: string | null;
+          finished_at: string | null;
+          id: string;
+          include_versions: boolean;
+          organization_id: string;
+          progress: number;
+          requested_by: string | null;
+          size: number | null;
+          status: ExportStatus;
+        };
+        /** Written by the rpc functions and the server's jobs only: the API refuses every write. */
+        Insert: {
+          created_at?: string;
+          document_count?: number | null;
+          error?: string | null;
+          expires_at?: string | null;
+          file_path?: string | null;
+          finished_at?: string | null;
+          id?: string;
+          include_versions?: boolean;
+          organization_id: string;
+          progress?: number;
+          requested_by?: string | null;
+          size?: number | null;
+          status?: ExportStatus;
+        };
+        Update: {
+          created_at?: string;
+          document_count?: number | null;
+          error?: string | null;
+          expires_at?: string | null;
+          file_path?: string | null;
+          finished_at?: string | null;
+          id?: string;
+          include_versions?: boolean;
+          organization_id?: string;
+          progress?: number;
+          requested_by?: string | null;
+          size?: number | null;
+          status?: ExportStatus;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'organization_exports_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: false;
+            referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'organization_exports_requested_by_fkey';
+            columns: ['requested_by'];
+            isOneToOne: false;
+            referencedRelation: 'user_profiles';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      organization_imports: {
+        Row: {
+          created_at: string;
+          document_count: number | null;
+          error: string | null;
+          file_path: string;
+          finished_at: string | null;
+          id: string;
+          organization_id: string;
+          requested_by: string | null;
+          status: ImportStatus;
+        };
+        /** Written by the rpc functions and the server's jobs only: the API refuses every write. */
+        Insert: {
+          created_at?: string;
+          document_count?: number | null;
+          error?: string | null;
+          file_path: string;
+          finished_at?: string | null;
+          id?: string;
+          organization_id: string;
+          requested_by?: string | null;
+          status?: ImportStatus;
+        };
+        Update: {
+          created_at?: string;
+          document_count?: number | null;
+          error?: string | null;
+          file_path?: string;
+          finished_at?: string | null;
+          id?: string;
+          organization_id?: string;
+          requested_by?: string | null;
+          status?: ImportStatus;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'organization_imports_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: false;
+            referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'organization_imports_requested_by_fkey';
+            columns: ['requested_by'];
+            isOneToOne: false;
+            referencedRelation: 'user_profiles';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
       organizations: {
         Row: {
           created_at: string;
@@ -1191,6 +1315,14 @@ export type Database = {
       list_trash: {
         Args: never;
         Returns: Database['public']['CompositeTypes']['trash_entry'][];
+      };
+      start_organization_export: {
+        Args: { include_versions?: boolean };
+        Returns: Database['public']['Tables']['organization_exports']['Row'];
+      };
+      start_organization_import: {
+        Args: { file_path: string };
+        Returns: Database['public']['Tables']['organization_imports']['Row'];
       };
       organization_storage_usage: {
         Args: never;
