@@ -16,6 +16,7 @@ export const ACTIVITY_AREAS = {
   member: 'Members',
   connection: 'Connections',
   settings: 'Settings',
+  organization: 'Export & import',
 } as const;
 export type ActivityArea = keyof typeof ACTIVITY_AREAS;
 
@@ -122,6 +123,18 @@ export function describeActivity(entry: Pick<ActivityEntry, 'kind' | 'subject' |
       return 'Changed the logo';
     case 'settings.logo_removed':
       return 'Removed the logo';
+    case 'organization.export_started':
+      return entry.details.include_versions === true
+        ? 'Started an export of all documents, with earlier versions'
+        : 'Started an export of all documents';
+    case 'organization.exported':
+      return `Exported ${Number(entry.details.documents ?? 0)} documents`;
+    case 'organization.import_started':
+      return 'Started an import of documents';
+    case 'organization.imported':
+      return `Imported ${Number(entry.details.documents ?? 0)} documents`;
+    case 'organization.import_failed':
+      return `An import was refused: ${String(entry.details.reason ?? '')}`;
     default:
       return entry.kind;
   }

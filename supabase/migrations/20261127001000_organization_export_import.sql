@@ -91,7 +91,7 @@ begin
     raise exception 'No organization found';
   end if;
   if private.role_rank(_me.role) < private.role_rank('admin') then
-    raise exception '%', refusal using errcode = '42501';
+    raise exception '%', refusal;
   end if;
   return _me;
 end
