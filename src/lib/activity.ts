@@ -67,6 +67,11 @@ export function changesOf(entry: Pick<ActivityEntry, 'details'>): string[] {
   });
 }
 
+const documentCount = (value: Json | undefined) => {
+  const count = Number(value ?? 0);
+  return `${count} document${count === 1 ? '' : 's'}`;
+};
+
 /** What happened, in a sentence (without who and when). */
 export function describeActivity(entry: Pick<ActivityEntry, 'kind' | 'subject' | 'details'>) {
   const subject = entry.subject ?? '';
@@ -128,11 +133,11 @@ export function describeActivity(entry: Pick<ActivityEntry, 'kind' | 'subject' |
         ? 'Started an export of all documents, with earlier versions'
         : 'Started an export of all documents';
     case 'organization.exported':
-      return `Exported ${Number(entry.details.documents ?? 0)} documents`;
+      return `Exported ${documentCount(entry.details.documents)}`;
     case 'organization.import_started':
       return 'Started an import of documents';
     case 'organization.imported':
-      return `Imported ${Number(entry.details.documents ?? 0)} documents`;
+      return `Imported ${documentCount(entry.details.documents)}`;
     case 'organization.import_failed':
       return `An import was refused: ${String(entry.details.reason ?? '')}`;
     default:

@@ -66,8 +66,17 @@ function ExportControls() {
   const start = useStartExport();
   const [includeVersions, setIncludeVersions] = useState(false);
   const [downloadError, setDownloadError] = useState<string | null>(null);
+  const queryClient = useQueryClient();
   const row = latest.data;
   const running = row?.status === 'queued' || row?.status === 'running';
+
+  // A finished export is in the history above.
+  const status = row?.status;
+  useEffect(() => {
+    if (status === 'ready' || status === 'failed') {
+      void queryClient.invalidateQueries({ queryKey: ['activity'] });
+    }
+  }, [status, queryClient]);
 
   const download = async () => {
     if (!row) return;
@@ -145,10 +154,13 @@ function ImportControls() {
   const row = latest.data;
   const running = row?.status === 'queued' || row?.status === 'running';
 
-  // Documents added by a finished import appear in every list.
+  // Documents added by a finished import appear in every list, and the import in the history.
   const status = row?.status;
   useEffect(() => {
     if (status === 'done') void queryClient.invalidateQueries({ queryKey: ['documents'] });
+    if (status === 'done' || status === 'failed') {
+      void queryClient.invalidateQueries({ queryKey: ['activity'] });
+    }
   }, [status, queryClient]);
 
   const startImport = () => {
