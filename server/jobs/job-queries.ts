@@ -24,7 +24,7 @@ interface JobRow {
 const LANE = `coalesce(j.organization_id::text, 'installation')`;
 
 /**
- * Claims the next due job for `leaseSeconds`: from the lane (organisation) served least
+ * Claims the next due job for its kind's `leaseSeconds`: from the lane (organisation) served least
  * recently, then the oldest. `skip locked` lets several runners (server processes) claim at
  * once without waiting for each other or taking the same job.
  */
@@ -46,7 +46,7 @@ const CLAIM_SQL = `
   )
   update private.jobs j
   set attempts = j.attempts + 1,
-      locked_until = $1::timestamptz + make_interval(secs => $2),
+      locked_until = $1::timestamptz + make_interval(secs => ($2::jsonb ->> j.kind)::double precision),
       locked_by = $3
   from next
   where j.id = next.id
@@ -54,11 +54,11 @@ const CLAIM_SQL = `
 
 export async function claimJob(
   db: Queryable,
-  options: { now: Date; leaseSeconds: number; runner: string; kinds: string[] },
+  options: { now: Date; leaseSeconds: Record<string, number>; runner: string; kinds: string[] },
 ): Promise<Job | null> {
   const { rows } = await db.query<JobRow>(CLAIM_SQL, [
     options.now.toISOString(),
-    options.leaseSeconds,
+    JSON.stringify(options.leaseSeconds),
     options.runner,
     options.kinds,
   ]);
