@@ -31,7 +31,7 @@ const MEMBER_DEADLINE_MS = 8000;
 const SERVICE_DEADLINE_MS = 30_000;
 const RESTART_MARGIN_MS = 2000;
 
-interface Member {
+export interface Member {
   client: SupabaseClient;
   token: string;
   organizationId: string;
@@ -44,7 +44,7 @@ function client(server: StewardProcess): SupabaseClient {
   });
 }
 
-async function newMember(server: StewardProcess, label: string): Promise<Member> {
+export async function newMember(server: StewardProcess, label: string): Promise<Member> {
   const member = client(server);
   const email = `${label}-${randomBytes(4).toString('hex')}@example.test`;
   const { data, error } = await member.auth.signUp({ email, password: 'correct horse battery' });
@@ -80,7 +80,7 @@ async function addDocuments(member: Member, count: number): Promise<void> {
   }
 }
 
-function percentile(values: number[], p: number): number {
+export function percentile(values: number[], p: number): number {
   if (values.length === 0) return NaN;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
@@ -104,13 +104,17 @@ async function expectOk(response: Response, what: string): Promise<void> {
   if (!response.ok) throw new Error(`${what} answered ${response.status}`);
 }
 
-interface Measures {
+export interface Measures {
   config: number[];
   read: number[];
 }
 
 /** The victim's two measures, taken until `stop`. */
-function measure(server: StewardProcess, victim: Member, stop: Promise<void>): Promise<Measures> {
+export function measure(
+  server: StewardProcess,
+  victim: Member,
+  stop: Promise<void>,
+): Promise<Measures> {
   let n = 0;
   const read = sample(async () => {
     n += 1;

@@ -5,6 +5,8 @@ import type { MailSettings } from './config/mail-settings.ts';
 import { readMailSettings } from './config/mail-settings.ts';
 import type { TextExtractionSettings } from './config/text-extraction-settings.ts';
 import { readTextExtractionSettings } from './config/text-extraction-settings.ts';
+import type { TransferSettings } from './config/transfer-settings.ts';
+import { readTransferSettings } from './config/transfer-settings.ts';
 import { readTomlFile, tableAt, type TomlTable } from './config/toml.ts';
 import type { SettingSource } from './config/values.ts';
 import { defaultCpuThreads } from './workers/cpu-pool.ts';
@@ -131,6 +133,8 @@ export interface ServerConfig {
   workers: WorkerSettings;
   reminders: ReminderSettings;
   trash: TrashSettings;
+  /** Export and import of an organisation (steward.toml `[transfer]`). */
+  transfer: TransferSettings;
   /** Limits of reading documents' text in the background (steward.toml `[text_extraction]`). */
   textExtraction: TextExtractionSettings;
 }
@@ -338,6 +342,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     },
     reminders: { checkIntervalMs },
     trash: { retentionMs },
+    transfer: readTransferSettings(env, stewardToml, stewardName),
     textExtraction: readTextExtractionSettings(env, stewardToml, stewardName),
   };
 }

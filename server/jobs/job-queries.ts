@@ -21,22 +21,23 @@ interface JobRow {
 }
 
 /**
- * Claims the next due job for `leaseSeconds` (`private.claim_job`, migration 20261127001100,
- * which the `mail-worker` edge function uses too): from the lane (organisation) served least
- * recently, then the oldest. `skip locked` lets several runners (server processes, function
- * calls) claim at once without waiting for each other or taking the same job.
+ * Claims the next due job, leased for its kind's `leaseSeconds` (`private.claim_job`, migrations
+ * 20261127001100 and …001101; the `mail-worker` edge function uses it too): from the lane
+ * (organisation) served least recently, then the oldest. `skip locked` lets several runners
+ * (server processes, function calls) claim at once without waiting for each other or taking the
+ * same job.
  */
 const CLAIM_SQL = `
   select id, kind, payload, organization_id, attempts, max_attempts
-  from private.claim_job($1::timestamptz, $2::float8, $3, $4::text[])`;
+  from private.claim_job($1::timestamptz, $2::jsonb, $3, $4::text[])`;
 
 export async function claimJob(
   db: Queryable,
-  options: { now: Date; leaseSeconds: number; runner: string; kinds: string[] },
+  options: { now: Date; leaseSeconds: Record<string, number>; runner: string; kinds: string[] },
 ): Promise<Job | null> {
   const { rows } = await db.query<JobRow>(CLAIM_SQL, [
     options.now.toISOString(),
-    options.leaseSeconds,
+    JSON.stringify(options.leaseSeconds),
     options.runner,
     options.kinds,
   ]);

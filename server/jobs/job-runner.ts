@@ -58,15 +58,19 @@ export class JobRunner {
   #stopped = true;
   #noQueueHere = false;
 
-  /** A claim lasts as long as the slowest kind may run, and a minute more. */
-  readonly #leaseSeconds: number;
+  /**
+   * A claim lasts as long as its kind may run, and a minute more: a job of a dead runner is
+   * taken again soon after its own time limit, not after the slowest kind's (an export's).
+   */
+  readonly #leaseSeconds: Record<string, number>;
 
   constructor(private readonly options: JobRunnerOptions) {
-    const longest = Math.max(
-      DEFAULT_TIMEOUT_MS,
-      ...Object.values(options.kinds).map((kind) => this.#timeoutOf(kind)),
+    this.#leaseSeconds = Object.fromEntries(
+      Object.entries(options.kinds).map(([name, kind]) => [
+        name,
+        Math.ceil(this.#timeoutOf(kind) / 1000) + 60,
+      ]),
     );
-    this.#leaseSeconds = Math.ceil(longest / 1000) + 60;
   }
 
   /** Starts looking for due jobs (and schedules) every poll interval. */

@@ -11,6 +11,9 @@ import {
 } from '../housekeeping/abandoned-uploads.ts';
 import { trashPurgeSchedule } from '../trash/purge-schedule.ts';
 import { REMOVE_FILES_KIND, removeFilesJob } from '../trash/remove-files-job.ts';
+import { EXPORT_KIND, exportJob } from '../transfer/export-job.ts';
+import { transferExpirySchedule } from '../transfer/expire-schedule.ts';
+import { IMPORT_KIND, importJob } from '../transfer/import-job.ts';
 import type { JobKind } from './job-runner.ts';
 import type { Schedule } from './scheduler.ts';
 
@@ -35,11 +38,22 @@ export function backgroundWork(ctx: AppContext): {
       }),
       [RESUMABLE_CLEANUP_KIND]: resumableCleanupJob(ctx.config.dataDir),
       [REMOVE_FILES_KIND]: removeFilesJob(ctx.config.dataDir),
+      [EXPORT_KIND]: exportJob({
+        cpu: ctx.backgroundCpu,
+        dataDir: ctx.config.dataDir,
+        retentionMs: ctx.config.transfer.exportRetentionMs,
+      }),
+      [IMPORT_KIND]: importJob({
+        cpu: ctx.backgroundCpu,
+        dataDir: ctx.config.dataDir,
+        settings: ctx.config.transfer,
+      }),
     },
     schedules: {
       'reminders.daily': reminderSchedule(ctx.config.reminders.checkIntervalMs),
       [RESUMABLE_CLEANUP_KIND]: resumableCleanupSchedule,
       'trash.purge': trashPurgeSchedule(),
+      'transfer.expire': transferExpirySchedule(),
     },
   };
 }

@@ -38,4 +38,19 @@ describe('history entries in words', () => {
       describeActivity({ kind: 'member.two_factor_removed', subject: 'Ruth', details: {} }),
     ).toBe('Removed the two-factor sign-in of Ruth');
   });
+
+  it('describes exports and imports of the organisation', () => {
+    const describe = (kind: string, details: Record<string, string | number | boolean>) =>
+      describeActivity({ kind, subject: null, details });
+    expect(describe('organization.export_started', { include_versions: true })).toBe(
+      'Started an export of all documents, with earlier versions',
+    );
+    expect(describe('organization.exported', { documents: 1, size: 10 })).toBe(
+      'Exported 1 document',
+    );
+    expect(describe('organization.imported', { documents: 12 })).toBe('Imported 12 documents');
+    expect(
+      describe('organization.import_failed', { reason: 'The file is not a valid ZIP archive' }),
+    ).toBe('An import was refused: The file is not a valid ZIP archive');
+  });
 });

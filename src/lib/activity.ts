@@ -16,6 +16,7 @@ export const ACTIVITY_AREAS = {
   member: 'Members',
   connection: 'Connections',
   settings: 'Settings',
+  organization: 'Export & import',
 } as const;
 export type ActivityArea = keyof typeof ACTIVITY_AREAS;
 
@@ -65,6 +66,11 @@ export function changesOf(entry: Pick<ActivityEntry, 'details'>): string[] {
     return `${label}: ${valueText(field, old)} → ${valueText(field, next)}`;
   });
 }
+
+const documentCount = (value: Json | undefined) => {
+  const count = Number(value ?? 0);
+  return `${count} document${count === 1 ? '' : 's'}`;
+};
 
 /** What happened, in a sentence (without who and when). */
 export function describeActivity(entry: Pick<ActivityEntry, 'kind' | 'subject' | 'details'>) {
@@ -124,6 +130,18 @@ export function describeActivity(entry: Pick<ActivityEntry, 'kind' | 'subject' |
       return 'Changed the logo';
     case 'settings.logo_removed':
       return 'Removed the logo';
+    case 'organization.export_started':
+      return entry.details.include_versions === true
+        ? 'Started an export of all documents, with earlier versions'
+        : 'Started an export of all documents';
+    case 'organization.exported':
+      return `Exported ${documentCount(entry.details.documents)}`;
+    case 'organization.import_started':
+      return 'Started an import of documents';
+    case 'organization.imported':
+      return `Imported ${documentCount(entry.details.documents)}`;
+    case 'organization.import_failed':
+      return `An import was refused: ${String(entry.details.reason ?? '')}`;
     default:
       return entry.kind;
   }

@@ -146,6 +146,14 @@ export type OutboxMessageStatus = (typeof OUTBOX_MESSAGE_STATUSES)[number];
 // The schema
 // ---------------------------------------------------------------------------------------------
 
+/** `organization_exports.status`: waiting, being written, downloadable, failed, removed. */
+export const EXPORT_STATUSES = ['queued', 'running', 'ready', 'failed', 'expired'] as const;
+export type ExportStatus = (typeof EXPORT_STATUSES)[number];
+
+/** `organization_imports.status`. */
+export const IMPORT_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
+export type ImportStatus = (typeof IMPORT_STATUSES)[number];
+
 export type Database = {
   public: {
     Tables: {
@@ -853,6 +861,122 @@ export type Database = {
           },
         ];
       };
+      organization_exports: {
+        Row: {
+          created_at: string;
+          document_count: number | null;
+          error: string | null;
+          expires_at: string | null;
+          file_path: string | null;
+          finished_at: string | null;
+          id: string;
+          include_versions: boolean;
+          organization_id: string;
+          progress: number;
+          requested_by: string | null;
+          size: number | null;
+          status: ExportStatus;
+        };
+        /** Written by the rpc functions and the server's jobs only: the API refuses every write. */
+        Insert: {
+          created_at?: string;
+          document_count?: number | null;
+          error?: string | null;
+          expires_at?: string | null;
+          file_path?: string | null;
+          finished_at?: string | null;
+          id?: string;
+          include_versions?: boolean;
+          organization_id: string;
+          progress?: number;
+          requested_by?: string | null;
+          size?: number | null;
+          status?: ExportStatus;
+        };
+        Update: {
+          created_at?: string;
+          document_count?: number | null;
+          error?: string | null;
+          expires_at?: string | null;
+          file_path?: string | null;
+          finished_at?: string | null;
+          id?: string;
+          include_versions?: boolean;
+          organization_id?: string;
+          progress?: number;
+          requested_by?: string | null;
+          size?: number | null;
+          status?: ExportStatus;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'organization_exports_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: false;
+            referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'organization_exports_requested_by_fkey';
+            columns: ['requested_by'];
+            isOneToOne: false;
+            referencedRelation: 'user_profiles';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      organization_imports: {
+        Row: {
+          created_at: string;
+          document_count: number | null;
+          error: string | null;
+          file_path: string;
+          finished_at: string | null;
+          id: string;
+          organization_id: string;
+          requested_by: string | null;
+          status: ImportStatus;
+        };
+        /** Written by the rpc functions and the server's jobs only: the API refuses every write. */
+        Insert: {
+          created_at?: string;
+          document_count?: number | null;
+          error?: string | null;
+          file_path: string;
+          finished_at?: string | null;
+          id?: string;
+          organization_id: string;
+          requested_by?: string | null;
+          status?: ImportStatus;
+        };
+        Update: {
+          created_at?: string;
+          document_count?: number | null;
+          error?: string | null;
+          file_path?: string;
+          finished_at?: string | null;
+          id?: string;
+          organization_id?: string;
+          requested_by?: string | null;
+          status?: ImportStatus;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'organization_imports_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: false;
+            referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'organization_imports_requested_by_fkey';
+            columns: ['requested_by'];
+            isOneToOne: false;
+            referencedRelation: 'user_profiles';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
       organizations: {
         Row: {
           created_at: string;
@@ -1192,6 +1316,14 @@ export type Database = {
         Args: never;
         Returns: Database['public']['CompositeTypes']['trash_entry'][];
       };
+      start_organization_export: {
+        Args: { include_versions?: boolean };
+        Returns: Database['public']['Tables']['organization_exports']['Row'];
+      };
+      start_organization_import: {
+        Args: { file_path: string };
+        Returns: Database['public']['Tables']['organization_imports']['Row'];
+      };
       organization_storage_usage: {
         Args: never;
         Returns: Database['public']['CompositeTypes']['storage_usage_result'];
@@ -1259,6 +1391,34 @@ export type Database = {
       members_with_two_factor: {
         Args: never;
         Returns: string[];
+      };
+      // The mail-worker edge function's (service role only).
+      mail_worker_due_reminder_runs: {
+        Args: { now_at?: string };
+        Returns: { organization_id: string | null; local_date: string | null }[];
+      };
+      mail_worker_run_reminders: {
+        Args: { organization_id: string; local_date: string };
+        Returns: number;
+      };
+      mail_worker_claim: {
+        Args: { runner: string; lease_seconds: number; now_at?: string };
+        // The claimed job and its message, or null when none is due.
+        Returns: Json;
+      };
+      mail_worker_record: {
+        Args: {
+          job_id: number;
+          runner: string;
+          outcome: string;
+          error?: string;
+          text_body?: string;
+          html_body?: string;
+          links?: Json;
+          retry_seconds?: number;
+          now_at?: string;
+        };
+        Returns: boolean;
       };
       remove_member_two_factor: {
         Args: { user_id: string };

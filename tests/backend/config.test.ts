@@ -100,6 +100,25 @@ describe('server configuration', () => {
     await expect(configFrom('', '[trash]\nretention = "5s"\n')).rejects.toThrow(
       /\[trash\] retention must be at least "1m"/,
     );
+    expect(config.transfer).toEqual({
+      exportRetentionMs: 7 * 86_400_000,
+      importMaxEntries: 100_000,
+      importMaxUnpackedBytes: 20 * 1024 ** 3,
+      importMaxRatio: 200,
+    });
+    const transfer = await configFrom(
+      '',
+      '[transfer]\nexport_retention = "2d"\nimport_max_entries = 10\nimport_max_unpacked_size = "1MiB"\nimport_max_ratio = 50\n',
+    );
+    expect(transfer.transfer).toEqual({
+      exportRetentionMs: 2 * 86_400_000,
+      importMaxEntries: 10,
+      importMaxUnpackedBytes: 1024 ** 2,
+      importMaxRatio: 50,
+    });
+    await expect(configFrom('', '[transfer]\nexport_retention = "5s"\n')).rejects.toThrow(
+      /\[transfer\] export_retention must be at least "1m"/,
+    );
     expect(config.textExtraction).toMatchObject({
       timeoutMs: 30_000,
       maxOcrPages: 0,

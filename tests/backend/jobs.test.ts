@@ -176,6 +176,29 @@ describe('background jobs', () => {
     expect((await jobRow(id)).attempts).toBe(2);
   });
 
+  it('leases each job for its own kind’s time limit, not the slowest kind’s', async () => {
+    let lockedFor: number | null = null;
+    const jobs = runner({
+      'test.quick': {
+        timeoutMs: 60_000,
+        handle: async (job) => {
+          const { rows } = await server.db.query<{ seconds: number }>(
+            `select extract(epoch from locked_until - $2::timestamptz)::int as seconds
+             from private.jobs where id = $1`,
+            [job.id, clock.now().toISOString()],
+          );
+          lockedFor = rows[0]!.seconds;
+        },
+      },
+      // An organisation's export may take half an hour; a dead runner's e-mail must not wait
+      // that long to be sent by another.
+      'test.slow': { timeoutMs: 30 * 60_000, handle: async () => {} },
+    });
+    await enqueueJob(server.db, { kind: 'test.quick', runAfter: clock.now() });
+    await jobs.runDue();
+    expect(lockedFor).toBe(120);
+  });
+
   it('never runs a job twice, with two runners at once', async () => {
     const runs = new Map<number, number>();
     const kind: JobKind = {

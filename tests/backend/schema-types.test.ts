@@ -8,6 +8,8 @@ import {
   DOCUMENT_CATEGORIES,
   DOCUMENT_STATUSES,
   DOCUMENT_VERSION_CHANGES,
+  EXPORT_STATUSES,
+  IMPORT_STATUSES,
   DOCUMENT_TEXT_STATES,
   INTEGRATION_CATEGORIES,
   INVITABLE_ROLES,
@@ -94,6 +96,8 @@ describe('src/lib/database.types.ts', () => {
     expect(column('reminder_settings', 'recipients')).toEqual(sorted(REMINDER_RECIPIENTS));
     expect(column('outbox_messages', 'kind')).toEqual(sorted(OUTBOX_MESSAGE_KINDS));
     expect(column('outbox_messages', 'status')).toEqual(sorted(OUTBOX_MESSAGE_STATUSES));
+    expect(column('organization_exports', 'status')).toEqual(sorted(EXPORT_STATUSES));
+    expect(column('organization_imports', 'status')).toEqual(sorted(IMPORT_STATUSES));
     // The specification's counts.
     expect(DOCUMENT_CATEGORIES).toHaveLength(14);
     expect(OPERATIONS_CATEGORY_KEYS).toHaveLength(9);

@@ -42,6 +42,8 @@ const AUTHENTICATED_RPC = [
   'set_documents_category',
   'set_documents_expiry',
   'set_two_factor_requirement',
+  'start_organization_export',
+  'start_organization_import',
   'two_factor_status',
   'update_user_role',
 ];
@@ -204,7 +206,7 @@ describe('security rules in the catalogue', () => {
     ]);
   });
 
-  it('creates the two private buckets with their limits', async () => {
+  it('creates the private buckets with their limits', async () => {
     const buckets = await rows<Record<string, unknown>>(
       db,
       `select id, public, file_size_limit::int as file_size_limit, allowed_mime_types
@@ -218,6 +220,13 @@ describe('security rules in the catalogue', () => {
         allowed_mime_types: ['image/svg+xml'],
       },
       { id: 'documents', public: false, file_size_limit: 52428800, allowed_mime_types: null },
+      {
+        id: 'exports',
+        public: false,
+        file_size_limit: null,
+        allowed_mime_types: ['application/zip'],
+      },
+      { id: 'imports', public: false, file_size_limit: null, allowed_mime_types: null },
     ]);
   });
 

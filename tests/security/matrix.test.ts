@@ -11,13 +11,14 @@ import { rpcCases } from './rpc-cases.ts';
 import { searchCases } from './search-cases.ts';
 import { storageCases } from './storage-cases.ts';
 import { tableCases } from './table-cases.ts';
+import { transferCases } from './transfer-cases.ts';
 import { trashCases } from './trash-cases.ts';
 
 /**
  * The security matrix: two organisations × {anonymous, user, admin, master_admin, deactivated
  * user, signed-in user without organisation} × every table (select, insert, update, delete),
  * every rpc function (search-cases.ts: searching, duplicates, bulk actions; trash-cases.ts: the
- * trash), every bucket operation and the edge functions' actions that change data,
+ * trash; transfer-cases.ts: export and import), every bucket operation and the edge functions' actions that change data,
  * plus named attacks. Everything goes through unmodified supabase-js against the embedded
  * server; every case checks its effect in the database with the service role. The expected
  * outcomes come from the rules written out in table-cases.ts, rpc-cases.ts, storage-cases.ts,
@@ -34,6 +35,7 @@ const SUITES: [string, (server: TestServer, world: World) => Case[]][] = [
   ['renewals, e-mail and the calendar feed', renewalCases],
   ['the mail worker and its steps', mailWorkerCases],
   ['the trash and versions', trashCases],
+  ['export and import', transferCases],
   ['named attacks', attackCases],
 ];
 

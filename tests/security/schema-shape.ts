@@ -71,6 +71,19 @@ class TypeReader {
     return this.checker.getTypeOfSymbol(symbol);
   }
 
+  /**
+   * Whether a property is declared as one of the Json types: an optional one's type is the
+   * alias joined with `undefined`, which TypeScript flattens into the alias's parts.
+   */
+  declaredJson(symbol: ts.Symbol): boolean {
+    const declaration = symbol.valueDeclaration;
+    return (
+      declaration !== undefined &&
+      ts.isPropertySignature(declaration) &&
+      /^Json(Object|Array)?$/.test(declaration.type?.getText() ?? '')
+    );
+  }
+
   member(type: ts.Type, name: string): ts.Type {
     return this.typeOf(this.property(type, name));
   }
@@ -236,7 +249,7 @@ export function shapeFromTypes(file: string): SchemaShape {
       ? []
       : read.members(argsType).map(([arg, argSymbol]) => ({
           name: arg,
-          type: read.column(read.typeOf(argSymbol)).type,
+          type: read.declaredJson(argSymbol) ? 'json' : read.column(read.typeOf(argSymbol)).type,
         }));
     let returnsType = read.member(fn, 'Returns');
     const rowType = read.arrayElementObject(returnsType);
@@ -363,10 +376,15 @@ export async function shapeFromDatabase(db: Queryable): Promise<SchemaShape> {
     returns_kind: string;
     returns_relation: string | null;
     setof: boolean;
+    table_columns: { name: string; type: string }[];
   }>(`
     select p.proname as name, p.proargnames as arg_names,
            array(select t.typname::text from unnest(p.proargtypes) with ordinality u(oid, i)
                  join pg_type t on t.oid = u.oid order by u.i) as arg_types,
+           -- The columns of \`returns table (…)\`: the arguments of mode 't'.
+           coalesce((select json_agg(json_build_object('name', p.proargnames[u.i], 'type', t.typname) order by u.i)
+                     from unnest(p.proallargtypes, p.proargmodes) with ordinality u(oid, mode, i)
+                     join pg_type t on t.oid = u.oid where u.mode = 't'), '[]') as table_columns,
            rt.typname as returns, rt.typtype::text as returns_kind,
            rc.relname as returns_relation, p.proretset as setof
     from pg_proc p
@@ -440,6 +458,16 @@ export async function shapeFromDatabase(db: Queryable): Promise<SchemaShape> {
       returns = rowOf(fn.returns_relation);
     } else if (fn.returns_kind === 'c' && fn.returns_relation) {
       returns = sortKeys(records[fn.returns_relation]!);
+    } else if (fn.table_columns.length > 0) {
+      // As `gen types` does, the columns of a returned table are nullable.
+      returns = sortKeys(
+        Object.fromEntries(
+          fn.table_columns.map(({ name, type }) => [
+            name,
+            { type: familyOf(type), nullable: true },
+          ]),
+        ),
+      );
     } else returns = familyOf(fn.returns);
     functions[fn.name] = fn.setof ? { args, returns, setof: true } : { args, returns };
   }

@@ -1,10 +1,10 @@
 /**
- * Both buckets × upload / resumable upload (TUS) / download / list / update / remove / sign /
+ * Every bucket (documents, branding, and the exports and imports of issue 15) × upload / resumable upload (TUS) / download / list / update / remove / sign /
  * signed upload × every actor × both
  * organisations' folders. Reaching into the other organisation's folder is exactly "guessing
  * its paths": the cases name real objects there.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import * as tus from 'tus-js-client';
 import type { TestServer } from '../support/server.ts';
@@ -22,7 +22,7 @@ type StorageOperation =
   | 'signed-upload';
 
 interface BucketSpec {
-  bucket: 'documents' | 'branding';
+  bucket: 'documents' | 'branding' | 'exports' | 'imports';
   rules: Record<StorageOperation, Rule>;
   contentType: string;
   /** The folder of an organisation (what `list` is given). */
@@ -67,6 +67,43 @@ const BUCKETS: BucketSpec[] = [
     folder: (org) => org.organisation.id,
     objectName: (org) => `${org.organisation.id}/logo.svg`,
     content: (label) => `<svg xmlns="http://www.w3.org/2000/svg"><title>${label}</title></svg>`,
+  },
+  {
+    // Organisation exports: written by the server's job only, read by the organisation's admins.
+    bucket: 'exports',
+    rules: {
+      upload: 'nobody',
+      'resumable-upload': 'nobody',
+      download: 'admin',
+      list: 'admin',
+      update: 'nobody',
+      remove: 'nobody',
+      sign: 'admin',
+      'signed-upload': 'nobody',
+    },
+    contentType: 'application/zip',
+    folder: (org) => org.organisation.id,
+    objectName: (org) => `${org.organisation.id}/${randomUUID()}.zip`,
+    content: (label) => `export ${label}`,
+  },
+  {
+    // ZIPs to import: admins upload them into their organisation's folder; the job removes them.
+    bucket: 'imports',
+    rules: {
+      upload: 'admin',
+      'resumable-upload': 'admin',
+      download: 'admin',
+      list: 'admin',
+      update: 'nobody',
+      remove: 'nobody',
+      sign: 'admin',
+      'signed-upload': 'admin',
+    },
+    contentType: 'application/zip',
+    folder: (org) => org.organisation.id,
+    objectName: (org) =>
+      `${org.organisation.id}/${Date.now()}-${randomBytes(4).toString('hex')}.zip`,
+    content: (label) => `import ${label}`,
   },
 ];
 

@@ -56,4 +56,35 @@ describe('activity page', () => {
       ),
     ).toBeInTheDocument();
   });
+
+  it(
+    'lets admins export the organisation, download it, and shows why an import was refused',
+    { timeout: 90_000 },
+    async () => {
+      const organization = await createOrganization();
+      await seedDocuments(organization, [{ name: 'Budget.xlsx' }]);
+      const user = userEvent.setup();
+      renderApp({ client: organization.masterAdmin.client, route: '/activity' });
+
+      const panel = await screen.findByRole('region', { name: 'Export & import' }, PAGE);
+      await user.click(within(panel).getByRole('button', { name: 'Start export' }));
+      expect(
+        await within(panel).findByText(/^Export ready: 1 document, /, {}, { timeout: 30_000 }),
+      ).toBeInTheDocument();
+      expect(within(panel).getByRole('button', { name: 'Download' })).toBeEnabled();
+
+      await user.upload(
+        within(panel).getByLabelText('ZIP to import'),
+        new File(['not a zip at all'], 'other.zip', { type: 'application/zip' }),
+      );
+      await user.click(within(panel).getByRole('button', { name: 'Import' }));
+      expect(
+        await within(panel).findByText(
+          'The import failed: The file is not a valid ZIP archive. Nothing was imported.',
+          {},
+          { timeout: 30_000 },
+        ),
+      ).toBeInTheDocument();
+    },
+  );
 });

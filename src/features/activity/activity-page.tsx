@@ -9,11 +9,13 @@ import { errorMessage } from '../../lib/errors.ts';
 import { isAdminRole } from '../../lib/roles.ts';
 import { useSession } from '../../lib/session.tsx';
 import { ACTIVITY_PAGE_SIZE, useActivity, useMembers, type ActivityQuery } from './api/activity.ts';
+import { TransferPanel } from './transfer-panel.tsx';
 
 /**
  * `/activity` (admins): the organisation's history, newest first, filterable by person, kind
  * and date, one page at a time from the database. Entries name people as they were named
- * then, after they were deactivated too.
+ * then, after they were deactivated too. Below it, the export and import of the whole
+ * organisation.
  */
 export function ActivityPage() {
   const { profile, profileLoading } = useSession();
@@ -25,7 +27,12 @@ export function ActivityPage() {
       </p>
     );
   }
-  return <ActivityLog />;
+  return (
+    <div className="space-y-8">
+      <ActivityLog />
+      <TransferPanel />
+    </div>
+  );
 }
 
 const FIELD =

@@ -1,0 +1,182 @@
+import { buffer } from 'node:stream/consumers';
+import type { Entry, ZipFile } from 'yauzl';
+import { openPromise } from 'yauzl';
+import { StorageError } from '../storage/errors.ts';
+import { FileStore, type StoredFile } from '../storage/file-store.ts';
+import { importDocuments, type ImportDocument } from './manifest.ts';
+
+/** The bounds an import ZIP must keep (steward.toml `[transfer]`). */
+export interface ImportLimits {
+  maxEntries: number;
+  maxUnpackedBytes: number;
+  maxRatio: number;
+}
+
+export interface ImportZipTask {
+  /** The uploaded ZIP on disk. */
+  zip: string;
+  /** The data directory whose file store receives the documents' files. */
+  dataDir: string;
+  limits: ImportLimits;
+}
+
+/** A document unpacked into the file store, with its stored file. */
+export interface UnpackedDocument extends ImportDocument {
+  stored: StoredFile;
+}
+
+export type ImportZipResult = { documents: UnpackedDocument[] } | { refused: string };
+
+/** manifest.json larger than this is not one Steward wrote for any organisation it holds. */
+const MAX_MANIFEST_BYTES = 256 * 1024 ** 2;
+/** Entries smaller than this may compress as well as they like (a page of blank text). */
+const RATIO_FREE_BYTES = 1024 ** 2;
+
+class Refusal extends Error {}
+
+/**
+ * Reads an import ZIP in a worker thread and, only when all of it is acceptable, unpacks its
+ * documents' files into the file store. Checked first, from the central directory, before a
+ * byte is unpacked: that it is a ZIP at all, its entry count, every entry's name (no absolute
+ * path, no `..`, no backslash), the declared unpacked sizes and each entry's compression ratio
+ * (ZIP bombs), and a manifest.json of a Steward export whose files are all in the ZIP. While
+ * unpacking, yauzl holds every entry to its declared size. A refusal returns its reason and
+ * leaves nothing behind; files stored before a failure are removed.
+ */
+export async function readImportZip(task: ImportZipTask): Promise<ImportZipResult> {
+  let zip: ZipFile;
+  try {
+    zip = await openPromise(task.zip, {
+      lazyEntries: true,
+      strictFileNames: true,
+      autoClose: false,
+    });
+  } catch {
+    return { refused: 'The file is not a valid ZIP archive' };
+  }
+  const store = new FileStore(task.dataDir);
+  const written: string[] = [];
+  try {
+    const entries = await checkedEntries(zip, task.limits);
+    const manifestEntry = entries.get('manifest.json');
+    if (!manifestEntry) {
+      throw new Refusal(
+        'This ZIP is not a Steward export (its manifest.json is missing or invalid)',
+      );
+    }
+    if (manifestEntry.uncompressedSize > MAX_MANIFEST_BYTES) {
+      throw new Refusal('The manifest.json of this ZIP is too large');
+    }
+    let manifest: unknown;
+    try {
+      manifest = JSON.parse(
+        (await buffer(await zip.openReadStreamPromise(manifestEntry))).toString('utf8'),
+      );
+    } catch {
+      throw new Refusal(
+        'This ZIP is not a Steward export (its manifest.json is missing or invalid)',
+      );
+    }
+    const checked = importDocuments(manifest, (name) => entries.has(name));
+    if ('refused' in checked) return checked;
+
+    const documents: UnpackedDocument[] = [];
+    for (const document of checked.documents) {
+      const entry = entries.get(document.file)!;
+      const stream = await zip.openReadStreamPromise(entry);
+      // The store stops reading at the declared size; yauzl's own size check may then report
+      // on the abandoned stream, which must not become an uncaught error of the thread.
+      stream.on('error', () => {});
+      const stored = await store.write(stream, entry.uncompressedSize).catch((error: unknown) => {
+        // More bytes than the entry declared (the store stops at that size, or yauzl does).
+        if (error instanceof StorageError || /too (many|few) bytes/.test(String(error))) {
+          throw new Refusal(
+            `The ZIP archive is damaged (${entry.fileName} is not the size it declares)`,
+          );
+        }
+        throw error;
+      });
+      written.push(stored.version);
+      documents.push({ ...document, stored });
+    }
+    return { documents };
+  } catch (error) {
+    for (const version of written) await store.remove(version);
+    if (error instanceof Refusal) return { refused: error.message };
+    // zlib cannot inflate an entry's data: the archive is damaged, not the server.
+    if (error instanceof Error && (error as { code?: unknown }).code === 'Z_DATA_ERROR') {
+      return { refused: `The ZIP archive is damaged (${error.message})` };
+    }
+    throw error;
+  } finally {
+    zip.close();
+  }
+}
+
+/** Every entry by name, after the checks that need no unpacking; throws a `Refusal`. */
+async function checkedEntries(zip: ZipFile, limits: ImportLimits): Promise<Map<string, Entry>> {
+  if (zip.entryCount > limits.maxEntries) {
+    throw new Refusal(`The ZIP holds more than ${limits.maxEntries} files`);
+  }
+  const entries = new Map<string, Entry>();
+  let unpacked = 0;
+  await new Promise<void>((resolve, reject) => {
+    zip.on('error', (error: Error) => {
+      // yauzl checks every name itself (decodeStrings, strictFileNames) and stops at the first
+      // unsafe one: an absolute path, a `..` segment, a backslash.
+      if (
+        /absolute path|invalid relative path|invalid characters in fileName/.test(error.message)
+      ) {
+        reject(new Refusal(`The ZIP contains an unsafe file name (${error.message})`));
+      } else {
+        reject(new Refusal(`The ZIP archive is damaged (${error.message})`));
+      }
+    });
+    zip.on('end', () => resolve());
+    zip.on('entry', (entry: Entry) => {
+      try {
+        unpacked += entry.uncompressedSize;
+        if (unpacked > limits.maxUnpackedBytes) {
+          throw new Refusal('The ZIP unpacks to more than the import limit allows');
+        }
+        checkEntry(entry, limits);
+        if (entries.has(entry.fileName)) {
+          throw new Refusal(`The ZIP contains ${entry.fileName} twice`);
+        }
+        if (!entry.fileName.endsWith('/')) entries.set(entry.fileName, entry);
+        zip.readEntry();
+      } catch (error) {
+        reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    });
+    zip.readEntry();
+  });
+  return entries;
+}
+
+/** One entry's name, encryption, compression method and ratio. */
+function checkEntry(entry: Entry, limits: ImportLimits): void {
+  const name = entry.fileName;
+  // yauzl has refused these already; checked again here so that the rule does not rest on one
+  // library's defaults.
+  if (
+    name.startsWith('/') ||
+    /^[A-Za-z]:/.test(name) ||
+    name.includes('\\') ||
+    name.split('/').includes('..') ||
+    // eslint-disable-next-line no-control-regex -- control characters have no place in a name
+    /[\u0000-\u001f]/.test(name)
+  ) {
+    throw new Refusal(`The ZIP contains an unsafe file name (${name})`);
+  }
+  if (entry.isEncrypted()) throw new Refusal(`The ZIP contains an encrypted file (${name})`);
+  if (!entry.canDecodeFileData()) {
+    throw new Refusal(`The ZIP uses a compression method Steward cannot read (${name})`);
+  }
+  if (
+    entry.uncompressedSize > RATIO_FREE_BYTES &&
+    entry.uncompressedSize / Math.max(entry.compressedSize, 1) > limits.maxRatio
+  ) {
+    throw new Refusal(`The ZIP looks like a ZIP bomb (${name} is compressed too well)`);
+  }
+}

@@ -1,0 +1,234 @@
+/**
+ * The manifest of an organisation export (`manifest.json`, and `manifest.csv` for people and
+ * spreadsheets): what Steward writes on export and what it accepts on import.
+ */
+
+/** The `format` of a Steward export's manifest.json; anything else is not one. */
+export const MANIFEST_FORMAT = 'steward-organization-export';
+export const MANIFEST_VERSION = 1;
+
+/** The specification's 14 categories (the documents table's check constraint). */
+export const CATEGORIES = [
+  'HR',
+  'Accounting',
+  'Branding',
+  'Social Media',
+  'Communications',
+  'Volunteer/People Management',
+  'Streaming: Video & Podcast',
+  'Reports',
+  'Governance',
+  'Legal',
+  'Funding',
+  'Financial',
+  'Operations',
+  'Other',
+] as const;
+
+export interface ManifestPerson {
+  id: string;
+  email: string;
+  name: string;
+}
+
+export interface ManifestHistoryEntry {
+  occurred_at: string;
+  actor: string | null;
+  kind: string;
+  document_id: string | null;
+  subject: string | null;
+  details: unknown;
+}
+
+export interface ManifestVersion {
+  version_number: number;
+  change: string;
+  name: string;
+  size: number;
+  expiry_date: string | null;
+  uploaded_at: string;
+  uploaded_by: ManifestPerson | null;
+  replaced_at: string;
+  replaced_by: ManifestPerson | null;
+  /** The file in the ZIP; null when versions were not included or the file is missing. */
+  file: string | null;
+}
+
+export interface ManifestDocument {
+  id: string;
+  name: string;
+  category: string;
+  expiry_date: string | null;
+  tags: string[];
+  description: string | null;
+  status: string;
+  size: number;
+  content_type: string | null;
+  sha256: string | null;
+  created_at: string;
+  upload_date: string;
+  updated_at: string;
+  uploaded_by: ManifestPerson | null;
+  responsible: ManifestPerson | null;
+  renewal_in_progress: boolean;
+  renewal_note: string | null;
+  /** The current file in the ZIP; null when the stored file is missing. */
+  file: string | null;
+  versions: ManifestVersion[];
+  history: ManifestHistoryEntry[];
+}
+
+export interface Manifest {
+  format: typeof MANIFEST_FORMAT;
+  version: typeof MANIFEST_VERSION;
+  exported_at: string;
+  organization: { id: string; name: string };
+  include_versions: boolean;
+  documents: ManifestDocument[];
+  /** The organisation's history not about one document (members, settings…), oldest first;
+   * each document's own entries are in its `history`. */
+  history: ManifestHistoryEntry[];
+}
+
+const CSV_COLUMNS = [
+  'id',
+  'name',
+  'category',
+  'expiry_date',
+  'tags',
+  'description',
+  'status',
+  'size',
+  'content_type',
+  'sha256',
+  'created_at',
+  'upload_date',
+  'updated_at',
+  'uploaded_by',
+  'responsible_email',
+  'responsible_name',
+  'renewal_in_progress',
+  'renewal_note',
+  'file',
+  'versions',
+  'history',
+] as const;
+
+/**
+ * One CSV cell: quoted when needed, and a leading `=`, `+`, `-`, `@`, tab or carriage return
+ * escaped with `'` so that a spreadsheet never runs a document's name as a formula.
+ */
+function csvCell(value: string | number | boolean | null): string {
+  let text = value === null ? '' : String(value);
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** manifest.csv: one row per document, its history as one line per entry. */
+export function manifestCsv(manifest: Manifest): string {
+  const lines = [CSV_COLUMNS.join(',')];
+  for (const d of manifest.documents) {
+    const row: Record<(typeof CSV_COLUMNS)[number], string | number | boolean | null> = {
+      id: d.id,
+      name: d.name,
+      category: d.category,
+      expiry_date: d.expiry_date,
+      tags: d.tags.join('; '),
+      description: d.description,
+      status: d.status,
+      size: d.size,
+      content_type: d.content_type,
+      sha256: d.sha256,
+      created_at: d.created_at,
+      upload_date: d.upload_date,
+      updated_at: d.updated_at,
+      uploaded_by: d.uploaded_by?.email ?? null,
+      responsible_email: d.responsible?.email ?? null,
+      responsible_name: d.responsible?.name ?? null,
+      renewal_in_progress: d.renewal_in_progress,
+      renewal_note: d.renewal_note,
+      file: d.file,
+      versions: d.versions.length,
+      history: d.history
+        .map((h) => `${h.occurred_at} ${h.kind}${h.actor ? ` by ${h.actor}` : ''}`)
+        .join('\n'),
+    };
+    lines.push(CSV_COLUMNS.map((column) => csvCell(row[column])).join(','));
+  }
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+/** A document of an import, as checked from a manifest. */
+export interface ImportDocument {
+  name: string;
+  category: string;
+  expiry_date: string | null;
+  tags: string[];
+  description: string | null;
+  content_type: string;
+  responsible_email: string | null;
+  /** The entry of the ZIP that holds its file. */
+  file: string;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The documents of a manifest.json, checked: returns the reason in words when the file is not a
+ * Steward export or a document in it is not one Steward could have written.
+ */
+export function importDocuments(
+  manifest: unknown,
+  hasEntry: (name: string) => boolean,
+): { documents: ImportDocument[] } | { refused: string } {
+  const notOurs = {
+    refused: 'This ZIP is not a Steward export (its manifest.json is missing or invalid)',
+  };
+  if (!isObject(manifest) || manifest.format !== MANIFEST_FORMAT) return notOurs;
+  if (manifest.version !== MANIFEST_VERSION || !Array.isArray(manifest.documents)) return notOurs;
+  const documents: ImportDocument[] = [];
+  for (const [index, item] of manifest.documents.entries()) {
+    const bad = (what: string) => ({
+      refused: `Document ${index + 1} of manifest.json is invalid: ${what}`,
+    });
+    if (!isObject(item)) return bad('not an object');
+    const { name, category, expiry_date, tags, description, file, content_type, responsible } =
+      item;
+    if (typeof name !== 'string' || name.trim().length < 1 || name.length > 500) return bad('name');
+    if (typeof category !== 'string' || !(CATEGORIES as readonly string[]).includes(category))
+      return bad('category');
+    if (
+      expiry_date !== null &&
+      (typeof expiry_date !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(expiry_date))
+    )
+      return bad('expiry date');
+    if (
+      !Array.isArray(tags) ||
+      tags.length > 100 ||
+      !tags.every((tag): tag is string => typeof tag === 'string')
+    )
+      return bad('tags');
+    if (description !== null && (typeof description !== 'string' || description.length > 10_000))
+      return bad('description');
+    // A document whose file was missing at export has no file to restore.
+    if (file === null) continue;
+    if (typeof file !== 'string' || !hasEntry(file)) return bad('its file is not in the ZIP');
+    const responsibleEmail =
+      isObject(responsible) && typeof responsible.email === 'string' ? responsible.email : null;
+    documents.push({
+      name,
+      category,
+      expiry_date,
+      tags,
+      description,
+      content_type:
+        typeof content_type === 'string' && /^[\w.+-]+\/[\w.+-]+$/.test(content_type)
+          ? content_type
+          : 'application/octet-stream',
+      responsible_email: responsibleEmail,
+      file,
+    });
+  }
+  return { documents };
+}
