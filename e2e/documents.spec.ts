@@ -164,6 +164,26 @@ test('upload four files at once, then preview, edit, download and delete them', 
     .single();
   expect(edited.data?.size).toBe(Buffer.byteLength(newText));
 
+  // Edited a second time, the file keeps both earlier ones as versions; the first downloads
+  // with the bytes it was uploaded with.
+  await row(page, files.txt.name).getByRole('button', { name: 'Edit Content' }).click();
+  dialog = page.getByRole('dialog');
+  await dialog
+    .getByRole('textbox', { name: `Content of ${files.txt.name}` })
+    .fill(`${newText}Item three: adjourned\n`);
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog.getByText('All changes saved')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  dialog = await openPreview(page, files.txt.name);
+  await dialog.getByRole('tab', { name: 'Versions' }).click();
+  const versions = dialog.getByRole('region', { name: 'Earlier versions' }).getByRole('listitem');
+  await expect(versions).toHaveCount(2);
+  const firstVersion = page.waitForEvent('download');
+  await dialog.getByRole('button', { name: `Download version 1 of ${files.txt.name}` }).click();
+  const first = await firstVersion;
+  expect(Buffer.compare(await readFile((await first.path())!), files.txt.buffer)).toBe(0);
+  await dialog.getByRole('button', { name: 'Close' }).click();
+
   // Edit properties of the image.
   await row(page, files.png.name).getByRole('button', { name: 'Edit Properties' }).click();
   dialog = page.getByRole('dialog');

@@ -152,6 +152,19 @@ test('a new organisation and its team, from sign-up to deactivation', async ({
     await expect(phone.getByRole('heading', { level: 1, name: organizationName })).toBeVisible();
   });
 
+  await test.step("the founder's Activity page names the colleague in each change", async () => {
+    await page.goto('/activity');
+    await expect(page.getByRole('heading', { level: 1, name: 'Activity' })).toBeVisible();
+    for (const change of [
+      'Changed the role of Naomi Reed',
+      'Deactivated Naomi Reed',
+      'Reactivated Naomi Reed',
+    ]) {
+      await expect(page.getByText(change).first()).toBeVisible();
+    }
+    await page.goto('/users');
+  });
+
   await test.step('used, expired and unknown invitation links show Invalid Invitation', async () => {
     const stranger = await browser.newContext();
     const visitor = await stranger.newPage();
