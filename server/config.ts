@@ -269,7 +269,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
           env,
           'API_MAX_EMBEDDED_SIZE',
         ),
-        32 * 1024 ** 2,
+        8 * 1024 ** 2,
       ),
     },
     database: {

@@ -11,6 +11,13 @@ export interface FairQueueOptions {
   concurrency: number;
   /** Tasks of one lane running at once; the others of that lane wait their turn. */
   perLane: number;
+  /**
+   * A lane whose task ran this long or longer runs one task at a time for the next
+   * `heavyWindowMs`: a caller whose statements each keep a core busy for long cannot hold
+   * several cores of the database server, while quick callers keep their `perLane`.
+   */
+  heavyTaskMs?: number;
+  heavyWindowMs?: number;
 }
 
 interface Waiting {
@@ -33,6 +40,8 @@ export class FairQueue {
   readonly #lanes = new Map<string, Waiting[]>();
   /** When each busy lane last started a task (a count of starts): the lowest goes next. */
   readonly #lastStart = new Map<string, number>();
+  /** Lanes that ran a heavy task lately, and until when they run one task at a time. */
+  readonly #heavyUntil = new Map<string, number>();
 
   constructor(private readonly options: FairQueueOptions) {}
 
@@ -56,9 +65,11 @@ export class FairQueue {
         start: () => {
           this.#running += 1;
           this.#runningPerLane.set(lane, (this.#runningPerLane.get(lane) ?? 0) + 1);
+          const startedAt = performance.now();
           task()
             .then(resolve, reject)
             .finally(() => {
+              this.#noteDuration(lane, performance.now() - startedAt);
               this.#running -= 1;
               const left = this.#runningPerLane.get(lane)! - 1;
               if (left > 0) this.#runningPerLane.set(lane, left);
@@ -104,12 +115,34 @@ export class FairQueue {
     }
   }
 
+  #noteDuration(lane: string, ms: number): void {
+    const { heavyTaskMs, heavyWindowMs = 10_000 } = this.options;
+    if (heavyTaskMs === undefined) return;
+    const now = performance.now();
+    if (ms >= heavyTaskMs) this.#heavyUntil.set(lane, now + heavyWindowMs);
+    // Forget lanes whose window has passed, now and then rather than on every task.
+    if (this.#heavyUntil.size > 1000) {
+      for (const [other, until] of this.#heavyUntil) {
+        if (until <= now) this.#heavyUntil.delete(other);
+      }
+    }
+  }
+
+  /** Tasks `lane` may run at once now. */
+  #limitOf(lane: string): number {
+    const until = this.#heavyUntil.get(lane);
+    if (until === undefined) return this.options.perLane;
+    if (until > performance.now()) return 1;
+    this.#heavyUntil.delete(lane);
+    return this.options.perLane;
+  }
+
   /** The waiting lane served least recently that may start another task. */
   #nextLane(): string | undefined {
     let best: string | undefined;
     let bestStart = Infinity;
     for (const lane of this.#lanes.keys()) {
-      if ((this.#runningPerLane.get(lane) ?? 0) >= this.options.perLane) continue;
+      if ((this.#runningPerLane.get(lane) ?? 0) >= this.#limitOf(lane)) continue;
       const lastStart = this.#lastStart.get(lane) ?? 0;
       if (lastStart < bestStart) {
         best = lane;

@@ -72,6 +72,10 @@ export async function openPostgres(
   const queue = new FairQueue({
     concurrency: poolSize,
     perLane: Math.max(1, Math.floor(poolSize / 5)),
+    // A caller whose requests each keep a database core busy for a tenth of a second gets one
+    // connection at a time: two at once took both cores of a small server, and every other
+    // organisation's reads waited for CPU (bench/isolation.bench.ts).
+    heavyTaskMs: 100,
   });
   /** Runs `fn` in the caller's turn, with the caller's time limit (0: none). */
   async function inTurn<T>(fn: (timeoutMs: number) => Promise<T>): Promise<T> {

@@ -67,7 +67,7 @@ describe('server configuration', () => {
       maxRows: 50,
       maxEmbedDepth: 2,
       maxSelectItems: 200,
-      maxEmbeddedBytes: 32 * 1024 ** 2,
+      maxEmbeddedBytes: 8 * 1024 ** 2,
     });
     expect(config.auth.enableSignup).toBe(false);
     expect(config.auth.siteUrl).toBe('https://office.example.org');

@@ -62,6 +62,28 @@ describe('fair queue', () => {
     expect(log).toEqual(['a1', 'a2', 'b1', 'a3']);
   });
 
+  it('runs a lane one task at a time for a while after one of its tasks ran long', async () => {
+    const queue = new FairQueue({ concurrency: 4, perLane: 2, heavyTaskMs: 20 });
+    const log: string[] = [];
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    // Quick tasks keep two places.
+    const quick = ['q1', 'q2'].map((name) => gate(log, name));
+    const quickRuns = quick.map((g) => queue.run('a', g.task));
+    await tick();
+    expect(log).toEqual(['q1', 'q2']);
+    for (const g of quick) g.release();
+    await Promise.all(quickRuns);
+    // One long task, then the lane gets one place, while another lane keeps two.
+    await queue.run('a', async () => pause(30));
+    const after = ['a1', 'a2', 'b1', 'b2'].map((name) => gate(log, name));
+    const runs = ['a', 'a', 'b', 'b'].map((lane, i) => queue.run(lane, after[i]!.task));
+    await tick();
+    expect(log.slice(2)).toEqual(['a1', 'b1', 'b2']);
+    for (const g of after) g.release();
+    await Promise.all(runs);
+    expect(log.slice(2)).toEqual(['a1', 'b1', 'b2', 'a2']);
+  });
+
   it('gives up on a task that waited longer than allowed, which then never runs', async () => {
     const queue = new FairQueue({ concurrency: 1, perLane: 1 });
     const log: string[] = [];
