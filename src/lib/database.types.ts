@@ -1457,6 +1457,7 @@ export type Database = {
           sort_descending?: boolean | null;
           page_offset?: number;
           page_size?: number;
+          count_limit?: number;
         };
         Returns: Database['public']['CompositeTypes']['document_search_result'][];
       };
@@ -1508,6 +1509,7 @@ export type Database = {
         responsible_name: string | null;
         renewal_in_progress: boolean | null;
         renewal_note: string | null;
+        total_capped: boolean | null;
       };
       document_stats_result: {
         total: number | null;

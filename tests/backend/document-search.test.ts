@@ -233,6 +233,39 @@ describe('search_documents', () => {
     expect((await find({ search: 'insurance', page_size: 1 }))[0]!.total_count).toBe(3);
   });
 
+  it('stops counting a search’s matches at the limit, then lists the newest matches first', async () => {
+    interface Counted extends Row {
+      total_capped: boolean;
+    }
+    const counted = async (args: Record<string, unknown>) => (await find(args)) as Counted[];
+    // Three match "insurance": past a limit of two the total says "more than 2", and the page
+    // is the newest matches, not the best ranked.
+    const capped = await counted({ search: 'insurance', count_limit: 2 });
+    expect(capped.map((r) => r.name)).toEqual([
+      'Budget 2027.xlsx',
+      'Camp packing list.txt',
+      'Insurance certificate.pdf',
+    ]);
+    expect(capped.map((r) => [r.total_count, r.total_capped])).toEqual([
+      [2, true],
+      [2, true],
+      [2, true],
+    ]);
+    // Within the limit: exact and ranked.
+    const within = await counted({ search: 'insurance', count_limit: 3 });
+    expect(within.map((r) => [r.name, r.total_count, r.total_capped])).toEqual([
+      ['Insurance certificate.pdf', 3, false],
+      ['Budget 2027.xlsx', 3, false],
+      ['Camp packing list.txt', 3, false],
+    ]);
+    // Without words the total is exact whatever the limit; a larger limit than 10,000 is taken
+    // as 10,000.
+    const all = await counted({ count_limit: 1 });
+    expect(all.map((r) => [r.total_count, r.total_capped])[0]).toEqual([4, false]);
+    const raised = await counted({ search: 'insurance', count_limit: 1_000_000 });
+    expect(raised[0]).toMatchObject({ total_count: 3, total_capped: false });
+  });
+
   it('follows a rename, new tags and a new description at once, keeping the words inside', async () => {
     const doc = await uploadDocument(member, church.id, {
       name: 'Scan 0001.txt',

@@ -194,7 +194,13 @@ function OrganizationDocuments() {
               onRetry={() => void list.refetch()}
             />
           )}
-          <DocumentsPager page={query.page} total={total} onPage={(page) => setQuery({ page })} />
+          <DocumentsPager
+            page={query.page}
+            total={total}
+            capped={list.data?.totalCapped ?? false}
+            rowsOnPage={rows.length}
+            onPage={(page) => setQuery({ page })}
+          />
           {selected.size > 0 && (
             <BulkActionsBar
               documents={rows.filter((row) => selected.has(row.id))}

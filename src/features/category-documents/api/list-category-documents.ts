@@ -12,6 +12,8 @@ export interface CategoryDocumentsPage {
   rows: DocumentRecord[];
   /** Documents of the page that match the search, on every page. */
   total: number;
+  /** More documents match than `total`: the server stops counting a search's matches there. */
+  totalCapped: boolean;
 }
 
 type SearchRow = CompositeTypes<'document_search_result'>;
@@ -45,7 +47,9 @@ export async function listCategoryDocuments(
   page: number,
   pageSize = CATEGORY_PAGE_SIZE,
 ): Promise<CategoryDocumentsPage> {
-  if (!match.documentCategory && match.tags.length === 0) return { rows: [], total: 0 };
+  if (!match.documentCategory && match.tags.length === 0) {
+    return { rows: [], total: 0, totalCapped: false };
+  }
   const { data, error } = await supabase().rpc('search_documents', {
     search: search.trim() || null,
     section_category: match.documentCategory,
@@ -55,7 +59,11 @@ export async function listCategoryDocuments(
   });
   if (error) throw new Error(error.message);
   const rows = (data ?? []) as SearchRow[];
-  return { rows: rows.map(toDocument), total: rows[0]?.total_count ?? 0 };
+  return {
+    rows: rows.map(toDocument),
+    total: rows[0]?.total_count ?? 0,
+    totalCapped: rows[0]?.total_capped ?? false,
+  };
 }
 
 export const categoryDocumentsQueryOptions = (match: DocumentMatch, search: string, page: number) =>

@@ -134,7 +134,10 @@ export function CategoryDocumentList({
                 <div className="flex items-center justify-between gap-3 border-t border-gray-100 px-4 py-3 text-sm text-gray-600">
                   <p>
                     Showing {list.page * CATEGORY_PAGE_SIZE + 1}–
-                    {Math.min(list.total, (list.page + 1) * CATEGORY_PAGE_SIZE)} of {list.total}
+                    {Math.min(list.total, (list.page + 1) * CATEGORY_PAGE_SIZE)} of{' '}
+                    {list.totalCapped
+                      ? `more than ${list.total.toLocaleString()}`
+                      : list.total.toLocaleString()}
                   </p>
                   <div className="flex gap-2">
                     <Button
@@ -148,7 +151,11 @@ export function CategoryDocumentList({
                     <Button
                       variant="secondary"
                       size="sm"
-                      disabled={(list.page + 1) * CATEGORY_PAGE_SIZE >= list.total}
+                      disabled={
+                        list.totalCapped
+                          ? list.visible.length < CATEGORY_PAGE_SIZE
+                          : (list.page + 1) * CATEGORY_PAGE_SIZE >= list.total
+                      }
                       onClick={() => list.setPage(list.page + 1)}
                     >
                       Next

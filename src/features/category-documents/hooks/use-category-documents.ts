@@ -60,6 +60,7 @@ export function useCategoryDocuments(match: DocumentMatch) {
     visible,
     /** Documents matching the search (all of the page's documents without one). */
     total: list.data?.total ?? 0,
+    totalCapped: list.data?.totalCapped ?? false,
     /** Whether the page has no documents at all (not only none matching a search). */
     empty: search.trim() === '' && (list.data?.total ?? 0) === 0,
     error: list.isError ? errorMessage(list.error) : null,

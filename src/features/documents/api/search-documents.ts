@@ -58,6 +58,8 @@ export interface DocumentsPage {
   rows: SearchedDocument[];
   /** Documents matching the search and filters, on every page. */
   total: number;
+  /** More documents match than `total`: the server stops counting a search's matches there. */
+  totalCapped: boolean;
 }
 
 type SearchRow = CompositeTypes<'document_search_result'>;
@@ -112,7 +114,11 @@ export async function searchDocuments(
   const { data, error } = await call;
   if (error) throw new Error(error.message || 'Failed to load documents');
   const rows = (data ?? []) as SearchRow[];
-  return { rows: rows.map(toDocument), total: rows[0]?.total_count ?? 0 };
+  return {
+    rows: rows.map(toDocument),
+    total: rows[0]?.total_count ?? 0,
+    totalCapped: rows[0]?.total_capped ?? false,
+  };
 }
 
 export const documentSearchQueryOptions = (query: DocumentQuery) =>
