@@ -9,6 +9,11 @@ import {
   resumableCleanupJob,
   resumableCleanupSchedule,
 } from '../housekeeping/abandoned-uploads.ts';
+import {
+  TABLE_MAINTENANCE_KIND,
+  tableMaintenanceJob,
+  tableMaintenanceSchedule,
+} from '../housekeeping/table-maintenance.ts';
 import { trashPurgeSchedule } from '../trash/purge-schedule.ts';
 import { REMOVE_FILES_KIND, removeFilesJob } from '../trash/remove-files-job.ts';
 import { EXPORT_KIND, exportJob } from '../transfer/export-job.ts';
@@ -48,12 +53,15 @@ export function backgroundWork(ctx: AppContext): {
         dataDir: ctx.config.dataDir,
         settings: ctx.config.transfer,
       }),
+      [TABLE_MAINTENANCE_KIND]: tableMaintenanceJob(),
     },
     schedules: {
       'reminders.daily': reminderSchedule(ctx.config.reminders.checkIntervalMs),
       [RESUMABLE_CLEANUP_KIND]: resumableCleanupSchedule,
       'trash.purge': trashPurgeSchedule(),
       'transfer.expire': transferExpirySchedule(),
+      // PostgreSQL vacuums and analyzes by itself (autovacuum); PGlite does not.
+      ...(ctx.db.kind === 'pglite' ? { [TABLE_MAINTENANCE_KIND]: tableMaintenanceSchedule } : {}),
     },
   };
 }
