@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import { withRequestScope } from '../db/request-scope.ts';
+import { currentRequestScope, withRequestScope } from '../db/request-scope.ts';
 import type { ApiEnv } from './api-env.ts';
 import { clientAddress } from './client-address.ts';
 
@@ -22,8 +22,23 @@ export function requestScope(): MiddlewareHandler<ApiEnv> {
       callerRole === 'service_role'
         ? 'service'
         : subject
-          ? `user:${subject}`
+          ? userLane(subject)
           : `address:${clientAddress(c) ?? 'unknown'}`;
     return withRequestScope({ lane, role }, next);
   };
+}
+
+/** The lane of a signed-in user's database work. */
+const userLane = (subject: string) => `user:${subject}`;
+
+/**
+ * Runs `fn` with its database work in the lane of user `subject` (null: the lane stays). A
+ * signed URL carries no token: without this its work would take the turns of the address it is
+ * fetched from, and the staff of a church, who share one address, would see every preview wait
+ * behind each other's in one lane. The URL acts for its signer, so it takes the signer's turns.
+ */
+export function inUserLane<T>(subject: string | null, fn: () => T): T {
+  const current = currentRequestScope();
+  if (subject === null || current === undefined) return fn();
+  return withRequestScope({ ...current, lane: userLane(subject) }, fn);
 }

@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import type { ApiEnv } from '../http/api-env.ts';
+import { inUserLane } from '../http/request-scope.ts';
 import { readJsonObject } from './body.ts';
 import { storageErrors } from './errors.ts';
 import { listObjects, parseListBody } from './list.ts';
@@ -128,7 +129,9 @@ export function objectReadRoutes(services: StorageServices): Hono<ApiEnv> {
       throw storageErrors.invalidRequest("querystring must have required property 'token'");
     const signer = verifySignedObjectUrl(services.urlSigningKey, token, bucketId, name);
     const scope = signedUrlScope(c, signer, 'storage.object.get_signed');
-    const row = await runAsCaller(db, scope, (tx) => findObject(tx, bucketId, name));
+    const row = await inUserLane(signer.sub, () =>
+      runAsCaller(db, scope, (tx) => findObject(tx, bucketId, name)),
+    );
     if (!row) throw storageErrors.noSuchKey();
     return serve(c, row);
   });

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import type { ApiEnv } from '../http/api-env.ts';
+import { inUserLane } from '../http/request-scope.ts';
 import { readJsonObject } from './body.ts';
 import { storageErrors } from './errors.ts';
 import { validObjectName } from './names.ts';
@@ -81,18 +82,20 @@ export function objectWriteRoutes(services: StorageServices): Hono<ApiEnv> {
     const scope = signedUrlScope(c, signed.signer, 'storage.object.upload_signed');
     let claimed = false;
     try {
-      const { Key } = await uploadObject(services, scope, {
-        bucketId,
-        name,
-        upsert: signed.upsert,
-        request: c.req.raw,
-        beforeBody: async () => {
-          if (!(await claimUploadToken(db, signed.tokenId, signed.expiresAt))) {
-            throw storageErrors.keyAlreadyExists();
-          }
-          claimed = true;
-        },
-      });
+      const { Key } = await inUserLane(signed.signer.sub, () =>
+        uploadObject(services, scope, {
+          bucketId,
+          name,
+          upsert: signed.upsert,
+          request: c.req.raw,
+          beforeBody: async () => {
+            if (!(await claimUploadToken(db, signed.tokenId, signed.expiresAt))) {
+              throw storageErrors.keyAlreadyExists();
+            }
+            claimed = true;
+          },
+        }),
+      );
       return c.json({ Key });
     } catch (error) {
       if (claimed) await releaseUploadToken(db, signed.tokenId);

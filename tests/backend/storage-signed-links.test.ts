@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withRequestScope } from '../../server/db/request-scope.ts';
 import { signJwt } from '../../server/http/jwt.ts';
 import { urlSigningKey } from '../../server/storage/signed-url.ts';
 import {
@@ -276,5 +277,56 @@ describe('signed link expiry is capped', () => {
     } finally {
       await short.close();
     }
+  });
+});
+
+describe('signed links take their signer’s turns', () => {
+  // Everyone behind one address (a church office's staff) shares that address's turns for the
+  // database. A signed link acts for its signer, so its work must wait in the signer's lane,
+  // not behind every anonymous request from the address it is fetched from.
+  it('are served in the signer’s lane while anonymous requests from their address queue up', async () => {
+    const member = await addMember(server, church, 'user', 'lanes');
+    const path = newPath(church);
+    await upload(member, path, 'a preview');
+    const { signedUrl } = unwrap(await documents(member).createSignedUrl(path, 3600), 'sign');
+
+    const finished: string[] = [];
+    const track = async (label: string, request: Promise<Response>) => {
+      const response = await request;
+      const body = await response.text();
+      finished.push(label);
+      return { status: response.status, body };
+    };
+    // The database is busy for a moment (every connection of PostgreSQL's pool, each in a lane
+    // of its own; PGlite runs one statement at a time); meanwhile twenty anonymous reads from
+    // this address queue up, then the signed link's fetch.
+    const connections = server.db.kind === 'pglite' ? 1 : 10;
+    const busy = Promise.all(
+      Array.from({ length: connections }, (_, i) =>
+        withRequestScope({ lane: `busy ${i}`, role: 'service_role' }, () =>
+          server.db.query('select pg_sleep(0.5)'),
+        ),
+      ),
+    );
+    const anonymous = Array.from({ length: 20 }, (_, i) =>
+      track(
+        `anonymous ${i}`,
+        fetch(`${server.url}/rest/v1/documents?select=id&name=eq.lane-${i}`, {
+          headers: { apikey: server.keys.anonKey },
+        }),
+      ),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const signed = track('signed', fetch(signedUrl));
+    await busy;
+
+    expect(await signed).toEqual({ status: 200, body: 'a preview' });
+    // Postgres refuses the anonymous role the table (42501): each read ran in the database.
+    for (const answer of await Promise.all(anonymous)) {
+      expect(answer.status).toBe(401);
+      expect(JSON.parse(answer.body)).toMatchObject({ code: '42501' });
+    }
+    // In the address's lane it would come last, after all twenty.
+    expect(finished.indexOf('signed')).toBeLessThan(10);
   });
 });
