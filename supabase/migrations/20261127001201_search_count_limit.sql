@@ -2,7 +2,8 @@
 -- "b" matches every document, and counting and ranking 100,000 matches took 0.4 s on
 -- PostgreSQL 15 (count 339 ms, ranking 73 ms; the page itself, newest first, 0.2 ms). The
 -- count of words' matches now stops at a limit, and past it the page is the newest matches.
--- Otherwise as in …1200.
+-- Without words or filters the total is the organisation's counter (…1200). Otherwise as in
+-- …0703.
 
 alter type public.document_search_result add attribute total_capped boolean;
 
