@@ -9,7 +9,7 @@
  *     (reported, no target: its matches are counted up to 10,000);
  *   - the same for one of 10 organisations of 10,000 documents each (row-level security keeps
  *     each to its own among 100,000 rows of others);
- *   - text extraction throughput in one CPU-pool thread: pages per second of a PDF with a text
+ *   - text extraction throughput in one background process: pages per second of a PDF with a text
  *     layer, and of a scanned PDF read by OCR.
  * Documents are seeded with service-role bulk inserts (rows only); their text is written in one
  * statement per organisation (about 60 words each from a vocabulary, and the searched word in
@@ -25,7 +25,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import WebSocket from 'ws';
 import { readConfig } from '../server/config.ts';
-import { CpuPool } from '../server/workers/cpu-pool.ts';
+import { ProcessPool } from '../server/workers/process-pool.ts';
 import { DOCUMENT_CATEGORIES, type Database } from '../src/lib/database.types.ts';
 import { scannedPdf, textPdf } from '../tests/support/sample-files.ts';
 import { startTestServer, type TestServer } from '../tests/support/server.ts';
@@ -215,8 +215,8 @@ async function measure(member: Client, runs: number): Promise<Timing> {
   };
 }
 
-/** Pages per second of reading `pdf`, median of three runs in one pool thread. */
-async function pagesPerSecond(pool: CpuPool, pdf: Uint8Array, pages: number): Promise<number> {
+/** Pages per second of reading `pdf`, median of three runs in one background process. */
+async function pagesPerSecond(pool: ProcessPool, pdf: Uint8Array, pages: number): Promise<number> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'steward-bench-extract-'));
   try {
     const file = path.join(dir, 'file.pdf');
@@ -241,7 +241,10 @@ export async function run(): Promise<{ name: string; pass: boolean; lines: strin
   const [rlsOrgs, rlsSize] = (process.env.BENCH_SEARCH_RLS ?? '10x10000').split('x').map(Number);
   const runs = 40;
   const server = await startTestServer({ env: { JOB_POLL_INTERVAL: '1h' } });
-  const pool = new CpuPool({ threads: 1 });
+  const pool = new ProcessPool({
+    processes: 1,
+    memoryLimitBytes: readConfig({}).workers.backgroundMemoryLimit,
+  });
   try {
     const timings: { label: string; timing: Timing }[] = [];
     for (const size of sizes) {

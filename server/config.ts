@@ -69,10 +69,16 @@ export interface WorkerSettings {
    */
   cpuThreads: number;
   /**
-   * Threads for background CPU work such as text extraction (`[workers] background_threads`),
-   * at a lower priority than the threads that answer requests.
+   * Child processes for work on members' files: text extraction and OCR, export and import
+   * ZIPs (`[workers] background_processes`), at a lower priority than the threads that answer
+   * requests.
    */
-  backgroundThreads: number;
+  backgroundProcesses: number;
+  /**
+   * Resident memory one background process may use, in bytes (`[workers]
+   * background_memory_limit`): past it the process is killed and its file is not read.
+   */
+  backgroundMemoryLimit: number;
   /** Background jobs this process runs at once (steward.toml `[workers] job_concurrency`). */
   jobConcurrency: number;
   /** How often the job runner looks for due jobs and schedules (`[workers] job_poll_interval`). */
@@ -319,16 +325,28 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
         defaultCpuThreads(),
         1,
       ),
-      backgroundThreads: integerSetting(
+      backgroundProcesses: integerSetting(
         source(
           workers,
           `${stewardName} [workers]`,
-          'background_threads',
+          'background_processes',
           env,
-          'BACKGROUND_THREADS',
+          'BACKGROUND_PROCESSES',
         ),
         1,
         1,
+      ),
+      // A process needs about 100 MB to start (Node and the TypeScript loader).
+      backgroundMemoryLimit: byteSizeSetting(
+        source(
+          workers,
+          `${stewardName} [workers]`,
+          'background_memory_limit',
+          env,
+          'BACKGROUND_MEMORY_LIMIT',
+        ),
+        768 * 1024 ** 2,
+        128 * 1024 ** 2,
       ),
       jobConcurrency: integerSetting(
         source(workers, `${stewardName} [workers]`, 'job_concurrency', env, 'JOB_CONCURRENCY'),

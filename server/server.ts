@@ -19,6 +19,7 @@ import { applyMailDelivery } from './mail/delivery-setting.ts';
 import { startTextExtraction } from './search/text-extraction-start.ts';
 import { applyTrashRetention } from './trash/retention-setting.ts';
 import { CpuPool } from './workers/cpu-pool.ts';
+import { ProcessPool } from './workers/process-pool.ts';
 import path from 'node:path';
 
 export interface StartServerOptions {
@@ -39,6 +40,8 @@ export interface RunningServer {
   keys: ApiKeys;
   /** The pool that runs CPU-heavy work (see `server/workers/`). */
   cpu: CpuPool;
+  /** The processes that read members' files, each with a memory cap (`server/workers/`). */
+  backgroundProcesses: ProcessPool;
   /** Background jobs and schedules (see `server/jobs/`). */
   jobs: JobRunner;
   clock: Clock;
@@ -58,11 +61,11 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const keys = deriveKeys(await loadJwtSecret(config.dataDir, config.jwtSecret));
   let url = '';
   const cpu = new CpuPool({ threads: config.workers.cpuThreads });
-  // Background work waits as long as it must for its thread (each job bounds its own time).
-  const backgroundCpu = new CpuPool({
-    threads: config.workers.backgroundThreads,
+  // Background work waits as long as it must for its process (each job bounds its own time).
+  const backgroundProcesses = new ProcessPool({
+    processes: config.workers.backgroundProcesses,
+    memoryLimitBytes: config.workers.backgroundMemoryLimit,
     niceIncrement: 10,
-    maxWaitMs: Number.POSITIVE_INFINITY,
   });
   const clock = options.clock ?? systemClock;
   // The job kinds are built from the context they then run in, as `url` is set once listening.
@@ -73,7 +76,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     keys,
     config,
     cpu,
-    backgroundCpu,
+    backgroundProcesses,
     clock,
     get jobs() {
       return jobs;
@@ -102,7 +105,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     });
   } catch (error) {
     // Its threads would otherwise keep the process alive after a failed start.
-    await Promise.all([cpu.close(), backgroundCpu.close()]);
+    await Promise.all([cpu.close(), backgroundProcesses.close()]);
     throw error;
   }
   const address = server.address() as AddressInfo;
@@ -123,6 +126,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     db,
     keys,
     cpu,
+    backgroundProcesses,
     jobs,
     clock,
     async close() {
@@ -134,7 +138,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       stopping.abort();
       await extractionStarted;
       await jobs.stop();
-      await Promise.all([cpu.close(), backgroundCpu.close()]);
+      await Promise.all([cpu.close(), backgroundProcesses.close()]);
       await db.close();
     },
   };

@@ -1,6 +1,6 @@
 import type { TomlTable } from './toml.ts';
 import { tableAt } from './toml.ts';
-import { durationSetting, integerSetting } from './values.ts';
+import { byteSizeSetting, durationSetting, integerSetting } from './values.ts';
 
 /**
  * Bounds of reading the text of one file in the background (steward.toml `[text_extraction]`),
@@ -16,6 +16,16 @@ export interface TextExtractionSettings {
   maxOcrPages: number;
   /** Characters of text kept per file; the rest is left out of the search (`max_characters`). */
   maxCharacters: number;
+  /**
+   * Pixels of the image read by OCR (an image file, or a PDF page's scan), judged from the
+   * headers before anything is decoded (`max_image_pixels`): a larger one is not read.
+   */
+  maxImagePixels: number;
+  /**
+   * Bytes of XML a Word or Excel file may unpack to, all its parts together, checked before
+   * they are parsed (`max_unpacked_size`): a larger file is not read.
+   */
+  maxUnpackedBytes: number;
 }
 
 /** Reads `[text_extraction]` of steward.toml, each setting overridable by its variable. */
@@ -40,6 +50,16 @@ export function readTextExtractionSettings(
       source('max_characters', 'TEXT_EXTRACTION_MAX_CHARACTERS'),
       200_000,
       1000,
+    ),
+    maxImagePixels: integerSetting(
+      source('max_image_pixels', 'TEXT_EXTRACTION_MAX_IMAGE_PIXELS'),
+      25_000_000,
+      1,
+    ),
+    maxUnpackedBytes: byteSizeSetting(
+      source('max_unpacked_size', 'TEXT_EXTRACTION_MAX_UNPACKED_SIZE'),
+      16 * 1024 ** 2,
+      1,
     ),
   };
 }

@@ -90,7 +90,7 @@ export function parseByteSize(value: unknown): number | undefined {
 }
 
 /** A size in bytes, written as `"50MiB"`, `"5MB"` or a number of bytes. */
-export function byteSizeSetting(source: SettingSource, fallback: number): number {
+export function byteSizeSetting(source: SettingSource, fallback: number, minimum = 0): number {
   const found = raw(source);
   if (!found) return fallback;
   const bytes = parseByteSize(
@@ -98,7 +98,11 @@ export function byteSizeSetting(source: SettingSource, fallback: number): number
       ? Number(found.value)
       : found.value,
   );
-  return bytes ?? fail(found.name, 'a size such as "50MiB" or a number of bytes', found.value);
+  if (bytes === undefined) {
+    return fail(found.name, 'a size such as "50MiB" or a number of bytes', found.value);
+  }
+  if (bytes < minimum) return fail(found.name, `at least ${minimum} bytes`, found.value);
+  return bytes;
 }
 
 const DURATION_UNITS: Record<string, number> = {

@@ -37,19 +37,19 @@ export function backgroundWork(ctx: AppContext): {
       [ACCOUNT_MAIL_KIND]: accountMailJob(ctx, transport),
       [REMINDER_RUN_KIND]: reminderRunJob(ctx),
       [EXTRACT_TEXT_JOB]: extractTextJob({
-        cpu: ctx.backgroundCpu,
+        pool: ctx.backgroundProcesses,
         dataDir: ctx.config.dataDir,
         settings: ctx.config.textExtraction,
       }),
       [RESUMABLE_CLEANUP_KIND]: resumableCleanupJob(ctx.config.dataDir),
       [REMOVE_FILES_KIND]: removeFilesJob(ctx.config.dataDir),
       [EXPORT_KIND]: exportJob({
-        cpu: ctx.backgroundCpu,
+        cpu: ctx.backgroundProcesses,
         dataDir: ctx.config.dataDir,
         retentionMs: ctx.config.transfer.exportRetentionMs,
       }),
       [IMPORT_KIND]: importJob({
-        cpu: ctx.backgroundCpu,
+        cpu: ctx.backgroundProcesses,
         dataDir: ctx.config.dataDir,
         settings: ctx.config.transfer,
       }),

@@ -3,13 +3,17 @@ import type { Queryable } from '../db/database.ts';
 import type { Job } from '../jobs/job-queries.ts';
 import type { JobKind } from '../jobs/job-runner.ts';
 import { FileStore, isStoredVersion } from '../storage/file-store.ts';
-import type { CpuPool } from '../workers/cpu-pool.ts';
+import { TaskMemoryLimitError, type ProcessPool } from '../workers/process-pool.ts';
 
 /** The job kind that reads a document's text; queued by triggers (migration …0600). */
 export const EXTRACT_TEXT_JOB = 'document.extract-text';
 
+/** The beginning of every reason a file ended without text because reading it failed. */
+export const COULD_NOT_BE_READ = 'This file could not be read';
+
 export interface ExtractTextJobOptions {
-  cpu: CpuPool;
+  /** The background processes: each file is read in one, under its memory cap. */
+  pool: ProcessPool;
   dataDir: string;
   settings: TextExtractionSettings;
 }
@@ -44,12 +48,16 @@ const record = (
   ]);
 
 /**
- * `document.extract-text`: reads the text of one version of a document's file in the CPU pool
- * and records it (or why there is none) in `document_texts`. Safe to run again: a job for a
- * version the document no longer has, or whose text is already recorded, does nothing. A file
- * that holds no readable text is recorded as unavailable at once; any other failure (the time
- * limit, a crashed thread) is recorded as failed with its reason, and the job runner tries
- * again later.
+ * `document.extract-text`: reads the text of one version of a document's file in a background
+ * process and records it (or why there is none) in `document_texts`. Safe to run again: a job
+ * for a version the document no longer has, or whose text is already recorded, does nothing.
+ * A file that holds no readable text, or that cannot be read within the bounds (too large, or
+ * past the process's memory cap, which a second attempt would pass again), is recorded as
+ * unavailable at once, for good. Any other failure (the time limit, a crashed process) is
+ * recorded as failed with its reason, and the job runner tries again later; after the last
+ * attempt the file stays failed, "This file could not be read", and nothing reads it again
+ * until its content changes (not even the next start: a file that fails every attempt must not
+ * cost every start its attempts again).
  */
 export function extractTextJob(options: ExtractTextJobOptions): JobKind {
   const store = new FileStore(options.dataDir);
@@ -84,7 +92,7 @@ export function extractTextJob(options: ExtractTextJobOptions): JobKind {
         return;
       }
       try {
-        const result = await options.cpu.run(
+        const result = await options.pool.run(
           'extractText',
           {
             path: store.pathOf(version),
@@ -93,6 +101,8 @@ export function extractTextJob(options: ExtractTextJobOptions): JobKind {
             maxPages: options.settings.maxPages,
             maxOcrPages: options.settings.maxOcrPages,
             maxCharacters: options.settings.maxCharacters,
+            maxImagePixels: options.settings.maxImagePixels,
+            maxUnpackedBytes: options.settings.maxUnpackedBytes,
           },
           { signal },
         );
@@ -111,12 +121,21 @@ export function extractTextJob(options: ExtractTextJobOptions): JobKind {
           await record(db, target, { state: 'unavailable', reason: 'The file is missing' });
           return;
         }
+        if (error instanceof TaskMemoryLimitError && !signal.aborted) {
+          await record(db, target, {
+            state: 'unavailable',
+            reason: `${COULD_NOT_BE_READ}: ${error.message}`,
+          });
+          return;
+        }
         const cause = signal.aborted ? signal.reason : error;
         const message = cause instanceof Error ? cause.message : String(cause);
         const last = job.attempt >= job.maxAttempts;
         await record(db, target, {
           state: 'failed',
-          reason: `Reading the file failed: ${message}${last ? '' : '; it is tried again later'}`,
+          reason: last
+            ? `${COULD_NOT_BE_READ}: ${message}`
+            : `Reading the file failed: ${message}; it is tried again later`,
         });
         throw cause;
       }

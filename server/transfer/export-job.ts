@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Database, Queryable } from '../db/database.ts';
 import type { JobKind } from '../jobs/job-runner.ts';
 import { FileStore, isStoredVersion } from '../storage/file-store.ts';
-import type { CpuPool } from '../workers/cpu-pool.ts';
+import type { ProcessPool } from '../workers/process-pool.ts';
 import type { ExportZipEntry } from './export-zip-task.ts';
 import { archivePaths, categoryFolder, worthCompressing } from './archive-names.ts';
 import { readExportContents, type ExportFile } from './export-manifest.ts';
@@ -18,8 +18,8 @@ const EXPORT_TIMEOUT_MS = 30 * 60_000;
 const PROGRESS_INTERVAL_MS = 2000;
 
 export interface ExportJobOptions {
-  /** The background CPU pool: the ZIP is written in one of its threads. */
-  cpu: CpuPool;
+  /** The background processes: the ZIP is written in one of them, under its memory cap. */
+  cpu: ProcessPool;
   dataDir: string;
   /** How long the finished export stays downloadable (steward.toml `[transfer]`). */
   retentionMs: number;

@@ -3,7 +3,7 @@ import type { Database } from '../db/database.ts';
 import { isPostgresError } from '../db/database.ts';
 import type { JobKind } from '../jobs/job-runner.ts';
 import { FileStore, isStoredVersion } from '../storage/file-store.ts';
-import type { CpuPool } from '../workers/cpu-pool.ts';
+import type { ProcessPool } from '../workers/process-pool.ts';
 import type { UnpackedDocument } from './import-zip-task.ts';
 import type { TransferSettings } from '../config/transfer-settings.ts';
 
@@ -13,7 +13,8 @@ export const IMPORT_KIND = 'organization.import';
 const IMPORT_TIMEOUT_MS = 30 * 60_000;
 
 export interface ImportJobOptions {
-  cpu: CpuPool;
+  /** The background processes: the ZIP is read in one of them, under its memory cap. */
+  cpu: ProcessPool;
   dataDir: string;
   settings: TransferSettings;
 }

@@ -43,9 +43,9 @@ export type CpuTaskResult<N extends CpuTaskName> = Awaited<ReturnType<CpuTasks[N
 
 /**
  * A pool of worker threads (piscina) for CPU-heavy work, with the tasks named in `tasks.ts` and
- * `run` typed by that registry. The server runs two (see `server.ts`): one for work a request
- * waits for (password hashing), one at a lower priority for background work (text extraction,
- * OCR), so that a minute of OCR never stands between anyone and their sign-in.
+ * `run` typed by that registry: work a request waits for (password hashing). Work on members'
+ * files (text extraction, OCR, ZIPs) runs in background processes instead (process-pool.ts),
+ * at a lower priority and under a memory cap that a thread cannot have.
  */
 export class CpuPool {
   private readonly piscina: Piscina;

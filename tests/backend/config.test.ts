@@ -50,7 +50,12 @@ describe('server configuration', () => {
       maxPages: 200,
       maxOcrPages: 20,
       maxCharacters: 200_000,
+      maxImagePixels: 25_000_000,
+      maxUnpackedBytes: 16 * 1024 ** 2,
     });
+    // One background process of at most 768 MiB: with the server's own process, within 1.5 GiB.
+    expect(config.workers.backgroundProcesses).toBe(1);
+    expect(config.workers.backgroundMemoryLimit).toBe(768 * 1024 ** 2);
   });
 
   it('takes Supabase keys from config.toml and Steward keys from steward.toml', async () => {
@@ -87,6 +92,16 @@ describe('server configuration', () => {
     expect(config.functions.verifyJwt('other')).toBe(true);
     expect(config.oauth.allowedHosts).toEqual(['id.example.org']);
     expect(config.workers.cpuThreads).toBe(3);
+    const small = await configFrom(
+      '',
+      '[workers]\nbackground_processes = 2\nbackground_memory_limit = "512MiB"\n',
+    );
+    expect(small.workers.backgroundProcesses).toBe(2);
+    expect(small.workers.backgroundMemoryLimit).toBe(512 * 1024 ** 2);
+    // Less than a process needs to start is a mistake, not a limit.
+    await expect(configFrom('', '[workers]\nbackground_memory_limit = "20MiB"\n')).rejects.toThrow(
+      /background_memory_limit must be at least 134217728 bytes/,
+    );
     expect(config.reminders.checkIntervalMs).toBe(15 * 60_000);
     const quick = await configFrom('', '[reminders]\ncheck_interval = "5s"\n');
     expect(quick.reminders.checkIntervalMs).toBe(5000);

@@ -151,7 +151,7 @@ describe('document text in the background', () => {
         clock,
         kinds: {
           [EXTRACT_TEXT_JOB]: extractTextJob({
-            cpu: server.cpu,
+            pool: server.backgroundProcesses,
             dataDir: server.dataDir,
             settings: { ...readConfig({}).textExtraction, timeoutMs },
           }),
@@ -259,7 +259,7 @@ describe('document text in the background', () => {
         clock,
         kinds: {
           [EXTRACT_TEXT_JOB]: extractTextJob({
-            cpu: server.cpu,
+            pool: server.backgroundProcesses,
             dataDir: server.dataDir,
             settings: readConfig({}).textExtraction,
           }),

@@ -349,7 +349,7 @@ describe('daily reminders', () => {
       config: server.config,
       keys: server.keys,
       cpu: server.cpu,
-      backgroundCpu: server.cpu,
+      backgroundProcesses: server.backgroundProcesses,
       publicUrl: () => server.url,
       get jobs() {
         return second;

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CpuPool } from '../../server/workers/cpu-pool.ts';
+import { ProcessPool } from '../../server/workers/process-pool.ts';
 import type { ExtractTextArgs } from '../../server/workers/text-extraction-tasks.ts';
 import {
   docx,
@@ -18,11 +18,17 @@ import {
 // made by the libraries that write them or committed as fixtures; the OCR model comes from an
 // npm package, nothing is downloaded.
 describe('text extraction in the CPU pool', () => {
-  let pool: CpuPool;
+  let pool: ProcessPool;
   let dir: string;
   let counter = 0;
 
-  const limits = { maxPages: 50, maxOcrPages: 5, maxCharacters: 100_000 };
+  const limits = {
+    maxPages: 50,
+    maxOcrPages: 5,
+    maxCharacters: 100_000,
+    maxImagePixels: 25_000_000,
+    maxUnpackedBytes: 16 * 1024 ** 2,
+  };
 
   async function extract(
     bytes: Uint8Array | string,
@@ -35,7 +41,7 @@ describe('text extraction in the CPU pool', () => {
   }
 
   beforeAll(async () => {
-    pool = new CpuPool({ threads: 1 });
+    pool = new ProcessPool({ processes: 1, memoryLimitBytes: 768 * 1024 ** 2 });
     dir = await mkdtemp(path.join(os.tmpdir(), 'steward-extraction-'));
   });
   afterAll(async () => {

@@ -1,12 +1,15 @@
 import { extractImages, getDocumentProxy } from 'unpdf';
 import type { CollectedText } from './collected-text.ts';
 import { rawImageToPnm, recognizeImage, type RawImage } from './ocr.ts';
+import { PdfImageSizes } from './size-checks.ts';
 import { UnreadableFile } from './unreadable-file.ts';
 
 export interface PdfLimits {
   maxPages: number;
   /** Pages that may still be read by OCR (shared with the rest of the file). */
   ocrPages: { left: number };
+  /** Most pixels of the images of a page read by OCR, judged before they are decoded. */
+  maxImagePixels: number;
 }
 
 // A page with fewer characters than this in its text layer is taken for a scan.
@@ -30,9 +33,13 @@ export async function readPdf(
 ): Promise<number> {
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
-    pdf = await getDocumentProxy(bytes, {
+    // A copy: pdf.js takes over (detaches) the buffer it is given, and the size check may
+    // need the bytes later.
+    pdf = await getDocumentProxy(bytes.slice(), {
       verbosity: 0,
       disableFontFace: true,
+      // pdf.js leaves out (never decodes) a larger image; the check below says so first.
+      maxImageSize: limits.maxImagePixels,
     });
   } catch (error) {
     const name = (error as { name?: string }).name;
@@ -42,6 +49,8 @@ export async function readPdf(
   try {
     const pages = Math.min(pdf.numPages, limits.maxPages);
     if (pdf.numPages > pages) text.markTruncated();
+    // Read only when a page needs OCR: most PDFs have a text layer on every page.
+    let imageSizes: PdfImageSizes | null = null;
     let read = 0;
     for (let number = 1; number <= pages; number++) {
       if (text.full) {
@@ -60,6 +69,8 @@ export async function readPdf(
         text.add(pageText);
       } else if (limits.ocrPages.left > 0) {
         limits.ocrPages.left--;
+        imageSizes ??= await PdfImageSizes.of(bytes);
+        imageSizes.checkPage(number, limits.maxImagePixels);
         text.add(pageText);
         text.add(await readScannedPage(pdf, number));
       } else {
