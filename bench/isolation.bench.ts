@@ -20,6 +20,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
+import { hostileFilesPhase } from './support/hostile-files-phase.ts';
 import { freshPostgres } from './support/postgres.ts';
 import { startSteward, type StewardProcess } from './support/steward-process.ts';
 
@@ -280,7 +281,16 @@ async function scenario(
       `  every worst request ended within its deadline: ${late.length === 0 ? 'yes' : `no (${late.map(([name]) => name).join(', ')})`}`,
       `  ${pass ? 'target met' : 'TARGET MISSED'}`,
     ];
-    return { lines, pass };
+    const hostile = await hostileFilesPhase({
+      label,
+      serverPid: server.child.pid!,
+      attacker,
+      victim,
+      idle,
+      measure: (stop) => measure(server, victim, stop),
+      percentile,
+    });
+    return { lines: [...lines, ...hostile.lines], pass: pass && hostile.pass };
   } finally {
     await server.kill('SIGTERM');
     await rm(dataDir, { recursive: true, force: true });
