@@ -12,6 +12,7 @@ import {
   textPdf,
   xlsx,
 } from '../support/sample-files.ts';
+import { hugeScanPdf } from '../support/hostile-files.ts';
 
 // Reading the text of every kind of file, as the background job does: in a thread of the CPU
 // pool, from a file on disk, within the limits of steward.toml [text_extraction]. Real files,
@@ -68,6 +69,13 @@ describe('text extraction in the CPU pool', () => {
     const text = result.state === 'ready' ? result.text : '';
     expect(text).toMatch(/insurance for the youth camp/i);
     expect(text).toMatch(/Lakeside Retreat/);
+  }, 120_000);
+
+  it('reads a scanned page as large as max_image_pixels allows within the default memory cap', async () => {
+    // 5000 × 5000 = 25 million pixels, the default limit: decoded, converted for OCR and read
+    // by tesseract in a process of at most 768 MiB.
+    const result = await extract(await hugeScanPdf(1, 5000), 'large-scan.pdf');
+    expect(result).toMatchObject({ state: 'ready', pages: 1 });
   }, 120_000);
 
   it('reads an image by OCR', async () => {
