@@ -122,7 +122,7 @@ describe('hostile files in the background', () => {
     }
   }, 120_000);
 
-  it('reads another organisation’s file after at most one of a member’s many hostile files', async () => {
+  it('reads another organisation’s file after at most as many of a member’s hostile files as jobs run at once', async () => {
     const hostile = [];
     for (let i = 0; i < 6; i++) {
       hostile.push(
