@@ -14,11 +14,11 @@ import {
 } from '../support/sample-files.ts';
 import { hugeScanPdf } from '../support/hostile-files.ts';
 
-// Reading the text of every kind of file, as the background job does: in a thread of the CPU
-// pool, from a file on disk, within the limits of steward.toml [text_extraction]. Real files,
-// made by the libraries that write them or committed as fixtures; the OCR model comes from an
-// npm package, nothing is downloaded.
-describe('text extraction in the CPU pool', () => {
+// Reading the text of every kind of file, as the background job does: in a background process
+// (a child process under a memory cap), from a file on disk, within the limits of steward.toml
+// [text_extraction]. Real files, made by the libraries that write them or committed as
+// fixtures; the OCR model comes from an npm package, nothing is downloaded.
+describe('text extraction in the background processes', () => {
   let pool: ProcessPool;
   let dir: string;
   let counter = 0;
@@ -194,7 +194,7 @@ describe('text extraction in the CPU pool', () => {
     });
   });
 
-  it('stops a task whose time is up by stopping its thread, and the pool goes on', async () => {
+  it('stops a task whose time is up by ending its process, and the pool goes on', async () => {
     const controller = new AbortController();
     const running = extract(await scannedPdf(), 'slow.pdf', {}).catch((e: unknown) => e);
     // Not this one: a separate run with the signal.
