@@ -1,0 +1,527 @@
+-- Organisations and user profiles: who belongs where, with which role, and the helpers every
+-- other file builds on. private.caller_organization_id() answers "the organisation in which the
+-- caller is an active member (with at least this role)" with one indexed lookup per statement,
+-- so policies stay cheap on large tables.
+--
+-- Two-factor sign-in (TOTP, served by the auth service's /auth/v1/factors): an organisation's
+-- master admin may require it of its admins and master admins (17_two_factor.sql). The rule is
+-- the database's: while it is on, an admin whose session has not proved a second factor (`aal`
+-- claim `aal1`) reaches nothing of the organisation: every policy and every rpc function that
+-- looks up the caller (`caller_organization_id`, `caller_profile`) refuses with one clear
+-- message, and the app leads the admin to enrol or to enter a code. Members (role `user`) are
+-- not concerned.
+
+-- ============================================================================================
+-- Private schema
+-- ============================================================================================
+-- Not exposed through the API (only `public` is) and not usable by the API roles: it holds the
+-- SECURITY DEFINER helpers, trigger functions and secrets. Policies and functions that refer to
+-- these objects store them by OID, so the API roles need EXECUTE on the policy helper only.
+create schema if not exists private;
+
+-- ============================================================================================
+-- Tables
+-- ============================================================================================
+create table public.organizations (
+  id uuid primary key default gen_random_uuid(),
+  name text not null
+    constraint organizations_name_trimmed check (name !~ '^[[:space:]]|[[:space:]]$')
+    constraint organizations_name_length check (char_length(name) between 1 and 200),
+  -- auth.users rather than user_profiles: a second foreign key between organizations and
+  -- user_profiles would make `organizations(...)` embeds ambiguous for PostgREST.
+  created_by uuid references auth.users (id) on delete set null,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+  -- Whether admins must sign in with a second factor (set by set_two_factor_requirement).
+  require_two_factor_for_admins boolean not null default false
+);
+
+create table public.user_profiles (
+  id uuid primary key references auth.users (id) on delete cascade,
+  email text not null,
+  -- A member's own name, set in the profile dialog of the navigation bar: no spaces around it
+  -- and not empty (no name is null), as invite_user stores the names it is given.
+  full_name text
+    constraint user_profiles_full_name_length check (char_length(full_name) <= 200)
+    constraint user_profiles_full_name_trimmed
+      check (full_name <> '' and full_name !~ '^[[:space:]]|[[:space:]]$'),
+  role text not null default 'user'
+    constraint user_profiles_role_check check (role in ('user', 'admin', 'master_admin')),
+  is_active boolean not null default true,
+  organization_id uuid references public.organizations (id) on delete set null,
+  invited_by uuid references public.user_profiles (id) on delete set null,
+  invited_at timestamptz,
+  last_login timestamptz,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+  -- Members turn their own reminder e-mails off here (the update grant below is theirs).
+  email_reminders boolean not null default true
+);
+
+-- ============================================================================================
+-- Indexes
+-- ============================================================================================
+-- The member listing (organization_id filter, newest first) and the policy lookups.
+create index user_profiles_organization_id_created_at_idx
+  on public.user_profiles (organization_id, created_at desc);
+create index user_profiles_email_lower_idx on public.user_profiles (lower(email));
+create index user_profiles_invited_by_idx on public.user_profiles (invited_by);
+create index organizations_created_by_idx on public.organizations (created_by);
+
+-- ============================================================================================
+-- Helpers
+-- ============================================================================================
+-- user < admin < master_admin; unknown roles rank below everything.
+create function private.role_rank(role text)
+returns integer
+language sql
+immutable
+set search_path = ''
+as $$
+  select case role when 'user' then 1 when 'admin' then 2 when 'master_admin' then 3 else 0 end
+$$;
+
+-- Whitespace of every kind off both ends, as JavaScript's trim() does for what a form sends
+-- (btrim() removes spaces only).
+create function private.trim_whitespace(value text)
+returns text
+language sql
+immutable
+set search_path = ''
+as $$
+  select regexp_replace(value, '^[[:space:]]+|[[:space:]]+$', '', 'g')
+$$;
+
+-- Whether this user must sign in with a second factor: an active admin or master admin of an
+-- organisation that requires it. Also read by the auth service before a last factor is removed.
+create function private.two_factor_required_for(user_id uuid)
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select coalesce((
+    select o.require_two_factor_for_admins
+    from public.user_profiles p
+    join public.organizations o on o.id = p.organization_id
+    where p.id = two_factor_required_for.user_id
+      and p.is_active
+      and private.role_rank(p.role) >= private.role_rank('admin')
+  ), false)
+$$;
+
+-- Whether the request's session proved a second factor (the access token's `aal`).
+create function private.session_is_aal2()
+returns boolean
+language sql
+stable
+set search_path = ''
+as $$
+  select coalesce((select auth.jwt()) ->> 'aal', 'aal1') = 'aal2'
+$$;
+
+-- The refusal, in the words the app shows.
+create function private.require_second_factor(user_id uuid)
+returns void
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  if user_id is not null and private.two_factor_required_for(user_id)
+     and not private.session_is_aal2() then
+    raise exception 'Two-factor sign-in is required for admins of this organization'
+      using errcode = '42501',
+            hint = 'Set up two-factor sign-in in your profile, or sign in with your code.';
+  end if;
+end
+$$;
+
+-- The one policy helper: the organisation in which the caller is an active member with at
+-- least `minimum_role`, else null (anonymous, no profile, no organisation, deactivated, or a
+-- lower role), and refused for an admin who must and did not prove a second factor. SECURITY
+-- DEFINER so that it reads user_profiles without recursing into that table's own policies.
+-- Policies call it as `(select private.caller_organization_id(...))`, which Postgres evaluates
+-- once per statement (an InitPlan), not once per row.
+create function private.caller_organization_id(minimum_role text default 'user')
+returns uuid
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  _uid uuid := (select auth.uid());
+  _organization uuid;
+begin
+  select p.organization_id into _organization
+  from public.user_profiles p
+  where p.id = _uid
+    and p.is_active
+    and private.role_rank(p.role) >= private.role_rank(minimum_role);
+  if _organization is not null then
+    perform private.require_second_factor(_uid);
+  end if;
+  return _organization;
+end
+$$;
+
+-- The caller's profile for the rpc functions, which check role and organisation themselves,
+-- with the same refusal. Creates the profile when it is missing (an auth user that predates
+-- these tables).
+create function private.caller_profile()
+returns public.user_profiles
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  _uid uuid := auth.uid();
+  _profile public.user_profiles;
+begin
+  if _uid is null then
+    raise exception 'User not authenticated';
+  end if;
+  select * into _profile from public.user_profiles p where p.id = _uid;
+  if not found then
+    insert into public.user_profiles (id, email)
+    select u.id, coalesce(u.email, '') from auth.users u where u.id = _uid
+    on conflict (id) do nothing;
+    select * into _profile from public.user_profiles p where p.id = _uid;
+    if not found then
+      raise exception 'User not authenticated';
+    end if;
+  end if;
+  perform private.require_second_factor(_uid);
+  return _profile;
+end
+$$;
+
+-- Keeps updated_at honest whatever the client sends.
+create function private.touch_updated_at()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  new.updated_at := now();
+  return new;
+end
+$$;
+
+-- A profile for every new auth user: role user, active, e-mail copied (specification §4).
+create function private.handle_new_user()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  insert into public.user_profiles (id, email, last_login)
+  values (new.id, coalesce(new.email, ''), new.last_sign_in_at)
+  on conflict (id) do nothing;
+  return new;
+end
+$$;
+
+-- The auth service stamps last_sign_in_at on every password sign-in; the profile's last_login
+-- (shown on the member list) follows it, and so does the e-mail if it ever changes.
+create function private.handle_user_updated()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  update public.user_profiles p
+  set last_login = new.last_sign_in_at,
+      email = coalesce(new.email, p.email)
+  where p.id = new.id;
+  return new;
+end
+$$;
+
+create trigger on_auth_user_created
+  after insert on auth.users
+  for each row execute function private.handle_new_user();
+
+create trigger on_auth_user_updated
+  after update of last_sign_in_at, email on auth.users
+  for each row
+  when (old.last_sign_in_at is distinct from new.last_sign_in_at
+        or old.email is distinct from new.email)
+  execute function private.handle_user_updated();
+
+create trigger organizations_touch_updated_at
+  before update on public.organizations
+  for each row execute function private.touch_updated_at();
+
+create trigger user_profiles_touch_updated_at
+  before update on public.user_profiles
+  for each row execute function private.touch_updated_at();
+
+-- ============================================================================================
+-- Policies
+-- ============================================================================================
+alter table public.organizations enable row level security;
+
+alter table public.user_profiles enable row level security;
+
+create policy "members read their organisation"
+  on public.organizations for select to authenticated
+  using (id = (select private.caller_organization_id()));
+
+create policy "users read their own profile and members read their organisation's profiles"
+  on public.user_profiles for select to authenticated
+  using (
+    id = (select auth.uid())
+    or organization_id = (select private.caller_organization_id())
+  );
+
+-- The specification's client inserts a profile when none is found (PGRST116). The trigger makes
+-- that path rare; when it happens, only a plain profile of one's own may be created.
+create policy "users create their own plain profile"
+  on public.user_profiles for insert to authenticated
+  with check (
+    id = (select auth.uid())
+    and lower(email) = lower((select auth.jwt() ->> 'email'))
+    and role = 'user'
+    and is_active
+    and organization_id is null
+    and invited_by is null
+    and invited_at is null
+    and last_login is null
+  );
+
+-- Column grants below limit this to full_name and email_reminders; role, organisation and activity change only
+-- through the rpc functions.
+create policy "active users update their own profile"
+  on public.user_profiles for update to authenticated
+  using (id = (select auth.uid()) and is_active)
+  with check (id = (select auth.uid()));
+
+-- ============================================================================================
+-- Functions
+-- ============================================================================================
+-- Any signed-in user without an organisation creates one and becomes its master admin.
+create function public.create_organization(name text)
+returns public.organizations
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  _me public.user_profiles := private.caller_profile();
+  _name text := private.trim_whitespace(coalesce(create_organization.name, ''));
+  _organization public.organizations;
+begin
+  -- Lock the profile so that two concurrent calls cannot both create an organisation.
+  select * into _me from public.user_profiles p where p.id = _me.id for update;
+  if _me.organization_id is not null then
+    raise exception 'User already belongs to an organization';
+  end if;
+  if _name = '' then
+    raise exception 'Organization name is required';
+  end if;
+  if char_length(_name) > 200 then
+    raise exception 'Organization name must be at most 200 characters';
+  end if;
+
+  insert into public.organizations (name, created_by)
+  values (_name, _me.id)
+  returning * into _organization;
+
+  update public.user_profiles p
+  set organization_id = _organization.id, role = 'master_admin', is_active = true
+  where p.id = _me.id;
+  return _organization;
+end
+$$;
+
+-- Master admins move other members of their organisation between user and admin.
+create function public.update_user_role(user_id uuid, new_role text)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  _me public.user_profiles := private.caller_profile();
+  _target public.user_profiles;
+begin
+  if _me.organization_id is null then
+    raise exception 'No organization found';
+  end if;
+  if not _me.is_active or _me.role <> 'master_admin' then
+    raise exception 'Only master admins can change user roles';
+  end if;
+  if new_role is null or new_role not in ('user', 'admin') then
+    raise exception 'Role must be user or admin';
+  end if;
+  if update_user_role.user_id = _me.id then
+    raise exception 'You cannot change your own role';
+  end if;
+  select * into _target
+  from public.user_profiles p
+  where p.id = update_user_role.user_id and p.organization_id = _me.organization_id
+  for update;
+  if not found then
+    raise exception 'User not found';
+  end if;
+  if _target.role = 'master_admin' then
+    raise exception 'Cannot change the role of a master admin';
+  end if;
+  update public.user_profiles p set role = new_role where p.id = _target.id;
+end
+$$;
+
+-- Shared by deactivate_user and reactivate_user; `verb` words the errors
+-- ("Insufficient permissions to deactivate users", "You cannot deactivate yourself", …).
+create function private.set_user_active(target uuid, active boolean)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  _verb text := case when active then 'reactivate' else 'deactivate' end;
+  _me public.user_profiles := private.caller_profile();
+  _target public.user_profiles;
+begin
+  if _me.organization_id is null then
+    raise exception 'No organization found';
+  end if;
+  if not _me.is_active or private.role_rank(_me.role) < private.role_rank('admin') then
+    raise exception 'Insufficient permissions to % users', _verb;
+  end if;
+  if target = _me.id then
+    raise exception 'You cannot % yourself', _verb;
+  end if;
+  select * into _target
+  from public.user_profiles p
+  where p.id = target and p.organization_id = _me.organization_id
+  for update;
+  if not found then
+    raise exception 'User not found';
+  end if;
+  if _target.role = 'master_admin' then
+    raise exception 'Master admins cannot be %d', _verb;
+  end if;
+  update public.user_profiles p set is_active = active where p.id = _target.id;
+end
+$$;
+
+create function public.deactivate_user(user_id uuid)
+returns void
+language sql
+security definer
+set search_path = ''
+as $$
+  select private.set_user_active(user_id, false)
+$$;
+
+create function public.reactivate_user(user_id uuid)
+returns void
+language sql
+security definer
+set search_path = ''
+as $$
+  select private.set_user_active(user_id, true)
+$$;
+
+-- An admin sends a member of their organisation a link to set a new password (a volunteer who
+-- forgot theirs and cannot reach the sign-in page's "Forgot your password?", say). The link
+-- goes to the member's own address, never to the admin: the admin learns nothing that opens
+-- the account. The auth service's job `auth.mail` writes the token and the message when it
+-- runs (server/mail/account-mail-job.ts), so no token is ever stored readable.
+create function public.send_password_reset(user_id uuid)
+returns text
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  _me public.user_profiles := private.caller_profile();
+  _target public.user_profiles;
+  _delivery text;
+begin
+  if _me.organization_id is null then
+    raise exception 'No organization found';
+  end if;
+  if not _me.is_active or private.role_rank(_me.role) < private.role_rank('admin') then
+    raise exception 'Insufficient permissions to send password reset links';
+  end if;
+  select * into _target
+  from public.user_profiles p
+  where p.id = send_password_reset.user_id and p.organization_id = _me.organization_id;
+  if not found then
+    raise exception 'User not found';
+  end if;
+  if not _target.is_active then
+    raise exception 'This member is deactivated';
+  end if;
+  -- One link a minute per member, and a bound per organisation, so that the installation's
+  -- SMTP account cannot be turned against a member's inbox.
+  if exists (
+    select 1 from private.jobs j
+    where j.kind = 'auth.mail' and j.payload ->> 'user_id' = _target.id::text
+      and j.created_at > now() - interval '1 minute'
+  ) then
+    raise exception 'A reset link was sent to this member less than a minute ago';
+  end if;
+  if (select count(*) from private.jobs j
+      where j.kind = 'auth.mail' and j.organization_id = _me.organization_id
+        and j.created_at > now() - interval '1 hour') >= 100 then
+    raise exception 'Too many reset links sent in the last hour; please try again later';
+  end if;
+
+  perform private.enqueue_job(
+    'auth.mail',
+    jsonb_build_object('user_id', _target.id, 'kind', 'recovery', 'redirect_to', null),
+    _me.organization_id, 'auth.mail:recovery:' || _target.id, now(), 5);
+  select s.delivery into _delivery from private.mail_settings s;
+  -- `queued`: the link is on its way; `outbox`: this installation has no SMTP, nothing is sent.
+  return case _delivery when 'smtp' then 'queued' else 'outbox' end;
+end
+$$;
+
+-- ============================================================================================
+-- Grants
+-- ============================================================================================
+revoke all on schema private from public, anon, authenticated;
+
+-- Supabase grants everything in `public` to the API roles by default; take it back and grant
+-- only what the policies above are meant to govern.
+revoke all on public.organizations, public.user_profiles from anon, authenticated;
+grant select on public.organizations to authenticated;
+grant select on public.user_profiles to authenticated;
+grant insert (id, email, full_name, role, is_active) on public.user_profiles to authenticated;
+grant update (full_name, email_reminders) on public.user_profiles to authenticated;
+
+revoke all on function private.role_rank(text) from public, anon, authenticated;
+revoke all on function private.trim_whitespace(text) from public, anon, authenticated;
+revoke all on function private.two_factor_required_for(uuid) from public, anon, authenticated;
+revoke all on function private.session_is_aal2() from public, anon, authenticated;
+revoke all on function private.require_second_factor(uuid) from public, anon, authenticated;
+revoke all on function private.caller_organization_id(text) from public, anon, authenticated;
+revoke all on function private.caller_profile() from public, anon, authenticated;
+revoke all on function private.touch_updated_at() from public, anon, authenticated;
+revoke all on function private.handle_new_user() from public, anon, authenticated;
+revoke all on function private.handle_user_updated() from public, anon, authenticated;
+revoke all on function private.set_user_active(uuid, boolean) from public, anon, authenticated;
+-- Policies run with the caller's privileges, so the policy helper must be executable by the
+-- signed-in role (the schema itself stays unusable to it).
+grant execute on function private.caller_organization_id(text) to authenticated;
+
+revoke all on function public.create_organization(text) from public, anon, authenticated;
+revoke all on function public.update_user_role(uuid, text) from public, anon, authenticated;
+revoke all on function public.deactivate_user(uuid) from public, anon, authenticated;
+revoke all on function public.reactivate_user(uuid) from public, anon, authenticated;
+revoke all on function public.send_password_reset(uuid) from public, anon, authenticated;
+grant execute on function public.create_organization(text) to authenticated;
+grant execute on function public.update_user_role(uuid, text) to authenticated;
+grant execute on function public.deactivate_user(uuid) to authenticated;
+grant execute on function public.reactivate_user(uuid) to authenticated;
+grant execute on function public.send_password_reset(uuid) to authenticated;

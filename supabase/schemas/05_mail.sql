@@ -1,0 +1,378 @@
+-- E-mail: every message the product sends is recorded here first, then delivered by a
+-- background job (server/mail/). With SMTP configured the job sends it and records the outcome;
+-- without SMTP (the default of a first start) the message stays in the organisation's Outbox,
+-- which its admins read in the app, and nothing claims that it was delivered.
+--
+-- Messages are written only by the SECURITY DEFINER functions below (and by the reminder run,
+-- 11_reminders.sql), never directly through the API: a member can send the organisation's
+-- documents, an admin an invitation, and that is all.
+
+-- One row: how this installation delivers mail. The embedded server writes it at start-up from
+-- its configuration (`SMTP_URL` or config.toml [auth.email.smtp]); on a hosted project, set it
+-- with SQL when the mail function has SMTP.
+--
+-- The delivery's outcomes are SQL functions too (save_mail_parts, record_mail_outcome), so that
+-- the embedded server and the `mail-worker` edge function of a hosted project
+-- (19_mail_worker.sql) record them alike.
+
+-- ============================================================================================
+-- Tables
+-- ============================================================================================
+-- One row: how this installation delivers mail. The embedded server writes it at start-up from
+-- its configuration (`SMTP_URL` or config.toml [auth.email.smtp]); on a hosted project, set it
+-- with SQL when the mail function has SMTP.
+create table private.mail_settings (
+  id boolean primary key default true constraint mail_settings_one_row check (id),
+  delivery text not null default 'outbox'
+    constraint mail_settings_delivery_check check (delivery in ('smtp', 'outbox')),
+  updated_at timestamptz not null default now()
+);
+insert into private.mail_settings (delivery) values ('outbox');
+
+create table public.outbox_messages (
+  id uuid primary key default gen_random_uuid(),
+  organization_id uuid not null references public.organizations (id) on delete cascade,
+  -- What the message is: the documents a member sent, an invitation, a reminder digest.
+  kind text not null
+    constraint outbox_messages_kind_check check (kind in ('documents', 'invitation', 'reminders')),
+  -- Who sent it; null for the reminder run and for members since removed.
+  created_by uuid references public.user_profiles (id) on delete set null,
+  recipients text[] not null
+    constraint outbox_messages_recipients_check check (
+      cardinality(recipients) between 1 and 50 and array_position(recipients, null) is null
+    ),
+  subject text not null
+    constraint outbox_messages_subject_length check (char_length(subject) between 1 and 300),
+  -- What the message says, from which the delivery job writes its text and HTML parts.
+  content jsonb not null default '{}'::jsonb,
+  -- The parts as delivered (or as they would be): written by the delivery job, then kept.
+  text_body text,
+  html_body text,
+  -- [{label, url, expires_at}]: signed links to documents, when they were sent as links.
+  links jsonb not null default '[]'::jsonb,
+  -- [{document_id, name, file_path, size}]: the documents attached (or linked).
+  attachments jsonb not null default '[]'::jsonb,
+  -- queued: waiting for (another) delivery attempt; sent: accepted by the SMTP server;
+  -- failed: every attempt failed (see last_error); outbox: kept here, no SMTP configured.
+  status text not null default 'queued'
+    constraint outbox_messages_status_check check (status in ('queued', 'sent', 'failed', 'outbox')),
+  attempts integer not null default 0,
+  last_error text,
+  -- A message that must exist once (e.g. one reminder digest per recipient and day).
+  dedupe_key text unique,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+  sent_at timestamptz
+);
+
+-- ============================================================================================
+-- Indexes
+-- ============================================================================================
+-- The Outbox page: the organisation's messages, newest first.
+create index outbox_messages_organization_id_created_at_idx
+  on public.outbox_messages (organization_id, created_at desc);
+
+create index outbox_messages_created_by_idx on public.outbox_messages (created_by);
+
+-- ============================================================================================
+-- Helpers
+-- ============================================================================================
+create trigger outbox_messages_touch_updated_at
+  before update on public.outbox_messages
+  for each row execute function private.touch_updated_at();
+
+-- An address as a browser's `<input type="email">` accepts it (the WHATWG rule): no display
+-- names, quotes, commas or spaces, so that one address can never become two in a header.
+create function private.is_email_address(address text)
+returns boolean
+language sql
+immutable
+set search_path = ''
+as $$
+  select coalesce(
+    char_length(address) <= 254
+    and address ~ ('^[A-Za-z0-9.!#$%&''*+/=?^_`{|}~-]{1,64}@'
+                   '[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?'
+                   '(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$'),
+    false)
+$$;
+
+-- Records a message and adds the job that delivers it, in the caller's transaction: both are
+-- there, or neither. With SMTP off the message is recorded as `outbox` at once, so that the
+-- caller can say so. Returns the message id, or null when a message with `dedupe_key` exists.
+create function private.queue_mail(
+  organization_id uuid,
+  kind text,
+  recipients text[],
+  subject text,
+  content jsonb,
+  attachments jsonb default '[]'::jsonb,
+  created_by uuid default null,
+  dedupe_key text default null
+)
+returns uuid
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  _id uuid;
+begin
+  insert into public.outbox_messages as m
+    (organization_id, kind, created_by, recipients, subject, content, attachments, status, dedupe_key)
+  select queue_mail.organization_id, queue_mail.kind, queue_mail.created_by,
+         queue_mail.recipients, queue_mail.subject, queue_mail.content, queue_mail.attachments,
+         case s.delivery when 'smtp' then 'queued' else 'outbox' end, queue_mail.dedupe_key
+  from private.mail_settings s
+  on conflict on constraint outbox_messages_dedupe_key_key do nothing
+  returning m.id into _id;
+  if _id is null then
+    return null;
+  end if;
+  -- Eight attempts over about two hours (30 s doubling), then the message is marked failed.
+  perform private.enqueue_job('mail.deliver', jsonb_build_object('message_id', _id),
+                              queue_mail.organization_id, 'mail:' || _id, now(), 8);
+  return _id;
+end
+$$;
+
+-- The sender's name for a message's text: full name, else e-mail.
+create function private.display_name(profile public.user_profiles)
+returns text
+language sql
+stable
+set search_path = ''
+as $$
+  select coalesce(nullif(private.trim_whitespace(profile.full_name), ''), profile.email)
+$$;
+
+-- Keeps the parts written for a message, so that every attempt sends the same text. Parts
+-- already kept are not replaced.
+create function private.save_mail_parts(message_id uuid, text_body text, html_body text, links jsonb)
+returns void
+language sql
+set search_path = ''
+as $$
+  update public.outbox_messages m
+  set text_body = save_mail_parts.text_body, html_body = save_mail_parts.html_body,
+      links = coalesce(save_mail_parts.links, '[]'::jsonb)
+  where m.id = save_mail_parts.message_id and m.text_body is null
+$$;
+
+-- Records the outcome of one delivery attempt of a message: `sent` (accepted by the SMTP
+-- server), `queued` (failed, tried again), `failed` (given up, with `error`), or `outbox` (no
+-- SMTP: kept in the Outbox). Once an invitation is sent, its link is the invited person's
+-- alone: the token leaves the stored message (tokens are otherwise kept only as hashes).
+create function private.record_mail_outcome(
+  message_id uuid, outcome text, error text, now_at timestamptz
+)
+returns void
+language plpgsql
+set search_path = ''
+as $$
+declare
+  _token text;
+begin
+  if record_mail_outcome.outcome = 'sent' then
+    update public.outbox_messages m
+    set status = 'sent', sent_at = record_mail_outcome.now_at, attempts = m.attempts + 1,
+        last_error = null
+    where m.id = record_mail_outcome.message_id
+    returning case when m.kind = 'invitation' then m.content ->> 'token' end into _token;
+    if nullif(_token, '') is not null then
+      update public.outbox_messages m
+      set text_body = replace(m.text_body, _token, '…'), html_body = replace(m.html_body, _token, '…'),
+          content = m.content - 'token'
+      where m.id = record_mail_outcome.message_id;
+    end if;
+  elsif record_mail_outcome.outcome = 'outbox' then
+    update public.outbox_messages m set status = 'outbox' where m.id = record_mail_outcome.message_id;
+  elsif record_mail_outcome.outcome in ('queued', 'failed') then
+    update public.outbox_messages m
+    set status = record_mail_outcome.outcome, attempts = m.attempts + 1,
+        last_error = left(coalesce(record_mail_outcome.error, 'delivery failed'), 2000)
+    where m.id = record_mail_outcome.message_id;
+  else
+    raise exception 'Unknown mail outcome: %', left(record_mail_outcome.outcome, 20);
+  end if;
+end
+$$;
+
+-- ============================================================================================
+-- Policies
+-- ============================================================================================
+alter table private.mail_settings enable row level security;
+alter table public.outbox_messages enable row level security;
+
+create policy "admins read their organisation's outbox"
+  on public.outbox_messages for select to authenticated
+  using (organization_id = (select private.caller_organization_id('admin')));
+
+-- No insert, update or delete policies: messages are written by the functions below and the
+-- server's delivery job only.
+
+-- ============================================================================================
+-- Functions
+-- ============================================================================================
+create type public.mail_result as (
+  id uuid,
+  -- `queued` (SMTP will deliver it) or `outbox` (kept in the Outbox: SMTP is off).
+  status text
+);
+
+-- A member e-mails documents of their organisation, as attachments or as signed links (valid
+-- for the installation's longest signed link, and only while the sender stays an active
+-- member). Replaces the specification's simulated sending. Trashed documents are not found.
+create function public.send_documents_email(
+  recipients text[],
+  subject text,
+  message text,
+  document_ids uuid[],
+  as_links boolean
+)
+returns public.mail_result
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  _me public.user_profiles := private.caller_profile();
+  _organization public.organizations;
+  _recipients text[];
+  _bad text;
+  _subject text := private.trim_whitespace(coalesce(send_documents_email.subject, ''));
+  _message text := nullif(private.trim_whitespace(send_documents_email.message), '');
+  _ids uuid[];
+  _documents jsonb;
+  _found integer;
+  _id uuid;
+begin
+  if _me.organization_id is null or not _me.is_active then
+    raise exception 'No organization found';
+  end if;
+  select * into _organization from public.organizations o where o.id = _me.organization_id;
+
+  select coalesce(array_agg(distinct a), '{}') into _recipients
+  from (
+    select private.trim_whitespace(r) as a from unnest(send_documents_email.recipients) r
+  ) t
+  where a is not null and a <> '';
+  if cardinality(_recipients) = 0 then
+    raise exception 'Please enter at least one recipient email address';
+  end if;
+  select a into _bad from unnest(_recipients) a where not private.is_email_address(a) limit 1;
+  if _bad is not null then
+    raise exception 'Invalid email address: %', left(_bad, 254);
+  end if;
+  if cardinality(_recipients) > 50 then
+    raise exception 'An e-mail can have at most 50 recipients';
+  end if;
+  if _subject = '' then
+    raise exception 'Subject is required';
+  end if;
+  if char_length(_subject) > 300 then
+    raise exception 'Subject must be at most 300 characters';
+  end if;
+  if char_length(_message) > 5000 then
+    raise exception 'Message must be at most 5000 characters';
+  end if;
+
+  select coalesce(array_agg(distinct i), '{}') into _ids
+  from unnest(send_documents_email.document_ids) i where i is not null;
+  if cardinality(_ids) = 0 then
+    raise exception 'Select at least one document';
+  end if;
+  if cardinality(_ids) > 100 then
+    raise exception 'An e-mail can carry at most 100 documents';
+  end if;
+  select count(*)::integer,
+         coalesce(jsonb_agg(jsonb_build_object('document_id', d.id, 'name', d.name,
+                                               'file_path', d.file_path, 'size', d.size)
+                            order by d.name), '[]'::jsonb)
+  into _found, _documents
+  from public.documents d
+  where d.id = any (_ids) and d.organization_id = _me.organization_id
+    and d.deleted_at is null;
+  if _found <> cardinality(_ids) then
+    raise exception 'Document not found';
+  end if;
+
+  -- Members send documents to people outside the organisation: a bound on how many, so that
+  -- a stolen session cannot turn the installation's SMTP account into a mailing list.
+  if (select count(*) from public.outbox_messages m
+      where m.organization_id = _me.organization_id and m.kind = 'documents'
+        and m.created_at > now() - interval '1 hour') >= 100 then
+    raise exception 'Too many e-mails sent in the last hour; please try again later';
+  end if;
+
+  _id := private.queue_mail(
+    _me.organization_id, 'documents', _recipients, _subject,
+    jsonb_build_object(
+      'sender_name', private.display_name(_me),
+      'sender_email', _me.email,
+      'organization_name', _organization.name,
+      'message', _message,
+      'as_links', coalesce(send_documents_email.as_links, false)),
+    _documents, _me.id);
+  return (_id, (select m.status from public.outbox_messages m where m.id = _id))::public.mail_result;
+end
+$$;
+
+-- Admins send a message again that failed, or (once SMTP is configured) one kept in the Outbox.
+create function public.retry_outbox_message(message_id uuid)
+returns public.mail_result
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  _me public.user_profiles := private.caller_profile();
+  _message public.outbox_messages;
+  _delivery text := (select s.delivery from private.mail_settings s);
+begin
+  if _me.organization_id is null then
+    raise exception 'No organization found';
+  end if;
+  if not _me.is_active or private.role_rank(_me.role) < private.role_rank('admin') then
+    raise exception 'Insufficient permissions to manage the outbox';
+  end if;
+  select * into _message from public.outbox_messages m
+  where m.id = retry_outbox_message.message_id and m.organization_id = _me.organization_id
+  for update;
+  if not found then
+    raise exception 'Message not found';
+  end if;
+  if _message.status not in ('failed', 'outbox') then
+    raise exception 'Only a failed message, or one kept in the Outbox, can be sent again';
+  end if;
+  if _delivery <> 'smtp' then
+    raise exception 'E-mail delivery is not configured: messages stay in the Outbox';
+  end if;
+  update public.outbox_messages m
+  set status = 'queued', attempts = 0, last_error = null
+  where m.id = _message.id;
+  perform private.enqueue_job('mail.deliver', jsonb_build_object('message_id', _message.id),
+                              _message.organization_id, 'mail:' || _message.id, now(), 8);
+  return (_message.id, 'queued')::public.mail_result;
+end
+$$;
+
+-- ============================================================================================
+-- Grants
+-- ============================================================================================
+revoke all on private.mail_settings from public, anon, authenticated;
+revoke all on public.outbox_messages from anon, authenticated;
+grant select on public.outbox_messages to authenticated;
+
+revoke all on function private.is_email_address(text) from public, anon, authenticated;
+revoke all on function private.queue_mail(uuid, text, text[], text, jsonb, jsonb, uuid, text)
+  from public, anon, authenticated;
+revoke all on function private.display_name(public.user_profiles) from public, anon, authenticated;
+revoke all on function private.save_mail_parts(uuid, text, text, jsonb) from public, anon, authenticated;
+revoke all on function private.record_mail_outcome(uuid, text, text, timestamptz)
+  from public, anon, authenticated;
+revoke all on function public.send_documents_email(text[], text, text, uuid[], boolean)
+  from public, anon, authenticated;
+revoke all on function public.retry_outbox_message(uuid) from public, anon, authenticated;
+grant execute on function public.send_documents_email(text[], text, text, uuid[], boolean) to authenticated;
+grant execute on function public.retry_outbox_message(uuid) to authenticated;

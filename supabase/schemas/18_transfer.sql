@@ -1,0 +1,307 @@
+-- Export and import of a whole organisation (issue 15, item 4).
+--
+-- An admin starts an export with `start_organization_export`; the server's job
+-- `organization.export` (server/transfer/) writes one ZIP (every document's current file, and
+-- its earlier versions when asked, in folders by category, with manifest.json and manifest.csv)
+-- into the private bucket `exports` under `{organization_id}/{export_id}.zip`, which the
+-- organisation's admins may download until it expires (steward.toml `[transfer]
+-- export_retention`). An admin imports such a ZIP by uploading it to the private bucket
+-- `imports` under `{organization_id}/…` and calling `start_organization_import`; the job
+-- `organization.import` checks the whole file first (a hostile or foreign ZIP is refused with
+-- a message and nothing is written) and then adds its documents in one transaction, within
+-- the organisation's storage quota. Both are recorded in the history. Neither table is written
+-- through the API: the functions below and the server's jobs write them.
+
+-- ============================================================================================
+-- Tables
+-- ============================================================================================
+create table public.organization_exports (
+  id uuid primary key default gen_random_uuid(),
+  organization_id uuid not null references public.organizations (id) on delete cascade,
+  requested_by uuid references public.user_profiles (id) on delete set null,
+  include_versions boolean not null default false,
+  status text not null default 'queued'
+    constraint organization_exports_status_check
+    check (status in ('queued', 'running', 'ready', 'failed', 'expired')),
+  -- How far the ZIP is written, 0–100 (an estimate from the bytes written).
+  progress integer not null default 0
+    constraint organization_exports_progress_check check (progress between 0 and 100),
+  document_count integer,
+  -- The object in bucket `exports` while the export is ready.
+  file_path text,
+  size bigint,
+  error text,
+  created_at timestamptz not null default now(),
+  finished_at timestamptz,
+  expires_at timestamptz
+);
+
+create table public.organization_imports (
+  id uuid primary key default gen_random_uuid(),
+  organization_id uuid not null references public.organizations (id) on delete cascade,
+  requested_by uuid references public.user_profiles (id) on delete set null,
+  -- The uploaded ZIP in bucket `imports` (removed once the import has run).
+  file_path text not null,
+  status text not null default 'queued'
+    constraint organization_imports_status_check
+    check (status in ('queued', 'running', 'done', 'failed')),
+  document_count integer,
+  -- Why the import was refused, in words for the admin.
+  error text,
+  created_at timestamptz not null default now(),
+  finished_at timestamptz
+);
+
+-- Private buckets: an export is downloaded with the admin's token or a signed link. Imports
+-- take any type (browsers name ZIPs differently); the job reads the bytes, not the type.
+insert into storage.buckets (id, name, public, file_size_limit, allowed_mime_types)
+values
+  ('exports', 'exports', false, null, '{application/zip}'),
+  ('imports', 'imports', false, null, null)
+on conflict (id) do nothing;
+
+-- ============================================================================================
+-- Indexes
+-- ============================================================================================
+create index organization_exports_organization_id_idx
+  on public.organization_exports (organization_id, created_at desc);
+create index organization_exports_requested_by_idx on public.organization_exports (requested_by);
+create index organization_exports_expires_at_idx
+  on public.organization_exports (expires_at) where status = 'ready';
+create index organization_imports_organization_id_idx
+  on public.organization_imports (organization_id, created_at desc);
+create index organization_imports_requested_by_idx on public.organization_imports (requested_by);
+
+-- ============================================================================================
+-- Helpers
+-- ============================================================================================
+
+-- The caller's profile when they are an active admin of an organisation; raises otherwise.
+create function private.transfer_admin(refusal text)
+returns public.user_profiles
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  _me public.user_profiles := private.caller_profile();
+begin
+  if _me.organization_id is null or not _me.is_active then
+    raise exception 'No organization found';
+  end if;
+  if private.role_rank(_me.role) < private.role_rank('admin') then
+    raise exception '%', refusal;
+  end if;
+  return _me;
+end
+$$;
+
+-- Adds the documents of an import (checked by the server) to its organisation in the caller's
+-- transaction, which the server runs as the admin who started it (so the history and
+-- `uploaded_by` name them): each file's storage row (the bytes are already stored under
+-- `version`), then the document. The responsible member is the person of the same e-mail
+-- address when they are an active member here, else the admin. The quota trigger on
+-- storage.objects refuses the whole import when it does not fit.
+create function private.finish_organization_import(import_id uuid, documents jsonb)
+returns integer
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  _import public.organization_imports;
+  _document jsonb;
+  _path text;
+  _responsible uuid;
+  _count integer := 0;
+begin
+  select * into _import from public.organization_imports i where i.id = import_id for update;
+  if _import.id is null or _import.status <> 'running' then
+    raise exception 'The import is not running';
+  end if;
+  for _document in select * from jsonb_array_elements(documents) loop
+    _path := 'documents/' || _import.organization_id || '/' || (_document ->> 'object_name');
+    insert into storage.objects (bucket_id, name, owner, owner_id, version, metadata)
+    values ('documents', _path, _import.requested_by, _import.requested_by::text,
+            _document ->> 'version', _document -> 'metadata');
+    select p.id into _responsible from public.user_profiles p
+    where p.organization_id = _import.organization_id and p.is_active
+      and lower(p.email) = lower(_document ->> 'responsible_email');
+    insert into public.documents (organization_id, name, category, expiry_date, size, file_path,
+                                  tags, description, uploaded_by, responsible_id)
+    values (_import.organization_id, _document ->> 'name', _document ->> 'category',
+            (_document ->> 'expiry_date')::date, (_document ->> 'size')::bigint, _path,
+            coalesce(array(select jsonb_array_elements_text(_document -> 'tags')), '{}'),
+            _document ->> 'description', _import.requested_by,
+            coalesce(_responsible, _import.requested_by));
+    _count := _count + 1;
+  end loop;
+  update public.organization_imports
+  set status = 'done', document_count = _count, finished_at = now(), error = null
+  where id = import_id;
+  perform private.log_activity(_import.organization_id, 'organization.imported', null, null,
+    jsonb_build_object('documents', _count));
+  return _count;
+end
+$$;
+
+-- The scheduler's clean-up at `at`: exports past their expiry lose their file (the export row
+-- stays, `expired`, as a record), and uploaded import ZIPs that no import is using and that are
+-- older than a day are removed. The bytes go by the job `storage.remove-files`.
+create function private.expire_organization_transfers(at timestamptz)
+returns integer
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  _versions text[];
+begin
+  perform set_config('storage.allow_delete_query', 'true', true);
+  with expired as (
+    update public.organization_exports e
+    set status = 'expired', file_path = null
+    where e.status = 'ready' and e.expires_at <= expire_organization_transfers.at
+    returning e.organization_id, e.id
+  ), removed as (
+    delete from storage.objects o
+    using expired e
+    where o.bucket_id = 'exports' and o.name = e.organization_id || '/' || e.id || '.zip'
+    returning o.version
+  ), abandoned as (
+    delete from storage.objects o
+    where o.bucket_id = 'imports' and o.created_at <= expire_organization_transfers.at - interval '1 day'
+      and not exists (select 1 from public.organization_imports i
+                      where i.file_path = o.name and i.status in ('queued', 'running'))
+    returning o.version
+  )
+  select coalesce(array_agg(v.version) filter (where v.version is not null), '{}') into _versions
+  from (select version from removed union all select version from abandoned) v;
+  if cardinality(_versions) > 0 then
+    perform private.enqueue_job('storage.remove-files',
+                                jsonb_build_object('versions', to_jsonb(_versions)));
+  end if;
+  return cardinality(_versions);
+end
+$$;
+
+-- ============================================================================================
+-- Policies
+-- ============================================================================================
+alter table public.organization_exports enable row level security;
+alter table public.organization_imports enable row level security;
+
+create policy "admins read their organisation's exports"
+  on public.organization_exports for select to authenticated
+  using (organization_id = (select private.caller_organization_id('admin')));
+
+create policy "admins read their organisation's imports"
+  on public.organization_imports for select to authenticated
+  using (organization_id = (select private.caller_organization_id('admin')));
+
+-- Exports are written by the server only; admins read (download) their organisation's.
+create policy "admins read their organisation's export files"
+  on storage.objects for select to authenticated
+  using (
+    bucket_id = 'exports'
+    and (storage.foldername(name))[1] = (select private.caller_organization_id('admin')::text)
+  );
+
+-- Admins upload a ZIP to import into their organisation's folder (and may read it back).
+create policy "admins upload import files to their organisation's folder"
+  on storage.objects for insert to authenticated
+  with check (
+    bucket_id = 'imports'
+    and (storage.foldername(name))[1] = (select private.caller_organization_id('admin')::text)
+  );
+
+create policy "admins read their organisation's import files"
+  on storage.objects for select to authenticated
+  using (
+    bucket_id = 'imports'
+    and (storage.foldername(name))[1] = (select private.caller_organization_id('admin')::text)
+  );
+
+-- ============================================================================================
+-- Functions
+-- ============================================================================================
+
+-- Starts an export of the caller's organisation (admins); one at a time per organisation.
+create function public.start_organization_export(include_versions boolean default false)
+returns public.organization_exports
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  _me public.user_profiles := private.transfer_admin('Only admins can export the organization');
+  _export public.organization_exports;
+begin
+  -- One export at a time per organisation: concurrent calls take turns here.
+  perform pg_catalog.pg_advisory_xact_lock(
+    pg_catalog.hashtextextended('organization export ' || _me.organization_id, 7305));
+  if exists (select 1 from public.organization_exports e
+             where e.organization_id = _me.organization_id and e.status in ('queued', 'running')) then
+    raise exception 'An export is already being prepared';
+  end if;
+  insert into public.organization_exports (organization_id, requested_by, include_versions)
+  values (_me.organization_id, _me.id, coalesce(include_versions, false))
+  returning * into _export;
+  perform private.enqueue_job('organization.export', jsonb_build_object('export_id', _export.id),
+    _me.organization_id, 'export:' || _export.id, now(), 3);
+  perform private.log_activity(_me.organization_id, 'organization.export_started', null, null,
+    jsonb_build_object('include_versions', _export.include_versions));
+  return _export;
+end
+$$;
+
+-- Starts an import of a ZIP the caller (an admin) uploaded to `imports/{organization_id}/…`.
+create function public.start_organization_import(file_path text)
+returns public.organization_imports
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  _me public.user_profiles := private.transfer_admin('Only admins can import documents');
+  _import public.organization_imports;
+begin
+  if file_path is null
+     or (storage.foldername(file_path))[1] is distinct from _me.organization_id::text
+     or not exists (select 1 from storage.objects o
+                    where o.bucket_id = 'imports' and o.name = file_path) then
+    raise exception 'The file to import has not been uploaded';
+  end if;
+  perform pg_catalog.pg_advisory_xact_lock(
+    pg_catalog.hashtextextended('organization import ' || _me.organization_id, 7305));
+  if exists (select 1 from public.organization_imports i
+             where i.organization_id = _me.organization_id and i.status in ('queued', 'running')) then
+    raise exception 'An import is already running';
+  end if;
+  insert into public.organization_imports (organization_id, requested_by, file_path)
+  values (_me.organization_id, _me.id, file_path)
+  returning * into _import;
+  perform private.enqueue_job('organization.import', jsonb_build_object('import_id', _import.id),
+    _me.organization_id, 'import:' || _import.id, now(), 3);
+  perform private.log_activity(_me.organization_id, 'organization.import_started', null, null,
+    '{}'::jsonb);
+  return _import;
+end
+$$;
+
+-- ============================================================================================
+-- Grants
+-- ============================================================================================
+revoke all on public.organization_exports, public.organization_imports
+  from public, anon, authenticated;
+grant select on public.organization_exports, public.organization_imports to authenticated;
+revoke all on function private.transfer_admin(text) from public, anon, authenticated;
+revoke all on function private.finish_organization_import(uuid, jsonb)
+  from public, anon, authenticated;
+revoke all on function private.expire_organization_transfers(timestamptz)
+  from public, anon, authenticated;
+revoke all on function public.start_organization_export(boolean) from public, anon, authenticated;
+revoke all on function public.start_organization_import(text) from public, anon, authenticated;
+grant execute on function public.start_organization_export(boolean) to authenticated;
+grant execute on function public.start_organization_import(text) to authenticated;
