@@ -638,10 +638,8 @@ create table private.schedules (
 -- ============================================================================================
 create index jobs_due_idx on private.jobs (run_after, id)
   where finished_at is null and failed_at is null;
-
 create unique index jobs_pending_dedupe_key_idx on private.jobs (dedupe_key)
   where dedupe_key is not null and finished_at is null and failed_at is null;
-
 create index jobs_organization_id_idx on private.jobs (organization_id);
 
 -- The job runner claims the kinds that must not wait (reminders, e-mail) before bulk work (the
@@ -867,7 +865,6 @@ alter table public.documents
 -- restore from the trash, an import) updates each organisation's row once. On PostgreSQL two
 -- transactions changing the documents of one organisation wait for each other at its row until
 -- the first commits; changes are short, and other organisations never share a row.
-
 create table private.document_counts (
   organization_id uuid primary key references public.organizations (id) on delete cascade,
   -- Documents not in the trash.
@@ -881,7 +878,6 @@ create table private.document_counts (
 -- filter, and tag containment (`tags=cs.{…}`). Name search is a substring ilike over one
 -- organisation's rows, which the organisation index already narrows; pg_trgm would help more but
 -- is not available on every backend this runs on (PGlite loads no extensions).
-
 create index documents_organization_id_created_at_idx
   on public.documents (organization_id, created_at desc);
 create index documents_organization_id_expiry_date_idx
@@ -893,29 +889,23 @@ create index documents_uploaded_by_idx on public.documents (uploaded_by);
 
 -- The document of a stored file, for the triggers below and for the consistency check.
 create index documents_file_path_idx on public.documents (file_path);
-
 create index documents_responsible_id_idx on public.documents (responsible_id);
 
 -- One index per sort order of the list, each led by the organisation (the policy's filter) and
 -- ending with the id that breaks ties, so a page is read in index order and stops at its end.
 create index documents_organization_id_name_idx
   on public.documents (organization_id, name, id);
-
 create index documents_organization_id_upload_date_idx
   on public.documents (organization_id, upload_date desc, id desc);
-
 create index documents_organization_id_size_idx
   on public.documents (organization_id, size, id);
-
 create index documents_organization_id_content_sha256_idx
   on public.documents (organization_id, content_sha256);
 
 -- The trash of one organisation, newest first, and the scheduler's search for expired ones.
 create index documents_trash_idx
   on public.documents (organization_id, deleted_at desc) where deleted_at is not null;
-
 create index documents_deleted_at_idx on public.documents (deleted_at) where deleted_at is not null;
-
 create index documents_deleted_by_idx on public.documents (deleted_by);
 
 -- ============================================================================================
@@ -1242,7 +1232,6 @@ $$;
 -- Tags are stored as the app stores them: trimmed, blanks dropped, each once
 -- (case-insensitively), in the order given. Each returns how many documents it changed (all of
 -- the selection).
-
 create function public.set_documents_category(document_ids uuid[], new_category text)
 returns integer
 language plpgsql
@@ -1757,7 +1746,6 @@ create table public.outbox_messages (
 -- The Outbox page: the organisation's messages, newest first.
 create index outbox_messages_organization_id_created_at_idx
   on public.outbox_messages (organization_id, created_at desc);
-
 create index outbox_messages_created_by_idx on public.outbox_messages (created_by);
 
 -- ============================================================================================
@@ -2115,7 +2103,6 @@ create unique index user_invitations_one_pending_per_email_idx
 -- The admin listing: organisation filter, newest first.
 create index user_invitations_organization_id_created_at_idx
   on public.user_invitations (organization_id, created_at desc);
-
 create index user_invitations_invited_by_idx on public.user_invitations (invited_by);
 
 -- ============================================================================================
@@ -2969,11 +2956,8 @@ create table public.document_versions (
 -- Indexes
 -- ============================================================================================
 create index document_versions_organization_id_idx on public.document_versions (organization_id);
-
 create index document_versions_file_path_idx on public.document_versions (file_path);
-
 create index document_versions_uploaded_by_idx on public.document_versions (uploaded_by);
-
 create index document_versions_replaced_by_idx on public.document_versions (replaced_by);
 
 -- ============================================================================================
@@ -4147,7 +4131,6 @@ $$;
 -- ============================================================================================
 alter table private.text_extraction_settings enable row level security;
 -- No policies: only the server and the functions above read or write it.
-
 alter table public.document_texts enable row level security;
 
 create policy "members read their organisation's document texts"

@@ -61,10 +61,8 @@ create table private.schedules (
 -- ============================================================================================
 create index jobs_due_idx on private.jobs (run_after, id)
   where finished_at is null and failed_at is null;
-
 create unique index jobs_pending_dedupe_key_idx on private.jobs (dedupe_key)
   where dedupe_key is not null and finished_at is null and failed_at is null;
-
 create index jobs_organization_id_idx on private.jobs (organization_id);
 
 -- The job runner claims the kinds that must not wait (reminders, e-mail) before bulk work (the

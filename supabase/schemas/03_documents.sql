@@ -83,7 +83,6 @@ alter table public.documents
 -- restore from the trash, an import) updates each organisation's row once. On PostgreSQL two
 -- transactions changing the documents of one organisation wait for each other at its row until
 -- the first commits; changes are short, and other organisations never share a row.
-
 create table private.document_counts (
   organization_id uuid primary key references public.organizations (id) on delete cascade,
   -- Documents not in the trash.
@@ -97,7 +96,6 @@ create table private.document_counts (
 -- filter, and tag containment (`tags=cs.{…}`). Name search is a substring ilike over one
 -- organisation's rows, which the organisation index already narrows; pg_trgm would help more but
 -- is not available on every backend this runs on (PGlite loads no extensions).
-
 create index documents_organization_id_created_at_idx
   on public.documents (organization_id, created_at desc);
 create index documents_organization_id_expiry_date_idx
@@ -109,29 +107,23 @@ create index documents_uploaded_by_idx on public.documents (uploaded_by);
 
 -- The document of a stored file, for the triggers below and for the consistency check.
 create index documents_file_path_idx on public.documents (file_path);
-
 create index documents_responsible_id_idx on public.documents (responsible_id);
 
 -- One index per sort order of the list, each led by the organisation (the policy's filter) and
 -- ending with the id that breaks ties, so a page is read in index order and stops at its end.
 create index documents_organization_id_name_idx
   on public.documents (organization_id, name, id);
-
 create index documents_organization_id_upload_date_idx
   on public.documents (organization_id, upload_date desc, id desc);
-
 create index documents_organization_id_size_idx
   on public.documents (organization_id, size, id);
-
 create index documents_organization_id_content_sha256_idx
   on public.documents (organization_id, content_sha256);
 
 -- The trash of one organisation, newest first, and the scheduler's search for expired ones.
 create index documents_trash_idx
   on public.documents (organization_id, deleted_at desc) where deleted_at is not null;
-
 create index documents_deleted_at_idx on public.documents (deleted_at) where deleted_at is not null;
-
 create index documents_deleted_by_idx on public.documents (deleted_by);
 
 -- ============================================================================================
@@ -458,7 +450,6 @@ $$;
 -- Tags are stored as the app stores them: trimmed, blanks dropped, each once
 -- (case-insensitively), in the order given. Each returns how many documents it changed (all of
 -- the selection).
-
 create function public.set_documents_category(document_ids uuid[], new_category text)
 returns integer
 language plpgsql

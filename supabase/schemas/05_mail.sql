@@ -71,7 +71,6 @@ create table public.outbox_messages (
 -- The Outbox page: the organisation's messages, newest first.
 create index outbox_messages_organization_id_created_at_idx
   on public.outbox_messages (organization_id, created_at desc);
-
 create index outbox_messages_created_by_idx on public.outbox_messages (created_by);
 
 -- ============================================================================================

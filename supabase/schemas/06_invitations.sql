@@ -46,7 +46,6 @@ create unique index user_invitations_one_pending_per_email_idx
 -- The admin listing: organisation filter, newest first.
 create index user_invitations_organization_id_created_at_idx
   on public.user_invitations (organization_id, created_at desc);
-
 create index user_invitations_invited_by_idx on public.user_invitations (invited_by);
 
 -- ============================================================================================

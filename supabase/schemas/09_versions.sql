@@ -46,11 +46,8 @@ create table public.document_versions (
 -- Indexes
 -- ============================================================================================
 create index document_versions_organization_id_idx on public.document_versions (organization_id);
-
 create index document_versions_file_path_idx on public.document_versions (file_path);
-
 create index document_versions_uploaded_by_idx on public.document_versions (uploaded_by);
-
 create index document_versions_replaced_by_idx on public.document_versions (replaced_by);
 
 -- ============================================================================================

@@ -355,7 +355,6 @@ $$;
 -- ============================================================================================
 alter table private.text_extraction_settings enable row level security;
 -- No policies: only the server and the functions above read or write it.
-
 alter table public.document_texts enable row level security;
 
 create policy "members read their organisation's document texts"
