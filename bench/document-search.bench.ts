@@ -26,7 +26,8 @@ import { pathToFileURL } from 'node:url';
 import WebSocket from 'ws';
 import { readConfig } from '../server/config.ts';
 import { ProcessPool } from '../server/workers/process-pool.ts';
-import { DOCUMENT_CATEGORIES, type Database } from '../src/lib/database.types.ts';
+import { DOCUMENT_CATEGORIES } from '../src/config/document-categories.ts';
+import type { Database } from '../src/lib/database.types.ts';
 import { scannedPdf, textPdf } from '../tests/support/sample-files.ts';
 import { startTestServer, type TestServer } from '../tests/support/server.ts';
 

@@ -125,7 +125,7 @@ test('a new organisation and its team, from sign-up to deactivation', async ({
     const invite = await colleague.rpc('invite_user', {
       email: uniqueEmail('blocked'),
       role: 'user',
-      full_name: null,
+      full_name: '',
     });
     expect(invite.error?.message).toBe('Insufficient permissions to invite users');
 

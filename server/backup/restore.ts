@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { ReadEntry } from 'tar';
 import { extract, list } from 'tar';
 import type { ServerConfig } from '../config.ts';
+import { knownMigrationVersions } from '../db/migrate.ts';
 import { openPglite } from '../db/pglite.ts';
 import { isStoredVersion } from '../storage/file-store.ts';
 import { BackupError } from './backup.ts';
@@ -45,7 +46,7 @@ export async function restoreInstallation(
 
   const manifest = readManifest(
     await checkEntries(file),
-    await migrationVersions(path.join(config.supabaseDir, 'migrations')),
+    await knownMigrationVersions(path.join(config.supabaseDir, 'migrations')),
   );
 
   await mkdir(path.dirname(target), { recursive: true });
@@ -203,10 +204,4 @@ async function loadDatabase(dir: string, manifest: BackupManifest): Promise<void
   } finally {
     await db.close();
   }
-}
-
-/** The versions of the migrations this Steward has (`supabase/migrations/<version>_name.sql`). */
-async function migrationVersions(dir: string): Promise<string[]> {
-  const names = await readdir(dir).catch(() => [] as string[]);
-  return names.flatMap((name) => /^(\d+)_?.*\.sql$/.exec(name)?.[1] ?? []);
 }

@@ -17,6 +17,64 @@ async function sqlFiles(dir: string): Promise<string[]> {
   return names.filter((name) => name.endsWith('.sql')).sort();
 }
 
+/** One file of `supabase/migrations`. */
+export interface MigrationFile {
+  file: string;
+  version: string;
+  name: string;
+  /**
+   * For a baseline made by `scripts/squash-migrations.ts`: the migrations it replaced
+   * (`<version>_<name>`), listed in its header as `-- squashed: …` lines. A database that has
+   * them recorded already holds what the baseline makes.
+   */
+  squashed: string[];
+  sql: string;
+}
+
+const SQUASHED_LINE = /^-- squashed: (\d+_\S*)$/gm;
+
+/** The migrations of `dir`, in the order they apply. */
+export async function migrationFiles(dir: string): Promise<MigrationFile[]> {
+  const files: MigrationFile[] = [];
+  for (const file of await sqlFiles(dir)) {
+    const match = /^(\d+)_?(.*)\.sql$/.exec(file);
+    if (!match) throw new Error(`Migration file name must start with a version: ${file}`);
+    const sql = await readFile(path.join(dir, file), 'utf8');
+    const squashed = [...sql.matchAll(SQUASHED_LINE)].map((line) => line[1]!);
+    files.push({ file, version: match[1]!, name: match[2]!, squashed, sql });
+  }
+  return files;
+}
+
+/** Every migration version `dir` accounts for: its files' and those their baselines replaced. */
+export async function knownMigrationVersions(dir: string): Promise<string[]> {
+  const versions = new Set<string>();
+  for (const migration of await migrationFiles(dir)) {
+    versions.add(migration.version);
+    for (const name of migration.squashed) versions.add(name.split('_')[0]!);
+  }
+  return [...versions].sort();
+}
+
+/**
+ * A baseline must not run on a database that holds some of the migrations it replaced but not
+ * all of them (made by an older Steward that stopped short of the baseline's version): its
+ * objects exist already. Such a database is brought up to date by the Steward that still has
+ * those migrations; this says so instead of failing half-way.
+ */
+function refusePartialSquash(migration: MigrationFile, recorded: Set<string>): void {
+  const replaced = migration.squashed.map((name) => name.split('_')[0]!);
+  const present = replaced.filter((version) => recorded.has(version));
+  if (present.length === 0) return;
+  const missing = migration.squashed.filter((name) => !recorded.has(name.split('_')[0]!));
+  throw new Error(
+    `This database was made by an older Steward: it has migrations up to ${present.at(-1)}, ` +
+      `but not ${missing.join(', ')}, which ${migration.file} replaces. Start the Steward ` +
+      'release from before that migration was squashed on this data once, so that it applies ' +
+      'them, then this one.',
+  );
+}
+
 export interface MigrateOptions {
   /**
    * Applies `supabase/migrations` as this role instead of the connection's superuser: the tests
@@ -63,18 +121,16 @@ export async function migrate(
     if (applied) report.platform.push(file);
   }
 
-  for (const file of await sqlFiles(migrationsDir)) {
-    const match = /^(\d+)_?(.*)\.sql$/.exec(file);
-    if (!match) throw new Error(`Migration file name must start with a version: ${file}`);
-    const [, version, name] = match;
-    const sql = await readFile(path.join(migrationsDir, file), 'utf8');
+  for (const migration of await migrationFiles(migrationsDir)) {
+    const { file, version, name, sql } = migration;
     const applied = await db.transaction(async (tx) => {
       await tx.query('select pg_advisory_xact_lock(7305)');
-      const done = await tx.query(
-        'select 1 from supabase_migrations.schema_migrations where version = $1',
-        [version],
+      const { rows } = await tx.query<{ version: string }>(
+        'select version from supabase_migrations.schema_migrations',
       );
-      if (done.rows.length > 0) return false;
+      const recorded = new Set(rows.map((row) => row.version));
+      if (recorded.has(version)) return false;
+      refusePartialSquash(migration, recorded);
       if (options.asRole) await tx.exec(`set local role "${options.asRole.replace(/"/g, '""')}"`);
       await tx.exec(sql);
       if (options.asRole) await tx.exec('reset role');

@@ -42,7 +42,7 @@ const DEFAULT_TIMEOUT_MS = 5 * 60_000;
 const defaultRetryDelay = (attempt: number) => Math.min(30 * 2 ** (attempt - 1), 6 * 3600);
 
 /**
- * Runs the jobs of `private.jobs` (see supabase/migrations/*_jobs.sql): claims due ones with a
+ * Runs the jobs of `private.jobs` (see supabase/schemas/02_jobs.sql): claims due ones with a
  * lease, at most `concurrency` at a time, each in its organisation's lane of the database's
  * turn-taking, and records success, or failure with a retry after a growing delay. A job whose
  * lease passes (a crash, a stuck handler) is claimed again, so handlers must be safe to run

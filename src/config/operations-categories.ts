@@ -10,6 +10,7 @@ import {
   Video,
   type LucideIcon,
 } from 'lucide-react';
+import type { Enums } from '../lib/database.types.ts';
 import type { DocumentCategory } from './document-categories.ts';
 
 /** The nine operations categories: ids and tile labels (product-spec §2, Operations Center). */
@@ -23,9 +24,10 @@ export const OPERATIONS_CATEGORIES = [
   { key: 'volunteer-management', label: 'Volunteer/People Management' },
   { key: 'streaming', label: 'Streaming: Video & Podcast' },
   { key: 'it', label: 'IT & Technology' },
-] as const;
+] as const satisfies readonly { key: OperationsCategoryKey; label: string }[];
 
-export type OperationsCategoryKey = (typeof OPERATIONS_CATEGORIES)[number]['key'];
+/** The keys `custom_integrations.operations_category` accepts (its check constraint). */
+export type OperationsCategoryKey = Enums<'custom_integrations_operations_category'>;
 
 /** What an integration category page shows about its category (product-spec §2, §3). */
 export interface OperationsCategoryDetails {

@@ -1,4 +1,4 @@
-import type { Json, JsonObject, Tables } from './database.types.ts';
+import type { Json, Tables } from './database.types.ts';
 import { ROLE_LABELS, type Role } from './roles.ts';
 
 /** One entry of the history (table `activity_log`, written by the database itself). */
@@ -6,6 +6,12 @@ export type ActivityEntry = Pick<
   Tables<'activity_log'>,
   'id' | 'occurred_at' | 'actor_name' | 'kind' | 'document_id' | 'subject' | 'details'
 >;
+
+type JsonObject = { [key: string]: Json | undefined };
+
+/** An entry's `details`: always an object (`jsonb not null default '{}'`, written by triggers). */
+const detailsOf = (entry: Pick<ActivityEntry, 'details'>): JsonObject =>
+  typeof entry.details === 'object' && !Array.isArray(entry.details) ? entry.details : {};
 
 /** The columns of `ActivityEntry`, for `select`. */
 export const ACTIVITY_COLUMNS = 'id, occurred_at, actor_name, kind, document_id, subject, details';
@@ -58,7 +64,7 @@ function valueText(field: string, value: Json | undefined): string {
 
 /** Each change of an entry as `category: HR → Legal`. */
 export function changesOf(entry: Pick<ActivityEntry, 'details'>): string[] {
-  const changes = entry.details.changes;
+  const changes = detailsOf(entry).changes;
   if (!changes || typeof changes !== 'object' || Array.isArray(changes)) return [];
   return Object.entries(changes as JsonObject).map(([field, change]) => {
     const { old, new: next } = (change ?? {}) as JsonObject;
@@ -74,9 +80,10 @@ const documentCount = (value: Json | undefined) => {
 
 /** What happened, in a sentence (without who and when). */
 export function describeActivity(entry: Pick<ActivityEntry, 'kind' | 'subject' | 'details'>) {
+  const details = detailsOf(entry);
   const subject = entry.subject ?? '';
-  const role = valueText('role', entry.details.role);
-  const member = typeof entry.details.member === 'string' ? ` (${entry.details.member})` : '';
+  const role = valueText('role', details.role);
+  const member = typeof details.member === 'string' ? ` (${details.member})` : '';
   switch (entry.kind) {
     case 'document.uploaded':
       return `Uploaded "${subject}"`;
@@ -91,8 +98,8 @@ export function describeActivity(entry: Pick<ActivityEntry, 'kind' | 'subject' |
     case 'document.renewed':
       return `Renewed "${subject}"`;
     case 'document.version_restored':
-      return typeof entry.details.restored_version === 'number'
-        ? `Restored version ${entry.details.restored_version} of "${subject}"`
+      return typeof details.restored_version === 'number'
+        ? `Restored version ${details.restored_version} of "${subject}"`
         : `Restored an earlier version of "${subject}"`;
     case 'document.deleted':
       return `Moved "${subject}" to the trash`;
@@ -123,7 +130,7 @@ export function describeActivity(entry: Pick<ActivityEntry, 'kind' | 'subject' |
     case 'connection.refresh_failed':
       return `The connection to ${subject}${member} could not be refreshed`;
     case 'settings.changed': {
-      const area = String(entry.details.area ?? '');
+      const area = String(details.area ?? '');
       return `Changed the ${SETTINGS_AREAS[area] ?? 'settings'}${subject && area !== 'organizations' ? ` of ${subject}` : ''}`;
     }
     case 'settings.logo_changed':
@@ -131,17 +138,17 @@ export function describeActivity(entry: Pick<ActivityEntry, 'kind' | 'subject' |
     case 'settings.logo_removed':
       return 'Removed the logo';
     case 'organization.export_started':
-      return entry.details.include_versions === true
+      return details.include_versions === true
         ? 'Started an export of all documents, with earlier versions'
         : 'Started an export of all documents';
     case 'organization.exported':
-      return `Exported ${documentCount(entry.details.documents)}`;
+      return `Exported ${documentCount(details.documents)}`;
     case 'organization.import_started':
       return 'Started an import of documents';
     case 'organization.imported':
-      return `Imported ${documentCount(entry.details.documents)}`;
+      return `Imported ${documentCount(details.documents)}`;
     case 'organization.import_failed':
-      return `An import was refused: ${String(entry.details.reason ?? '')}`;
+      return `An import was refused: ${String(details.reason ?? '')}`;
     default:
       return entry.kind;
   }

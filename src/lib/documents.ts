@@ -1,4 +1,4 @@
-import type { DocumentCategory, Tables } from './database.types.ts';
+import type { Tables } from './database.types.ts';
 
 /**
  * A document as the app shows it (table `documents`, docs/data-model.md). `expiry_date` is a
@@ -41,7 +41,7 @@ export interface DocumentRenewalFields {
 /** The properties a user sets at upload and in the edit-properties modal (there also the name). */
 export interface DocumentProperties {
   name?: string;
-  category: DocumentCategory;
+  category: Tables<'documents'>['category'];
   expiry_date: string | null;
   tags: string[];
   description: string | null;

@@ -1,5 +1,7 @@
-/** The three roles of a member (product-spec §1, §6). */
-export type Role = 'user' | 'admin' | 'master_admin';
+import type { Enums } from './database.types.ts';
+
+/** The three roles of a member (product-spec §1, §6): what `user_profiles.role` accepts. */
+export type Role = Enums<'user_profiles_role'>;
 
 export const ROLE_LABELS: Record<Role, string> = {
   master_admin: 'Master Admin',

@@ -2,7 +2,12 @@ import { readFile } from 'node:fs/promises';
 import type { Database } from '../../server/db/database.ts';
 import { openPglite } from '../../server/db/pglite.ts';
 import { openPostgres } from '../../server/db/postgres.ts';
-import { freshPostgresDatabase, pgliteTemplate, postgresAdminUrl } from '../support/template.ts';
+import {
+  freshPostgresDatabase,
+  pgliteTemplate,
+  postgresAdminUrl,
+  type SchemaKind,
+} from '../support/template.ts';
 
 export interface MigratedDatabase {
   db: Database;
@@ -10,14 +15,16 @@ export interface MigratedDatabase {
 }
 
 /**
- * A fresh database with the platform SQL and every migration applied, for checks that talk SQL
- * directly: PGlite loaded from the template, or a new PostgreSQL database copied from the template
- * when TEST_DATABASE_URL is set.
+ * A fresh database with the platform SQL and every migration applied (or, with `schemas`, the
+ * files of supabase/schemas), for checks that talk SQL directly: PGlite loaded from the
+ * template, or a new PostgreSQL database copied from the template when TEST_DATABASE_URL is set.
  */
-export async function openMigratedDatabase(): Promise<MigratedDatabase> {
+export async function openMigratedDatabase(
+  schema: Exclude<SchemaKind, 'platform'> = 'app',
+): Promise<MigratedDatabase> {
   const adminUrl = postgresAdminUrl();
   if (adminUrl) {
-    const fresh = await freshPostgresDatabase(adminUrl, { schema: 'app' });
+    const fresh = await freshPostgresDatabase(adminUrl, { schema });
     const db = await openPostgres(fresh.url);
     return {
       db,
@@ -27,7 +34,7 @@ export async function openMigratedDatabase(): Promise<MigratedDatabase> {
       },
     };
   }
-  const dump = await readFile(await pgliteTemplate('app'));
+  const dump = await readFile(await pgliteTemplate(schema));
   const db = await openPglite({ loadDataDir: new Blob([dump]) });
   return { db, close: () => db.close() };
 }

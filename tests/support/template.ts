@@ -8,17 +8,21 @@ import { openPostgres } from '../../server/db/postgres.ts';
 
 export const rootDir = path.resolve(import.meta.dirname, '../..');
 export const migrationsDir = path.join(rootDir, 'supabase', 'migrations');
+/** The living definition of every object (docs/data-model.md), applied in order. */
+export const schemasDir = path.join(rootDir, 'supabase', 'schemas');
 const platformDir = path.join(rootDir, 'server', 'db', 'platform');
 const templatesDir = path.join(rootDir, '.tmp', 'templates');
 
 /**
  * What a test database holds: `platform` is what a new Supabase project has (roles, auth and
- * storage schemas) and suits tests of the services themselves; `app` adds every migration.
+ * storage schemas) and suits tests of the services themselves; `app` adds every migration;
+ * `schemas` adds the files of supabase/schemas instead (for the drift test only).
  */
-export type SchemaKind = 'platform' | 'app';
+export type SchemaKind = 'platform' | 'app' | 'schemas';
 
 const noMigrationsDir = path.join(rootDir, 'tests', 'support', 'no-migrations');
-const migrationsFor = (kind: SchemaKind) => (kind === 'app' ? migrationsDir : noMigrationsDir);
+const migrationsFor = (kind: SchemaKind) =>
+  ({ app: migrationsDir, schemas: schemasDir, platform: noMigrationsDir })[kind];
 
 /**
  * Migrations are applied as hosted Supabase applies them: as a role that is not a superuser,

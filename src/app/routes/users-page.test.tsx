@@ -38,7 +38,7 @@ async function invite(org: TestOrganization, inviter: TestUser, role: 'user' | '
   const { data, error } = await inviter.client.rpc('invite_user', {
     email,
     role,
-    full_name: null,
+    full_name: '',
   });
   if (error) throw error;
   return { email, token: data.token!, org };

@@ -11,7 +11,7 @@ import { FileDropZone } from './components/file-drop-zone.tsx';
 import { OrganizationRequired } from './components/organization-required.tsx';
 import { SelectedFilesList } from './components/selected-files-list.tsx';
 import { useUploadQueue, type QueuedFile } from './hooks/use-upload-queue.ts';
-import type { DocumentCategory } from '../../lib/database.types.ts';
+import type { DocumentCategory } from '../../config/document-categories.ts';
 import {
   EMPTY_PROPERTY_INPUT,
   hasCategory,

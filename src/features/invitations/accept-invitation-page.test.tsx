@@ -30,7 +30,7 @@ async function invite(
   const { data, error } = await org.masterAdmin.client.rpc('invite_user', {
     email,
     role,
-    full_name: null,
+    full_name: '',
   });
   if (error) throw error;
   return { email, token: data.token! };
@@ -198,7 +198,7 @@ describe('the accept-invitation page where sign-up is closed', () => {
   it("creates the invited person's account, joins, and goes to /", async () => {
     const org = await closedOrganization();
     const email = uniqueEmail('invited');
-    const invited = await org.admin.rpc('invite_user', { email, role: 'user', full_name: null });
+    const invited = await org.admin.rpc('invite_user', { email, role: 'user', full_name: '' });
     if (invited.error) throw invited.error;
     const token = invited.data.token!;
     // Anyone else is turned away.

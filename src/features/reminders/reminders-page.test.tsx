@@ -87,7 +87,7 @@ describe('reminders page', () => {
       const sent = await organization.masterAdmin.client.rpc('send_documents_email', {
         recipients: ['landlord@example.org'],
         subject: 'The lease',
-        message: null,
+        message: '',
         document_ids: [document!.id],
         as_links: false,
       });

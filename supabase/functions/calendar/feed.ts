@@ -6,7 +6,7 @@
  */
 import ical, { ICalAlarmType, ICalCalendarMethod } from 'ical-generator';
 
-/** What `public.calendar_feed(token)` returns (supabase/migrations/*_calendar_feeds.sql). */
+/** What `public.calendar_feed(token)` returns (supabase/schemas/12_calendar.sql). */
 export interface FeedData {
   organization_name: string;
   scope: 'all' | 'mine';

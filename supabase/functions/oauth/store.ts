@@ -1,5 +1,5 @@
 /**
- * Data access of the `oauth` function, with the service role (supabase/migrations/*_oauth.sql):
+ * Data access of the `oauth` function, with the service role (supabase/schemas/07_oauth.sql):
  * `oauth_states`, `oauth_configs`, `oauth_connections` and `oauth_connection_tokens`. Every
  * query names the caller's user and organisation itself, since the service role bypasses RLS.
  */

@@ -22,10 +22,12 @@ const toDocument = (row: SearchRow): DocumentRecord => ({
   id: row.id!,
   organization_id: row.organization_id!,
   name: row.name!,
-  category: row.category!,
+  // The result's columns are the documents' own, whose check constraints the generated
+  // composite type does not carry.
+  category: row.category as DocumentRecord['category'],
   expiry_date: row.expiry_date,
   size: row.size ?? 0,
-  status: row.status ?? 'Active',
+  status: (row.status ?? 'Active') as DocumentRecord['status'],
   file_path: row.file_path!,
   tags: row.tags ?? [],
   description: row.description,
@@ -51,8 +53,8 @@ export async function listCategoryDocuments(
     return { rows: [], total: 0, totalCapped: false };
   }
   const { data, error } = await supabase().rpc('search_documents', {
-    search: search.trim() || null,
-    section_category: match.documentCategory,
+    search: search.trim() || undefined,
+    section_category: match.documentCategory ?? undefined,
     section_tags: [...match.tags],
     page_offset: page * pageSize,
     page_size: pageSize,

@@ -31,7 +31,8 @@ export const sendDocumentsEmail: SendDocumentsEmail = async (email) => {
   const { data, error } = await supabase().rpc('send_documents_email', {
     recipients: email.to,
     subject: email.subject,
-    message: email.message.trim() || null,
+    // The function trims the message and keeps none when it is empty.
+    message: email.message.trim(),
     document_ids: email.attachments.map((document) => document.id),
     as_links: email.asLinks,
   });

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { DocumentCategory } from '../../../lib/database.types.ts';
+import type { DocumentCategory } from '../../../config/document-categories.ts';
 import { supabase } from '../../../lib/supabase.ts';
 import { apiEndpoint } from './api-endpoint.ts';
 import { documentsChanged } from './document-cache.ts';
@@ -41,7 +41,12 @@ export async function applyBulkAction(ids: string[], action: BulkAction): Promis
       return;
     case 'expiry':
       await call(
-        rpc.rpc('set_documents_expiry', { document_ids: ids, new_expiry_date: action.expiryDate }),
+        rpc.rpc('set_documents_expiry', {
+          document_ids: ids,
+          // Null clears the date. The generated types, as supabase gen types', never say that
+          // a function's argument may be null.
+          new_expiry_date: action.expiryDate as string,
+        }),
       );
       return;
     case 'delete':

@@ -1,9 +1,5 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type {
-  CompositeTypes,
-  DocumentTextState,
-  FunctionArgs,
-} from '../../../lib/database.types.ts';
+import type { CompositeTypes, Database, Enums } from '../../../lib/database.types.ts';
 import { supabase } from '../../../lib/supabase.ts';
 import type { DocumentRecord } from '../../../lib/documents.ts';
 import { documentKeys } from './query-keys.ts';
@@ -26,6 +22,9 @@ export type SortColumn = (typeof SORT_COLUMNS)[number];
 /** Expiry states of the filter (overdue: before today; soon: within 30 days). */
 export const EXPIRY_FILTERS = ['overdue', 'soon', 'later', 'none'] as const;
 export type ExpiryFilter = (typeof EXPIRY_FILTERS)[number];
+
+/** Where reading a document's text stands ("Indexing…" while pending). */
+export type DocumentTextState = Enums<'document_texts_state'>;
 
 /** What the documents list shows: the search box, the filters, the order and the page. */
 export interface DocumentQuery {
@@ -69,10 +68,12 @@ function toDocument(row: SearchRow): SearchedDocument {
     id: row.id!,
     organization_id: row.organization_id!,
     name: row.name!,
-    category: row.category!,
+    // The result's columns are the documents' own, whose check constraints the generated
+    // composite type does not carry.
+    category: row.category as DocumentRecord['category'],
     expiry_date: row.expiry_date,
     size: row.size ?? 0,
-    status: row.status ?? 'Active',
+    status: (row.status ?? 'Active') as DocumentRecord['status'],
     file_path: row.file_path!,
     tags: row.tags ?? [],
     description: row.description,
@@ -83,7 +84,7 @@ function toDocument(row: SearchRow): SearchedDocument {
     responsible_name: row.responsible_name,
     renewal_in_progress: row.renewal_in_progress ?? false,
     renewal_note: row.renewal_note,
-    text_state: row.text_state,
+    text_state: row.text_state as DocumentTextState | null,
     text_reason: row.text_reason,
     snippet: row.snippet,
   };
@@ -97,15 +98,16 @@ export async function searchDocuments(
   query: DocumentQuery,
   signal?: AbortSignal,
 ): Promise<DocumentsPage> {
-  const args: FunctionArgs<'search_documents'> = {
-    search: query.search.trim() || null,
-    category_filter: query.category,
-    tag_filter: query.tag,
-    expiry_filter: query.expiry,
-    uploaded_by_filter: query.uploader,
+  // An argument left out takes its default (null: not filtered).
+  const args: Database['public']['Functions']['search_documents']['Args'] = {
+    search: query.search.trim() || undefined,
+    category_filter: query.category ?? undefined,
+    tag_filter: query.tag ?? undefined,
+    expiry_filter: query.expiry ?? undefined,
+    uploaded_by_filter: query.uploader ?? undefined,
 
-    sort_by: query.sort,
-    sort_descending: query.descending,
+    sort_by: query.sort ?? undefined,
+    sort_descending: query.descending ?? undefined,
     page_offset: query.page * PAGE_SIZE,
     page_size: PAGE_SIZE,
   };

@@ -3,7 +3,7 @@ import { useFeedback } from '../../../components/feedback.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { FormField, Input, Select } from '../../../components/ui/form-field.tsx';
 import { DOCUMENT_CATEGORIES } from '../../../config/document-categories.ts';
-import type { DocumentCategory } from '../../../lib/database.types.ts';
+import type { DocumentCategory } from '../../../config/document-categories.ts';
 import { errorMessage } from '../../../lib/errors.ts';
 import { parseTags } from '../../../lib/tags.ts';
 import { downloadDocumentsZip, useBulkAction, type BulkAction } from '../api/bulk-actions.ts';

@@ -1,5 +1,5 @@
 import { DOCUMENT_CATEGORIES } from '../../../config/document-categories.ts';
-import type { DocumentCategory } from '../../../lib/database.types.ts';
+import type { DocumentCategory } from '../../../config/document-categories.ts';
 import { parseTags, tagsToInput } from '../../../lib/tags.ts';
 import type { DocumentProperties, DocumentRecord } from '../../../lib/documents.ts';
 

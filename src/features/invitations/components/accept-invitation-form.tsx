@@ -5,7 +5,7 @@ import { EMPTY_NEW_PASSWORD, NewPasswordFields } from '../../../components/new-p
 import { Button } from '../../../components/ui/button.tsx';
 import { FormError } from '../../../components/ui/form-error.tsx';
 import { errorMessage } from '../../../lib/errors.ts';
-import { ROLE_LABELS } from '../../../lib/roles.ts';
+import { ROLE_LABELS, type Role } from '../../../lib/roles.ts';
 import type { InvitationDetails } from '../api/get-invitation.ts';
 import type { AcceptRequest } from '../hooks/use-accept-invitation.ts';
 import { passwordProblem } from '../../../lib/passwords.ts';
@@ -59,7 +59,7 @@ export function AcceptInvitationForm({ invitation, accept }: AcceptInvitationFor
         <div className="flex justify-between gap-4">
           <dt className="shrink-0 text-gray-500">Role</dt>
           <dd className="font-medium text-gray-900">
-            {invitation.role ? ROLE_LABELS[invitation.role] : ROLE_LABELS.user}
+            {ROLE_LABELS[(invitation.role ?? 'user') as Role] ?? ROLE_LABELS.user}
           </dd>
         </div>
         <div className="flex justify-between gap-4">

@@ -1,16 +1,15 @@
 import { isValid, parse } from 'date-fns';
-import {
-  ANNUAL_REPORT_STATUSES,
-  CORPORATE_ENTITY_TYPES,
-  CORPORATE_STATUSES,
-  type AnnualReportStatus,
-  type CorporateEntityType,
-  type CorporateStatusValue,
-} from '../../../lib/database.types.ts';
+import { Constants, type Enums } from '../../../lib/database.types.ts';
 import type { CorporateStatus } from '../api/fetch-corporate-status.ts';
 import type { CorporateStatusDetails } from '../api/save-corporate-status.ts';
 
-export { ANNUAL_REPORT_STATUSES, CORPORATE_ENTITY_TYPES, CORPORATE_STATUSES };
+/** The values the corporate status' check constraints allow, in their order. */
+export const CORPORATE_ENTITY_TYPES = Constants.public.Enums.corporate_status_entity_type;
+export const CORPORATE_STATUSES = Constants.public.Enums.corporate_status_status;
+export const ANNUAL_REPORT_STATUSES = Constants.public.Enums.corporate_status_annual_report_status;
+type CorporateEntityType = Enums<'corporate_status_entity_type'>;
+type CorporateStatusValue = Enums<'corporate_status_status'>;
+type AnnualReportStatus = Enums<'corporate_status_annual_report_status'>;
 
 /** The corporate status form's fields, as typed (dates as `yyyy-MM-dd`, '' when not set). */
 export interface CorporateStatusDraft {

@@ -1,5 +1,8 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CalendarFeedScope, Tables } from '../../../lib/database.types.ts';
+import type { Enums, Tables } from '../../../lib/database.types.ts';
+
+/** What a calendar address shows: every document of the organisation, or the member's own. */
+export type CalendarFeedScope = Enums<'calendar_feeds_scope'>;
 import { functionUrl, supabase } from '../../../lib/supabase.ts';
 import { reminderKeys } from './query-keys.ts';
 

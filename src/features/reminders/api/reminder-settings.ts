@@ -1,5 +1,8 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ReminderRecipients, Tables } from '../../../lib/database.types.ts';
+import type { Enums, Tables } from '../../../lib/database.types.ts';
+
+/** Who receives reminders: the responsible member (else the admins), all admins, or both. */
+export type ReminderRecipients = Enums<'reminder_settings_recipients'>;
 import { supabase } from '../../../lib/supabase.ts';
 import { reminderKeys } from './query-keys.ts';
 

@@ -4,7 +4,7 @@ import { useFeedback } from '../../../components/feedback.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { FormError } from '../../../components/ui/form-error.tsx';
 import { FormField, Input, Select } from '../../../components/ui/form-field.tsx';
-import type { CalendarFeedScope } from '../../../lib/database.types.ts';
+import type { CalendarFeedScope } from '../api/calendar-feed.ts';
 import { errorMessage } from '../../../lib/errors.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import {

@@ -4,7 +4,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { FormError } from '../../../components/ui/form-error.tsx';
 import { FormField, Input, Select } from '../../../components/ui/form-field.tsx';
 import { errorMessage } from '../../../lib/errors.ts';
-import type { ReminderRecipients } from '../../../lib/database.types.ts';
+import type { ReminderRecipients } from '../api/reminder-settings.ts';
 import type { ReminderSettings } from '../api/reminder-settings.ts';
 import { useReminderSettings, useSaveReminderSettings } from '../api/reminder-settings.ts';
 

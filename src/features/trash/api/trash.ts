@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { DocumentCategory } from '../../../lib/database.types.ts';
+import type { DocumentCategory } from '../../../config/document-categories.ts';
 import { supabase } from '../../../lib/supabase.ts';
 
 /** A document in the trash: who deleted it, when, and when it will be deleted for ever. */

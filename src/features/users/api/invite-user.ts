@@ -1,5 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { InvitableRole } from '../../../lib/database.types.ts';
+import type { Enums } from '../../../lib/database.types.ts';
+
+/** The roles an invitation gives (the check constraint of `user_invitations.role`). */
+export type InvitableRole = Enums<'user_invitations_role'>;
 import { supabase } from '../../../lib/supabase.ts';
 import { userKeys } from './query-keys.ts';
 
@@ -28,7 +31,8 @@ export async function inviteUser({
   fullName,
   byEmail = false,
 }: InviteRequest): Promise<InviteResult> {
-  const args = { email, role, full_name: fullName };
+  // The function trims the name and keeps none when it is empty.
+  const args = { email, role, full_name: fullName ?? '' };
   if (byEmail) {
     const { data, error } = await supabase().rpc('invite_user_by_email', args);
     if (error) throw new Error(error.message);

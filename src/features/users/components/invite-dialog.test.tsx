@@ -165,7 +165,7 @@ describe('the invite dialog', () => {
     const first = await org.masterAdmin.client.rpc('invite_user', {
       email: earlier,
       role: 'user',
-      full_name: null,
+      full_name: '',
     });
     expect(first.error).toBeNull();
     renderApp({ client: org.masterAdmin.client, route: '/users' });

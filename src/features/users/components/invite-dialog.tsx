@@ -4,7 +4,7 @@ import { Modal } from '../../../components/modal.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { FormField, Input, Select } from '../../../components/ui/form-field.tsx';
 import { useLeaveGuard } from '../../../components/ui/use-leave-guard.ts';
-import type { InvitableRole } from '../../../lib/database.types.ts';
+import type { InvitableRole } from '../api/invite-user.ts';
 import { formatDate } from '../../../lib/format.ts';
 import type { PendingInvitation } from '../api/list-pending-invitations.ts';
 import { useInvite } from '../hooks/use-invite.ts';

@@ -1,5 +1,5 @@
 /**
- * A message of `public.outbox_messages` (supabase/migrations/*_mail.sql), as the embedded
+ * A message of `public.outbox_messages` (supabase/schemas/05_mail.sql), as the embedded
  * server's delivery job and the `mail-worker` edge function both read it.
  */
 

@@ -1,3 +1,10 @@
+-- Storage: the buckets and who may touch which objects. Object names are paths inside the
+-- bucket, and the first folders name the organisation:
+--   documents: documents/{organization_id}/{timestamp}-{random}.{ext}  (members read and write)
+--   branding:  {organization_id}/logo.svg                               (members read, admins write)
+-- Guessing another organisation's path gives nothing: its objects are invisible. (The buckets
+-- `exports` and `imports` are in 18_transfer.sql.)
+--
 -- A storage quota per organisation: all of an organisation's objects together, in every bucket
 -- whose object names start with its folder (documents: `documents/{organization_id}/…`,
 -- branding: `{organization_id}/…`), may take at most `private.storage_settings`'s quota. The
@@ -9,6 +16,14 @@
 -- ============================================================================================
 -- Tables
 -- ============================================================================================
+-- Both buckets private: files are reached with the caller's token or a signed URL, never
+-- publicly.
+insert into storage.buckets (id, name, public, file_size_limit, allowed_mime_types)
+values
+  ('documents', 'documents', false, 52428800, null),         -- 50 MB per object
+  ('branding', 'branding', false, 1048575, '{image/svg+xml}') -- SVG only, under 1 MB
+on conflict (id) do nothing;
+
 -- One row. The embedded server writes steward.toml's `[storage] quota_per_organization` here
 -- at start-up; on a hosted project, update it with SQL. The default is steward.toml's (10 GiB).
 create table private.storage_settings (
@@ -22,8 +37,9 @@ insert into private.storage_settings (quota_per_organization) values (1073741824
 -- ============================================================================================
 -- Indexes
 -- ============================================================================================
--- The usage sum reads one organisation's folder through storage.objects' name_prefix_search
--- index (text_pattern_ops), with the byte-wise range operators below.
+-- storage.objects already has (bucket_id, name) unique and a prefix index on name. The usage
+-- sum reads one organisation's folder through storage.objects' name_prefix_search index
+-- (text_pattern_ops), with the byte-wise range operators below.
 
 -- ============================================================================================
 -- Helpers
@@ -145,8 +161,79 @@ create trigger objects_respect_storage_quota
 -- ============================================================================================
 -- Policies
 -- ============================================================================================
+-- Uploading with upsert and updating a file's content need select and update as well as insert.
+create policy "members read their organisation's document files"
+  on storage.objects for select to authenticated
+  using (
+    bucket_id = 'documents'
+    and (storage.foldername(name))[1] = 'documents'
+    and (storage.foldername(name))[2] = (select private.caller_organization_id()::text)
+  );
+
+create policy "members upload document files to their organisation's folder"
+  on storage.objects for insert to authenticated
+  with check (
+    bucket_id = 'documents'
+    and (storage.foldername(name))[1] = 'documents'
+    and (storage.foldername(name))[2] = (select private.caller_organization_id()::text)
+  );
+
+create policy "members replace their organisation's document files"
+  on storage.objects for update to authenticated
+  using (
+    bucket_id = 'documents'
+    and (storage.foldername(name))[1] = 'documents'
+    and (storage.foldername(name))[2] = (select private.caller_organization_id()::text)
+  )
+  with check (
+    bucket_id = 'documents'
+    and (storage.foldername(name))[1] = 'documents'
+    and (storage.foldername(name))[2] = (select private.caller_organization_id()::text)
+  );
+
+create policy "members delete their organisation's document files"
+  on storage.objects for delete to authenticated
+  using (
+    bucket_id = 'documents'
+    and (storage.foldername(name))[1] = 'documents'
+    and (storage.foldername(name))[2] = (select private.caller_organization_id()::text)
+  );
+
+create policy "members read their organisation's logo"
+  on storage.objects for select to authenticated
+  using (
+    bucket_id = 'branding'
+    and (storage.foldername(name))[1] = (select private.caller_organization_id()::text)
+  );
+
+create policy "admins upload their organisation's logo"
+  on storage.objects for insert to authenticated
+  with check (
+    bucket_id = 'branding'
+    and name = (select private.caller_organization_id('admin')::text) || '/logo.svg'
+  );
+
+create policy "admins replace their organisation's logo"
+  on storage.objects for update to authenticated
+  using (
+    bucket_id = 'branding'
+    and name = (select private.caller_organization_id('admin')::text) || '/logo.svg'
+  )
+  with check (
+    bucket_id = 'branding'
+    and name = (select private.caller_organization_id('admin')::text) || '/logo.svg'
+  );
+
+create policy "admins remove their organisation's logo"
+  on storage.objects for delete to authenticated
+  using (
+    bucket_id = 'branding'
+    and name = (select private.caller_organization_id('admin')::text) || '/logo.svg'
+  );
+
+-- private.storage_settings: no policies; only the server's own connection and the functions
+-- above read or write it.
 alter table private.storage_settings enable row level security;
--- No policies: only the server's own connection and the functions above read or write it.
 
 -- ============================================================================================
 -- Functions
@@ -183,6 +270,7 @@ $$;
 -- ============================================================================================
 -- Grants
 -- ============================================================================================
+-- The platform's grants on storage.objects stand; the policies above decide.
 revoke all on private.storage_settings from public, anon, authenticated;
 revoke all on function private.object_organization_id(text, text) from public, anon, authenticated;
 revoke all on function private.object_bytes(jsonb) from public, anon, authenticated;

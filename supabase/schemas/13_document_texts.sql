@@ -11,14 +11,14 @@
 -- `search_vector` holds the extracted text (weight C), parsed once per version, followed by the
 -- document's name and tags (A), category and description (B), which are replaced whenever they
 -- change: the text's part is kept by its weight (`ts_filter(…, '{c}')`), so an edited name never
--- re-parses a long text. One GIN index on it serves every search (migration …0601).
+-- re-parses a long text. One GIN index on it serves every search (14_search.sql).
 --
 -- On hosted Supabase no server runs the jobs: `private.text_extraction_settings.enabled` stays
 -- false there, no job is queued, and documents say "Text not available" with the reason below;
 -- search still covers name, tags, category and description. The embedded server turns
--- extraction on at start-up (`private.start_text_extraction()`), which also queues every
--- existing document whose text was never read: the first start after this upgrade indexes the
--- whole library in the background.
+-- extraction on at start-up (`private.start_text_extraction_batch()`), which also queues every
+-- existing document whose text was never read: a library whose text was never read is indexed
+-- in the background after the first start.
 
 -- ============================================================================================
 -- Tables
@@ -59,6 +59,9 @@ create table public.document_texts (
 -- ============================================================================================
 create index document_texts_organization_id_state_idx
   on public.document_texts (organization_id, state);
+-- Every search of the text, name, tags, category and description (14_search.sql).
+create index document_texts_search_vector_idx
+  on public.document_texts using gin (search_vector);
 
 -- ============================================================================================
 -- Helpers
@@ -234,40 +237,56 @@ create trigger documents_text_follows_file
   when (new.bucket_id = 'documents' and new.version is not null)
   execute function private.document_text_on_new_version();
 
--- Called by the embedded server at every start: turns extraction on and queues every document
--- whose current file was never read (all of them on the first start after this upgrade), and
--- those whose reading failed every attempt (a restart is their "later"). Pending jobs are not
--- queued twice (dedupe keys). Returns how many documents were looked at.
-create function private.start_text_extraction()
-returns integer
+-- Called by the embedded server at every start, a batch at a time (no single statement holds
+-- the database for long: with 100,000 documents one statement kept PGlite, which runs one
+-- statement at a time, busy for seconds just after start).
+-- Turns extraction on and looks at up to `batch_size` documents after `after_id` (in id order;
+-- null: from the first): adds the text rows of documents made before the text table existed,
+-- and queues those whose current file was never read, or whose reading failed every attempt
+-- (a restart is their "later"). Pending jobs are not queued twice (dedupe keys). Returns the
+-- last id looked at, and how many were queued; a null id when no document is left.
+create function private.start_text_extraction_batch(after_id uuid, batch_size integer)
+returns table (last_id uuid, queued integer)
 language plpgsql
 security definer
 set search_path = ''
 as $$
 declare
-  _queued integer;
+  _ids uuid[];
 begin
+  if batch_size is null or batch_size < 1 or batch_size > 10000 then
+    raise exception 'batch_size must be between 1 and 10000';
+  end if;
   update private.text_extraction_settings set enabled = true, updated_at = now() where not enabled;
-  -- Documents made before this migration have no text row yet.
+  select array_agg(d.id order by d.id) into _ids
+    from (select d.id from public.documents d
+           where after_id is null or d.id > after_id
+           order by d.id limit batch_size) d;
+  if _ids is null then
+    return query select null::uuid, 0;
+    return;
+  end if;
   insert into public.document_texts (document_id, organization_id, search_vector)
   select d.id, d.organization_id,
          private.document_metadata_vector(d.name, d.tags, d.category, d.description)
     from public.documents d
-   where not exists (select 1 from public.document_texts t where t.document_id = d.id);
+   where d.id = any (_ids)
+     and not exists (select 1 from public.document_texts t where t.document_id = d.id);
+  return query
   with stale as (
     update public.document_texts t
        set object_version = o.version, state = 'pending', reason = null, updated_at = now()
       from public.documents d
       left join storage.objects o on o.bucket_id = 'documents' and o.name = d.file_path
      where d.id = t.document_id
+       and d.id = any (_ids)
        and (t.state in ('pending', 'failed')
             or (t.state = 'unavailable' and t.extracted_at is null)
             or t.object_version is distinct from o.version)
     returning t.document_id, t.organization_id, t.object_version
   )
-  select count(*)::integer into _queued
+  select _ids[cardinality(_ids)], count(*)::integer
     from stale s, lateral private.queue_text_extraction(s.document_id, s.organization_id, s.object_version) q;
-  return _queued;
 end
 $$;
 
@@ -336,7 +355,6 @@ $$;
 -- ============================================================================================
 alter table private.text_extraction_settings enable row level security;
 -- No policies: only the server and the functions above read or write it.
-
 alter table public.document_texts enable row level security;
 
 create policy "members read their organisation's document texts"
@@ -362,6 +380,6 @@ revoke all on function private.text_extraction_enabled() from public, anon, auth
 revoke all on function private.document_text_on_insert() from public, anon, authenticated;
 revoke all on function private.document_text_on_update() from public, anon, authenticated;
 revoke all on function private.document_text_on_new_version() from public, anon, authenticated;
-revoke all on function private.start_text_extraction() from public, anon, authenticated;
+revoke all on function private.start_text_extraction_batch(uuid, integer) from public, anon, authenticated;
 revoke all on function private.record_document_text(uuid, text, text, text, text, integer, boolean)
   from public, anon, authenticated;

@@ -5,12 +5,13 @@
 -- Each threshold fires once per renewal cycle: the log below is keyed by the document, its
 -- expiry date and the threshold, and a new expiry date (a renewal) starts afresh. A document
 -- marked "renewal in progress" is skipped (and nothing is logged for it, so its reminders
--- resume where they are due when the marker goes). After downtime, the next run sends what is
--- due then: the nearest threshold passed, once. A run is claimed per organisation and local
+-- resume where they are due when the marker goes), and so is one in the trash. After
+-- downtime, the next run sends what is due then: the nearest threshold passed, once. A run is claimed per organisation and local
 -- date, so nothing is sent twice, also with two server processes on one PostgreSQL.
 --
 -- The embedded server runs this from its scheduler (server/reminders/); on hosted Supabase,
--- pg_cron calls the same functions (docs/reminders.md).
+-- pg_cron calls the same functions (docs/reminders.md, 19_mail_worker.sql). Members turn their
+-- own reminder e-mails off with user_profiles.email_reminders (01_organizations_and_profiles.sql).
 
 -- ============================================================================================
 -- Tables
@@ -37,10 +38,6 @@ create table public.reminder_settings (
     constraint reminder_settings_recipients_check check (recipients in ('responsible', 'admins', 'both')),
   updated_at timestamptz not null default now()
 );
-
--- Members turn their own reminder e-mails off here (the update grant below is theirs).
-alter table public.user_profiles
-  add column email_reminders boolean not null default true;
 
 -- Which threshold of which renewal cycle (document and expiry date) has fired.
 create table private.reminder_log (
@@ -203,6 +200,7 @@ as $$
         and d.expiry_date <= l.local_date + coalesce((select max(x) from unnest(s.days_before) x), -1)
         and (s.remind_overdue or d.expiry_date >= l.local_date)
         and not d.renewal_in_progress
+        and d.deleted_at is null
     )
 $$;
 
@@ -245,6 +243,7 @@ begin
     where d.organization_id = run_reminders.organization_id
       and d.expiry_date is not null
       and not d.renewal_in_progress
+      and d.deleted_at is null
   ), logged as (
     insert into private.reminder_log as l
       (document_id, expiry_date, threshold, organization_id, local_date)
@@ -330,7 +329,6 @@ grant insert (organization_id, days_before, remind_overdue, send_hour, time_zone
   on public.reminder_settings to authenticated;
 grant update (organization_id, days_before, remind_overdue, send_hour, time_zone, recipients)
   on public.reminder_settings to authenticated;
-grant update (email_reminders) on public.user_profiles to authenticated;
 revoke all on private.reminder_log, private.reminder_runs from public, anon, authenticated;
 
 revoke all on function private.normalise_reminder_settings() from public, anon, authenticated;

@@ -1,8 +1,15 @@
--- Organisations and user profiles: who belongs where, with which role.
+-- Organisations and user profiles: who belongs where, with which role, and the helpers every
+-- other file builds on. private.caller_organization_id() answers "the organisation in which the
+-- caller is an active member (with at least this role)" with one indexed lookup per statement,
+-- so policies stay cheap on large tables.
 --
--- Every later migration builds on the helper defined here: private.caller_organization_id()
--- answers "the organisation in which the caller is an active member (with at least this role)"
--- with one indexed lookup per statement, so policies stay cheap on large tables.
+-- Two-factor sign-in (TOTP, served by the auth service's /auth/v1/factors): an organisation's
+-- master admin may require it of its admins and master admins (17_two_factor.sql). The rule is
+-- the database's: while it is on, an admin whose session has not proved a second factor (`aal`
+-- claim `aal1`) reaches nothing of the organisation: every policy and every rpc function that
+-- looks up the caller (`caller_organization_id`, `caller_profile`) refuses with one clear
+-- message, and the app leads the admin to enrol or to enter a code. Members (role `user`) are
+-- not concerned.
 
 -- ============================================================================================
 -- Private schema
@@ -11,7 +18,6 @@
 -- SECURITY DEFINER helpers, trigger functions and secrets. Policies and functions that refer to
 -- these objects store them by OID, so the API roles need EXECUTE on the policy helper only.
 create schema if not exists private;
-revoke all on schema private from public, anon, authenticated;
 
 -- ============================================================================================
 -- Tables
@@ -25,13 +31,20 @@ create table public.organizations (
   -- user_profiles would make `organizations(...)` embeds ambiguous for PostgREST.
   created_by uuid references auth.users (id) on delete set null,
   created_at timestamptz not null default now(),
-  updated_at timestamptz not null default now()
+  updated_at timestamptz not null default now(),
+  -- Whether admins must sign in with a second factor (set by set_two_factor_requirement).
+  require_two_factor_for_admins boolean not null default false
 );
 
 create table public.user_profiles (
   id uuid primary key references auth.users (id) on delete cascade,
   email text not null,
-  full_name text constraint user_profiles_full_name_length check (char_length(full_name) <= 200),
+  -- A member's own name, set in the profile dialog of the navigation bar: no spaces around it
+  -- and not empty (no name is null), as invite_user stores the names it is given.
+  full_name text
+    constraint user_profiles_full_name_length check (char_length(full_name) <= 200)
+    constraint user_profiles_full_name_trimmed
+      check (full_name <> '' and full_name !~ '^[[:space:]]|[[:space:]]$'),
   role text not null default 'user'
     constraint user_profiles_role_check check (role in ('user', 'admin', 'master_admin')),
   is_active boolean not null default true,
@@ -40,7 +53,9 @@ create table public.user_profiles (
   invited_at timestamptz,
   last_login timestamptz,
   created_at timestamptz not null default now(),
-  updated_at timestamptz not null default now()
+  updated_at timestamptz not null default now(),
+  -- Members turn their own reminder e-mails off here (the update grant below is theirs).
+  email_reminders boolean not null default true
 );
 
 -- ============================================================================================
@@ -77,27 +92,85 @@ as $$
   select regexp_replace(value, '^[[:space:]]+|[[:space:]]+$', '', 'g')
 $$;
 
--- The one policy helper: the organisation in which the caller is an active member with at
--- least `minimum_role`, else null (anonymous, no profile, no organisation, deactivated, or a
--- lower role). SECURITY DEFINER so that it reads user_profiles without recursing into that
--- table's own policies. Policies call it as `(select private.caller_organization_id(...))`,
--- which Postgres evaluates once per statement (an InitPlan), not once per row.
-create function private.caller_organization_id(minimum_role text default 'user')
-returns uuid
+-- Whether this user must sign in with a second factor: an active admin or master admin of an
+-- organisation that requires it. Also read by the auth service before a last factor is removed.
+create function private.two_factor_required_for(user_id uuid)
+returns boolean
 language sql
 stable
 security definer
 set search_path = ''
 as $$
-  select p.organization_id
-  from public.user_profiles p
-  where p.id = (select auth.uid())
-    and p.is_active
-    and private.role_rank(p.role) >= private.role_rank(minimum_role)
+  select coalesce((
+    select o.require_two_factor_for_admins
+    from public.user_profiles p
+    join public.organizations o on o.id = p.organization_id
+    where p.id = two_factor_required_for.user_id
+      and p.is_active
+      and private.role_rank(p.role) >= private.role_rank('admin')
+  ), false)
 $$;
 
--- The caller's profile for the rpc functions, which check role and organisation themselves.
--- Creates the profile when it is missing (an auth user that predates these migrations).
+-- Whether the request's session proved a second factor (the access token's `aal`).
+create function private.session_is_aal2()
+returns boolean
+language sql
+stable
+set search_path = ''
+as $$
+  select coalesce((select auth.jwt()) ->> 'aal', 'aal1') = 'aal2'
+$$;
+
+-- The refusal, in the words the app shows.
+create function private.require_second_factor(user_id uuid)
+returns void
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  if user_id is not null and private.two_factor_required_for(user_id)
+     and not private.session_is_aal2() then
+    raise exception 'Two-factor sign-in is required for admins of this organization'
+      using errcode = '42501',
+            hint = 'Set up two-factor sign-in in your profile, or sign in with your code.';
+  end if;
+end
+$$;
+
+-- The one policy helper: the organisation in which the caller is an active member with at
+-- least `minimum_role`, else null (anonymous, no profile, no organisation, deactivated, or a
+-- lower role), and refused for an admin who must and did not prove a second factor. SECURITY
+-- DEFINER so that it reads user_profiles without recursing into that table's own policies.
+-- Policies call it as `(select private.caller_organization_id(...))`, which Postgres evaluates
+-- once per statement (an InitPlan), not once per row.
+create function private.caller_organization_id(minimum_role text default 'user')
+returns uuid
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  _uid uuid := (select auth.uid());
+  _organization uuid;
+begin
+  select p.organization_id into _organization
+  from public.user_profiles p
+  where p.id = _uid
+    and p.is_active
+    and private.role_rank(p.role) >= private.role_rank(minimum_role);
+  if _organization is not null then
+    perform private.require_second_factor(_uid);
+  end if;
+  return _organization;
+end
+$$;
+
+-- The caller's profile for the rpc functions, which check role and organisation themselves,
+-- with the same refusal. Creates the profile when it is missing (an auth user that predates
+-- these tables).
 create function private.caller_profile()
 returns public.user_profiles
 language plpgsql
@@ -121,6 +194,7 @@ begin
       raise exception 'User not authenticated';
     end if;
   end if;
+  perform private.require_second_factor(_uid);
   return _profile;
 end
 $$;
@@ -192,6 +266,7 @@ create trigger user_profiles_touch_updated_at
 -- Policies
 -- ============================================================================================
 alter table public.organizations enable row level security;
+
 alter table public.user_profiles enable row level security;
 
 create policy "members read their organisation"
@@ -220,7 +295,7 @@ create policy "users create their own plain profile"
     and last_login is null
   );
 
--- Column grants below limit this to full_name; role, organisation and activity change only
+-- Column grants below limit this to full_name and email_reminders; role, organisation and activity change only
 -- through the rpc functions.
 create policy "active users update their own profile"
   on public.user_profiles for update to authenticated
@@ -230,7 +305,6 @@ create policy "active users update their own profile"
 -- ============================================================================================
 -- Functions
 -- ============================================================================================
-
 -- Any signed-in user without an organisation creates one and becomes its master admin.
 create function public.create_organization(name text)
 returns public.organizations
@@ -357,19 +431,80 @@ as $$
   select private.set_user_active(user_id, true)
 $$;
 
+-- An admin sends a member of their organisation a link to set a new password (a volunteer who
+-- forgot theirs and cannot reach the sign-in page's "Forgot your password?", say). The link
+-- goes to the member's own address, never to the admin: the admin learns nothing that opens
+-- the account. The auth service's job `auth.mail` writes the token and the message when it
+-- runs (server/mail/account-mail-job.ts), so no token is ever stored readable.
+create function public.send_password_reset(user_id uuid)
+returns text
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  _me public.user_profiles := private.caller_profile();
+  _target public.user_profiles;
+  _delivery text;
+begin
+  if _me.organization_id is null then
+    raise exception 'No organization found';
+  end if;
+  if not _me.is_active or private.role_rank(_me.role) < private.role_rank('admin') then
+    raise exception 'Insufficient permissions to send password reset links';
+  end if;
+  select * into _target
+  from public.user_profiles p
+  where p.id = send_password_reset.user_id and p.organization_id = _me.organization_id;
+  if not found then
+    raise exception 'User not found';
+  end if;
+  if not _target.is_active then
+    raise exception 'This member is deactivated';
+  end if;
+  -- One link a minute per member, and a bound per organisation, so that the installation's
+  -- SMTP account cannot be turned against a member's inbox.
+  if exists (
+    select 1 from private.jobs j
+    where j.kind = 'auth.mail' and j.payload ->> 'user_id' = _target.id::text
+      and j.created_at > now() - interval '1 minute'
+  ) then
+    raise exception 'A reset link was sent to this member less than a minute ago';
+  end if;
+  if (select count(*) from private.jobs j
+      where j.kind = 'auth.mail' and j.organization_id = _me.organization_id
+        and j.created_at > now() - interval '1 hour') >= 100 then
+    raise exception 'Too many reset links sent in the last hour; please try again later';
+  end if;
+
+  perform private.enqueue_job(
+    'auth.mail',
+    jsonb_build_object('user_id', _target.id, 'kind', 'recovery', 'redirect_to', null),
+    _me.organization_id, 'auth.mail:recovery:' || _target.id, now(), 5);
+  select s.delivery into _delivery from private.mail_settings s;
+  -- `queued`: the link is on its way; `outbox`: this installation has no SMTP, nothing is sent.
+  return case _delivery when 'smtp' then 'queued' else 'outbox' end;
+end
+$$;
+
 -- ============================================================================================
 -- Grants
 -- ============================================================================================
+revoke all on schema private from public, anon, authenticated;
+
 -- Supabase grants everything in `public` to the API roles by default; take it back and grant
 -- only what the policies above are meant to govern.
 revoke all on public.organizations, public.user_profiles from anon, authenticated;
 grant select on public.organizations to authenticated;
 grant select on public.user_profiles to authenticated;
 grant insert (id, email, full_name, role, is_active) on public.user_profiles to authenticated;
-grant update (full_name) on public.user_profiles to authenticated;
+grant update (full_name, email_reminders) on public.user_profiles to authenticated;
 
 revoke all on function private.role_rank(text) from public, anon, authenticated;
 revoke all on function private.trim_whitespace(text) from public, anon, authenticated;
+revoke all on function private.two_factor_required_for(uuid) from public, anon, authenticated;
+revoke all on function private.session_is_aal2() from public, anon, authenticated;
+revoke all on function private.require_second_factor(uuid) from public, anon, authenticated;
 revoke all on function private.caller_organization_id(text) from public, anon, authenticated;
 revoke all on function private.caller_profile() from public, anon, authenticated;
 revoke all on function private.touch_updated_at() from public, anon, authenticated;
@@ -384,7 +519,9 @@ revoke all on function public.create_organization(text) from public, anon, authe
 revoke all on function public.update_user_role(uuid, text) from public, anon, authenticated;
 revoke all on function public.deactivate_user(uuid) from public, anon, authenticated;
 revoke all on function public.reactivate_user(uuid) from public, anon, authenticated;
+revoke all on function public.send_password_reset(uuid) from public, anon, authenticated;
 grant execute on function public.create_organization(text) to authenticated;
 grant execute on function public.update_user_role(uuid, text) to authenticated;
 grant execute on function public.deactivate_user(uuid) to authenticated;
 grant execute on function public.reactivate_user(uuid) to authenticated;
+grant execute on function public.send_password_reset(uuid) to authenticated;

@@ -1,122 +1,11 @@
--- Two-factor sign-in (TOTP, served by the auth service's /auth/v1/factors): an organisation's
--- master admin may require it of its admins and master admins. The rule is the database's:
--- while it is on, an admin whose session has not proved a second factor (`aal` claim `aal1`)
--- reaches nothing of the organisation: every policy and every rpc function that looks up the
--- caller (`caller_organization_id`, `caller_profile`) refuses with one clear message, and the
--- app leads the admin to enrol or to enter a code. Members (role `user`) are not concerned.
-
-alter table public.organizations
-  add column require_two_factor_for_admins boolean not null default false;
-
--- ============================================================================================
--- Helpers
--- ============================================================================================
-
--- Whether this user must sign in with a second factor: an active admin or master admin of an
--- organisation that requires it. Also read by the auth service before a last factor is removed.
-create function private.two_factor_required_for(user_id uuid)
-returns boolean
-language sql
-stable
-security definer
-set search_path = ''
-as $$
-  select coalesce((
-    select o.require_two_factor_for_admins
-    from public.user_profiles p
-    join public.organizations o on o.id = p.organization_id
-    where p.id = two_factor_required_for.user_id
-      and p.is_active
-      and private.role_rank(p.role) >= private.role_rank('admin')
-  ), false)
-$$;
-
--- Whether the request's session proved a second factor (the access token's `aal`).
-create function private.session_is_aal2()
-returns boolean
-language sql
-stable
-set search_path = ''
-as $$
-  select coalesce((select auth.jwt()) ->> 'aal', 'aal1') = 'aal2'
-$$;
-
--- The refusal, in the words the app shows.
-create function private.require_second_factor(user_id uuid)
-returns void
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
-begin
-  if user_id is not null and private.two_factor_required_for(user_id)
-     and not private.session_is_aal2() then
-    raise exception 'Two-factor sign-in is required for admins of this organization'
-      using errcode = '42501',
-            hint = 'Set up two-factor sign-in in your profile, or sign in with your code.';
-  end if;
-end
-$$;
-
--- The caller's organisation for the policies, as before, but refused for an admin who must
--- and did not prove a second factor.
-create or replace function private.caller_organization_id(minimum_role text default 'user')
-returns uuid
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
-declare
-  _uid uuid := (select auth.uid());
-  _organization uuid;
-begin
-  select p.organization_id into _organization
-  from public.user_profiles p
-  where p.id = _uid
-    and p.is_active
-    and private.role_rank(p.role) >= private.role_rank(minimum_role);
-  if _organization is not null then
-    perform private.require_second_factor(_uid);
-  end if;
-  return _organization;
-end
-$$;
-
--- The caller's profile for the rpc functions, as before, with the same refusal.
-create or replace function private.caller_profile()
-returns public.user_profiles
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  _uid uuid := auth.uid();
-  _profile public.user_profiles;
-begin
-  if _uid is null then
-    raise exception 'User not authenticated';
-  end if;
-  select * into _profile from public.user_profiles p where p.id = _uid;
-  if not found then
-    insert into public.user_profiles (id, email)
-    select u.id, coalesce(u.email, '') from auth.users u where u.id = _uid
-    on conflict (id) do nothing;
-    select * into _profile from public.user_profiles p where p.id = _uid;
-    if not found then
-      raise exception 'User not authenticated';
-    end if;
-  end if;
-  perform private.require_second_factor(_uid);
-  return _profile;
-end
-$$;
+-- Two-factor sign-in: what the app asks before it loads anything of the organisation, the
+-- master admin's switch, and the admins' view of who has a second factor. The rule itself (an
+-- admin who must and did not prove a second factor reaches nothing) and its helpers are in
+-- 01_organizations_and_profiles.sql, where the caller is looked up.
 
 -- ============================================================================================
 -- Functions
 -- ============================================================================================
-
 -- What the app needs before it loads anything of the organisation: whether this user must
 -- use a second factor, whether they have one, and whether this session proved it.
 create function public.two_factor_status()
@@ -191,7 +80,9 @@ end
 $$;
 
 -- A member lost their phone: the master admin removes their second factors and ends their
--- sessions, so they sign in with their password alone and enrol again.
+-- sessions, so they sign in with their password alone and enrol again. The removal is recorded
+-- in the organisation's history (kind member.two_factor_removed, naming the member), in the
+-- same transaction; nothing is recorded when the member had no factor to remove.
 create function public.remove_member_two_factor(user_id uuid)
 returns integer
 language plpgsql
@@ -221,6 +112,10 @@ begin
   delete from auth.mfa_factors f where f.user_id = _target.id;
   get diagnostics _removed = row_count;
   delete from auth.sessions s where s.user_id = _target.id;
+  if _removed > 0 then
+    perform private.log_activity(_me.organization_id, 'member.two_factor_removed', null,
+      private.display_name(_target), jsonb_build_object('member_id', _target.id));
+  end if;
   return _removed;
 end
 $$;
@@ -228,9 +123,6 @@ $$;
 -- ============================================================================================
 -- Grants
 -- ============================================================================================
-revoke all on function private.two_factor_required_for(uuid) from public, anon, authenticated;
-revoke all on function private.session_is_aal2() from public, anon, authenticated;
-revoke all on function private.require_second_factor(uuid) from public, anon, authenticated;
 revoke all on function public.two_factor_status() from public, anon, authenticated;
 revoke all on function public.set_two_factor_requirement(boolean) from public, anon, authenticated;
 revoke all on function public.members_with_two_factor() from public, anon, authenticated;

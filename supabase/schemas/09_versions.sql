@@ -1,23 +1,58 @@
--- Versions of every change of a document's file (issue 15), extending Renew's versions
--- (migration …0501): editing a text file's content and replacing the file keep the previous
--- file as a version too, and restoring a version makes its file current again as a new change
--- (the file it replaces becomes a version in turn). Each new file is uploaded first under a new
--- name in the organisation's folder; the functions make it the document's file in one
--- transaction. The history records each change (migration …0810's trigger reads the version a
--- change kept).
+-- Versions of a document's file: renewing a document (10_renewals.sql), editing a text file's
+-- content and replacing the file keep the previous file as a version instead of deleting it,
+-- and restoring a version makes its file current again as a new change (the file it replaces
+-- becomes a version in turn). Each row is a snapshot of the document as it was, with the file
+-- it had (kept in storage under its own name) and why it was superseded. Each new file is
+-- uploaded first under a new name in the organisation's folder; the functions make it the
+-- document's file in one transaction. The history records each change (16_activity.sql's
+-- trigger reads the version a change kept).
 
 -- ============================================================================================
 -- Tables
 -- ============================================================================================
-alter table public.document_versions drop constraint document_versions_change_check;
-alter table public.document_versions add constraint document_versions_change_check check (
-  change in ('renewal', 'file_replacement', 'content_edit', 'properties_edit', 'version_restore')
+create table public.document_versions (
+  id uuid primary key default gen_random_uuid(),
+  document_id uuid not null references public.documents (id) on delete cascade,
+  organization_id uuid not null references public.organizations (id) on delete cascade,
+  -- 1, 2, 3… per document, in the order they were superseded.
+  version_number integer not null constraint document_versions_number_check check (version_number >= 1),
+  -- Why this version was superseded (`properties_edit` is not used yet).
+  change text not null
+    constraint document_versions_change_check check (
+      change in ('renewal', 'file_replacement', 'content_edit', 'properties_edit', 'version_restore')
+    ),
+  -- The file of this version: the storage object stays under this name in the organisation's
+  -- folder (and counts towards its storage quota).
+  file_path text not null
+    constraint document_versions_file_path_in_folder check (
+      file_path ~ ('^documents/' || organization_id::text || '/[^/]+$')
+      and split_part(file_path, '/', 3) not in ('.', '..')
+    ),
+  size bigint not null constraint document_versions_size_check check (size >= 0),
+  -- The document's properties as they were (name, category, tags, description, expiry_date).
+  name text not null,
+  expiry_date date,
+  properties jsonb not null default '{}'::jsonb,
+  -- Who uploaded this version's file, and when.
+  uploaded_by uuid references public.user_profiles (id) on delete set null,
+  uploaded_at timestamptz not null,
+  -- Who superseded it, and when.
+  replaced_by uuid references public.user_profiles (id) on delete set null,
+  replaced_at timestamptz not null default now(),
+  constraint document_versions_number_unique unique (document_id, version_number)
 );
+
+-- ============================================================================================
+-- Indexes
+-- ============================================================================================
+create index document_versions_organization_id_idx on public.document_versions (organization_id);
+create index document_versions_file_path_idx on public.document_versions (file_path);
+create index document_versions_uploaded_by_idx on public.document_versions (uploaded_by);
+create index document_versions_replaced_by_idx on public.document_versions (replaced_by);
 
 -- ============================================================================================
 -- Helpers
 -- ============================================================================================
-
 -- Makes `file_path` (uploaded by the caller, a new object in the organisation's folder) the
 -- file of the caller's document `document_id`, keeping the current file as its newest version
 -- with `change`. Returns the updated document.
@@ -82,9 +117,24 @@ end
 $$;
 
 -- ============================================================================================
+-- Policies
+-- ============================================================================================
+alter table public.document_versions enable row level security;
+
+-- The versions of a trashed document are out of sight with it.
+create policy "members read their organisation's document versions"
+  on public.document_versions for select to authenticated
+  using (
+    organization_id = (select private.caller_organization_id())
+    and exists (select 1 from public.documents d where d.id = document_id)
+  );
+
+-- No insert, update or delete policies: versions are written by the functions below and
+-- renew_document, and go with their document.
+
+-- ============================================================================================
 -- Functions
 -- ============================================================================================
-
 -- A new file for a document: its edited content (`content_edit`, the default) or a
 -- replacement (`file_replacement`). The previous file stays as the newest version.
 create function public.replace_document_file(
@@ -148,6 +198,9 @@ $$;
 -- ============================================================================================
 -- Grants
 -- ============================================================================================
+revoke all on public.document_versions from anon, authenticated;
+grant select on public.document_versions to authenticated;
+
 revoke all on function private.supersede_document_file(uuid, text, text) from public, anon, authenticated;
 revoke all on function public.replace_document_file(uuid, text, text) from public, anon, authenticated;
 revoke all on function public.restore_document_version(uuid, text) from public, anon, authenticated;

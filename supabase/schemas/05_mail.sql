@@ -3,14 +3,21 @@
 -- without SMTP (the default of a first start) the message stays in the organisation's Outbox,
 -- which its admins read in the app, and nothing claims that it was delivered.
 --
--- Messages are written only by the SECURITY DEFINER functions below (and by the reminder run of
--- a later migration), never directly through the API: a member can send the organisation's
+-- Messages are written only by the SECURITY DEFINER functions below (and by the reminder run,
+-- 11_reminders.sql), never directly through the API: a member can send the organisation's
 -- documents, an admin an invitation, and that is all.
+
+-- One row: how this installation delivers mail. The embedded server writes it at start-up from
+-- its configuration (`SMTP_URL` or config.toml [auth.email.smtp]); on a hosted project, set it
+-- with SQL when the mail function has SMTP.
+--
+-- The delivery's outcomes are SQL functions too (save_mail_parts, record_mail_outcome), so that
+-- the embedded server and the `mail-worker` edge function of a hosted project
+-- (19_mail_worker.sql) record them alike.
 
 -- ============================================================================================
 -- Tables
 -- ============================================================================================
-
 -- One row: how this installation delivers mail. The embedded server writes it at start-up from
 -- its configuration (`SMTP_URL` or config.toml [auth.email.smtp]); on a hosted project, set it
 -- with SQL when the mail function has SMTP.
@@ -138,6 +145,58 @@ as $$
   select coalesce(nullif(private.trim_whitespace(profile.full_name), ''), profile.email)
 $$;
 
+-- Keeps the parts written for a message, so that every attempt sends the same text. Parts
+-- already kept are not replaced.
+create function private.save_mail_parts(message_id uuid, text_body text, html_body text, links jsonb)
+returns void
+language sql
+set search_path = ''
+as $$
+  update public.outbox_messages m
+  set text_body = save_mail_parts.text_body, html_body = save_mail_parts.html_body,
+      links = coalesce(save_mail_parts.links, '[]'::jsonb)
+  where m.id = save_mail_parts.message_id and m.text_body is null
+$$;
+
+-- Records the outcome of one delivery attempt of a message: `sent` (accepted by the SMTP
+-- server), `queued` (failed, tried again), `failed` (given up, with `error`), or `outbox` (no
+-- SMTP: kept in the Outbox). Once an invitation is sent, its link is the invited person's
+-- alone: the token leaves the stored message (tokens are otherwise kept only as hashes).
+create function private.record_mail_outcome(
+  message_id uuid, outcome text, error text, now_at timestamptz
+)
+returns void
+language plpgsql
+set search_path = ''
+as $$
+declare
+  _token text;
+begin
+  if record_mail_outcome.outcome = 'sent' then
+    update public.outbox_messages m
+    set status = 'sent', sent_at = record_mail_outcome.now_at, attempts = m.attempts + 1,
+        last_error = null
+    where m.id = record_mail_outcome.message_id
+    returning case when m.kind = 'invitation' then m.content ->> 'token' end into _token;
+    if nullif(_token, '') is not null then
+      update public.outbox_messages m
+      set text_body = replace(m.text_body, _token, '…'), html_body = replace(m.html_body, _token, '…'),
+          content = m.content - 'token'
+      where m.id = record_mail_outcome.message_id;
+    end if;
+  elsif record_mail_outcome.outcome = 'outbox' then
+    update public.outbox_messages m set status = 'outbox' where m.id = record_mail_outcome.message_id;
+  elsif record_mail_outcome.outcome in ('queued', 'failed') then
+    update public.outbox_messages m
+    set status = record_mail_outcome.outcome, attempts = m.attempts + 1,
+        last_error = left(coalesce(record_mail_outcome.error, 'delivery failed'), 2000)
+    where m.id = record_mail_outcome.message_id;
+  else
+    raise exception 'Unknown mail outcome: %', left(record_mail_outcome.outcome, 20);
+  end if;
+end
+$$;
+
 -- ============================================================================================
 -- Policies
 -- ============================================================================================
@@ -162,7 +221,7 @@ create type public.mail_result as (
 
 -- A member e-mails documents of their organisation, as attachments or as signed links (valid
 -- for the installation's longest signed link, and only while the sender stays an active
--- member). Replaces the specification's simulated sending.
+-- member). Replaces the specification's simulated sending. Trashed documents are not found.
 create function public.send_documents_email(
   recipients text[],
   subject text,
@@ -231,7 +290,8 @@ begin
                             order by d.name), '[]'::jsonb)
   into _found, _documents
   from public.documents d
-  where d.id = any (_ids) and d.organization_id = _me.organization_id;
+  where d.id = any (_ids) and d.organization_id = _me.organization_id
+    and d.deleted_at is null;
   if _found <> cardinality(_ids) then
     raise exception 'Document not found';
   end if;
@@ -254,120 +314,6 @@ begin
       'as_links', coalesce(send_documents_email.as_links, false)),
     _documents, _me.id);
   return (_id, (select m.status from public.outbox_messages m where m.id = _id))::public.mail_result;
-end
-$$;
-
--- The body of invite_user, shared with invite_user_by_email (unchanged behaviour: see the
--- invitations migration). Inviting an e-mail with a pending invitation replaces it.
-create function private.create_invitation(email text, role text, full_name text)
-returns public.invite_user_result
-language plpgsql
-security definer
-set search_path = ''
-as $$
-#variable_conflict use_column
-declare
-  _me public.user_profiles := private.caller_profile();
-  _email text := lower(private.trim_whitespace(coalesce(create_invitation.email, '')));
-  _role text := coalesce(nullif(private.trim_whitespace(create_invitation.role), ''), 'user');
-  _full_name text := nullif(private.trim_whitespace(create_invitation.full_name), '');
-  -- Two version-4 UUIDs: 2 × 122 random bits from the server's cryptographic generator.
-  _token text := replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '');
-  _invitation_id uuid;
-begin
-  if _me.organization_id is null then
-    raise exception 'No organization found';
-  end if;
-  if not _me.is_active or private.role_rank(_me.role) < private.role_rank('admin') then
-    raise exception 'Insufficient permissions to invite users';
-  end if;
-  if char_length(_email) > 254 or _email !~ '^[^@[:space:]]+@[^@[:space:]]+\.[^@[:space:]]+$' then
-    raise exception 'Invalid email address';
-  end if;
-  if _role not in ('user', 'admin') then
-    raise exception 'Role must be user or admin';
-  end if;
-  if char_length(_full_name) > 200 then
-    raise exception 'Full name must be at most 200 characters';
-  end if;
-  if exists (
-    select 1 from public.user_profiles p
-    where lower(p.email) = _email and p.organization_id = _me.organization_id
-  ) then
-    raise exception 'User is already a member of this organization';
-  end if;
-
-  insert into public.user_invitations as i
-    (email, role, full_name, organization_id, invited_by, expires_at)
-  values (_email, _role, _full_name, _me.organization_id, _me.id, now() + interval '7 days')
-  on conflict (organization_id, email) where accepted_at is null do update
-    set role = excluded.role,
-        full_name = excluded.full_name,
-        invited_by = excluded.invited_by,
-        expires_at = excluded.expires_at,
-        created_at = now()
-  returning i.id into _invitation_id;
-
-  insert into private.invitation_tokens (invitation_id, token_hash)
-  values (_invitation_id, private.hash_invitation_token(_token))
-  on conflict (invitation_id) do update set token_hash = excluded.token_hash;
-
-  return (_invitation_id, _email, _token)::public.invite_user_result;
-end
-$$;
-
-create or replace function public.invite_user(email text, role text, full_name text)
-returns public.invite_user_result
-language sql
-security definer
-set search_path = ''
-as $$
-  select private.create_invitation(email, role, full_name)
-$$;
-
-create type public.invite_by_email_result as (
-  id uuid,
-  email text,
-  token text,
-  mail_id uuid,
-  mail_status text
-);
-
--- invite_user, and the invitation e-mailed to the invited address in the same transaction: the
--- token exists in plain text only in this call, so the message carrying the link must be
--- recorded here. The delivery job removes the token from the stored message once it is sent.
-create function public.invite_user_by_email(email text, role text, full_name text)
-returns public.invite_by_email_result
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  _invitation public.invite_user_result :=
-    private.create_invitation(invite_user_by_email.email, invite_user_by_email.role,
-                              invite_user_by_email.full_name);
-  _me public.user_profiles := private.caller_profile();
-  _row public.user_invitations;
-  _organization_name text;
-  _mail_id uuid;
-begin
-  select * into _row from public.user_invitations i where i.id = _invitation.id;
-  select o.name into _organization_name from public.organizations o where o.id = _row.organization_id;
-  _mail_id := private.queue_mail(
-    _row.organization_id, 'invitation', array[_row.email],
-    format('You are invited to join %s', _organization_name),
-    jsonb_build_object(
-      'token', _invitation.token,
-      'invitee_name', _row.full_name,
-      'organization_name', _organization_name,
-      'inviter_name', private.display_name(_me),
-      'inviter_email', _me.email,
-      'role', _row.role,
-      'expires_at', _row.expires_at),
-    '[]'::jsonb, _me.id);
-  return (_invitation.id, _invitation.email, _invitation.token, _mail_id,
-          (select m.status from public.outbox_messages m where m.id = _mail_id))
-    ::public.invite_by_email_result;
 end
 $$;
 
@@ -421,11 +367,11 @@ revoke all on function private.is_email_address(text) from public, anon, authent
 revoke all on function private.queue_mail(uuid, text, text[], text, jsonb, jsonb, uuid, text)
   from public, anon, authenticated;
 revoke all on function private.display_name(public.user_profiles) from public, anon, authenticated;
-revoke all on function private.create_invitation(text, text, text) from public, anon, authenticated;
+revoke all on function private.save_mail_parts(uuid, text, text, jsonb) from public, anon, authenticated;
+revoke all on function private.record_mail_outcome(uuid, text, text, timestamptz)
+  from public, anon, authenticated;
 revoke all on function public.send_documents_email(text[], text, text, uuid[], boolean)
   from public, anon, authenticated;
-revoke all on function public.invite_user_by_email(text, text, text) from public, anon, authenticated;
 revoke all on function public.retry_outbox_message(uuid) from public, anon, authenticated;
 grant execute on function public.send_documents_email(text[], text, text, uuid[], boolean) to authenticated;
-grant execute on function public.invite_user_by_email(text, text, text) to authenticated;
 grant execute on function public.retry_outbox_message(uuid) to authenticated;

@@ -42,6 +42,7 @@ create table private.invitation_tokens (
 create unique index user_invitations_one_pending_per_email_idx
   on public.user_invitations (organization_id, email)
   where accepted_at is null;
+
 -- The admin listing: organisation filter, newest first.
 create index user_invitations_organization_id_created_at_idx
   on public.user_invitations (organization_id, created_at desc);
@@ -59,40 +60,24 @@ as $$
   select encode(sha256(convert_to(coalesce(token, ''), 'UTF8')), 'hex')
 $$;
 
--- ============================================================================================
--- Policies
--- ============================================================================================
-alter table public.user_invitations enable row level security;
-alter table private.invitation_tokens enable row level security;
-
-create policy "admins read their organisation's invitations"
-  on public.user_invitations for select to authenticated
-  using (organization_id = (select private.caller_organization_id('admin')));
-
--- No insert, update or delete policies: invitations change only through the functions below.
--- private.invitation_tokens has no policies at all.
-
--- ============================================================================================
--- Functions
--- ============================================================================================
 create type public.invite_user_result as (id uuid, email text, token text);
 
--- Admins invite a person to their organisation as user or admin. Inviting an e-mail that already
--- has a pending invitation replaces it: new token, role, name and a fresh 7-day expiry, and the
--- old link stops working. Since a link is shown only once, this is how an admin re-sends one.
-create function public.invite_user(email text, role text, full_name text)
+-- Admins invite a person to their organisation as user or admin (invite_user and
+-- invite_user_by_email below). Inviting an e-mail that already has a pending invitation replaces
+-- it: new token, role, name and a fresh 7-day expiry, and the old link stops working. Since a
+-- link is shown only once, this is how an admin re-sends one.
+create function private.create_invitation(email text, role text, full_name text)
 returns public.invite_user_result
 language plpgsql
 security definer
 set search_path = ''
 as $$
--- The parameters share names with columns (the API contract); in SQL, a bare name is a column.
 #variable_conflict use_column
 declare
   _me public.user_profiles := private.caller_profile();
-  _email text := lower(private.trim_whitespace(coalesce(invite_user.email, '')));
-  _role text := coalesce(nullif(private.trim_whitespace(invite_user.role), ''), 'user');
-  _full_name text := nullif(private.trim_whitespace(invite_user.full_name), '');
+  _email text := lower(private.trim_whitespace(coalesce(create_invitation.email, '')));
+  _role text := coalesce(nullif(private.trim_whitespace(create_invitation.role), ''), 'user');
+  _full_name text := nullif(private.trim_whitespace(create_invitation.full_name), '');
   -- Two version-4 UUIDs: 2 × 122 random bits from the server's cryptographic generator.
   _token text := replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '');
   _invitation_id uuid;
@@ -135,6 +120,77 @@ begin
   on conflict (invitation_id) do update set token_hash = excluded.token_hash;
 
   return (_invitation_id, _email, _token)::public.invite_user_result;
+end
+$$;
+
+-- ============================================================================================
+-- Policies
+-- ============================================================================================
+alter table public.user_invitations enable row level security;
+alter table private.invitation_tokens enable row level security;
+
+create policy "admins read their organisation's invitations"
+  on public.user_invitations for select to authenticated
+  using (organization_id = (select private.caller_organization_id('admin')));
+
+-- No insert, update or delete policies: invitations change only through the functions below.
+-- private.invitation_tokens has no policies at all.
+
+-- ============================================================================================
+-- Functions
+-- ============================================================================================
+create function public.invite_user(email text, role text, full_name text)
+returns public.invite_user_result
+language sql
+security definer
+set search_path = ''
+as $$
+  select private.create_invitation(email, role, full_name)
+$$;
+
+create type public.invite_by_email_result as (
+  id uuid,
+  email text,
+  token text,
+  mail_id uuid,
+  mail_status text
+);
+
+-- invite_user, and the invitation e-mailed to the invited address in the same transaction: the
+-- token exists in plain text only in this call, so the message carrying the link must be
+-- recorded here. The delivery job removes the token from the stored message once it is sent.
+create function public.invite_user_by_email(email text, role text, full_name text)
+returns public.invite_by_email_result
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  _invitation public.invite_user_result :=
+    private.create_invitation(invite_user_by_email.email, invite_user_by_email.role,
+                              invite_user_by_email.full_name);
+  _me public.user_profiles := private.caller_profile();
+  _row public.user_invitations;
+  _organization_name text;
+  _mail_id uuid;
+begin
+  select * into _row from public.user_invitations i where i.id = _invitation.id;
+  select o.name into _organization_name from public.organizations o where o.id = _row.organization_id;
+  _mail_id := private.queue_mail(
+    _row.organization_id, 'invitation', array[_row.email],
+    format('You are invited to join %s', _organization_name),
+    jsonb_build_object(
+      'token', _invitation.token,
+      'invitee_name', _row.full_name,
+      'organization_name', _organization_name,
+      'inviter_name', private.display_name(_me),
+      'inviter_email', _me.email,
+      'role', _row.role,
+      'expires_at', _row.expires_at),
+    '[]'::jsonb, _me.id);
+  return (_invitation.id, _invitation.email, _invitation.token, _mail_id,
+          (select m.status from public.outbox_messages m where m.id = _mail_id))
+    ::public.invite_by_email_result;
 end
 $$;
 
@@ -249,6 +305,31 @@ begin
 end
 $$;
 
+-- Invitation-only sign-up: when an installation closes sign-up (`[auth] enable_signup = false`),
+-- the embedded auth service still creates the account of someone holding a valid invitation,
+-- for the e-mail address the invitation was sent to. It asks this function, as the database
+-- owner; no API role may call it, and it reads nothing an API role could not already learn with
+-- the token from get_invitation.
+--
+-- Hosted Supabase closes sign-up in GoTrue itself, which knows nothing of invitations; there,
+-- keep sign-up open or create invited accounts with the admin API.
+create function private.invitation_allows_sign_up(token text, email text)
+returns boolean
+language sql
+stable
+set search_path = ''
+as $$
+  select exists (
+    select 1
+    from private.invitation_tokens t
+    join public.user_invitations i on i.id = t.invitation_id
+    where t.token_hash = private.hash_invitation_token(invitation_allows_sign_up.token)
+      and i.accepted_at is null
+      and i.expires_at > now()
+      and i.email = lower(invitation_allows_sign_up.email)
+  )
+$$;
+
 -- ============================================================================================
 -- Grants
 -- ============================================================================================
@@ -257,11 +338,16 @@ grant select on public.user_invitations to authenticated;
 revoke all on private.invitation_tokens from public, anon, authenticated, service_role;
 
 revoke all on function private.hash_invitation_token(text) from public, anon, authenticated;
+revoke all on function private.create_invitation(text, text, text) from public, anon, authenticated;
+revoke all on function private.invitation_allows_sign_up(text, text)
+  from public, anon, authenticated;
 revoke all on function public.invite_user(text, text, text) from public, anon, authenticated;
+revoke all on function public.invite_user_by_email(text, text, text) from public, anon, authenticated;
 revoke all on function public.cancel_invitation(uuid) from public, anon, authenticated;
 revoke all on function public.get_invitation(text) from public, anon, authenticated;
 revoke all on function public.accept_invitation(text) from public, anon, authenticated;
 grant execute on function public.invite_user(text, text, text) to authenticated;
+grant execute on function public.invite_user_by_email(text, text, text) to authenticated;
 grant execute on function public.cancel_invitation(uuid) to authenticated;
 grant execute on function public.get_invitation(text) to anon, authenticated;
 grant execute on function public.accept_invitation(text) to authenticated;

@@ -1,72 +1,11 @@
--- Renewals: who is responsible for a document, a "renewal in progress" marker that pauses its
--- reminders, and earlier versions of its file. Renewing a document (a new file and a new expiry
--- date in one step) keeps the previous file as a version instead of deleting it.
---
--- Versions are designed for every kind of change a later migration records (content edits,
--- property edits): each row is a snapshot of the document as it was, with the file it had
--- (kept in storage under its own name) and why it was superseded.
-
--- ============================================================================================
--- Tables
--- ============================================================================================
-alter table public.documents
-  -- The member who looks after this document; defaults to the uploader. Reminders go to them
-  -- (a deactivated one, or one who left, falls back to the organisation's admins).
-  add column responsible_id uuid references public.user_profiles (id) on delete set null,
-  -- Someone is renewing it: its reminders pause until it is renewed or the marker is removed.
-  add column renewal_in_progress boolean not null default false,
-  add column renewal_note text
-    constraint documents_renewal_note_length check (char_length(renewal_note) <= 1000),
-  -- Far past or far future dates are typing mistakes (year 20026) that no calendar, e-mail or
-  -- browser date handles alike; existing rows are left as they are.
-  add constraint documents_expiry_date_range
-    check (expiry_date between date '1900-01-01' and date '9999-12-31') not valid;
-
-create table public.document_versions (
-  id uuid primary key default gen_random_uuid(),
-  document_id uuid not null references public.documents (id) on delete cascade,
-  organization_id uuid not null references public.organizations (id) on delete cascade,
-  -- 1, 2, 3… per document, in the order they were superseded.
-  version_number integer not null constraint document_versions_number_check check (version_number >= 1),
-  -- Why this version was superseded. Renew is the first; later changes add their own.
-  change text not null
-    constraint document_versions_change_check check (
-      change in ('renewal', 'file_replacement', 'content_edit', 'properties_edit')
-    ),
-  -- The file of this version: the storage object stays under this name in the organisation's
-  -- folder (and counts towards its storage quota).
-  file_path text not null
-    constraint document_versions_file_path_in_folder check (
-      file_path ~ ('^documents/' || organization_id::text || '/[^/]+$')
-      and split_part(file_path, '/', 3) not in ('.', '..')
-    ),
-  size bigint not null constraint document_versions_size_check check (size >= 0),
-  -- The document's properties as they were (name, category, tags, description, expiry_date).
-  name text not null,
-  expiry_date date,
-  properties jsonb not null default '{}'::jsonb,
-  -- Who uploaded this version's file, and when.
-  uploaded_by uuid references public.user_profiles (id) on delete set null,
-  uploaded_at timestamptz not null,
-  -- Who superseded it, and when.
-  replaced_by uuid references public.user_profiles (id) on delete set null,
-  replaced_at timestamptz not null default now(),
-  constraint document_versions_number_unique unique (document_id, version_number)
-);
-
--- ============================================================================================
--- Indexes
--- ============================================================================================
-create index documents_responsible_id_idx on public.documents (responsible_id);
-create index document_versions_organization_id_idx on public.document_versions (organization_id);
-create index document_versions_file_path_idx on public.document_versions (file_path);
-create index document_versions_uploaded_by_idx on public.document_versions (uploaded_by);
-create index document_versions_replaced_by_idx on public.document_versions (replaced_by);
+-- Renewals: who is responsible for a document (documents.responsible_id), a "renewal in
+-- progress" marker that pauses its reminders (documents.renewal_in_progress and
+-- renewal_note), and Renew itself: a new file and a new expiry date in one step, which keeps
+-- the previous file as a version (09_versions.sql) instead of deleting it.
 
 -- ============================================================================================
 -- Helpers
 -- ============================================================================================
-
 -- The responsible member defaults to the uploader and must be a member of the document's
 -- organisation; the note goes with the marker.
 create function private.check_document_responsible()
@@ -102,24 +41,12 @@ create trigger documents_check_responsible
   for each row execute function private.check_document_responsible();
 
 -- ============================================================================================
--- Policies
--- ============================================================================================
-alter table public.document_versions enable row level security;
-
-create policy "members read their organisation's document versions"
-  on public.document_versions for select to authenticated
-  using (organization_id = (select private.caller_organization_id()));
-
--- No insert, update or delete policies: versions are written by renew_document (and later
--- migrations' functions) and go with their document.
-
--- ============================================================================================
 -- Functions
 -- ============================================================================================
-
 -- Renew: the document gets a new file (already uploaded by the caller to `file_path` in the
 -- organisation's folder) and a new expiry date in one step; the previous file stays as the
 -- newest version. The marker is cleared, and a new expiry date starts a new reminder cycle.
+-- A document in the trash is not found.
 create function public.renew_document(document_id uuid, file_path text, expiry_date date)
 returns public.documents
 language plpgsql
@@ -138,6 +65,7 @@ begin
   end if;
   select * into _document from public.documents d
   where d.id = renew_document.document_id and d.organization_id = _me.organization_id
+    and d.deleted_at is null
   for update;
   if not found then
     raise exception 'Document not found';
@@ -195,12 +123,6 @@ $$;
 -- ============================================================================================
 -- Grants
 -- ============================================================================================
-grant insert (responsible_id, renewal_in_progress, renewal_note) on public.documents to authenticated;
-grant update (responsible_id, renewal_in_progress, renewal_note) on public.documents to authenticated;
-
-revoke all on public.document_versions from anon, authenticated;
-grant select on public.document_versions to authenticated;
-
 revoke all on function private.check_document_responsible() from public, anon, authenticated;
 revoke all on function public.renew_document(uuid, text, date) from public, anon, authenticated;
 grant execute on function public.renew_document(uuid, text, date) to authenticated;

@@ -145,6 +145,7 @@ begin
       left join public.user_profiles r on r.id = d.responsible_id
       where d.organization_id = _feed.organization_id
         and d.expiry_date is not null
+        and d.deleted_at is null
         and (_feed.scope = 'all' or d.responsible_id = _feed.user_id)
     ), '[]'::jsonb))
   into _result
