@@ -242,8 +242,10 @@ create trigger documents_text_follows_file
 -- statement at a time, busy for seconds just after start).
 -- Turns extraction on and looks at up to `batch_size` documents after `after_id` (in id order;
 -- null: from the first): adds the text rows of documents made before the text table existed,
--- and queues those whose current file was never read, or whose reading failed every attempt
--- (a restart is their "later"). Pending jobs are not queued twice (dedupe keys). Returns the
+-- and queues those whose current file was never read or whose reading is pending. A file whose
+-- reading failed every attempt is not queued again (issue 22, R2): one that takes its reader's
+-- memory made a crash loop when every start retried it; a new version queues its own job.
+-- Pending jobs are not queued twice (dedupe keys). Returns the
 -- last id looked at, and how many were queued; a null id when no document is left.
 create function private.start_text_extraction_batch(after_id uuid, batch_size integer)
 returns table (last_id uuid, queued integer)
@@ -280,7 +282,7 @@ begin
       left join storage.objects o on o.bucket_id = 'documents' and o.name = d.file_path
      where d.id = t.document_id
        and d.id = any (_ids)
-       and (t.state in ('pending', 'failed')
+       and (t.state = 'pending'
             or (t.state = 'unavailable' and t.extracted_at is null)
             or t.object_version is distinct from o.version)
     returning t.document_id, t.organization_id, t.object_version
