@@ -15,7 +15,7 @@ import { systemClock } from './jobs/clock.ts';
 import { JobRunner } from './jobs/job-runner.ts';
 import { backgroundWork } from './jobs/registry.ts';
 import { Scheduler } from './jobs/scheduler.ts';
-import { applyMailDelivery } from './mail/delivery-setting.ts';
+import { applyMailSettings } from './mail/settings-row.ts';
 import { startTextExtraction } from './search/text-extraction-start.ts';
 import { applyTrashRetention } from './trash/retention-setting.ts';
 import { CpuPool } from './workers/cpu-pool.ts';
@@ -52,8 +52,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   if (!options.skipMigrations) {
     await migrate(db, path.join(config.supabaseDir, 'migrations'));
   }
-  // Before any request: the functions that record mail tell their callers whether it is sent.
-  await applyMailDelivery(db, config.mail.smtp !== null);
+  // Before any request: the functions that record mail tell their callers whether it is sent,
+  // and take its recipients from the allowances the configuration sets.
+  await applyMailSettings(db, config.mail);
   await applyTrashRetention(db, config.trash.retentionMs);
   const keys = deriveKeys(await loadJwtSecret(config.dataDir, config.jwtSecret));
   let url = '';
