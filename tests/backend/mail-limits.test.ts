@@ -193,7 +193,7 @@ describe('limits of what an organisation may e-mail', () => {
     expect((await inviteByEmail(other.master, uniqueEmail('neighbour'))).error).toBeNull();
   });
 
-  it('counts a failed message sent again, and refuses it past the limit', async () => {
+  it("counts a failed message sent again and an admin's reset link, and refuses them past the limit", async () => {
     const church = await createOrganisation(server, 'Retry Church');
     await ageOrganisation(server, church);
     const member = await addMember(server, church, 'user', 'retrier');
@@ -213,6 +213,12 @@ describe('limits of what an organisation may e-mail', () => {
       [failed.id],
     );
     expect(rows[0]?.status).toBe('failed');
+
+    // A reset link an admin sends a member counts too.
+    const reset = (await church.master.client.rpc('send_password_reset', {
+      user_id: member.userId,
+    })) as RpcAnswer<unknown>;
+    expectLimit(reset, /^Your organization has reached its limit of 6 e-mail recipients/);
   });
 
   it('does not e-mail an invitation to the same address again within the hour, but gives a new link', async () => {
