@@ -148,6 +148,11 @@ describe('files on disk are private', () => {
     const exported = await church.master.client.rpc('start_organization_export');
     expect(exported.error).toBeNull();
     await server.jobs.runDue();
+    const { rows: exports } = await server.db.query<{ status: string }>(
+      'select status from public.organization_exports where organization_id = $1',
+      [church.id],
+    );
+    expect(exports).toEqual([{ status: 'ready' }]);
     if (server.db.kind === 'pglite') {
       // A new database worker (after a request past its deadline) opens the files again.
       await (server.db as PgliteHost).restart(new Error('a request ran past its deadline'));
