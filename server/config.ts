@@ -19,6 +19,7 @@ import {
 
 export type { AuthSettings } from './config/auth-settings.ts';
 export type { MailSettings, SmtpSettings } from './config/mail-settings.ts';
+export type { MailLimits } from './config/mail-limit-settings.ts';
 
 /** `/rest/v1` bounds: what one request may ask for, checked before it reaches the database. */
 export interface ApiSettings {
@@ -250,7 +251,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     functionsDir: path.resolve(env.FUNCTIONS_DIR ?? path.join(supabaseDir, 'functions')),
     logRequests: env.LOG_REQUESTS !== '0',
     auth: readAuthSettings(env, supabaseToml),
-    mail: readMailSettings(env, supabaseToml),
+    mail: readMailSettings(env, supabaseToml, stewardToml, stewardName),
     api: {
       maxRows: integerSetting(
         source(api, 'config.toml [api]', 'max_rows', env, 'API_MAX_ROWS'),

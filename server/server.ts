@@ -7,6 +7,7 @@ import type { AppContext } from './context.ts';
 import type { Database } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 import { openDatabase } from './db/open.ts';
+import { ensurePrivateDir, makeDataDirPrivate, usePrivateUmask } from './files/private-modes.ts';
 import type { ApiEnv } from './http/api-env.ts';
 import type { ApiKeys } from './http/keys.ts';
 import { deriveKeys, loadJwtSecret } from './http/keys.ts';
@@ -15,7 +16,7 @@ import { systemClock } from './jobs/clock.ts';
 import { JobRunner } from './jobs/job-runner.ts';
 import { backgroundWork } from './jobs/registry.ts';
 import { Scheduler } from './jobs/scheduler.ts';
-import { applyMailDelivery } from './mail/delivery-setting.ts';
+import { applyMailSettings } from './mail/settings-row.ts';
 import { startTextExtraction } from './search/text-extraction-start.ts';
 import { applyTrashRetention } from './trash/retention-setting.ts';
 import { CpuPool } from './workers/cpu-pool.ts';
@@ -51,14 +52,20 @@ export interface RunningServer {
 /** Opens the database, applies migrations, and listens. Resolves once requests are served. */
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const { config } = options;
+  // Everything under the data directory is the owner's alone, whatever umask we were given.
+  usePrivateUmask();
+  await ensurePrivateDir(config.dataDir);
   const db = options.db ?? (await openDatabase(config));
   if (!options.skipMigrations) {
     await migrate(db, path.join(config.supabaseDir, 'migrations'));
   }
-  // Before any request: the functions that record mail tell their callers whether it is sent.
-  await applyMailDelivery(db, config.mail.smtp !== null);
+  // Before any request: the functions that record mail tell their callers whether it is sent,
+  // and take its recipients from the allowances the configuration sets.
+  await applyMailSettings(db, config.mail);
   await applyTrashRetention(db, config.trash.retentionMs);
   const keys = deriveKeys(await loadJwtSecret(config.dataDir, config.jwtSecret));
+  // Files written before Steward kept them private (see server/files/private-modes.ts).
+  await makeDataDirPrivate(config.dataDir);
   let url = '';
   const cpu = new CpuPool({ threads: config.workers.cpuThreads });
   // Background work waits as long as it must for its process (each job bounds its own time).

@@ -65,6 +65,7 @@ async function startAccountServer(smtpUrl: string) {
       AUTH_RATE_LIMIT_SIGN_IN_SIGN_UPS: '100000',
       AUTH_RATE_LIMIT_TOKEN_REFRESH: '100000',
       AUTH_RATE_LIMIT_EMAIL_SENT: '100000',
+      AUTH_EMAIL_REQUESTS_PER_ADDRESS: '100000',
       AUTH_EMAIL_MAX_FREQUENCY: '1ms',
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,12 +1,23 @@
 import type { AppContext } from '../context.ts';
 import type { Queryable } from '../db/database.ts';
 import { isPostgresError } from '../db/database.ts';
+import { AuthError } from './errors.ts';
 
 /** The job kind that sends the auth service's e-mails (written by `server/mail/`). */
 export const ACCOUNT_MAIL_KIND = 'auth.mail';
 
 /** The e-mails of the auth service: each carries one link (and its code) for one account. */
 export type AccountMailKind = 'recovery' | 'email_change' | 'signup';
+
+/**
+ * What the database raises when an e-mail would pass the installation's allowance
+ * (`private.take_mail_allowance`, migration 20261128000501).
+ */
+const MAIL_LIMIT_SQLSTATE = 'PT429';
+
+/** GoTrue's answer past `[auth.rate_limit] email_sent`. */
+const emailRateLimitExceeded = () =>
+  new AuthError(429, 'over_email_send_rate_limit', 'email rate limit exceeded');
 
 /**
  * Queues an account e-mail for `userId`, in the caller's transaction or on its own, and wakes
@@ -27,6 +38,10 @@ export async function queueAccountMail(
       JSON.stringify({ user_id: userId, kind, redirect_to: redirectTo }),
     ]);
   } catch (error) {
+    // The job takes its recipient from the installation's allowance as it is added.
+    if (isPostgresError(error) && error.code === MAIL_LIMIT_SQLSTATE) {
+      throw emailRateLimitExceeded();
+    }
     // 42883: no such function; 3F000: no such schema.
     if (isPostgresError(error) && (error.code === '42883' || error.code === '3F000')) {
       console.warn('auth: this database has no job queue; account e-mails cannot be sent');
@@ -36,4 +51,23 @@ export async function queueAccountMail(
   }
   ctx.jobs.wake();
   return true;
+}
+
+/**
+ * Takes one recipient from the installation's allowance of e-mail as an account e-mail would,
+ * for a request that sends nothing (a password recovery for an address without an account), so
+ * that the answer past the allowance is the same whether or not the address has one. Without
+ * SMTP nothing is e-mailed and nothing counts; a database without the limits has nothing to take.
+ */
+export async function takeAccountMailAllowance(ctx: AppContext, q: Queryable): Promise<void> {
+  if (!ctx.config.mail.smtp) return;
+  try {
+    await q.query('select private.take_mail_allowance(null, 1)');
+  } catch (error) {
+    if (isPostgresError(error) && error.code === MAIL_LIMIT_SQLSTATE) {
+      throw emailRateLimitExceeded();
+    }
+    if (isPostgresError(error) && (error.code === '42883' || error.code === '3F000')) return;
+    throw error;
+  }
 }

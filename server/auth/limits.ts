@@ -36,7 +36,7 @@ export class AuthLimits {
   private readonly tokenRefreshes: RequestRateLimiter;
   /** Failed password sign-ins, slowed down per address and per account. */
   readonly guesses: GuessLimiter;
-  /** Account e-mails asked for per client address in an hour (`email_sent`). */
+  /** Account e-mails asked for per client address in an hour (AUTH_EMAIL_REQUESTS_PER_ADDRESS). */
   private readonly emailRequests: RequestRateLimiter;
   /** Account e-mails to one address: one per `max_frequency`. */
   private readonly emailRecipients: RequestRateLimiter;
@@ -55,7 +55,7 @@ export class AuthLimits {
     });
     this.guesses = new GuessLimiter({ ...settings.guesses, maxKeys });
     this.emailRequests = new RequestRateLimiter({
-      limit: settings.emailsSentPerAddress,
+      limit: settings.emailRequestsPerAddress,
       windowMs: 60 * 60_000,
       maxKeys,
     });

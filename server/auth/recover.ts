@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import type { AppContext } from '../context.ts';
 import type { ApiEnv } from '../http/api-env.ts';
-import { queueAccountMail } from './account-mail.ts';
+import { queueAccountMail, takeAccountMailAllowance } from './account-mail.ts';
 import { badRequest } from './errors.ts';
 import type { AuthLimits } from './limits.ts';
 import { allowedRedirect } from './redirects.ts';
@@ -32,6 +32,9 @@ export function registerRecover(app: Hono<ApiEnv>, ctx: AppContext, limits: Auth
     if (user && !user.is_banned) {
       const redirectTo = allowedRedirect(ctx.config.auth, c.req.query('redirect_to'));
       await queueAccountMail(ctx, ctx.db, user.id, 'recovery', redirectTo);
+    } else {
+      // Counted as if it were sent: past the installation's allowance, both answer 429.
+      await takeAccountMailAllowance(ctx, ctx.db);
     }
     return c.json({});
   });

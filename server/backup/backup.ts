@@ -5,6 +5,7 @@ import { create } from 'tar';
 import type { ServerConfig } from '../config.ts';
 import { DataDirInUseError, lockDataDir } from '../db/data-dir-lock.ts';
 import { openPglite } from '../db/pglite.ts';
+import { PRIVATE_FILE_MODE } from '../files/private-modes.ts';
 import { deriveKeys, loadJwtSecret } from '../http/keys.ts';
 import type { BackupManifest } from './manifest.ts';
 import { DATABASE_DUMP_NAME, MANIFEST_NAME } from './manifest.ts';
@@ -37,7 +38,7 @@ export interface BackupResult {
  * its lock on the data directory) is asked for the snapshot over HTTP with the service-role key;
  * a stopped installation is opened directly, holding the lock so that no server starts
  * meanwhile. The archive is written beside its name and renamed when complete, so a failed
- * backup leaves no partial file under that name.
+ * backup leaves no partial file under that name; it is the owner's alone (0600).
  */
 export async function backupInstallation(options: BackupOptions): Promise<BackupResult> {
   const { config } = options;
@@ -146,7 +147,11 @@ async function writeArchive(dir: string, file: string): Promise<void> {
   }
   // The fastest level: stored documents (PDF, Office, images) are compressed already, and a
   // level 1 archive of the database is about 15 % larger than one of level 6 in half the time.
-  await create({ file, cwd: dir, gzip: { level: 1 }, portable: true }, entries);
+  // It holds the secret that signs every session: readable by the owner only.
+  await create(
+    { file, mode: PRIVATE_FILE_MODE, cwd: dir, gzip: { level: 1 }, portable: true },
+    entries,
+  );
   const handle = await open(file, 'r+');
   try {
     await handle.sync();

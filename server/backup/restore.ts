@@ -6,6 +6,7 @@ import { extract, list } from 'tar';
 import type { ServerConfig } from '../config.ts';
 import { knownMigrationVersions } from '../db/migrate.ts';
 import { openPglite } from '../db/pglite.ts';
+import { makeTreePrivate, PRIVATE_DIR_MODE } from '../files/private-modes.ts';
 import { isStoredVersion } from '../storage/file-store.ts';
 import { BackupError } from './backup.ts';
 import type { BackupManifest } from './manifest.ts';
@@ -51,12 +52,15 @@ export async function restoreInstallation(
 
   await mkdir(path.dirname(target), { recursive: true });
   const temp = `${target}.restoring-${randomBytes(4).toString('hex')}`;
-  await mkdir(temp, { mode: 0o700 });
+  await mkdir(temp, { mode: PRIVATE_DIR_MODE });
   try {
     await extract({ file, cwd: temp, strict: true, filter: (entryPath) => allowed(entryPath) });
     await loadDatabase(temp, manifest);
     await rm(path.join(temp, DATABASE_DUMP_NAME));
     await rm(path.join(temp, MANIFEST_NAME));
+    // Whatever modes the archive recorded (a backup of an older Steward's data directory):
+    // the restored installation is the owner's alone.
+    await makeTreePrivate(temp);
     // An empty target directory is replaced; anything put there meanwhile makes this fail.
     await rmdir(target).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== 'ENOENT') throw error;

@@ -57,11 +57,12 @@ export interface AuthSettings {
   /** `[auth.rate_limit] token_refresh`: refreshes per client address in five minutes (150). */
   tokenRefreshesPerAddress: number;
   /**
-   * `[auth.rate_limit] email_sent`: requests for account e-mails (password recovery, e-mail
-   * change) per client address in an hour (GoTrue's default is 30; GoTrue counts the whole
-   * project, which would let one organisation stop another's mail, so Steward counts per client).
+   * Requests for account e-mails (password recovery, e-mail change) per client address in an
+   * hour (AUTH_EMAIL_REQUESTS_PER_ADDRESS, 30), so that one client cannot spend the
+   * installation's allowance of e-mail (`[auth.rate_limit] email_sent`, see
+   * `config/mail-limit-settings.ts`) by itself. Steward's own, as GoTrue's per-address limits.
    */
-  emailsSentPerAddress: number;
+  emailRequestsPerAddress: number;
   /**
    * `[auth.email] max_frequency`: shortest time between two account e-mails to one address, in
    * milliseconds (GoTrue's default is 1 minute). Unknown addresses are limited alike.
@@ -138,8 +139,8 @@ export function readAuthSettings(
       150,
       1,
     ),
-    emailsSentPerAddress: integerSetting(
-      from(rateLimit, 'auth.rate_limit', 'email_sent', 'AUTH_RATE_LIMIT_EMAIL_SENT'),
+    emailRequestsPerAddress: integerSetting(
+      from({}, 'auth', '', 'AUTH_EMAIL_REQUESTS_PER_ADDRESS'),
       30,
       1,
     ),

@@ -1,3 +1,5 @@
+import type { MailLimits } from './mail-limit-settings.ts';
+import { readMailLimits } from './mail-limit-settings.ts';
 import { tableAt, type TomlTable } from './toml.ts';
 import { integerSetting, stringSetting, booleanSetting, type SettingSource } from './values.ts';
 
@@ -11,6 +13,8 @@ export interface MailSettings {
   smtp: SmtpSettings | null;
   /** The From of every message: `[auth.email.smtp] admin_email` and `sender_name`. */
   sender: { address: string; name: string };
+  /** How much e-mail people may cause, per installation and per organisation. */
+  limits: MailLimits;
 }
 
 /** A browser's `<input type="email">` rule (WHATWG), as the database checks recipients. */
@@ -33,11 +37,14 @@ function fromEnvReference(value: string | undefined, env: NodeJS.ProcessEnv, whe
  * Reads the SMTP server and the sender from `SMTP_URL` (`smtp://user:pass@host:587` or
  * `smtps://…:465`) or config.toml `[auth.email.smtp]` (the Supabase CLI's keys: `enabled`,
  * `host`, `port`, `user`, `pass`, `admin_email`, `sender_name`), the variable first. Neither:
- * no SMTP. With SMTP, a sender address is required (`admin_email` or `SMTP_ADMIN_EMAIL`).
+ * no SMTP. With SMTP, a sender address is required (`admin_email` or `SMTP_ADMIN_EMAIL`). The
+ * limits come from config.toml `[auth.rate_limit] email_sent` and steward.toml `[mail]`.
  */
 export function readMailSettings(
   env: NodeJS.ProcessEnv = process.env,
   supabaseToml: TomlTable = {},
+  stewardToml: TomlTable = {},
+  stewardName = 'steward.toml',
 ): MailSettings {
   const smtpTable = tableAt(tableAt(tableAt(supabaseToml, 'auth'), 'email'), 'smtp');
   const where = 'config.toml [auth.email.smtp]';
@@ -91,5 +98,9 @@ export function readMailSettings(
       `${where} sender_name must be one line of at most 100 characters, without quotes or <>`,
     );
   }
-  return { smtp, sender: { address: address || 'steward@localhost', name } };
+  return {
+    smtp,
+    sender: { address: address || 'steward@localhost', name },
+    limits: readMailLimits(env, supabaseToml, stewardToml, stewardName),
+  };
 }

@@ -1,6 +1,6 @@
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { DatabaseSettings } from '../config.ts';
+import { ensurePrivateDir } from '../files/private-modes.ts';
 import type { Database } from './database.ts';
 import { PgliteHost } from './pglite-host.ts';
 import { openPostgres } from './postgres.ts';
@@ -22,7 +22,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     });
   }
   const dir = path.join(options.dataDir, 'db');
-  await mkdir(dir, { recursive: true });
+  await ensurePrivateDir(dir);
   return PgliteHost.open({
     dataDir: dir,
     ...(options.database ? { timeoutsMs: options.database.statementTimeoutMs } : {}),

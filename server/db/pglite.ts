@@ -1,4 +1,5 @@
 import { PGlite, types } from '@electric-sql/pglite';
+import { makeTreePrivate } from '../files/private-modes.ts';
 import type { Database, Queryable, QueryResult, Row } from './database.ts';
 import { TEXT_KEPT_TYPES, settleBatch } from './database.ts';
 import { BatchRunner } from './pglite-batch.ts';
@@ -32,6 +33,9 @@ export async function openPglite(
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
     parsers,
   });
+  // Its file system writes a new database's files 0666, and caches 0644 at every start,
+  // whatever the umask: take that back before anything is stored in them.
+  if (options.dataDir) await makeTreePrivate(options.dataDir);
   // Every call through this interface counts as one that may write; a transaction counts once.
   const writeClock = new WriteClock();
   const base = wrap(pglite);

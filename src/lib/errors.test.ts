@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorMessage } from './errors.ts';
+import { EMAIL_LIMIT_REACHED, errorMessage } from './errors.ts';
 
 describe('errorMessage', () => {
   it('reads the message of an Error and of an error object from supabase-js', () => {
@@ -13,5 +13,12 @@ describe('errorMessage', () => {
     expect(errorMessage(undefined)).toBe('Unknown error');
     expect(errorMessage({ message: 42 })).toBe('Unknown error');
     expect(errorMessage(null, 'Upload failed')).toBe('Upload failed');
+  });
+
+  it("puts the auth service's e-mail limit in words a member understands", () => {
+    expect(
+      errorMessage({ code: 'over_email_send_rate_limit', message: 'email rate limit exceeded' }),
+    ).toBe(EMAIL_LIMIT_REACHED);
+    expect(errorMessage(new Error('Email rate limit exceeded'))).toBe(EMAIL_LIMIT_REACHED);
   });
 });

@@ -164,7 +164,7 @@ describe('the calendar feed', () => {
     expect(later.events[0]!.alarms).toEqual(['-P14D']);
   });
 
-  it('answers 404 to unknown, malformed and revoked addresses, and to members no longer active', async () => {
+  it('answers 404 to unknown, malformed and revoked addresses', async () => {
     const { token } = await newAddress(member, 'all');
     const refusals = [
       'f'.repeat(64),
@@ -186,23 +186,36 @@ describe('the calendar feed', () => {
     expect((await read(token)).status).toBe(404);
     expect((await read(renewed.token)).status).toBe(200);
 
-    // Deactivation takes the feed along; reactivation brings it back.
-    unwrap(
-      await church.master.client.rpc('deactivate_user', { user_id: member.userId }),
-      'deactivate',
-    );
-    expect((await read(renewed.token)).status).toBe(404);
-    unwrap(
-      await church.master.client.rpc('reactivate_user', { user_id: member.userId }),
-      'reactivate',
-    );
-    expect((await read(renewed.token)).status).toBe(200);
-
     unwrap(await member.client.rpc('revoke_calendar_feed'), 'revoke');
     expect((await read(renewed.token)).status).toBe(404);
     expect(unwrap(await member.client.from('calendar_feeds').select('id'), 'own feeds')).toEqual(
       [],
     );
+  });
+
+  it('ends the address with the member: after reactivation the old one stays dead and a new one is made', async () => {
+    const leaver = await addMember(server, church, 'user', 'leaver');
+    const { token } = await newAddress(leaver, 'all');
+    expect((await read(token)).status).toBe(200);
+
+    unwrap(
+      await church.master.client.rpc('deactivate_user', { user_id: leaver.userId }),
+      'deactivate',
+    );
+    expect((await read(token)).status).toBe(404);
+    unwrap(
+      await church.master.client.rpc('reactivate_user', { user_id: leaver.userId }),
+      'reactivate',
+    );
+    expect((await read(token)).status).toBe(404);
+    expect(unwrap(await leaver.client.from('calendar_feeds').select('id'), 'own feeds')).toEqual(
+      [],
+    );
+
+    const renewed = await newAddress(leaver, 'all');
+    expect(renewed.token).not.toBe(token);
+    expect((await read(renewed.token)).status).toBe(200);
+    expect((await read(token)).status).toBe(404);
   });
 
   it('refuses an unknown scope and people without an organisation', async () => {

@@ -78,7 +78,7 @@ describe('server configuration', () => {
     expect(config.auth.siteUrl).toBe('https://office.example.org');
     expect(config.auth.additionalRedirectUrls).toEqual(['https://a.example.org']);
     expect(config.auth.signInSignUpsPerAddress).toBe(7);
-    expect(config.auth.emailsSentPerAddress).toBe(4);
+    expect(config.mail.limits.perInstallationPerHour).toBe(4);
     expect(config.auth.emailMaxFrequencyMs).toBe(5000);
     expect(config.auth.emailOtpExpirySeconds).toBe(600);
     expect(config.auth.enableConfirmations).toBe(true);
@@ -139,6 +139,22 @@ describe('server configuration', () => {
       maxOcrPages: 0,
       maxPages: 200,
     });
+    const mail = await configFrom(
+      '',
+      '[mail]\nper_organization_per_hour = 40\nnew_organization_per_hour = 5\n' +
+        'new_organization_period = "2d"\ninvitation_resend_interval = "10m"\n',
+      { MAIL_PER_ORGANIZATION_PER_HOUR: '60' },
+    );
+    expect(mail.mail.limits).toEqual({
+      perInstallationPerHour: 500,
+      perOrganizationPerHour: 60,
+      newOrganizationPerHour: 5,
+      newOrganizationPeriodMs: 2 * 86_400_000,
+      invitationResendIntervalMs: 600_000,
+    });
+    await expect(configFrom('', '[mail]\nper_organization_per_hour = 0\n')).rejects.toThrow(
+      /\[mail\] per_organization_per_hour must be an integer of at least 1/,
+    );
   });
 
   it('lets a variable override a file', async () => {
@@ -158,7 +174,7 @@ describe('server configuration', () => {
       `[auth.email.smtp]\nenabled = true\nhost = "smtp.example.org"\nport = 465\nuser = "office"\n` +
       `pass = "env(TEST_SMTP_PASSWORD)"\nadmin_email = "office@example.org"\nsender_name = "Grace Office"\n`;
     const config = await configFrom(smtp, '', { TEST_SMTP_PASSWORD: 's3cret' });
-    expect(config.mail).toEqual({
+    expect(config.mail).toMatchObject({
       smtp: { host: 'smtp.example.org', port: 465, user: 'office', pass: 's3cret' },
       sender: { address: 'office@example.org', name: 'Grace Office' },
     });
@@ -170,7 +186,7 @@ describe('server configuration', () => {
       SMTP_URL: 'smtps://u:p@mail.example.net:465',
       SMTP_ADMIN_EMAIL: 'steward@example.net',
     });
-    expect(fromUrl.mail).toEqual({
+    expect(fromUrl.mail).toMatchObject({
       smtp: { url: 'smtps://u:p@mail.example.net:465' },
       sender: { address: 'steward@example.net', name: 'Grace Office' },
     });

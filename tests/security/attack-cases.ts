@@ -219,6 +219,30 @@ export function attackCases(server: TestServer, world: World): Case[] {
       return judgeWrite(error, rows.length > 0);
     });
   }
+  // ---- e-mail allowances (…20261128000501): only the trigger on jobs takes from them ---------
+  const allowanceOf = async (organizationId: string) =>
+    (
+      await server.db.query<{ tokens: number }>(
+        'select tokens from private.mail_allowances where organization_id = $1',
+        [organizationId],
+      )
+    ).rows[0]?.tokens ?? null;
+  for (const actor of [aMaster, actorOf(world, 'anonymous')]) {
+    attack(`${actor.label} reads private.mail_allowances through the API`, async () => {
+      await server.db.query('select private.take_mail_allowance($1, 1)', [b.id]);
+      return leaks(await actor.client.schema('private').from('mail_allowances').select('*'));
+    });
+    attack(
+      `${actor.label} spends B's e-mail allowance with private.take_mail_allowance`,
+      async () => {
+        const before = await allowanceOf(b.id);
+        const { error } = await actor.client
+          .schema('private')
+          .rpc('take_mail_allowance', { organization_id: b.id, recipients: 1 });
+        return judgeWrite(error, (await allowanceOf(b.id)) !== before);
+      },
+    );
+  }
   for (const actor of [aUser, actorOf(world, 'anonymous')]) {
     attack(`${actor.label} calls private.invitation_allows_sign_up`, async () => {
       const email = uniqueEmail('attack-invitee');

@@ -389,6 +389,42 @@ export function renewalCases(server: TestServer, world: World): Case[] {
       },
     });
   }
+  // A member's address ends with their membership: reactivation does not bring it back.
+  for (const target of ['A', 'B'] as const) {
+    const org = world.orgs[target];
+    cases.push({
+      group: 'function calendar',
+      name: `a reactivated member's earlier address in ${target}`,
+      expected: 'denied',
+      run: async () => {
+        const { bystander, organisation } = org;
+        const made = await bystander.client
+          .rpc('create_calendar_feed', { scope: 'all' })
+          .single<{ token: string }>();
+        if (made.error) return `error: ${made.error.message}`;
+        try {
+          for (const fn of ['deactivate_user', 'reactivate_user']) {
+            const { error } = await organisation.master.client.rpc(fn, {
+              user_id: bystander.userId,
+            });
+            if (error) return `error: ${fn}: ${error.message}`;
+          }
+          const response = await fetch(feedUrl(server, made.data.token));
+          return response.status === 200
+            ? 'allowed'
+            : response.status === 404
+              ? 'denied'
+              : `error: status ${response.status}`;
+        } finally {
+          await service().from('calendar_feeds').delete().eq('user_id', bystander.userId);
+          await service()
+            .from('user_profiles')
+            .update({ is_active: true })
+            .eq('id', bystander.userId);
+        }
+      },
+    });
+  }
   cases.push({
     group: 'function calendar',
     name: 'anonymous reads an address that was never made',

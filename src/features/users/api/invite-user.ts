@@ -14,12 +14,27 @@ export interface InviteRequest {
   byEmail?: boolean;
 }
 
+/**
+ * What became of the e-mail of an invitation: `queued` (being sent), `outbox` (kept: e-mail
+ * delivery is not set up), `recently_sent` (not sent: one went to the address a short while
+ * ago), or null when it was not to be e-mailed.
+ */
+export type InvitationMailStatus = 'queued' | 'outbox' | 'recently_sent' | null;
+
 export interface InviteResult {
   email: string;
   token: string;
-  /** When e-mailed: `queued` (being sent) or `outbox` (kept: e-mail delivery is not set up). */
-  mailStatus: 'queued' | 'outbox' | null;
+  mailStatus: InvitationMailStatus;
 }
+
+/** SQLSTATE of the database's refusal past an e-mail allowance (HTTP 429). */
+const MAIL_LIMIT_CODE = 'PT429';
+
+/** What to add to that refusal: the invitation itself is still possible. */
+export const INVITE_WITHOUT_EMAIL_HINT =
+  'You can still invite without e-mail and share the link yourself.';
+
+const MAIL_STATUSES: readonly string[] = ['queued', 'outbox', 'recently_sent'];
 
 /**
  * Invites a person; the token comes back only here, once (rpc `invite_user`, or
@@ -35,12 +50,19 @@ export async function inviteUser({
   const args = { email, role, full_name: fullName ?? '' };
   if (byEmail) {
     const { data, error } = await supabase().rpc('invite_user_by_email', args);
-    if (error) throw new Error(error.message);
+    if (error) {
+      throw new Error(
+        error.code === MAIL_LIMIT_CODE
+          ? `${error.message} ${INVITE_WITHOUT_EMAIL_HINT}`
+          : error.message,
+      );
+    }
     if (!data?.token || !data.email) throw new Error('Failed to invite user');
+    const status = data.mail_status ?? 'queued';
     return {
       email: data.email,
       token: data.token,
-      mailStatus: data.mail_status === 'outbox' ? 'outbox' : 'queued',
+      mailStatus: (MAIL_STATUSES.includes(status) ? status : 'queued') as InvitationMailStatus,
     };
   }
   const { data, error } = await supabase().rpc('invite_user', args);

@@ -1,11 +1,21 @@
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createOrganization, newClient, uniqueEmail } from '../../../testing/backend.ts';
 import { renderApp } from '../../../testing/render.tsx';
 
 // The first render loads the route's chunk and talks to a real backend on a busy machine.
 configure({ asyncUtilTimeout: 10_000 });
+
+// Only for answers the test backend cannot give (it has no SMTP, so it never counts e-mail
+// against a limit); everything else goes to the real backend. The server's side of these
+// answers is tested in tests/backend/mail-limits.test.ts.
+const network = setupServer();
+beforeAll(() => network.listen({ onUnhandledRequest: 'bypass' }));
+afterEach(() => network.resetHandlers());
+afterAll(() => network.close());
 
 async function openDialog() {
   const user = userEvent.setup();
@@ -156,6 +166,60 @@ describe('the invite dialog', () => {
     );
     await user.click(within(notice).getByRole('button', { name: 'OK' }));
     expect(within(dialog).getByLabelText('Email address')).toHaveValue(org.masterAdmin.email);
+  });
+
+  it("shows the server's e-mail limit, and that the invitation can still go without e-mail", async () => {
+    const { user, dialog } = await openDialog();
+    const limit =
+      "Your organization has reached its limit of 20 e-mail recipients an hour (a new organization's limit, for its first days). Please try again in 3 minutes.";
+    network.use(
+      http.post(/\/rest\/v1\/rpc\/invite_user_by_email$/, () =>
+        HttpResponse.json(
+          { code: 'PT429', message: limit, details: null, hint: null },
+          { status: 429 },
+        ),
+      ),
+    );
+    const email = uniqueEmail('limited');
+    await user.type(within(dialog).getByLabelText('Email address'), email);
+    await user.click(within(dialog).getByRole('button', { name: 'Send Invitation' }));
+    const notice = await screen.findByRole('dialog', { name: 'Notice' });
+    expect(within(notice).getByRole('alert')).toHaveTextContent(
+      `Failed to send invitation: ${limit} You can still invite without e-mail and share the link yourself.`,
+    );
+    await user.click(within(notice).getByRole('button', { name: 'OK' }));
+
+    // Without e-mail it goes through, with its link.
+    await user.click(within(dialog).getByLabelText('Send invitation by e-mail'));
+    await user.click(within(dialog).getByRole('button', { name: 'Send Invitation' }));
+    await within(dialog).findByText('Invitation sent successfully!');
+    const link = within(dialog).getByLabelText('Invitation link') as HTMLInputElement;
+    expect(link.value).toMatch(/\/invite\/[0-9a-f]{64}$/);
+  });
+
+  it('says when an invitation was not e-mailed again because one went out a short while ago', async () => {
+    const { user, dialog } = await openDialog();
+    const email = uniqueEmail('again');
+    const token = 'a'.repeat(64);
+    network.use(
+      http.post(/\/rest\/v1\/rpc\/invite_user_by_email$/, () =>
+        HttpResponse.json({
+          id: crypto.randomUUID(),
+          email,
+          token,
+          mail_id: crypto.randomUUID(),
+          mail_status: 'recently_sent',
+        }),
+      ),
+    );
+    await sendInvitation(user, dialog, email);
+    expect(within(dialog).getByText(/not e-mailed again/)).toHaveTextContent(
+      'An invitation was e-mailed to them a short while ago, so it was not e-mailed again, and the link in that e-mail no longer works. Share this new link yourself.',
+    );
+    expect(within(dialog).queryByText(/also being e-mailed/)).not.toBeInTheDocument();
+    expect(within(dialog).getByLabelText('Invitation link')).toHaveValue(
+      `${window.location.origin}/invite/${token}`,
+    );
   });
 
   it('says before sending that inviting an address again replaces the link sent earlier', async () => {

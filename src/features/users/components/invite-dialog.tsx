@@ -75,6 +75,12 @@ export function InviteDialog({ organizationName, pendingInvitations, onClose }: 
                   it was not sent. Share the link yourself.
                 </p>
               )}
+              {sent.mailStatus === 'recently_sent' && (
+                <p className="mt-1">
+                  An invitation was e-mailed to them a short while ago, so it was not e-mailed
+                  again, and the link in that e-mail no longer works. Share this new link yourself.
+                </p>
+              )}
             </div>
           </div>
           <InvitationLink link={sent.link} />

@@ -1,13 +1,17 @@
 import { useFeedback } from '../../../components/feedback.tsx';
 import { paths } from '../../../config/paths.ts';
 import { errorMessage } from '../../../lib/errors.ts';
-import { useInviteUser, type InviteRequest } from '../api/invite-user.ts';
+import {
+  useInviteUser,
+  type InvitationMailStatus,
+  type InviteRequest,
+} from '../api/invite-user.ts';
 
 export interface SentInvitation {
   email: string;
   link: string;
   /** Whether it was e-mailed too, and what became of that e-mail. */
-  mailStatus: 'queued' | 'outbox' | null;
+  mailStatus: InvitationMailStatus;
 }
 
 /** Sending an invitation; on success, the shareable link `{origin}/invite/{token}`. */
