@@ -20,7 +20,7 @@ test('an admin of a new organisation reaches its e-mail limit, is told so, and i
       const { data, error } = await masterAdmin.api.rpc('invite_user_by_email', {
         email,
         role: 'user',
-        full_name: null,
+        full_name: '',
       });
       expect(error).toBeNull();
       expect((data as unknown as { mail_status: string }).mail_status).toBe('queued');

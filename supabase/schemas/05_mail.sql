@@ -21,11 +21,29 @@
 -- One row: how this installation delivers mail. The embedded server writes it at start-up from
 -- its configuration (`SMTP_URL` or config.toml [auth.email.smtp]); on a hosted project, set it
 -- with SQL when the mail function has SMTP.
+--
+-- It also holds how much e-mail people may cause (20261128000501_mail_limits): recipients an
+-- hour for the installation and for each organisation, lower in an organisation's first days,
+-- and how long before an invitation is e-mailed to the same address again.
 create table private.mail_settings (
   id boolean primary key default true constraint mail_settings_one_row check (id),
   delivery text not null default 'outbox'
     constraint mail_settings_delivery_check check (delivery in ('smtp', 'outbox')),
-  updated_at timestamptz not null default now()
+  updated_at timestamptz not null default now(),
+  emails_per_hour integer not null default 500
+    constraint mail_settings_emails_per_hour_check check (emails_per_hour >= 1),
+  organization_emails_per_hour integer not null default 100
+    constraint mail_settings_organization_emails_per_hour_check
+      check (organization_emails_per_hour >= 1),
+  new_organization_emails_per_hour integer not null default 20
+    constraint mail_settings_new_organization_emails_per_hour_check
+      check (new_organization_emails_per_hour >= 1),
+  new_organization_period interval not null default interval '7 days'
+    constraint mail_settings_new_organization_period_check
+      check (new_organization_period >= interval '0'),
+  invitation_resend_interval interval not null default interval '1 hour'
+    constraint mail_settings_invitation_resend_interval_check
+      check (invitation_resend_interval >= interval '0')
 );
 insert into private.mail_settings (delivery) values ('outbox');
 
@@ -63,6 +81,18 @@ create table public.outbox_messages (
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),
   sent_at timestamptz
+);
+
+-- One row per allowance: the installation's, and one per organisation that has sent e-mail.
+create table private.mail_allowances (
+  -- `installation`, or the organisation's id.
+  scope text primary key,
+  organization_id uuid unique references public.organizations (id) on delete cascade,
+  -- Recipients it may still send to, as of `refilled_at`.
+  tokens double precision not null,
+  refilled_at timestamptz not null,
+  constraint mail_allowances_scope_check
+    check (scope = coalesce(organization_id::text, 'installation'))
 );
 
 -- ============================================================================================
@@ -197,11 +227,161 @@ begin
 end
 $$;
 
+-- `n minutes` for a wait of `seconds` (at least a minute).
+create function private.minutes_text(seconds double precision)
+returns text
+language sql
+immutable
+set search_path = ''
+as $$
+  select case when ceil(seconds / 60) <= 1 then '1 minute'
+              else ceil(seconds / 60)::bigint || ' minutes' end
+$$;
+
+-- Takes `amount` recipients from the allowance `scope`, which holds up to `per_hour` and refills
+-- at `per_hour` an hour. Answers 0 when they were taken; otherwise the seconds until they would
+-- be there (nothing is taken), or null when `amount` is more than the allowance ever holds.
+-- The row stays locked until the caller's transaction ends, so concurrent senders take turns.
+create function private.take_from_mail_allowance(
+  scope text, organization_id uuid, per_hour integer, amount integer
+)
+returns double precision
+language plpgsql
+set search_path = ''
+as $$
+declare
+  _tokens double precision;
+begin
+  if take_from_mail_allowance.amount > take_from_mail_allowance.per_hour then
+    return null;
+  end if;
+  insert into private.mail_allowances as a (scope, organization_id, tokens, refilled_at)
+  values (take_from_mail_allowance.scope, take_from_mail_allowance.organization_id,
+          take_from_mail_allowance.per_hour, clock_timestamp())
+  on conflict on constraint mail_allowances_pkey do update
+    set tokens = least(excluded.tokens,
+                       a.tokens + greatest(0, extract(epoch from excluded.refilled_at - a.refilled_at))
+                                  * excluded.tokens / 3600),
+        refilled_at = greatest(a.refilled_at, excluded.refilled_at)
+  returning a.tokens into _tokens;
+  if _tokens < take_from_mail_allowance.amount then
+    return (take_from_mail_allowance.amount - _tokens) * 3600 / take_from_mail_allowance.per_hour;
+  end if;
+  update private.mail_allowances a set tokens = a.tokens - take_from_mail_allowance.amount
+  where a.scope = take_from_mail_allowance.scope;
+  return 0;
+end
+$$;
+
+-- Takes `recipients` from the installation's allowance and, for an organisation's e-mail, from
+-- the organisation's; raises PT429 with a message for the sender when either has too few.
+create function private.take_mail_allowance(organization_id uuid, recipients integer)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  _settings private.mail_settings;
+  _created_at timestamptz;
+  _new boolean;
+  _per_hour integer;
+  _wait double precision;
+begin
+  if coalesce(take_mail_allowance.recipients, 0) < 1 then
+    return;
+  end if;
+  select * into _settings from private.mail_settings;
+
+  -- The installation first, then the organisation: every sender locks the two rows in this
+  -- order, so two senders never wait for each other's second row.
+  _wait := private.take_from_mail_allowance('installation', null, _settings.emails_per_hour,
+                                            take_mail_allowance.recipients);
+  if _wait is null then
+    raise exception using errcode = 'PT429', message = format(
+      'This installation may e-mail at most %s recipients an hour. Please choose fewer recipients.',
+      _settings.emails_per_hour);
+  elsif _wait > 0 then
+    raise exception using errcode = 'PT429', message = format(
+      'Too many e-mails are being sent from this installation. Please try again in %s.',
+      private.minutes_text(_wait));
+  end if;
+  if take_mail_allowance.organization_id is null then
+    return;
+  end if;
+
+  select o.created_at into _created_at
+  from public.organizations o where o.id = take_mail_allowance.organization_id;
+  _new := _created_at > now() - _settings.new_organization_period;
+  _per_hour := case when _new
+                    then least(_settings.new_organization_emails_per_hour,
+                               _settings.organization_emails_per_hour)
+                    else _settings.organization_emails_per_hour end;
+  _wait := private.take_from_mail_allowance(take_mail_allowance.organization_id::text,
+                                            take_mail_allowance.organization_id, _per_hour,
+                                            take_mail_allowance.recipients);
+  if _wait is null then
+    raise exception using errcode = 'PT429', message = format(
+      'Your organization may e-mail at most %s recipients an hour%s. Please choose fewer recipients.',
+      _per_hour, case when _new then ' during its first days' else '' end);
+  elsif _wait > 0 then
+    raise exception using errcode = 'PT429', message = format(
+      'Your organization has reached its limit of %s e-mail recipients an hour%s. Please try again in %s.',
+      _per_hour, case when _new then ' (a new organization''s limit, for its first days)' else '' end,
+      private.minutes_text(_wait));
+  end if;
+end
+$$;
+
+-- Every job that will e-mail someone takes its recipients from the allowances as it is added,
+-- whichever function adds it: a message people asked for (documents, an invitation) that SMTP
+-- will deliver, and the auth service's e-mails while SMTP is configured.
+create function private.take_mail_allowance_for_job()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  _organization_id uuid;
+  _recipients integer;
+begin
+  if new.kind = 'mail.deliver' then
+    if coalesce(new.payload ->> 'message_id', '')
+       !~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then
+      return null;
+    end if;
+    select m.organization_id, cardinality(m.recipients) into _organization_id, _recipients
+    from public.outbox_messages m
+    where m.id = (new.payload ->> 'message_id')::uuid
+      and m.status = 'queued' and m.kind in ('documents', 'invitation');
+    if not found then
+      return null;
+    end if;
+  elsif (select s.delivery from private.mail_settings s) = 'smtp' then
+    _organization_id := new.organization_id;
+    _recipients := 1;
+  else
+    return null;
+  end if;
+  perform private.take_mail_allowance(_organization_id, _recipients);
+  return null;
+end
+$$;
+
+create trigger jobs_take_mail_allowance
+  after insert on private.jobs
+  for each row
+  when (new.kind in ('mail.deliver', 'auth.mail'))
+  execute function private.take_mail_allowance_for_job();
+
 -- ============================================================================================
 -- Policies
 -- ============================================================================================
 alter table private.mail_settings enable row level security;
 alter table public.outbox_messages enable row level security;
+-- None on the allowances: only the functions above read and write them.
+alter table private.mail_allowances enable row level security;
 
 create policy "admins read their organisation's outbox"
   on public.outbox_messages for select to authenticated
@@ -375,3 +555,9 @@ revoke all on function public.send_documents_email(text[], text, text, uuid[], b
 revoke all on function public.retry_outbox_message(uuid) from public, anon, authenticated;
 grant execute on function public.send_documents_email(text[], text, text, uuid[], boolean) to authenticated;
 grant execute on function public.retry_outbox_message(uuid) to authenticated;
+revoke all on private.mail_allowances from public, anon, authenticated, service_role;
+revoke all on function private.minutes_text(double precision) from public, anon, authenticated;
+revoke all on function private.take_from_mail_allowance(text, uuid, integer, integer)
+  from public, anon, authenticated;
+revoke all on function private.take_mail_allowance(uuid, integer) from public, anon, authenticated;
+revoke all on function private.take_mail_allowance_for_job() from public, anon, authenticated;

@@ -159,6 +159,11 @@ create type public.invite_by_email_result as (
 -- invite_user, and the invitation e-mailed to the invited address in the same transaction: the
 -- token exists in plain text only in this call, so the message carrying the link must be
 -- recorded here. The delivery job removes the token from the stored message once it is sent.
+-- An address e-mailed an invitation (queued or sent) from this organisation within
+-- `invitation_resend_interval` is not e-mailed again: the invitation is replaced and its new
+-- link returned, with `mail_id` the earlier message and `mail_status` `recently_sent`.
+-- Concurrent invitations of one address wait for each other on the invitation's row
+-- (create_invitation's upsert), so only one of them e-mails it.
 create function public.invite_user_by_email(email text, role text, full_name text)
 returns public.invite_by_email_result
 language plpgsql
@@ -170,11 +175,28 @@ declare
     private.create_invitation(invite_user_by_email.email, invite_user_by_email.role,
                               invite_user_by_email.full_name);
   _me public.user_profiles := private.caller_profile();
+  _settings private.mail_settings;
   _row public.user_invitations;
   _organization_name text;
+  _recent uuid;
   _mail_id uuid;
 begin
+  select * into _settings from private.mail_settings;
   select * into _row from public.user_invitations i where i.id = _invitation.id;
+  if _settings.delivery = 'smtp' then
+    select m.id into _recent
+    from public.outbox_messages m
+    where m.organization_id = _row.organization_id and m.kind = 'invitation'
+      and m.recipients = array[_row.email] and m.status in ('queued', 'sent')
+      and m.created_at > now() - _settings.invitation_resend_interval
+    order by m.created_at desc
+    limit 1;
+    if _recent is not null then
+      return (_invitation.id, _invitation.email, _invitation.token, _recent, 'recently_sent')
+        ::public.invite_by_email_result;
+    end if;
+  end if;
+
   select o.name into _organization_name from public.organizations o where o.id = _row.organization_id;
   _mail_id := private.queue_mail(
     _row.organization_id, 'invitation', array[_row.email],

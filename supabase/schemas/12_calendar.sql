@@ -5,7 +5,8 @@
 -- The address holds a 244-bit token, shown once when it is made and stored only as its SHA-256
 -- (in private.calendar_feed_tokens, which no API role reaches), as invitation tokens are.
 -- Making a new address or removing it revokes the old one at once. A member who is deactivated
--- or leaves the organisation takes the feed along: it answers 404 from then on.
+-- or leaves the organisation takes the feed along: the address is deleted, so it answers 404 from
+-- then on, also after a reactivation (20261128000500).
 
 -- ============================================================================================
 -- Tables
@@ -154,6 +155,26 @@ begin
 end
 $$;
 
+-- After a profile stops being an active member of an organisation, its calendar address goes.
+create function private.end_calendar_feeds_of_former_member()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  delete from public.calendar_feeds f where f.user_id = new.id;
+  return null;
+end
+$$;
+
+create trigger user_profiles_end_calendar_feeds
+  after update of is_active, organization_id on public.user_profiles
+  for each row
+  when ((old.is_active and not new.is_active)
+        or old.organization_id is distinct from new.organization_id)
+  execute function private.end_calendar_feeds_of_former_member();
+
 -- ============================================================================================
 -- Grants
 -- ============================================================================================
@@ -168,3 +189,4 @@ grant execute on function public.create_calendar_feed(text) to authenticated;
 grant execute on function public.revoke_calendar_feed() to authenticated;
 -- Only the `calendar` function, with the service-role key, reads a feed.
 grant execute on function public.calendar_feed(text) to service_role;
+revoke all on function private.end_calendar_feeds_of_former_member() from public, anon, authenticated;
