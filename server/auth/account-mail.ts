@@ -9,9 +9,18 @@ export const ACCOUNT_MAIL_KIND = 'auth.mail';
 export type AccountMailKind = 'recovery' | 'email_change' | 'signup';
 
 /**
+ * SQL for a digest of the password user `$1` has now. The job that writes an account e-mail
+ * compares it with the one recorded when the e-mail was asked for: a link asked for before a
+ * password change is not made afterwards (the change voids the links already made).
+ */
+export const PASSWORD_STAMP_SQL = `(select encode(sha256(convert_to(coalesce(u.encrypted_password, ''), 'UTF8')), 'hex')
+     from auth.users u where u.id = $1::uuid)`;
+
+/**
  * Queues an account e-mail for `userId`, in the caller's transaction or on its own, and wakes
  * the job runner. The token is made by the job, when the message is written, so that no
- * secret is ever stored readable (not even in the job's payload). Answers false when this
+ * secret is ever stored readable (not even in the job's payload); the payload records a digest
+ * of the password at the time of asking (`PASSWORD_STAMP_SQL`). Answers false when this
  * database has no job queue (the platform without the app's migrations): nothing is sent.
  */
 export async function queueAccountMail(
@@ -22,10 +31,15 @@ export async function queueAccountMail(
   redirectTo: string | null,
 ): Promise<boolean> {
   try {
-    await q.query(`select private.enqueue_job($1, $2::jsonb, null, null, now(), 5)`, [
-      ACCOUNT_MAIL_KIND,
-      JSON.stringify({ user_id: userId, kind, redirect_to: redirectTo }),
-    ]);
+    await q.query(
+      `select private.enqueue_job($2, $3::jsonb || jsonb_build_object('password_stamp', ${PASSWORD_STAMP_SQL}),
+              null, null, now(), 5)`,
+      [
+        userId,
+        ACCOUNT_MAIL_KIND,
+        JSON.stringify({ user_id: userId, kind, redirect_to: redirectTo }),
+      ],
+    );
   } catch (error) {
     // 42883: no such function; 3F000: no such schema.
     if (isPostgresError(error) && (error.code === '42883' || error.code === '3F000')) {

@@ -55,6 +55,21 @@ export async function issueOneTimeToken(
   return { tokenHash, code };
 }
 
+/**
+ * Voids every one-time token of the user (recovery, sign-up confirmation, e-mail change…) and
+ * forgets when they were sent, as GoTrue's `UpdatePassword` does: a link asked for before the
+ * password changed may have been asked for by whoever knew the old one, and works no more.
+ */
+export async function voidOneTimeTokens(tx: Queryable, userId: string): Promise<void> {
+  await tx.query('delete from auth.one_time_tokens where user_id = $1::uuid', [userId]);
+  await tx.query(
+    `update auth.users
+        set confirmation_sent_at = null, recovery_sent_at = null, email_change_sent_at = null
+      where id = $1::uuid`,
+    [userId],
+  );
+}
+
 /** A token that was valid and is now used up. */
 export interface ConsumedToken {
   userId: string;

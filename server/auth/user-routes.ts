@@ -5,6 +5,7 @@ import { queueAccountMail } from './account-mail.ts';
 import { requireSignedIn } from './authenticate.ts';
 import { badRequest, forbidden, unexpected, unprocessable } from './errors.ts';
 import type { AuthLimits } from './limits.ts';
+import { voidOneTimeTokens } from './one-time-tokens.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import type { LogoutScope } from './sessions.ts';
 import { deleteSessions, findSession } from './sessions.ts';
@@ -110,6 +111,7 @@ export function registerUserRoutes(app: Hono<ApiEnv>, ctx: AppContext, limits: A
     const updated = await ctx.db.transaction(async (tx) => {
       if (passwordHash !== undefined) {
         await updatePasswordHash(tx, user.id, passwordHash, now);
+        await voidOneTimeTokens(tx, user.id);
         // As GoTrue: whoever knew the old password is signed out everywhere else.
         await deleteSessions(tx, user.id, sessionId, sessionId ? 'others' : 'global');
       }

@@ -1,4 +1,5 @@
 import type { AccountMailKind } from '../auth/account-mail.ts';
+import { PASSWORD_STAMP_SQL } from '../auth/account-mail.ts';
 import type { OneTimeTokenType } from '../auth/one-time-tokens.ts';
 import { issueOneTimeToken } from '../auth/one-time-tokens.ts';
 import { findUserById } from '../auth/users.ts';
@@ -44,10 +45,19 @@ export function accountMailJob(ctx: AppContext, transport: MailTransport | null)
   return {
     timeoutMs: 2 * 60_000,
     async handle(job, { db }) {
-      const { user_id: userId, kind, redirect_to: redirectTo } = job.payload;
+      const { user_id: userId, kind, redirect_to: redirectTo, password_stamp: stamp } = job.payload;
       if (!isUuid(userId) || !isKind(kind)) return;
       const user = await findUserById(db, userId);
       if (!user || user.is_banned) return;
+      if (typeof stamp === 'string') {
+        // The password changed since this e-mail was asked for: the change voided the links
+        // asked for before it, and this one may not be made after it either.
+        const { rows } = await db.query<{ stamp: string | null }>(
+          `select ${PASSWORD_STAMP_SQL} as stamp`,
+          [userId],
+        );
+        if (rows[0]?.stamp !== stamp) return;
+      }
       const recipient = kind === 'email_change' ? user.new_email : user.email;
       if (!recipient) return;
       if (!transport) {
