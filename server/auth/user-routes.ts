@@ -3,7 +3,8 @@ import type { AppContext } from '../context.ts';
 import type { ApiEnv } from '../http/api-env.ts';
 import { queueAccountMail } from './account-mail.ts';
 import { requireSignedIn } from './authenticate.ts';
-import { badRequest, forbidden, unexpected, unprocessable } from './errors.ts';
+import { AuthError, badRequest, forbidden, unexpected, unprocessable } from './errors.ts';
+import { hasVerifiedFactor } from './mfa.ts';
 import type { AuthLimits } from './limits.ts';
 import { voidOneTimeTokens } from './one-time-tokens.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
@@ -70,6 +71,20 @@ export function registerUserRoutes(app: Hono<ApiEnv>, ctx: AppContext, limits: A
     if (appMetadata) {
       throw forbidden('not_admin', 'Updating app_metadata requires admin privileges');
     }
+    const session = sessionId ? await findSession(ctx.db, sessionId) : null;
+    if (
+      ((password !== undefined && password !== '') || newEmail !== null) &&
+      session?.aal !== 'aal2' &&
+      (await hasVerifiedFactor(ctx.db, user.id))
+    ) {
+      // As GoTrue: whoever holds a password-only session of an account with a second factor
+      // may not take the account over by changing its address or password.
+      throw new AuthError(
+        401,
+        'insufficient_aal',
+        'AAL2 session is required to update email or password when MFA is enabled.',
+      );
+    }
     if (newEmail !== null) {
       if (!ctx.config.mail.smtp) {
         throw unprocessable(
@@ -88,7 +103,6 @@ export function registerUserRoutes(app: Hono<ApiEnv>, ctx: AppContext, limits: A
     }
     let passwordHash: string | undefined;
     if (password !== undefined) {
-      const session = sessionId ? await findSession(ctx.db, sessionId) : null;
       const recovering = session?.amr.some((entry) => entry.method === 'recovery') ?? false;
       if (!recovering) {
         if (currentPassword === undefined || currentPassword === '') {

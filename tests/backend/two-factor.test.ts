@@ -163,6 +163,47 @@ describe('TOTP factors', () => {
     expect((await church.master.client.auth.mfa.listFactors()).data!.all).toEqual([]);
   });
 
+  it('asks an aal2 session to change the address or the password of an account with a factor', async () => {
+    const church = await createOrganisation(server, 'Takeover Church');
+    const member = await addMember(server, church, 'user', 'guarded');
+    const factor = await enrol(member.client);
+    const weak = await signIn(member);
+
+    const password = await weak.auth.updateUser({
+      password: 'taken over',
+      current_password: PASSWORD,
+    });
+    expect(password.error).toMatchObject({
+      status: 401,
+      code: 'insufficient_aal',
+      message: 'AAL2 session is required to update email or password when MFA is enabled.',
+    });
+    const email = await weak.auth.updateUser({ email: 'thief@example.test' });
+    expect(email.error).toMatchObject({ status: 401, code: 'insufficient_aal' });
+    const stored = await server.db.query<{ email: string; email_change: string | null }>(
+      'select email, email_change from auth.users where id = $1',
+      [member.userId],
+    );
+    expect(stored.rows[0]).toMatchObject({ email: member.email, email_change: '' });
+    // The rest of the profile is not guarded.
+    expect((await weak.auth.updateUser({ data: { nickname: 'Sam' } })).error).toBeNull();
+
+    await weak.auth.mfa.challengeAndVerify({
+      factorId: factor.factorId,
+      code: codeFor(factor.secret, 1),
+    });
+    const changed = await weak.auth.updateUser({
+      password: 'changed with the code',
+      current_password: PASSWORD,
+    });
+    expect(changed.error).toBeNull();
+    const again = await server.anon().auth.signInWithPassword({
+      email: member.email,
+      password: 'changed with the code',
+    });
+    expect(again.error).toBeNull();
+  });
+
   it('answers malformed requests with GoTrue errors', async () => {
     const church = await createOrganisation(server, 'Errors Church');
     const token = (await church.master.client.auth.getSession()).data.session!.access_token;
