@@ -5,8 +5,12 @@ import { isPostgresError } from '../db/database.ts';
 /** The job kind that sends the auth service's e-mails (written by `server/mail/`). */
 export const ACCOUNT_MAIL_KIND = 'auth.mail';
 
-/** The e-mails of the auth service: each carries one link (and its code) for one account. */
-export type AccountMailKind = 'recovery' | 'email_change' | 'signup';
+/**
+ * The e-mails of the auth service: each carries one link (and its code) for one account. An
+ * e-mail change sends `email_change` to the new address and, with secure e-mail change
+ * (`[auth.email] double_confirm_changes`), `email_change_current` to the current one.
+ */
+export type AccountMailKind = 'recovery' | 'email_change' | 'email_change_current' | 'signup';
 
 /**
  * SQL for a digest of the password user `$1` has now. The job that writes an account e-mail

@@ -37,8 +37,10 @@ const currentPasswordRequired = (code: string) =>
  * `GET /user`, `PUT /user` and `POST /logout`: what a signed-in user does with their token.
  * A new password needs the current one (GoTrue's `current_password`), except in a session
  * begun from a password recovery link. A new e-mail address is confirmed by a link sent to it
- * (GoTrue's e-mail change); until then the old address stays, and the new one shows as
- * `new_email`.
+ * and, with `[auth.email] double_confirm_changes`, by one sent to the current address too
+ * (GoTrue's secure e-mail change); until then the old address stays, and the new one shows as
+ * `new_email`. An account with a verified second factor changes either only in an aal2
+ * session.
  */
 export function registerUserRoutes(app: Hono<ApiEnv>, ctx: AppContext, limits: AuthLimits): void {
   app.get('/user', async (c) => {
@@ -131,13 +133,24 @@ export function registerUserRoutes(app: Hono<ApiEnv>, ctx: AppContext, limits: A
       }
       if (data) await updateUserMetadata(tx, user.id, data, now);
       if (newEmail !== null) {
+        // A new request replaces the last one, whose links work no more.
         await tx.query(
-          `update auth.users set email_change = $2, updated_at = $3::timestamptz
+          `update auth.users
+              set email_change = $2, email_change_confirm_status = 0, updated_at = $3::timestamptz
             where id = $1::uuid`,
           [user.id, newEmail, now],
         );
+        await tx.query(
+          `delete from auth.one_time_tokens where user_id = $1::uuid
+              and token_type in ('email_change_token_new', 'email_change_token_current')`,
+          [user.id],
+        );
         const redirectTo = allowedRedirect(ctx.config.auth, c.req.query('redirect_to'));
         await queueAccountMail(ctx, tx, user.id, 'email_change', redirectTo);
+        // GoTrue's secure e-mail change: the current address confirms too.
+        if (ctx.config.auth.doubleConfirmChanges && (user.email ?? '') !== '') {
+          await queueAccountMail(ctx, tx, user.id, 'email_change_current', redirectTo);
+        }
       }
       const fresh = await findUserById(tx, user.id);
       return fresh && userJson(tx, fresh);

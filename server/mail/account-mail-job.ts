@@ -14,13 +14,23 @@ export { ACCOUNT_MAIL_KIND } from '../auth/account-mail.ts';
 const TOKEN_TYPES: Record<AccountMailKind, OneTimeTokenType> = {
   recovery: 'recovery_token',
   email_change: 'email_change_token_new',
+  email_change_current: 'email_change_token_current',
   signup: 'confirmation_token',
+};
+
+/** The `type` of each kind's link, as `/verify` takes it: both links of a change are one type. */
+const VERIFY_TYPES: Record<AccountMailKind, string> = {
+  recovery: 'recovery',
+  email_change: 'email_change',
+  email_change_current: 'email_change',
+  signup: 'signup',
 };
 
 /** When each kind was last sent, as GoTrue records it on the user. */
 const SENT_AT_COLUMNS: Record<AccountMailKind, string> = {
   recovery: 'recovery_sent_at',
   email_change: 'email_change_sent_at',
+  email_change_current: 'email_change_sent_at',
   signup: 'confirmation_sent_at',
 };
 
@@ -28,11 +38,12 @@ const SENT_AT_COLUMNS: Record<AccountMailKind, string> = {
 const APP_PAGES: Record<AccountMailKind, string> = {
   recovery: '/reset-password',
   email_change: '/confirm-email',
+  email_change_current: '/confirm-email',
   signup: '/confirm-email',
 };
 
 const isKind = (value: unknown): value is AccountMailKind =>
-  value === 'recovery' || value === 'email_change' || value === 'signup';
+  typeof value === 'string' && Object.hasOwn(TOKEN_TYPES, value);
 
 /**
  * Writes and sends one account e-mail (`{ user_id, kind, redirect_to }`): issues a new token of
@@ -60,6 +71,8 @@ export function accountMailJob(ctx: AppContext, transport: MailTransport | null)
       }
       const recipient = kind === 'email_change' ? user.new_email : user.email;
       if (!recipient) return;
+      // The change was made or given up meanwhile: there is nothing to confirm any more.
+      if (kind === 'email_change_current' && !user.new_email) return;
       if (!transport) {
         console.warn(
           `auth: no SMTP server is configured; the ${kind} e-mail for user ${userId} was not sent`,
@@ -82,13 +95,13 @@ export function accountMailJob(ctx: AppContext, transport: MailTransport | null)
         return issued;
       });
 
-      const query = new URLSearchParams({ token_hash: token.tokenHash, type: kind });
+      const query = new URLSearchParams({ token_hash: token.tokenHash, type: VERIFY_TYPES[kind] });
       let url = `${ctx.config.auth.siteUrl.replace(/\/+$/, '')}${APP_PAGES[kind]}?${query}`;
       if (typeof redirectTo === 'string' && redirectTo !== '') {
         // GoTrue's own link: the auth service verifies it and redirects with the session.
         const verify = new URLSearchParams({
           token: token.tokenHash,
-          type: kind,
+          type: VERIFY_TYPES[kind],
           redirect_to: redirectTo,
         });
         url = `${ctx.publicUrl()}/auth/v1/verify?${verify}`;
@@ -98,7 +111,7 @@ export function accountMailJob(ctx: AppContext, transport: MailTransport | null)
         url,
         code: token.code,
         validMinutes: Math.round(expirySeconds / 60),
-        ...(kind === 'email_change' ? { newEmail: recipient } : {}),
+        ...(user.new_email ? { newEmail: user.new_email } : {}),
       });
       const domain = ctx.config.mail.sender.address.split('@')[1] ?? 'steward.invalid';
       await transport.send({

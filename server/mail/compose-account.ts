@@ -10,13 +10,14 @@ export interface AccountMail {
   code: string;
   /** Minutes the link and code stay valid. */
   validMinutes: number;
-  /** For an e-mail change, the new address. */
+  /** For an e-mail change (both of its messages), the new address. */
   newEmail?: string;
 }
 
 const SUBJECTS: Record<AccountMailKind, string> = {
   recovery: 'Reset your Steward password',
   email_change: 'Confirm your new e-mail address for Steward',
+  email_change_current: 'Confirm the change of your Steward e-mail address',
   signup: 'Confirm your Steward account',
 };
 
@@ -24,12 +25,15 @@ const LEADS: Record<AccountMailKind, (mail: AccountMail) => string> = {
   recovery: () => 'Someone asked to reset the password of your Steward account.',
   email_change: (mail) =>
     `Someone asked to change the e-mail address of a Steward account to ${mail.newEmail ?? 'this address'}.`,
+  email_change_current: (mail) =>
+    `Someone asked to change the e-mail address of your Steward account to ${mail.newEmail ?? 'another address'}. The change needs your confirmation from this address as well.`,
   signup: () => 'Thank you for creating a Steward account.',
 };
 
 const ACTIONS: Record<AccountMailKind, string> = {
   recovery: 'Choose a new password',
   email_change: 'Confirm the new address',
+  email_change_current: 'Confirm the change',
   signup: 'Confirm your e-mail address',
 };
 
@@ -37,6 +41,8 @@ const IGNORE: Record<AccountMailKind, string> = {
   recovery:
     'If you did not ask for this, you can ignore this message: your password stays as it is.',
   email_change: 'If you did not ask for this, you can ignore this message: nothing changes.',
+  email_change_current:
+    'If you did not ask for this, do not confirm it: your address stays as it is. Someone may know your password: change it.',
   signup: 'If you did not create an account, you can ignore this message.',
 };
 
