@@ -6,11 +6,13 @@ import { isPostgresError } from '../db/database.ts';
 export const ACCOUNT_MAIL_KIND = 'auth.mail';
 
 /**
- * The e-mails of the auth service: each carries one link (and its code) for one account. An
- * e-mail change sends `email_change` to the new address and, with secure e-mail change
- * (`[auth.email] double_confirm_changes`), `email_change_current` to the current one.
+ * The e-mails of the auth service: each carries one link and its code (a reauthentication, the
+ * code alone) for one account. An e-mail change sends `email_change` to the new address and,
+ * with secure e-mail change (`[auth.email] double_confirm_changes`), `email_change_current` to
+ * the current one.
  */
-export type AccountMailKind = 'recovery' | 'email_change' | 'email_change_current' | 'signup';
+export type AccountMailKind =
+  'recovery' | 'email_change' | 'email_change_current' | 'signup' | 'reauthentication';
 
 /**
  * SQL for a digest of the password user `$1` has now. The job that writes an account e-mail

@@ -5,6 +5,7 @@ import { queueAccountMail } from './account-mail.ts';
 import { requireSignedIn } from './authenticate.ts';
 import { AuthError, badRequest, forbidden, unexpected, unprocessable } from './errors.ts';
 import { hasVerifiedFactor } from './mfa.ts';
+import { requireReauthentication } from './reauthenticate.ts';
 import type { AuthLimits } from './limits.ts';
 import { voidOneTimeTokens } from './one-time-tokens.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
@@ -59,6 +60,7 @@ export function registerUserRoutes(app: Hono<ApiEnv>, ctx: AppContext, limits: A
     const phone = stringField(body, 'phone');
     const password = optionalStringField(body, 'password');
     const currentPassword = optionalStringField(body, 'current_password');
+    const nonce = stringField(body, 'nonce');
     const data = objectField(body, 'data');
     const appMetadata = objectField(body, 'app_metadata');
 
@@ -105,6 +107,7 @@ export function registerUserRoutes(app: Hono<ApiEnv>, ctx: AppContext, limits: A
     }
     let passwordHash: string | undefined;
     if (password !== undefined) {
+      await requireReauthentication(ctx, user, session, nonce);
       const recovering = session?.amr.some((entry) => entry.method === 'recovery') ?? false;
       if (!recovering) {
         if (currentPassword === undefined || currentPassword === '') {

@@ -16,14 +16,19 @@ const TOKEN_TYPES: Record<AccountMailKind, OneTimeTokenType> = {
   email_change: 'email_change_token_new',
   email_change_current: 'email_change_token_current',
   signup: 'confirmation_token',
+  reauthentication: 'reauthentication_token',
 };
 
-/** The `type` of each kind's link, as `/verify` takes it: both links of a change are one type. */
-const VERIFY_TYPES: Record<AccountMailKind, string> = {
-  recovery: 'recovery',
-  email_change: 'email_change',
-  email_change_current: 'email_change',
-  signup: 'signup',
+/**
+ * The link of each kind: the app's page that takes it (`?token_hash=…&type=…`) and the `type`
+ * `/verify` takes (both links of a change are one type). A reauthentication is a code alone.
+ */
+const LINKS: Record<AccountMailKind, { page: string; type: string } | null> = {
+  recovery: { page: '/reset-password', type: 'recovery' },
+  email_change: { page: '/confirm-email', type: 'email_change' },
+  email_change_current: { page: '/confirm-email', type: 'email_change' },
+  signup: { page: '/confirm-email', type: 'signup' },
+  reauthentication: null,
 };
 
 /** When each kind was last sent, as GoTrue records it on the user. */
@@ -32,14 +37,7 @@ const SENT_AT_COLUMNS: Record<AccountMailKind, string> = {
   email_change: 'email_change_sent_at',
   email_change_current: 'email_change_sent_at',
   signup: 'confirmation_sent_at',
-};
-
-/** The app's pages that take each kind of link (`?token_hash=…&type=…`). */
-const APP_PAGES: Record<AccountMailKind, string> = {
-  recovery: '/reset-password',
-  email_change: '/confirm-email',
-  email_change_current: '/confirm-email',
-  signup: '/confirm-email',
+  reauthentication: 'reauthentication_sent_at',
 };
 
 const isKind = (value: unknown): value is AccountMailKind =>
@@ -95,16 +93,19 @@ export function accountMailJob(ctx: AppContext, transport: MailTransport | null)
         return issued;
       });
 
-      const query = new URLSearchParams({ token_hash: token.tokenHash, type: VERIFY_TYPES[kind] });
-      let url = `${ctx.config.auth.siteUrl.replace(/\/+$/, '')}${APP_PAGES[kind]}?${query}`;
-      if (typeof redirectTo === 'string' && redirectTo !== '') {
+      const link = LINKS[kind];
+      let url: string | null = null;
+      if (link && typeof redirectTo === 'string' && redirectTo !== '') {
         // GoTrue's own link: the auth service verifies it and redirects with the session.
         const verify = new URLSearchParams({
           token: token.tokenHash,
-          type: VERIFY_TYPES[kind],
+          type: link.type,
           redirect_to: redirectTo,
         });
         url = `${ctx.publicUrl()}/auth/v1/verify?${verify}`;
+      } else if (link) {
+        const query = new URLSearchParams({ token_hash: token.tokenHash, type: link.type });
+        url = `${ctx.config.auth.siteUrl.replace(/\/+$/, '')}${link.page}?${query}`;
       }
       const message = composeAccountMail({
         kind,
