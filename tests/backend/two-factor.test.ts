@@ -1,10 +1,9 @@
-import type { SupabaseClient } from '@supabase/supabase-js';
-import * as OTPAuth from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, createOrganisation, errorMessage, type Person } from '../security/world.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { PASSWORD, authRequest, jwtPayload } from './auth-helpers.ts';
 import { uploadDocument } from './document-helpers.ts';
+import { codeFor, enrol, signIn as signInWithPassword } from './totp-helpers.ts';
 
 // Two-factor sign-in through unmodified supabase-js `auth.mfa.*`: a TOTP factor enrolled with
 // a QR code, codes made here from the secret with otpauth (as an authenticator app makes
@@ -19,34 +18,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** The code an authenticator app shows for `secret` at `offsetSteps` steps from now. */
-function codeFor(secret: string, offsetSteps = 0): string {
-  const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), period: 30 });
-  return totp.generate({ timestamp: Date.now() + offsetSteps * 30_000 });
-}
-
-async function enrol(
-  client: SupabaseClient,
-): Promise<{ factorId: string; secret: string; code: string }> {
-  const { data, error } = await client.auth.mfa.enroll({ factorType: 'totp' });
-  if (error) throw error;
-  const secret = data.totp.secret;
-  const code = codeFor(secret);
-  const verified = await client.auth.mfa.challengeAndVerify({ factorId: data.id, code });
-  if (verified.error) throw verified.error;
-  return { factorId: data.id, secret, code };
-}
-
-/** A fresh password sign-in of `person` (aal1). */
-async function signIn(person: Person): Promise<SupabaseClient> {
-  const client = server.anon();
-  const { error } = await client.auth.signInWithPassword({
-    email: person.email,
-    password: PASSWORD,
-  });
-  if (error) throw error;
-  return client;
-}
+const signIn = (person: Person) => signInWithPassword(server, person);
 
 describe('TOTP factors', () => {
   it('enrols with a QR code, verifies a code, and raises the session to aal2', async () => {

@@ -238,6 +238,19 @@ const OPERATIONS: Operation[] = [
   },
   {
     group: 'storage documents',
+    describe: 'signs and opens a link to a document file of',
+    rule: 'member',
+    targeted: true,
+    rpc: false,
+    async run(_server, client, target) {
+      const { data } = await client.storage.from('documents').createSignedUrl(target.filePath, 60);
+      if (!data) return 'denied';
+      const opened = await fetch(data.signedUrl);
+      return opened.ok && (await opened.text()) === target.content ? 'allowed' : 'denied';
+    },
+  },
+  {
+    group: 'storage documents',
     describe: 'uploads a file to the folder of',
     rule: 'member',
     targeted: true,
