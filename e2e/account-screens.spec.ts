@@ -75,8 +75,15 @@ for (const { label, viewport } of WIDTHS) {
     const newEmail = `new-${master.email}`;
     await dialog.getByLabel('New email address').fill(newEmail);
     await dialog.getByRole('button', { name: 'Change Email' }).click();
-    await expect(dialog.getByText(`Check ${newEmail} for a link`)).toBeVisible();
-    await look(page, label, 'profile email sent', dialog.getByText(`Check ${newEmail} for a link`));
+    await expect(
+      dialog.getByText(`Check ${newEmail} and ${master.email} for a link`),
+    ).toBeVisible();
+    await look(
+      page,
+      label,
+      'profile email sent',
+      dialog.getByText(`Check ${newEmail} and ${master.email} for a link`),
+    );
     await dialog.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
     const secret = await dialog.getByTestId('totp-secret').innerText();
     await look(

@@ -125,7 +125,7 @@ test('a new member confirms their address, forgets their password and sets a new
   });
 });
 
-test('a member changes their e-mail address and confirms it from the e-mail to the new one', async ({
+test('a member changes their e-mail address and confirms it from the e-mails to both addresses', async ({
   page,
   baseURL,
   mail,
@@ -142,17 +142,31 @@ test('a member changes their e-mail address and confirms it from the e-mail to t
     await form.getByLabel('New email address').fill(newEmail);
     await form.getByRole('button', { name: 'Change Email' }).click();
     await expect(form.getByRole('status')).toHaveText(
-      `Check ${newEmail} for a link to confirm the change. Until then you sign in with ${person.email}.`,
+      `Check ${newEmail} and ${person.email} for a link to confirm the change. Until then you sign in with ${person.email}.`,
     );
     expect(await canSignIn(baseURL!, person.email, PASSWORD)).toBe(true);
   });
 
-  await test.step('the link to the new address changes it', async () => {
+  await test.step('the link to the new address alone changes nothing', async () => {
     const message = await mailTo(mail, newEmail, 'Confirm your new e-mail address for Steward');
     await page.goto(linkIn(message, baseURL!, '/confirm-email'));
     await expect(
       page.getByRole('heading', { name: 'Confirm your new email address' }),
     ).toBeVisible();
+    await page.getByRole('button', { name: 'Confirm Email Change' }).click();
+    await expect(page.getByRole('status')).toHaveText(
+      'Confirmed. To finish the change, also open the link we sent to your other email address.',
+    );
+    expect(await canSignIn(baseURL!, person.email, PASSWORD)).toBe(true);
+  });
+
+  await test.step('the link to the current address then changes it', async () => {
+    const message = await mailTo(
+      mail,
+      person.email,
+      'Confirm the change of your Steward e-mail address',
+    );
+    await page.goto(linkIn(message, baseURL!, '/confirm-email'));
     await page.getByRole('button', { name: 'Confirm Email Change' }).click();
     await expect(page.getByRole('status')).toHaveText(`Your email address is now ${newEmail}.`);
     expect(await canSignIn(baseURL!, newEmail, PASSWORD)).toBe(true);

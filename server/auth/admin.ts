@@ -37,7 +37,7 @@ const emailExists = () =>
 /**
  * The part of GoTrue's admin API that tests and benchmarks use to seed users:
  * `POST /admin/users`, `DELETE /admin/users/{id}` and `POST /admin/generate_link` (types
- * `recovery` and `email_change_new`), for the service-role key only.
+ * `recovery`, `email_change_new` and `email_change_current`), for the service-role key only.
  */
 export function registerAdmin(app: Hono<ApiEnv>, ctx: AppContext): void {
   // GoTrue's generateLink: the recovery link and code an e-mail would carry, without the
@@ -46,14 +46,20 @@ export function registerAdmin(app: Hono<ApiEnv>, ctx: AppContext): void {
     requireServiceRole(c);
     const body = await readJsonObject(c);
     const type = stringField(body, 'type');
-    if (type !== 'recovery' && type !== 'email_change_new') {
+    if (type !== 'recovery' && type !== 'email_change_new' && type !== 'email_change_current') {
       throw badRequest('validation_failed', 'Invalid email action link type requested');
+    }
+    if (type === 'email_change_current' && !ctx.config.auth.doubleConfirmChanges) {
+      throw badRequest(
+        'validation_failed',
+        'Enable secure email change to generate link for current email',
+      );
     }
     const address = validateEmail(stringField(body, 'email'));
     const user = await findUserByEmail(ctx.db, address);
     if (!user) throw new AuthError(404, 'user_not_found', 'User with this email not found');
     let newEmail: string | null = null;
-    if (type === 'email_change_new') {
+    if (type !== 'recovery') {
       newEmail = validateEmail(stringField(body, 'new_email'));
       const holder = await findUserByEmail(ctx.db, newEmail);
       if (holder) throw emailExists();
@@ -64,17 +70,20 @@ export function registerAdmin(app: Hono<ApiEnv>, ctx: AppContext): void {
     const token = await ctx.db.transaction(async (tx) => {
       if (newEmail !== null) {
         await tx.query(
-          `update auth.users set email_change = $2, email_change_sent_at = now()
+          `update auth.users
+              set email_change = $2, email_change_sent_at = now(), email_change_confirm_status = 0
             where id = $1::uuid`,
           [user.id, newEmail],
         );
-        return issueOneTimeToken(
-          tx,
-          ctx.keys.jwtSecret,
-          user.id,
-          'email_change_token_new',
-          newEmail,
-        );
+        return type === 'email_change_current'
+          ? issueOneTimeToken(
+              tx,
+              ctx.keys.jwtSecret,
+              user.id,
+              'email_change_token_current',
+              user.email ?? address,
+            )
+          : issueOneTimeToken(tx, ctx.keys.jwtSecret, user.id, 'email_change_token_new', newEmail);
       }
       const issued = await issueOneTimeToken(
         tx,

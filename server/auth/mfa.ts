@@ -80,6 +80,16 @@ async function ownFactor(q: Queryable, userId: string, id: string): Promise<Fact
   return rows[0];
 }
 
+/** Whether the user has a verified second factor (GoTrue's `HasMFAEnabled`). */
+export async function hasVerifiedFactor(q: Queryable, userId: string): Promise<boolean> {
+  const { rows } = await q.query<{ enabled: boolean }>(
+    `select exists (select 1 from auth.mfa_factors
+                     where user_id = $1::uuid and status = 'verified') as enabled`,
+    [userId],
+  );
+  return rows[0]?.enabled === true;
+}
+
 /**
  * Whether the app's migrations require a second factor of this user (an admin of an
  * organisation that requires two-factor sign-in). The platform alone requires none.

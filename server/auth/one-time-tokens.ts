@@ -2,7 +2,12 @@ import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 
 import type { Queryable } from '../db/database.ts';
 
 /** The kinds of e-mail that carry a one-time token (GoTrue's `one_time_token_type`). */
-export type OneTimeTokenType = 'confirmation_token' | 'recovery_token' | 'email_change_token_new';
+export type OneTimeTokenType =
+  | 'confirmation_token'
+  | 'reauthentication_token'
+  | 'recovery_token'
+  | 'email_change_token_new'
+  | 'email_change_token_current';
 
 /** What an e-mail carries: a link secret (256 bits) and a six-digit code. Neither is stored. */
 export interface IssuedToken {
@@ -55,15 +60,32 @@ export async function issueOneTimeToken(
   return { tokenHash, code };
 }
 
+/**
+ * Voids every one-time token of the user (recovery, sign-up confirmation, e-mail change…) and
+ * forgets when they were sent, as GoTrue's `UpdatePassword` does: a link asked for before the
+ * password changed may have been asked for by whoever knew the old one, and works no more.
+ */
+export async function voidOneTimeTokens(tx: Queryable, userId: string): Promise<void> {
+  await tx.query('delete from auth.one_time_tokens where user_id = $1::uuid', [userId]);
+  await tx.query(
+    `update auth.users
+        set confirmation_sent_at = null, recovery_sent_at = null, email_change_sent_at = null
+      where id = $1::uuid`,
+    [userId],
+  );
+}
+
 /** A token that was valid and is now used up. */
 export interface ConsumedToken {
   userId: string;
   relatesTo: string;
+  type: OneTimeTokenType;
 }
 
 interface TokenRow {
   id: string;
   user_id: string;
+  token_type: OneTimeTokenType;
   relates_to: string;
   code_hash: string;
   expired: boolean;
@@ -74,27 +96,44 @@ async function deleteToken(tx: Queryable, id: string): Promise<void> {
 }
 
 /**
- * Uses up the token whose link secret is `tokenHash`: its user and address, or null when there
- * is no such token or it is older than `expirySeconds` (an expired one is deleted). Lookup is
- * by the SHA-256 digest of the secret, so its timing says nothing about any stored secret.
+ * Uses up the token of one of `types` whose link secret is `tokenHash`: its user, address and
+ * kind, or null when there is no such token or it is older than `expirySeconds` (an expired one
+ * is deleted). Lookup is by the SHA-256 digest of the secret, so its timing says nothing about
+ * any stored secret.
  */
 export async function consumeTokenHash(
   tx: Queryable,
-  type: OneTimeTokenType,
+  types: readonly OneTimeTokenType[],
   tokenHash: string,
   expirySeconds: number,
 ): Promise<ConsumedToken | null> {
   if (!TOKEN_HASH_PATTERN.test(tokenHash)) return null;
   const { rows } = await tx.query<TokenRow>(
-    `select id, user_id, relates_to, code_hash,
+    `select id, user_id, token_type, relates_to, code_hash,
             created_at < now() - make_interval(secs => $3) as expired
-       from auth.one_time_tokens where token_hash = $1 and token_type = $2 for update`,
-    [digest(tokenHash), type, expirySeconds],
+       from auth.one_time_tokens where token_hash = $1 and token_type = any($2::text[])
+        for update`,
+    [digest(tokenHash), types, expirySeconds],
   );
   const row = rows[0];
   if (!row) return null;
   await deleteToken(tx, row.id);
-  return row.expired ? null : { userId: row.user_id, relatesTo: row.relates_to };
+  return row.expired
+    ? null
+    : { userId: row.user_id, relatesTo: row.relates_to, type: row.token_type };
+}
+
+/** Whether the user has a token of this kind, used or expired or not. */
+export async function hasOneTimeToken(
+  q: Queryable,
+  userId: string,
+  type: OneTimeTokenType,
+): Promise<boolean> {
+  const { rows } = await q.query(
+    'select 1 from auth.one_time_tokens where user_id = $1::uuid and token_type = $2',
+    [userId, type],
+  );
+  return rows.length > 0;
 }
 
 /** How a code check ended; a wrong code counts against the token (and may void it). */
@@ -114,7 +153,7 @@ export async function consumeCode(
   expirySeconds: number,
 ): Promise<CodeOutcome> {
   const { rows } = await tx.query<TokenRow & { failed_attempts: number }>(
-    `select id, user_id, relates_to, code_hash, failed_attempts,
+    `select id, user_id, token_type, relates_to, code_hash, failed_attempts,
             created_at < now() - make_interval(secs => $3) as expired
        from auth.one_time_tokens where user_id = $1::uuid and token_type = $2 for update`,
     [userId, type, expirySeconds],
@@ -132,7 +171,10 @@ export async function consumeCode(
   );
   if (CODE_PATTERN.test(code) && timingSafeEqual(expected, given)) {
     await deleteToken(tx, row.id);
-    return { ok: true, token: { userId: row.user_id, relatesTo: row.relates_to } };
+    return {
+      ok: true,
+      token: { userId: row.user_id, relatesTo: row.relates_to, type: row.token_type },
+    };
   }
   if (row.failed_attempts + 1 >= MAX_FAILED_CODES) {
     await deleteToken(tx, row.id);

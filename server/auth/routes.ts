@@ -8,6 +8,7 @@ import { AuthError, authErrors } from './errors.ts';
 import { preparePasswordChecks } from './passwords.ts';
 import { AuthLimits } from './limits.ts';
 import { registerMfa } from './mfa.ts';
+import { registerReauthenticate } from './reauthenticate.ts';
 import { registerRecover } from './recover.ts';
 import { confirmationsRequired, registerSignup } from './signup.ts';
 import { registerToken } from './token.ts';
@@ -24,6 +25,7 @@ const ROUTES: Record<string, string[]> = {
   '/recover': ['POST'],
   '/verify': ['GET', 'POST'],
   '/user': ['GET', 'PUT'],
+  '/reauthenticate': ['GET'],
   '/logout': ['POST'],
   '/settings': ['GET'],
   '/health': ['GET'],
@@ -117,6 +119,7 @@ export function createAuthApp(ctx: AppContext): Hono<ApiEnv> {
   registerRecover(app, ctx, limits);
   registerVerify(app, ctx);
   registerUserRoutes(app, ctx, limits);
+  registerReauthenticate(app, ctx, limits);
   registerMfa(app, ctx);
   registerAdmin(app, ctx);
 

@@ -10,6 +10,7 @@ import { hashPassword } from './passwords.ts';
 import { allowedRedirect } from './redirects.ts';
 import { clientInfo, setSessionHeaders } from './request-info.ts';
 import { createSession } from './sessions.ts';
+import { decoyUserJson } from './signup-decoy.ts';
 import { issueAccessToken, sessionResponse } from './tokens.ts';
 import {
   DuplicateEmailError,
@@ -39,8 +40,9 @@ const signupDisabled = () =>
 /**
  * `POST /signup` with e-mail and password. Where confirmations are on and SMTP is configured,
  * the new user is unconfirmed and gets a link by e-mail (the answer is the user alone, as
- * GoTrue's); otherwise, as in Supabase local development, the new user is confirmed and signed
- * in at once: the answer is a session.
+ * GoTrue's), and an address that has an account gets an answer of the same kind, so that
+ * sign-up does not tell who has one; otherwise, as in Supabase local development, the new user
+ * is confirmed and signed in at once: the answer is a session, and a taken address is a 422.
  * Requests count against the client's `sign_in_sign_ups` allowance. When the installation has
  * closed sign-up, only the holder of a valid invitation (`data.invitation_token`) may create an
  * account, for the address the invitation was sent to; everyone else gets GoTrue's answer.
@@ -74,20 +76,30 @@ export function registerSignup(app: Hono<ApiEnv>, ctx: AppContext, limits: AuthL
     }
     if (phone !== '') throw badRequest('phone_provider_disabled', 'Phone signups are disabled');
     const address = validateEmail(email);
-    if (!open && !(await invitationAllowsSignUp(ctx.db, invitationToken!, address))) {
-      throw signupDisabled();
-    }
-    if (await findUserByEmail(ctx.db, address)) throw userExists();
+    const invited =
+      invitationToken !== null && (await invitationAllowsSignUp(ctx.db, invitationToken, address));
+    if (!open && !invited) throw signupDisabled();
     // An invitation proved the address; anyone else confirms it by a link, where one can be sent.
-    const confirmByLink =
-      confirmationsRequired(ctx) &&
-      !(
-        invitationToken !== null && (await invitationAllowsSignUp(ctx.db, invitationToken, address))
-      );
+    const confirmByLink = confirmationsRequired(ctx) && !invited;
+    const existing = await findUserByEmail(ctx.db, address);
+    // As GoTrue: where addresses are confirmed at once, and to the holder of an invitation to
+    // this address, a taken address is said to be taken.
+    if (existing && !confirmByLink) throw userExists();
+    // Otherwise every address is answered alike (GoTrue answers 200), and counted and timed alike.
     if (confirmByLink) limits.countEmail(c, await emailLookupKey(ctx.db, address));
-
     // Hashing takes a while; it happens before the transaction so no locks are held meanwhile.
+    // It happens for a taken address too, so that the answer takes as long.
     const passwordHash = await hashPassword(ctx.cpu, password, ctx.config.auth.bcryptCost);
+    const redirectTo = allowedRedirect(ctx.config.auth, c.req.query('redirect_to'));
+    if (existing) {
+      if (existing.email_confirmed_at) {
+        return c.json(decoyUserJson(ctx.keys.jwtSecret, address, data));
+      }
+      // Not confirmed yet: as GoTrue, the link is sent again, and nothing else changes (who
+      // asks may not be who signed up).
+      await queueAccountMail(ctx, ctx.db, existing.id, 'signup', redirectTo);
+      return c.json(await userJson(ctx.db, existing));
+    }
     const id = randomUUID();
     const now = new Date().toISOString();
     let created;
@@ -103,7 +115,6 @@ export function registerSignup(app: Hono<ApiEnv>, ctx: AppContext, limits: AuthL
           identityWithMetadata: true,
         });
         if (confirmByLink) {
-          const redirectTo = allowedRedirect(ctx.config.auth, c.req.query('redirect_to'));
           await queueAccountMail(ctx, tx, id, 'signup', redirectTo);
           const user = await findUserById(tx, id);
           if (!user) throw new Error('the new user vanished inside its own transaction');
@@ -117,7 +128,11 @@ export function registerSignup(app: Hono<ApiEnv>, ctx: AppContext, limits: AuthL
         return { ...started, user, json: await userJson(tx, user) };
       });
     } catch (error) {
-      if (error instanceof DuplicateEmailError) throw userExists();
+      // A sign-up of the same address at the same moment took it first.
+      if (error instanceof DuplicateEmailError) {
+        if (!confirmByLink) throw userExists();
+        return c.json(decoyUserJson(ctx.keys.jwtSecret, address, data));
+      }
       // Most likely a trigger of the app's migrations failed: GoTrue's answer, and the whole
       // sign-up is rolled back.
       console.error('sign-up failed:', error);

@@ -3,8 +3,11 @@ import type { AppContext } from '../context.ts';
 import type { ApiEnv } from '../http/api-env.ts';
 import { queueAccountMail } from './account-mail.ts';
 import { requireSignedIn } from './authenticate.ts';
-import { badRequest, forbidden, unexpected, unprocessable } from './errors.ts';
+import { AuthError, badRequest, forbidden, unexpected, unprocessable } from './errors.ts';
+import { hasVerifiedFactor } from './mfa.ts';
+import { requireReauthentication } from './reauthenticate.ts';
 import type { AuthLimits } from './limits.ts';
+import { voidOneTimeTokens } from './one-time-tokens.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import type { LogoutScope } from './sessions.ts';
 import { deleteSessions, findSession } from './sessions.ts';
@@ -35,8 +38,10 @@ const currentPasswordRequired = (code: string) =>
  * `GET /user`, `PUT /user` and `POST /logout`: what a signed-in user does with their token.
  * A new password needs the current one (GoTrue's `current_password`), except in a session
  * begun from a password recovery link. A new e-mail address is confirmed by a link sent to it
- * (GoTrue's e-mail change); until then the old address stays, and the new one shows as
- * `new_email`.
+ * and, with `[auth.email] double_confirm_changes`, by one sent to the current address too
+ * (GoTrue's secure e-mail change); until then the old address stays, and the new one shows as
+ * `new_email`. An account with a verified second factor changes either only in an aal2
+ * session.
  */
 export function registerUserRoutes(app: Hono<ApiEnv>, ctx: AppContext, limits: AuthLimits): void {
   app.get('/user', async (c) => {
@@ -55,6 +60,7 @@ export function registerUserRoutes(app: Hono<ApiEnv>, ctx: AppContext, limits: A
     const phone = stringField(body, 'phone');
     const password = optionalStringField(body, 'password');
     const currentPassword = optionalStringField(body, 'current_password');
+    const nonce = stringField(body, 'nonce');
     const data = objectField(body, 'data');
     const appMetadata = objectField(body, 'app_metadata');
 
@@ -68,6 +74,20 @@ export function registerUserRoutes(app: Hono<ApiEnv>, ctx: AppContext, limits: A
     if (password !== undefined) checkPasswordStrength(password);
     if (appMetadata) {
       throw forbidden('not_admin', 'Updating app_metadata requires admin privileges');
+    }
+    const session = sessionId ? await findSession(ctx.db, sessionId) : null;
+    if (
+      ((password !== undefined && password !== '') || newEmail !== null) &&
+      session?.aal !== 'aal2' &&
+      (await hasVerifiedFactor(ctx.db, user.id))
+    ) {
+      // As GoTrue: whoever holds a password-only session of an account with a second factor
+      // may not take the account over by changing its address or password.
+      throw new AuthError(
+        401,
+        'insufficient_aal',
+        'AAL2 session is required to update email or password when MFA is enabled.',
+      );
     }
     if (newEmail !== null) {
       if (!ctx.config.mail.smtp) {
@@ -87,7 +107,7 @@ export function registerUserRoutes(app: Hono<ApiEnv>, ctx: AppContext, limits: A
     }
     let passwordHash: string | undefined;
     if (password !== undefined) {
-      const session = sessionId ? await findSession(ctx.db, sessionId) : null;
+      await requireReauthentication(ctx, user, session, nonce);
       const recovering = session?.amr.some((entry) => entry.method === 'recovery') ?? false;
       if (!recovering) {
         if (currentPassword === undefined || currentPassword === '') {
@@ -110,18 +130,30 @@ export function registerUserRoutes(app: Hono<ApiEnv>, ctx: AppContext, limits: A
     const updated = await ctx.db.transaction(async (tx) => {
       if (passwordHash !== undefined) {
         await updatePasswordHash(tx, user.id, passwordHash, now);
+        await voidOneTimeTokens(tx, user.id);
         // As GoTrue: whoever knew the old password is signed out everywhere else.
         await deleteSessions(tx, user.id, sessionId, sessionId ? 'others' : 'global');
       }
       if (data) await updateUserMetadata(tx, user.id, data, now);
       if (newEmail !== null) {
+        // A new request replaces the last one, whose links work no more.
         await tx.query(
-          `update auth.users set email_change = $2, updated_at = $3::timestamptz
+          `update auth.users
+              set email_change = $2, email_change_confirm_status = 0, updated_at = $3::timestamptz
             where id = $1::uuid`,
           [user.id, newEmail, now],
         );
+        await tx.query(
+          `delete from auth.one_time_tokens where user_id = $1::uuid
+              and token_type in ('email_change_token_new', 'email_change_token_current')`,
+          [user.id],
+        );
         const redirectTo = allowedRedirect(ctx.config.auth, c.req.query('redirect_to'));
         await queueAccountMail(ctx, tx, user.id, 'email_change', redirectTo);
+        // GoTrue's secure e-mail change: the current address confirms too.
+        if (ctx.config.auth.doubleConfirmChanges && (user.email ?? '') !== '') {
+          await queueAccountMail(ctx, tx, user.id, 'email_change_current', redirectTo);
+        }
       }
       const fresh = await findUserById(tx, user.id);
       return fresh && userJson(tx, fresh);

@@ -3,11 +3,12 @@ import type { AppContext } from '../context.ts';
 import type { Queryable } from '../db/database.ts';
 import type { ApiEnv } from '../http/api-env.ts';
 import { AuthError, badRequest, forbidden, unexpected, unprocessable } from './errors.ts';
-import type { OneTimeTokenType } from './one-time-tokens.ts';
-import { consumeCode, consumeTokenHash } from './one-time-tokens.ts';
+import type { ConsumedToken, OneTimeTokenType } from './one-time-tokens.ts';
+import { consumeCode, consumeTokenHash, hasOneTimeToken } from './one-time-tokens.ts';
 import { allowedRedirect } from './redirects.ts';
 import { clientInfo, setSessionHeaders } from './request-info.ts';
 import { createSession } from './sessions.ts';
+import { confirmationsRequired } from './signup.ts';
 import type { AuthMethod } from './tokens.ts';
 import { issueAccessToken, sessionResponse } from './tokens.ts';
 import { userJson } from './user-json.ts';
@@ -18,11 +19,19 @@ import { readJsonObject, stringField, validateEmail } from './validation.ts';
 /** The verification types this server sends e-mails for. */
 type VerifyType = 'recovery' | 'signup' | 'email_change';
 
-const TOKEN_TYPES: Record<VerifyType, OneTimeTokenType> = {
-  recovery: 'recovery_token',
-  signup: 'confirmation_token',
-  email_change: 'email_change_token_new',
+/** The tokens each type may use: an e-mail change sends one to each address. */
+const TOKEN_TYPES: Record<VerifyType, readonly OneTimeTokenType[]> = {
+  recovery: ['recovery_token'],
+  signup: ['confirmation_token'],
+  email_change: ['email_change_token_new', 'email_change_token_current'],
 };
+
+/** GoTrue's answer to the first of the two links of a secure e-mail change. */
+export const SINGLE_CONFIRMATION_ACCEPTED =
+  'Confirmation link accepted. Please proceed to confirm link sent to the other email';
+
+/** The first of the two links of an e-mail change was used: the change waits for the other. */
+const FIRST_OF_TWO = 'first of two';
 
 /** How the session a verification starts was signed in (its `amr`). */
 const METHODS: Record<VerifyType, AuthMethod> = {
@@ -39,9 +48,35 @@ function verifyType(type: string): VerifyType {
   throw badRequest('validation_failed', 'Unsupported verification type');
 }
 
-/** What the verified token does to its user, in the transaction that used it up. */
-async function apply(tx: Queryable, type: VerifyType, user: UserRecord): Promise<AuthError | null> {
+/**
+ * What the verified token does to its user, in the transaction that used it up: null when it
+ * did it, `FIRST_OF_TWO` when an e-mail change now waits for its other link, or the refusal.
+ */
+async function apply(
+  tx: Queryable,
+  ctx: AppContext,
+  type: VerifyType,
+  user: UserRecord,
+): Promise<AuthError | typeof FIRST_OF_TWO | null> {
   if (type === 'email_change') {
+    // As GoTrue's emailChangeVerify: with secure e-mail change, and where addresses are
+    // confirmed at all (no autoconfirm), the first link only counts; the second makes the
+    // change. Without confirmations either link makes it.
+    const { rows } = await tx.query<{ status: number | null }>(
+      'select email_change_confirm_status as status from auth.users where id = $1::uuid',
+      [user.id],
+    );
+    if (
+      ctx.config.auth.doubleConfirmChanges &&
+      confirmationsRequired(ctx) &&
+      (rows[0]?.status ?? 0) === 0 &&
+      (user.email ?? '') !== ''
+    ) {
+      await tx.query('update auth.users set email_change_confirm_status = 1 where id = $1::uuid', [
+        user.id,
+      ]);
+      return FIRST_OF_TWO;
+    }
     // Someone may have taken the address since the change was asked for.
     const taken = await tx.query(
       `select 1 from auth.users where lower(email) = lower($1) and id <> $2::uuid
@@ -57,10 +92,13 @@ async function apply(tx: Queryable, type: VerifyType, user: UserRecord): Promise
     await tx.query(
       `update auth.users
           set email = email_change, email_change = '', email_change_sent_at = null,
+              email_change_confirm_status = 0,
               email_confirmed_at = coalesce(email_confirmed_at, now()), updated_at = now()
         where id = $1::uuid`,
       [user.id],
     );
+    // As GoTrue's ConfirmEmailChange: every link sent to the account before is void.
+    await tx.query('delete from auth.one_time_tokens where user_id = $1::uuid', [user.id]);
     await tx.query(
       `update auth.identities
           set identity_data = identity_data || jsonb_build_object('email', $2::text,
@@ -84,10 +122,14 @@ async function apply(tx: Queryable, type: VerifyType, user: UserRecord): Promise
   return null;
 }
 
-/** Whether the token was sent to the address the user still has (or still wants). */
-function stillMatches(type: VerifyType, user: UserRecord, relatesTo: string): boolean {
-  const address = type === 'email_change' ? user.new_email : user.email;
-  return (address ?? '').toLowerCase() === relatesTo.toLowerCase();
+/**
+ * Whether the token was sent to the address the user still has (or still wants): the link of an
+ * e-mail change to the current address needs that change still pending.
+ */
+function stillMatches(user: UserRecord, token: ConsumedToken): boolean {
+  if (token.type === 'email_change_token_current' && !user.new_email) return false;
+  const address = token.type === 'email_change_token_new' ? user.new_email : user.email;
+  return (address ?? '').toLowerCase() === token.relatesTo.toLowerCase();
 }
 
 interface Verified {
@@ -97,56 +139,87 @@ interface Verified {
 }
 
 /**
+ * Whose token a code typed with `email` is checked against, and of which kind. For an e-mail
+ * change the address may be the current one (with secure e-mail change, when a link was sent
+ * to it) or the new one, as GoTrue's `FindUserForEmailChange` looks them up.
+ */
+async function codeOwner(
+  q: Queryable,
+  ctx: AppContext,
+  type: VerifyType,
+  email: string,
+): Promise<{ user: UserRecord; tokenType: OneTimeTokenType } | null> {
+  if (type !== 'email_change') {
+    const user = await findUserByEmail(q, email);
+    return user && { user, tokenType: TOKEN_TYPES[type][0]! };
+  }
+  if (ctx.config.auth.doubleConfirmChanges) {
+    const current = await findUserByEmail(q, email);
+    if (
+      current?.new_email &&
+      (await hasOneTimeToken(q, current.id, 'email_change_token_current'))
+    ) {
+      return { user: current, tokenType: 'email_change_token_current' };
+    }
+  }
+  const pending = await findUserByPendingEmail(q, email);
+  return pending && { user: pending, tokenType: 'email_change_token_new' };
+}
+
+/**
  * Uses up a token (by its link secret, or by the user's address and code) and starts a
- * session, all in one transaction. Errors are returned rather than thrown so that a wrong
- * code's count is committed.
+ * session, all in one transaction; or, for the first link of a secure e-mail change, records
+ * it and starts nothing (`FIRST_OF_TWO`). Errors are returned rather than thrown so that a
+ * wrong code's count is committed.
  */
 async function verifyAndSignIn(
   c: Context,
   ctx: AppContext,
   type: VerifyType,
   credential: { tokenHash: string } | { email: string; code: string },
-): Promise<Verified> {
+): Promise<Verified | typeof FIRST_OF_TWO> {
   const expiry = ctx.config.auth.emailOtpExpirySeconds;
-  const tokenType = TOKEN_TYPES[type];
-  const outcome = await ctx.db.transaction(async (tx): Promise<Verified | AuthError> => {
-    let userId: string;
-    let relatesTo: string;
-    if ('tokenHash' in credential) {
-      const consumed = await consumeTokenHash(tx, tokenType, credential.tokenHash, expiry);
-      if (!consumed) return linkInvalid();
-      ({ userId, relatesTo } = consumed);
-    } else {
-      const owner =
-        type === 'email_change'
-          ? await findUserByPendingEmail(tx, credential.email)
-          : await findUserByEmail(tx, credential.email);
-      if (!owner) return codeInvalid();
-      const checked = await consumeCode(
-        tx,
-        ctx.keys.jwtSecret,
-        owner.id,
-        tokenType,
-        credential.code,
-        expiry,
-      );
-      if (!checked.ok) return codeInvalid();
-      ({ userId, relatesTo } = checked.token);
-    }
-    const user = await findUserById(tx, userId);
-    if (!user || !stillMatches(type, user, relatesTo)) {
-      return 'tokenHash' in credential ? linkInvalid() : codeInvalid();
-    }
-    if (user.is_banned) return forbidden('user_banned', 'User is banned');
-    const refused = await apply(tx, type, user);
-    if (refused) return refused;
-    const now = new Date().toISOString();
-    const session = await createSession(tx, user.id, clientInfo(c), now, METHODS[type]);
-    await markSignedIn(tx, user.id, now);
-    const fresh = await findUserById(tx, user.id);
-    if (!fresh) return unexpected('Database error updating user');
-    return { user: fresh, json: await userJson(tx, fresh), session };
-  });
+  const outcome = await ctx.db.transaction(
+    async (tx): Promise<Verified | typeof FIRST_OF_TWO | AuthError> => {
+      let token: ConsumedToken;
+      if ('tokenHash' in credential) {
+        const consumed = await consumeTokenHash(
+          tx,
+          TOKEN_TYPES[type],
+          credential.tokenHash,
+          expiry,
+        );
+        if (!consumed) return linkInvalid();
+        token = consumed;
+      } else {
+        const owner = await codeOwner(tx, ctx, type, credential.email);
+        if (!owner) return codeInvalid();
+        const checked = await consumeCode(
+          tx,
+          ctx.keys.jwtSecret,
+          owner.user.id,
+          owner.tokenType,
+          credential.code,
+          expiry,
+        );
+        if (!checked.ok) return codeInvalid();
+        token = checked.token;
+      }
+      const user = await findUserById(tx, token.userId);
+      if (!user || !stillMatches(user, token)) {
+        return 'tokenHash' in credential ? linkInvalid() : codeInvalid();
+      }
+      if (user.is_banned) return forbidden('user_banned', 'User is banned');
+      const applied = await apply(tx, ctx, type, user);
+      if (applied) return applied;
+      const now = new Date().toISOString();
+      const session = await createSession(tx, user.id, clientInfo(c), now, METHODS[type]);
+      await markSignedIn(tx, user.id, now);
+      const fresh = await findUserById(tx, user.id);
+      if (!fresh) return unexpected('Database error updating user');
+      return { user: fresh, json: await userJson(tx, fresh), session };
+    },
+  );
   if (outcome instanceof AuthError) throw outcome;
   return outcome;
 }
@@ -195,6 +268,9 @@ export function registerVerify(app: Hono<ApiEnv>, ctx: AppContext): void {
       credential = { tokenHash };
     }
     const verified = await verifyAndSignIn(c, ctx, verifyType(rawType), credential);
+    if (verified === FIRST_OF_TWO) {
+      return c.json({ msg: SINGLE_CONFIRMATION_ACCEPTED, code: '200' });
+    }
     const access = issueAccessToken(ctx, verified.user, verified.session.session);
     setSessionHeaders(c, verified.user.id, verified.session.session.id);
     return c.json(sessionResponse(access, verified.session.refreshToken, verified.json));
@@ -214,19 +290,24 @@ export function registerVerify(app: Hono<ApiEnv>, ctx: AppContext): void {
     try {
       const type = verifyType(rawType);
       const verified = await verifyAndSignIn(c, ctx, type, { tokenHash: token });
-      const access = issueAccessToken(ctx, verified.user, verified.session.session);
-      setSessionHeaders(c, verified.user.id, verified.session.session.id);
-      const response = sessionResponse(access, verified.session.refreshToken, verified.json);
-      for (const key of [
-        'access_token',
-        'expires_at',
-        'expires_in',
-        'refresh_token',
-        'token_type',
-      ]) {
-        fragment.set(key, String(response[key]));
+      if (verified === FIRST_OF_TWO) {
+        fragment.set('message', SINGLE_CONFIRMATION_ACCEPTED);
+        fragment.set('sb', '');
+      } else {
+        const access = issueAccessToken(ctx, verified.user, verified.session.session);
+        setSessionHeaders(c, verified.user.id, verified.session.session.id);
+        const response = sessionResponse(access, verified.session.refreshToken, verified.json);
+        for (const key of [
+          'access_token',
+          'expires_at',
+          'expires_in',
+          'refresh_token',
+          'token_type',
+        ]) {
+          fragment.set(key, String(response[key]));
+        }
+        fragment.set('type', type);
       }
-      fragment.set('type', type);
     } catch (error) {
       if (!(error instanceof AuthError) || error.status >= 500) throw error;
       fragment.set('error', error.status === 403 ? 'access_denied' : 'invalid_request');

@@ -77,6 +77,19 @@ export interface AuthSettings {
    */
   enableConfirmations: boolean;
   /**
+   * `[auth.email] double_confirm_changes` (GoTrue's secure e-mail change, on by default): a new
+   * address is confirmed by links sent to both the current and the new address. Where sign-ups
+   * confirm their address (`enable_confirmations`), the change needs both links; otherwise, as
+   * in GoTrue, either link makes it.
+   */
+  doubleConfirmChanges: boolean;
+  /**
+   * `[auth.email] secure_password_change` (GoTrue's `update_password_require_reauthentication`,
+   * off by default): a session begun more than 24 hours ago sets a new password only with the
+   * code (`nonce`) that `GET /reauthenticate` e-mails to the account.
+   */
+  securePasswordChange: boolean;
+  /**
    * How guessing at passwords is slowed down (see `server/auth/guess-limiter.ts`). Failed
    * sign-ins are remembered for `window`; each budget below counts failures in that window.
    */
@@ -155,6 +168,14 @@ export function readAuthSettings(
     ),
     enableConfirmations: booleanSetting(
       from(email, 'auth.email', 'enable_confirmations', 'AUTH_EMAIL_ENABLE_CONFIRMATIONS'),
+      false,
+    ),
+    doubleConfirmChanges: booleanSetting(
+      from(email, 'auth.email', 'double_confirm_changes', 'AUTH_EMAIL_DOUBLE_CONFIRM_CHANGES'),
+      true,
+    ),
+    securePasswordChange: booleanSetting(
+      from(email, 'auth.email', 'secure_password_change', 'AUTH_EMAIL_SECURE_PASSWORD_CHANGE'),
       false,
     ),
     guesses: {

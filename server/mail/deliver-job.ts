@@ -35,7 +35,10 @@ export function mailDeliveryJob(ctx: AppContext, transport: MailTransport | null
   const appUrl = ctx.config.auth.siteUrl.replace(/\/+$/, '');
   const linkSeconds = ctx.config.storage.maxSignedUrlExpirySeconds;
 
-  const composeOptions = (now: Date): ComposeOptions => ({
+  // Links are signed as the message's sender, with the assurance level of the session that
+  // sent it (recorded with the message), so that they work where the database asks the sender
+  // for a second factor and the sender had proved it.
+  const composeOptions = (now: Date, message: StoredMessage): ComposeOptions => ({
     appUrl,
     signLink(filePath, label, signer) {
       const issued = Math.floor(now.getTime() / 1000);
@@ -44,7 +47,11 @@ export function mailDeliveryJob(ctx: AppContext, transport: MailTransport | null
         'documents',
         filePath,
         linkSeconds,
-        { role: 'authenticated', sub: signer },
+        {
+          role: 'authenticated',
+          sub: signer,
+          aal: message.content.sender_aal === 'aal2' ? 'aal2' : 'aal1',
+        },
         issued,
       );
       return {
@@ -99,7 +106,7 @@ export function mailDeliveryJob(ctx: AppContext, transport: MailTransport | null
       let { text_body: text, html_body: html } = message;
       if (text === null || html === null) {
         try {
-          const parts = composeMessage(message, composeOptions(clock.now()));
+          const parts = composeMessage(message, composeOptions(clock.now(), message));
           await saveParts(db, id, parts);
           ({ text, html } = parts);
         } catch (error) {

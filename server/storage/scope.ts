@@ -51,12 +51,15 @@ export function optionalCaller(c: Context<ApiEnv>, operation: string): StorageSc
 
 /**
  * The scope of a request through a signed URL: the URL is no token of its own, so what it
- * reads or writes runs as its signer (role and user id), under row-level security as the
- * signer is now, not as they were when they made it.
+ * reads or writes runs as its signer (role, user id and the assurance level of the session
+ * that made it), under row-level security as the signer is now, not as they were when they
+ * made it.
  */
 export function signedUrlScope(c: Context, signer: UrlSigner, operation: string): StorageScope {
   const claims =
-    signer.sub === null ? { role: signer.role } : { role: signer.role, sub: signer.sub };
+    signer.sub === null
+      ? { role: signer.role, aal: signer.aal }
+      : { role: signer.role, sub: signer.sub, aal: signer.aal };
   return scopeFor(c, { role: signer.role, claims, token: null }, operation);
 }
 

@@ -9,21 +9,33 @@ const UPLOAD_SCOPE = 'upload';
 /** Lifetime of a signed upload URL, as on Supabase (unless the installation allows less). */
 const UPLOAD_URL_SECONDS = 2 * 3600;
 
+/** The assurance level of the session that made a signed URL (its token's `aal` claim). */
+export type Assurance = 'aal1' | 'aal2';
+
 /**
  * Who made a signed URL. The URL does what its signer may do when it is used, not when it was
  * made: reads and writes through it run as the signer under row-level security, so a signer
- * who is deactivated or leaves the organisation takes the URL's rights along.
+ * who is deactivated or leaves the organisation takes the URL's rights along. It carries the
+ * assurance level of the signer's session: a URL made in a session that proved a second factor
+ * works where the database asks one of the signer, one made without does not.
  */
 export interface UrlSigner {
   role: ApiRole;
   /** The signer's user id (`sub`); null for the anon and service-role keys. */
   sub: string | null;
+  aal: Assurance;
 }
 
-/** The signer of a URL made by `caller`. Only `role` and `sub` go into the token. */
+const assurance = (aal: unknown): Assurance => (aal === 'aal2' ? 'aal2' : 'aal1');
+
+/** The signer of a URL made by `caller`: `role`, `sub` and `aal` go into the token. */
 export function signerOf(caller: Caller): UrlSigner {
   const sub = caller.claims.sub;
-  return { role: caller.role, sub: typeof sub === 'string' && sub !== '' ? sub : null };
+  return {
+    role: caller.role,
+    sub: typeof sub === 'string' && sub !== '' ? sub : null,
+    aal: assurance(caller.claims.aal),
+  };
 }
 
 /**
@@ -50,7 +62,8 @@ export function validExpiresIn(value: unknown, maxSeconds: number): number {
 
 /**
  * The `signedURL` storage-js expects: relative to `/storage/v1`, with the token, an HS256 JWT
- * `{url: "bucket/name", scope, role, sub, iat, exp}` (the storage server's claims plus the signer).
+ * `{url: "bucket/name", scope, role, sub, aal, iat, exp}` (the storage server's claims plus the
+ * signer).
  */
 export function signedObjectUrl(
   key: string,
@@ -71,6 +84,7 @@ export function signedObjectUrl(
 const signerClaims = (signer: UrlSigner) => ({
   role: signer.role,
   ...(signer.sub === null ? {} : { sub: signer.sub }),
+  aal: signer.aal,
 });
 
 /** The claims of a verified signed-URL token. */
@@ -79,6 +93,7 @@ interface SignedClaims {
   scope?: unknown;
   role?: unknown;
   sub?: unknown;
+  aal?: unknown;
   owner?: unknown;
   upsert?: unknown;
   jti?: unknown;
@@ -110,12 +125,19 @@ function verifyToken(
   return claims as SignedClaims;
 }
 
-/** The signer named by a token; tokens made before signers were recorded name none. */
-function signerIn(role: unknown, sub: unknown): UrlSigner {
+/**
+ * The signer named by a token; tokens made before signers were recorded name none, and those
+ * made before the assurance level was recorded count as `aal1`.
+ */
+function signerIn(role: unknown, sub: unknown, aal: unknown): UrlSigner {
   if (!(API_ROLES as readonly unknown[]).includes(role)) {
     throw storageErrors.invalidSignature('Token does not name its signer');
   }
-  return { role: role as ApiRole, sub: typeof sub === 'string' && sub !== '' ? sub : null };
+  return {
+    role: role as ApiRole,
+    sub: typeof sub === 'string' && sub !== '' ? sub : null,
+    aal: assurance(aal),
+  };
 }
 
 /**
@@ -131,7 +153,7 @@ export function verifySignedObjectUrl(
   now = Date.now() / 1000,
 ): UrlSigner {
   const claims = verifyToken(key, token, DOWNLOAD_SCOPE, bucketId, name, now);
-  return signerIn(claims.role, claims.sub);
+  return signerIn(claims.role, claims.sub, claims.aal);
 }
 
 /**
@@ -155,6 +177,7 @@ export function signedUploadUrl(
       upsert: options.upsert,
       scope: UPLOAD_SCOPE,
       role: signer.role,
+      aal: signer.aal,
       jti: randomUUID(),
       iat: now,
       exp: now + lifetime,
@@ -184,7 +207,7 @@ export function verifySignedUploadUrl(
   now = Date.now() / 1000,
 ): SignedUpload {
   const claims = verifyToken(key, token, UPLOAD_SCOPE, bucketId, name, now);
-  const signer = signerIn(claims.role, claims.owner);
+  const signer = signerIn(claims.role, claims.owner, claims.aal);
   if (typeof claims.jti !== 'string' || !UUID.test(claims.jti)) {
     throw storageErrors.invalidSignature('Token has no id');
   }

@@ -30,6 +30,15 @@ afterAll(async () => {
   await smtp?.close();
 });
 
+/** The fields of a JSON value and the kinds of their values, in order, without the values. */
+function shape(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(shape);
+  if (typeof value === 'object' && value !== null) {
+    return Object.entries(value).map(([key, inner]) => [key, shape(inner)]);
+  }
+  return typeof value;
+}
+
 describe('e-mail confirmation of new sign-ups', () => {
   it('sends a link; the account signs in only after it is used', async () => {
     const settings = await authRequest(server, '/settings');
@@ -102,5 +111,90 @@ describe('e-mail confirmation of new sign-ups', () => {
     expect(error).toBeNull();
     expect(data.session).not.toBeNull();
     expect(data.user?.email_confirmed_at).toBeTruthy();
+  });
+
+  it('answers a sign-up for a taken address as it answers a new one', async () => {
+    const taken = uniqueEmail('taken');
+    const created = await server.service().auth.admin.createUser({
+      email: taken,
+      password: PASSWORD,
+      email_confirm: true,
+    });
+    expect(created.error).toBeNull();
+    const fresh = uniqueEmail('fresh');
+    const data = { full_name: 'Pat Doe', church: 'Grace' };
+
+    const forNew = await authRequest(server, '/signup', {
+      body: { email: fresh, password: 'their own secret', data },
+    });
+    const forTaken = await authRequest(server, '/signup', {
+      body: { email: taken, password: 'their own secret', data },
+    });
+    expect(forTaken.status).toBe(forNew.status);
+    expect(forNew.status).toBe(200);
+    // The same fields, of the same kinds, in the same order, down to the identity.
+    expect(shape(forTaken.body)).toEqual(shape(forNew.body));
+    expect(forTaken.body).toMatchObject({ email: taken, user_metadata: data });
+    expect(forTaken.body!.id).not.toBe(created.data.user!.id);
+    expect(
+      (await server.db.query('select 1 from auth.users where email = $1', [taken])).rows,
+    ).toHaveLength(1);
+
+    // Asking again is refused alike for both (one e-mail a minute per address), ...
+    const againNew = await authRequest(server, '/signup', {
+      body: { email: fresh, password: 'their own secret' },
+    });
+    const againTaken = await authRequest(server, '/signup', {
+      body: { email: taken, password: 'their own secret' },
+    });
+    expect([againNew.status, againTaken.status]).toEqual([429, 429]);
+    expect(againTaken.body!.code).toBe(againNew.body!.code);
+
+    // ... nothing reached the owner, whose password still works and is the only one that does.
+    await server.jobs.runDue();
+    expect(smtp.received.filter(({ envelope }) => envelope.to.includes(taken))).toEqual([]);
+    const owner = await server.anon().auth.signInWithPassword({ email: taken, password: PASSWORD });
+    expect(owner.error).toBeNull();
+    const stranger = await server
+      .anon()
+      .auth.signInWithPassword({ email: taken, password: 'their own secret' });
+    expect(stranger.error?.code).toBe('invalid_credentials');
+  });
+
+  it('sends the link again to an address that signed up and has not confirmed', async () => {
+    // A server that lets one address get an e-mail right after another.
+    const quick = await startTestServer({
+      env: {
+        SMTP_URL: smtp.url,
+        SMTP_ADMIN_EMAIL: 'office@grace.example.org',
+        AUTH_SITE_URL: SITE,
+        AUTH_EMAIL_ENABLE_CONFIRMATIONS: 'true',
+        AUTH_EMAIL_MAX_FREQUENCY: '1ms',
+        JOB_POLL_INTERVAL: '1h',
+      },
+    });
+    try {
+      const email = uniqueEmail('twice');
+      const first = await quick.anon().auth.signUp({ email, password: PASSWORD });
+      const second = await quick.anon().auth.signUp({ email, password: 'another secret' });
+      expect(second.error).toBeNull();
+      expect(second.data.session).toBeNull();
+      expect(second.data.user?.id).toBe(first.data.user?.id);
+      await quick.jobs.runDue();
+      const links = smtp.received
+        .filter(({ envelope }) => envelope.to.includes(email))
+        .map(({ mail }) => /Confirm your e-mail address: (\S+)/.exec(mail.text ?? '')![1]!);
+      expect(links).toHaveLength(2);
+      // The second sign-up changed nothing: the first password is the account's.
+      const url = new URL(links[1]!);
+      await quick.anon().auth.verifyOtp({
+        token_hash: url.searchParams.get('token_hash')!,
+        type: 'signup',
+      });
+      const signIn = await quick.anon().auth.signInWithPassword({ email, password: PASSWORD });
+      expect(signIn.error).toBeNull();
+    } finally {
+      await quick.close();
+    }
   });
 });

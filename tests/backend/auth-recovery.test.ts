@@ -143,6 +143,56 @@ describe('forgotten passwords', () => {
     expect(late.error?.code).toBe('otp_expired');
   });
 
+  it('ends every earlier link when the password is changed', async () => {
+    const { email } = await newUser('changed');
+    await server.anon().auth.resetPasswordForEmail(email);
+    const { url, code } = await recoveryMail(email);
+
+    // The owner changes the password as usual, in a session of their own.
+    const client = server.anon();
+    await client.auth.signInWithPassword({ email, password: PASSWORD });
+    const changed = await client.auth.updateUser({
+      password: 'a password of my own',
+      current_password: PASSWORD,
+    });
+    expect(changed.error).toBeNull();
+
+    const byLink = await server.anon().auth.verifyOtp({
+      token_hash: url.searchParams.get('token_hash')!,
+      type: 'recovery',
+    });
+    expect(byLink.error).toMatchObject({ status: 403, code: 'otp_expired' });
+    const byCode = await server.anon().auth.verifyOtp({ email, token: code, type: 'recovery' });
+    expect(byCode.error).toMatchObject({ status: 403, code: 'otp_expired' });
+    expect(await signInWorks(email, 'a password of my own')).toBe(true);
+  });
+
+  it('makes no link after a password change for a request made before it', async () => {
+    const { email } = await newUser('raced');
+    const client = server.anon();
+    await client.auth.signInWithPassword({ email, password: PASSWORD });
+    const before = (await mailTo(email)).length;
+    // The e-mail is written by a job; here it has not run yet when the password changes.
+    await server.jobs.stop();
+    try {
+      expect((await server.anon().auth.resetPasswordForEmail(email)).error).toBeNull();
+      const changed = await client.auth.updateUser({
+        password: 'changed in the meantime',
+        current_password: PASSWORD,
+      });
+      expect(changed.error).toBeNull();
+    } finally {
+      server.jobs.start();
+    }
+    expect((await mailTo(email)).length).toBe(before);
+    const stored = await server.db.query(
+      `select 1 from auth.one_time_tokens t join auth.users u on u.id = t.user_id
+        where u.email = $1`,
+      [email],
+    );
+    expect(stored.rows).toEqual([]);
+  });
+
   it('refuses a link older than an hour', async () => {
     const { email, id } = await newUser('late');
     await server.anon().auth.resetPasswordForEmail(email);

@@ -34,6 +34,8 @@ describe('server configuration', () => {
     expect(config.auth.siteUrl).toBe('http://localhost:8080');
     expect(config.auth.emailOtpExpirySeconds).toBe(3600);
     expect(config.auth.emailMaxFrequencyMs).toBe(60_000);
+    expect(config.auth.doubleConfirmChanges).toBe(true);
+    expect(config.auth.securePasswordChange).toBe(false);
     expect(config.storage.fileSizeLimit).toBe(50 * 1024 ** 2);
     expect(config.database.statementTimeoutMs).toEqual({
       anon: 3000,
@@ -63,6 +65,7 @@ describe('server configuration', () => {
       `[api]\nmax_rows = 50\n[auth]\nenable_signup = false\nsite_url = "https://office.example.org"\n` +
         `additional_redirect_urls = ["https://a.example.org"]\n[auth.rate_limit]\nsign_in_sign_ups = 7\n` +
         `email_sent = 4\n[auth.email]\nmax_frequency = "5s"\notp_expiry = 600\nenable_confirmations = true\n` +
+        `double_confirm_changes = false\nsecure_password_change = true\n` +
         `[storage]\nfile_size_limit = "5MB"\n[functions.open]\nverify_jwt = false\n`,
       `[database]\nstatement_timeout_anon = "500ms"\n[storage]\nquota_per_organization = "2GiB"\n` +
         `max_signed_url_expiry = "1h"\n[api]\nmax_embed_depth = 2\n[oauth]\nallowed_hosts = ["id.example.org"]\n` +
@@ -82,6 +85,8 @@ describe('server configuration', () => {
     expect(config.auth.emailMaxFrequencyMs).toBe(5000);
     expect(config.auth.emailOtpExpirySeconds).toBe(600);
     expect(config.auth.enableConfirmations).toBe(true);
+    expect(config.auth.doubleConfirmChanges).toBe(false);
+    expect(config.auth.securePasswordChange).toBe(true);
     expect(config.storage).toEqual({
       fileSizeLimit: 5_000_000,
       quotaPerOrganization: 2 * 1024 ** 3,

@@ -12,6 +12,7 @@ import {
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { startSmtpServer, type TestSmtpServer } from '../support/smtp.ts';
 import { uploadDocument, type StoredDocument } from './document-helpers.ts';
+import { enrol } from './totp-helpers.ts';
 
 // E-mail for real (server/mail/): every message is recorded first, then delivered by a
 // background job through a real SMTP server started here (nodemailer's smtp-server), and the
@@ -166,6 +167,40 @@ describe('mail through SMTP', () => {
     );
     const refused = await fetch(`${server.url}${link.pathname}${link.search}`);
     expect(refused.status).not.toBe(200);
+  });
+
+  it('sends links that open for an admin who proved the second factor their organisation requires', async () => {
+    const strict = await createOrganisation(server, 'Strict Mail Church');
+    await enrol(strict.master.client);
+    unwrap(
+      await strict.master.client.rpc('set_two_factor_requirement', { required: true }),
+      'require two-factor',
+    );
+    const admin = await addMember(server, strict, 'admin', 'strict-sender');
+    await enrol(admin.client);
+    const minutes = await uploadDocument(admin, strict, {
+      name: 'Council minutes.txt',
+      content: 'Minutes of the parish council.',
+    });
+    const result = unwrap(
+      await admin.client
+        .rpc('send_documents_email', {
+          recipients: ['auditor@example.org'],
+          subject: 'Minutes',
+          message: null,
+          document_ids: [minutes.id],
+          as_links: true,
+        })
+        .single<{ id: string; status: string }>(),
+      'send_documents_email',
+    );
+    await server.jobs.runDue();
+    const row = await messageRow(server, result.id);
+    expect(row.status).toBe('sent');
+    const link = new URL(row.links[0]!.url);
+    const download = await fetch(`${server.url}${link.pathname}${link.search}`);
+    expect(download.status).toBe(200);
+    expect(await download.text()).toBe('Minutes of the parish council.');
   });
 
   it('records a failed attempt, retries it later, and gives up at once on a permanent refusal', async () => {

@@ -1,6 +1,7 @@
 import { FunctionsHttpError, type SupabaseClient } from '@supabase/supabase-js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import * as OTPAuth from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decryptToken, importTokenKey } from '../../supabase/functions/oauth/crypto.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -130,6 +131,39 @@ describe('/functions/v1/oauth', () => {
     expect(response.status).toBe(401);
     const anon = await invoke(server.anon(), { action: 'token', providerId: 'slack' });
     expect(anon).toEqual({ status: 401, body: { error: 'User not authenticated' } });
+  });
+
+  it('hands nothing to a session that has not proved the second factor its member set up', async () => {
+    const careful = await addMember(server, org);
+    const { data: me } = await careful.client.auth.getUser();
+    const enrolled = await careful.client.auth.mfa.enroll({ factorType: 'totp' });
+    const totp = new OTPAuth.TOTP({
+      secret: OTPAuth.Secret.fromBase32(enrolled.data!.totp.secret),
+    });
+    const verified = await careful.client.auth.mfa.challengeAndVerify({
+      factorId: enrolled.data!.id,
+      code: totp.generate(),
+    });
+    expect(verified.error).toBeNull();
+
+    const weak = server.anon();
+    await weak.auth.signInWithPassword({
+      email: me.user!.email!,
+      password: 'correct horse battery staple',
+    });
+    for (const action of ['status', 'token']) {
+      expect(await invoke(weak, { action, providerId: 'slack' })).toEqual({
+        status: 403,
+        body: { error: 'Sign in with your two-factor code first' },
+      });
+    }
+    // The same member's session that proved the code is served.
+    const started = await invoke(careful.client, {
+      action: 'start',
+      providerId: 'slack',
+      origin: ORIGIN,
+    });
+    expect(started.status).toBe(200);
   });
 
   it('disconnecting deactivates the connection and deletes its tokens; only its owner may', async () => {

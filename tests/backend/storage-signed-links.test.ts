@@ -12,7 +12,9 @@ import {
   type Person,
 } from '../security/world.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { jwtPayload } from './auth-helpers.ts';
 import { storageFetch, type StorageErrorBody } from './storage-helpers.ts';
+import { enrol, signIn } from './totp-helpers.ts';
 
 // Finding F4 of issue 11: a signed link must follow its signer. Links are made by real members
 // of a real organisation (the `documents` bucket and its policies), and used without a token,
@@ -133,6 +135,66 @@ describe('signed links follow their signer (F4)', () => {
       code: 'InvalidSignature',
       message: 'Token does not name its signer',
     });
+  });
+});
+
+describe('signed links made in a session that proved a second factor (R14)', () => {
+  it('open for an admin whose organisation requires one, and are refused to a password-only session', async () => {
+    const strict = await createOrganisation(server, 'Strict Links Church');
+    await enrol(strict.master.client);
+    unwrap(
+      await strict.master.client.rpc('set_two_factor_requirement', { required: true }),
+      'require two-factor',
+    );
+    const admin = await addMember(server, strict, 'admin', 'strict-linker');
+    await enrol(admin.client);
+    const path = newPath(strict);
+    await upload(admin, path, 'minutes of the council');
+
+    const made = unwrap(await documents(admin).createSignedUrl(path, 3600), 'sign');
+    const token = new URL(made.signedUrl).searchParams.get('token')!;
+    expect(jwtPayload(token)).toMatchObject({ sub: admin.userId, aal: 'aal2' });
+    const opened = await fetch(made.signedUrl);
+    expect(opened.status).toBe(200);
+    expect(await opened.text()).toBe('minutes of the council');
+    const many = unwrap(await documents(admin).createSignedUrls([path], 3600), 'sign many');
+    expect(await (await fetch(many[0]!.signedUrl!)).text()).toBe('minutes of the council');
+
+    const uploadLink = unwrap(
+      await documents(admin).createSignedUploadUrl(newPath(strict)),
+      'sign upload',
+    );
+    const uploaded = await server
+      .anon()
+      .storage.from('documents')
+      .uploadToSignedUrl(uploadLink.path, uploadLink.token, 'agenda', {
+        contentType: 'text/plain;charset=utf-8',
+      });
+    expect(uploaded.error).toBeNull();
+    expect(await storedText(uploadLink.path)).toBe('agenda');
+
+    // The same admin with a password-only session makes no link at all.
+    const weak = await signIn(server, admin);
+    const refused = await weak.storage.from('documents').createSignedUrl(path, 3600);
+    expect(refused.data).toBeNull();
+    expect(refused.error).not.toBeNull();
+    const refusedUpload = await weak.storage
+      .from('documents')
+      .createSignedUploadUrl(newPath(strict));
+    expect(refusedUpload.data).toBeNull();
+  });
+
+  it('follow the member who enrolled a factor: a link made before it stops, one made after works', async () => {
+    const member = await addMember(server, church, 'user', 'careful-linker');
+    const path = newPath(church);
+    await upload(member, path, 'rota');
+    const before = unwrap(await documents(member).createSignedUrl(path, 3600), 'sign');
+    expect(await (await fetch(before.signedUrl)).text()).toBe('rota');
+
+    await enrol(member.client);
+    expect((await fetch(before.signedUrl)).status).toBe(400);
+    const after = unwrap(await documents(member).createSignedUrl(path, 3600), 'sign');
+    expect(await (await fetch(after.signedUrl)).text()).toBe('rota');
   });
 });
 

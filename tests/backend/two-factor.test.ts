@@ -1,9 +1,9 @@
-import type { SupabaseClient } from '@supabase/supabase-js';
-import * as OTPAuth from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, createOrganisation, errorMessage, type Person } from '../security/world.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { PASSWORD, authRequest, jwtPayload } from './auth-helpers.ts';
+import { uploadDocument } from './document-helpers.ts';
+import { codeFor, enrol, signIn as signInWithPassword } from './totp-helpers.ts';
 
 // Two-factor sign-in through unmodified supabase-js `auth.mfa.*`: a TOTP factor enrolled with
 // a QR code, codes made here from the secret with otpauth (as an authenticator app makes
@@ -18,34 +18,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** The code an authenticator app shows for `secret` at `offsetSteps` steps from now. */
-function codeFor(secret: string, offsetSteps = 0): string {
-  const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), period: 30 });
-  return totp.generate({ timestamp: Date.now() + offsetSteps * 30_000 });
-}
-
-async function enrol(
-  client: SupabaseClient,
-): Promise<{ factorId: string; secret: string; code: string }> {
-  const { data, error } = await client.auth.mfa.enroll({ factorType: 'totp' });
-  if (error) throw error;
-  const secret = data.totp.secret;
-  const code = codeFor(secret);
-  const verified = await client.auth.mfa.challengeAndVerify({ factorId: data.id, code });
-  if (verified.error) throw verified.error;
-  return { factorId: data.id, secret, code };
-}
-
-/** A fresh password sign-in of `person` (aal1). */
-async function signIn(person: Person): Promise<SupabaseClient> {
-  const client = server.anon();
-  const { error } = await client.auth.signInWithPassword({
-    email: person.email,
-    password: PASSWORD,
-  });
-  if (error) throw error;
-  return client;
-}
+const signIn = (person: Person) => signInWithPassword(server, person);
 
 describe('TOTP factors', () => {
   it('enrols with a QR code, verifies a code, and raises the session to aal2', async () => {
@@ -163,6 +136,47 @@ describe('TOTP factors', () => {
     expect((await church.master.client.auth.mfa.listFactors()).data!.all).toEqual([]);
   });
 
+  it('asks an aal2 session to change the address or the password of an account with a factor', async () => {
+    const church = await createOrganisation(server, 'Takeover Church');
+    const member = await addMember(server, church, 'user', 'guarded');
+    const factor = await enrol(member.client);
+    const weak = await signIn(member);
+
+    const password = await weak.auth.updateUser({
+      password: 'taken over',
+      current_password: PASSWORD,
+    });
+    expect(password.error).toMatchObject({
+      status: 401,
+      code: 'insufficient_aal',
+      message: 'AAL2 session is required to update email or password when MFA is enabled.',
+    });
+    const email = await weak.auth.updateUser({ email: 'thief@example.test' });
+    expect(email.error).toMatchObject({ status: 401, code: 'insufficient_aal' });
+    const stored = await server.db.query<{ email: string; email_change: string | null }>(
+      'select email, email_change from auth.users where id = $1',
+      [member.userId],
+    );
+    expect(stored.rows[0]).toMatchObject({ email: member.email, email_change: '' });
+    // The rest of the profile is not guarded.
+    expect((await weak.auth.updateUser({ data: { nickname: 'Sam' } })).error).toBeNull();
+
+    await weak.auth.mfa.challengeAndVerify({
+      factorId: factor.factorId,
+      code: codeFor(factor.secret, 1),
+    });
+    const changed = await weak.auth.updateUser({
+      password: 'changed with the code',
+      current_password: PASSWORD,
+    });
+    expect(changed.error).toBeNull();
+    const again = await server.anon().auth.signInWithPassword({
+      email: member.email,
+      password: 'changed with the code',
+    });
+    expect(again.error).toBeNull();
+  });
+
   it('answers malformed requests with GoTrue errors', async () => {
     const church = await createOrganisation(server, 'Errors Church');
     const token = (await church.master.client.auth.getSession()).data.session!.access_token;
@@ -245,5 +259,85 @@ describe('an organisation that requires two-factor sign-in for admins', () => {
       session_verified: false,
     });
     expect(master.factorId).toBeTruthy();
+  });
+});
+
+describe('someone who set up a second factor, where the organisation does not require one', () => {
+  const CODE_FIRST = 'Sign in with your two-factor code first';
+
+  it('reaches nothing of the organisation with a password-only session, and all of it with the code', async () => {
+    const church = await createOrganisation(server, 'Careful Church');
+    const member = await addMember(server, church, 'user', 'careful');
+    const plain = await addMember(server, church, 'user', 'plain');
+    const document = await uploadDocument(church.master, church, { name: 'Payroll 2026' });
+    const people = [
+      { person: member, factor: await enrol(member.client) },
+      { person: church.master, factor: await enrol(church.master.client) },
+    ];
+
+    for (const { person, factor } of people) {
+      const weak = await signIn(person);
+      expect(jwtPayload((await weak.auth.getSession()).data.session!.access_token).aal).toBe(
+        'aal1',
+      );
+      // Tables, stored files, signed links and rpc functions: nothing.
+      const listed = await weak.from('documents').select('id');
+      expect(listed.data ?? []).toEqual([]);
+      expect(errorMessage(listed)).toBe(CODE_FIRST);
+      expect((await weak.from('organizations').select('id')).data ?? []).toEqual([]);
+      const downloaded = await weak.storage.from('documents').download(document.file_path);
+      expect(downloaded.data).toBeNull();
+      const signed = await weak.storage.from('documents').createSignedUrl(document.file_path, 60);
+      expect(signed.data).toBeNull();
+      const stats = await weak.rpc('document_stats');
+      expect(errorMessage(stats)).toBe(CODE_FIRST);
+      const invited = await weak.rpc('invite_user', {
+        email: `new-admin-${person.userId}@example.test`,
+        role: 'admin',
+        full_name: null,
+      });
+      expect(errorMessage(invited)).toBe(CODE_FIRST);
+      const renamed = await weak
+        .from('user_profiles')
+        .update({ full_name: 'Someone else' })
+        .eq('id', person.userId)
+        .select('id');
+      expect(renamed.data ?? []).toEqual([]);
+      const { rows } = await server.db.query(
+        `select 1 from public.user_invitations where email = $1
+         union all select 1 from public.user_profiles where id = $2 and full_name = 'Someone else'`,
+        [`new-admin-${person.userId}@example.test`, person.userId],
+      );
+      expect(rows).toEqual([]);
+      // The second step itself is open.
+      expect((await weak.rpc('two_factor_status')).data).toEqual({
+        required: false,
+        enrolled: true,
+        session_verified: false,
+      });
+
+      const verified = await weak.auth.mfa.challengeAndVerify({
+        factorId: factor.factorId,
+        code: codeFor(factor.secret, 1),
+      });
+      expect(verified.error).toBeNull();
+      expect((await weak.from('documents').select('id')).data).toEqual([{ id: document.id }]);
+      const file = await weak.storage.from('documents').download(document.file_path);
+      expect(await file.data?.text()).toBe('The contents of Payroll 2026');
+      expect((await weak.rpc('document_stats')).error).toBeNull();
+    }
+    const invited = await church.master.client.rpc('invite_user', {
+      email: 'new-admin@example.test',
+      role: 'admin',
+      full_name: null,
+    });
+    expect(invited.error).toBeNull();
+
+    // Someone without a factor is not concerned.
+    const bystander = await signIn(plain);
+    expect((await bystander.from('documents').select('id')).data).toEqual([{ id: document.id }]);
+    expect(
+      (await bystander.storage.from('documents').download(document.file_path)).error,
+    ).toBeNull();
   });
 });

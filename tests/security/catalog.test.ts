@@ -49,6 +49,10 @@ const AUTHENTICATED_RPC = [
 ];
 const ANON_RPC = ['get_invitation'];
 
+/** The restrictive policy of the second-factor rule, and its condition as Postgres prints it. */
+const SECOND_FACTOR_POLICY = 'second factor proved when enrolled or required';
+const SECOND_FACTOR_CHECK = '( SELECT private.second_factor_checked() AS second_factor_checked)';
+
 async function rows<T>(db: Queryable, sql: string): Promise<T[]> {
   return (await db.query<T>(sql)).rows;
 }
@@ -79,18 +83,32 @@ describe('security rules in the catalogue', () => {
       name: string;
       cmd: string;
       roles: string[];
+      permissive: string;
       expr: string;
     }>(
       db,
       `select p.schemaname || '.' || p.tablename as tbl, p.policyname as name, p.cmd,
-              p.roles::text[] as roles, coalesce(p.qual, '') || ' ' || coalesce(p.with_check, '') as expr
+              p.roles::text[] as roles, p.permissive,
+              coalesce(p.qual, '') || ' ' || coalesce(p.with_check, '') as expr
        from pg_policies p where p.schemaname in ('public', 'storage') order by 1, 2`,
     );
     expect(policies.length).toBeGreaterThan(30);
     expect(policies.filter((p) => p.roles.join() !== 'authenticated')).toEqual([]);
-    expect(policies.filter((p) => p.cmd === 'ALL')).toEqual([]);
+    // The only restrictive policies are the second-factor rule (see the next test), for all
+    // commands; every other policy lets one command through.
+    const restrictive = policies.filter((p) => p.permissive === 'RESTRICTIVE');
+    expect(
+      restrictive.filter(
+        (p) =>
+          p.name !== SECOND_FACTOR_POLICY ||
+          p.cmd !== 'ALL' ||
+          p.expr !== `${SECOND_FACTOR_CHECK} ${SECOND_FACTOR_CHECK}`,
+      ),
+    ).toEqual([]);
+    const permissive = policies.filter((p) => p.permissive === 'PERMISSIVE');
+    expect(permissive.filter((p) => p.cmd === 'ALL')).toEqual([]);
     const perOperation = new Map<string, string[]>();
-    for (const p of policies.filter((p) => p.tbl.startsWith('public.'))) {
+    for (const p of permissive.filter((p) => p.tbl.startsWith('public.'))) {
       const key = `${p.tbl} ${p.cmd}`;
       perOperation.set(key, [...(perOperation.get(key) ?? []), p.name]);
     }
@@ -99,9 +117,29 @@ describe('security rules in the catalogue', () => {
     // statement; Postgres prints that as `( SELECT auth.uid() AS uid)`, or with a cast as
     // `( SELECT (private.caller_organization_id())::text AS …)`.
     const unwrapped = policies.filter((p) =>
-      /(?<!SELECT \(?)(auth\.uid\(\)|private\.caller_organization_id\()/.test(p.expr),
+      /(?<!SELECT \(?)(auth\.uid\(\)|private\.(caller_organization_id|second_factor_checked)\()/.test(
+        p.expr,
+      ),
     );
     expect(unwrapped).toEqual([]);
+  });
+
+  it('holds every table the browser reaches, and stored files, to a second factor once enrolled', async () => {
+    const unguarded = await rows<{ name: string }>(
+      db,
+      `select n.nspname || '.' || c.relname as name
+       from pg_class c join pg_namespace n on n.oid = c.relnamespace
+       where c.relkind = 'r'
+         and (n.nspname = 'public' or (n.nspname = 'storage' and c.relname = 'objects'))
+         and (has_table_privilege('authenticated', c.oid, 'select, insert, update, delete')
+              or has_any_column_privilege('authenticated', c.oid, 'select, insert, update'))
+         and not exists (select 1 from pg_policies p
+                         where p.schemaname = n.nspname and p.tablename = c.relname
+                           and p.policyname = '${SECOND_FACTOR_POLICY}'
+                           and p.permissive = 'RESTRICTIVE' and p.cmd = 'ALL')
+       order by 1`,
+    );
+    expect(unguarded).toEqual([]);
   });
 
   it('gives the anonymous role no table, view or column of public', async () => {
@@ -115,7 +153,7 @@ describe('security rules in the catalogue', () => {
     expect(granted).toEqual([]);
   });
 
-  it('lets each API role execute exactly its rpc functions, and nothing in private but the policy helper', async () => {
+  it('lets each API role execute exactly its rpc functions, and nothing in private but the policy helpers', async () => {
     const executable = async (role: string, schema: string) =>
       (
         await rows<{ name: string }>(
@@ -128,7 +166,10 @@ describe('security rules in the catalogue', () => {
     expect(await executable('anon', 'public')).toEqual(ANON_RPC);
     expect(await executable('authenticated', 'public')).toEqual(AUTHENTICATED_RPC);
     expect(await executable('anon', 'private')).toEqual([]);
-    expect(await executable('authenticated', 'private')).toEqual(['caller_organization_id']);
+    expect(await executable('authenticated', 'private')).toEqual([
+      'caller_organization_id',
+      'second_factor_checked',
+    ]);
     const usage = await rows<{ anon: boolean; authenticated: boolean }>(
       db,
       `select has_schema_privilege('anon', 'private', 'usage') as anon,

@@ -9,6 +9,7 @@ import { ownRowCases } from './own-row-cases.ts';
 import { renewalCases } from './renewal-cases.ts';
 import { rpcCases } from './rpc-cases.ts';
 import { searchCases } from './search-cases.ts';
+import { secondFactorCases } from './second-factor-cases.ts';
 import { storageCases } from './storage-cases.ts';
 import { tableCases } from './table-cases.ts';
 import { transferCases } from './transfer-cases.ts';
@@ -19,7 +20,8 @@ import { trashCases } from './trash-cases.ts';
  * user, signed-in user without organisation} × every table (select, insert, update, delete),
  * every rpc function (search-cases.ts: searching, duplicates, bulk actions; trash-cases.ts: the
  * trash; transfer-cases.ts: export and import), every bucket operation and the edge functions' actions that change data,
- * plus named attacks. Everything goes through unmodified supabase-js against the embedded
+ * plus named attacks, and (second-factor-cases.ts) people who enrolled a second factor, with a
+ * password-only session and with one that proved the code. Everything goes through unmodified supabase-js against the embedded
  * server; every case checks its effect in the database with the service role. The expected
  * outcomes come from the rules written out in table-cases.ts, rpc-cases.ts, storage-cases.ts,
  * function-cases.ts, own-row-cases.ts, renewal-cases.ts, mail-worker-cases.ts and
@@ -37,6 +39,7 @@ const SUITES: [string, (server: TestServer, world: World) => Case[]][] = [
   ['the trash and versions', trashCases],
   ['export and import', transferCases],
   ['named attacks', attackCases],
+  ['a second factor once enrolled', secondFactorCases],
 ];
 
 describe('security matrix', () => {

@@ -12,6 +12,8 @@ import {
 
 export const CONFIRMATION_LINK_INVALID =
   'This confirmation link is invalid or has expired. Ask for a new one.';
+export const OTHER_LINK_NEEDED =
+  'Confirmed. To finish the change, also open the link we sent to your other email address.';
 
 const TEXTS: Record<EmailConfirmation, { heading: string; action: string; done: string }> = {
   email_change: {
@@ -70,7 +72,7 @@ export function ConfirmEmailPage() {
         {confirm.isSuccess ? (
           <>
             <p role="status" className="mt-2 text-sm text-gray-600">
-              {text.done} {confirm.data}.
+              {'email' in confirm.data ? `${text.done} ${confirm.data.email}.` : OTHER_LINK_NEEDED}
             </p>
             <Button className="mt-6" onClick={() => void navigate(paths.dashboard)}>
               Continue

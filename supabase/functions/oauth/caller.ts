@@ -1,5 +1,5 @@
 import { messages, OAuthError } from './http.ts';
-import { rowsOf, type DatabaseClient } from './database.ts';
+import { databaseClient, DatabaseError } from './database.ts';
 
 /** The signed-in member a request comes from. */
 export interface Caller {
@@ -23,13 +23,14 @@ function bearerToken(request: Request): string | null {
 /**
  * Resolves the caller by asking the auth service who the bearer token belongs to (so a
  * signed-out or revoked session is refused even when the token has not expired yet), then
- * reads their profile. Only active members of an organisation may use connections.
+ * reads their profile as them, so that the database's rules decide as they do everywhere: only
+ * active members of an organisation may use connections, and not with a session that has not
+ * proved a second factor the database asks of them (refused with the database's message).
  */
 export async function authenticate(
   request: Request,
   supabaseUrl: string,
   anonKey: string,
-  service: DatabaseClient,
 ): Promise<Caller> {
   const token = bearerToken(request);
   // The anon key is also a valid JWT; it belongs to no user.
@@ -46,10 +47,14 @@ export async function authenticate(
   const user = (await response.json()) as { id?: unknown };
   if (typeof user.id !== 'string') throw new OAuthError(401, messages.notAuthenticated);
 
-  const [profile] = await rowsOf<ProfileRow>(
-    service.from('user_profiles').select('id,organization_id,is_active').eq('id', user.id),
-    "reading the caller's profile",
-  );
+  const { data, error } = await databaseClient(supabaseUrl, anonKey, token)
+    .from('user_profiles')
+    .select('id,organization_id,is_active')
+    .eq('id', user.id);
+  // 42501: the database refuses this session (a second factor it has not proved).
+  if (error?.code === '42501') throw new OAuthError(403, error.message);
+  if (error) throw new DatabaseError("reading the caller's profile", error);
+  const [profile] = (data ?? []) as ProfileRow[];
   if (!profile?.organization_id || !profile.is_active) {
     throw new OAuthError(403, messages.noOrganization);
   }

@@ -112,7 +112,7 @@ export function createHandler(env: FunctionEnv): FunctionHandler {
     try {
       if (request.method !== 'POST') throw new OAuthError(405, 'Method not allowed');
       const { cipher, refresher } = await prepare();
-      const caller = await authenticate(request, supabaseUrl, anonKey, service);
+      const caller = await authenticate(request, supabaseUrl, anonKey);
       const body = await readBody(request);
       const context: ActionContext = { caller, store, policy, cipher, refresher };
       const providerId = () => text(body, 'providerId', 64);

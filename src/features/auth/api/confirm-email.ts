@@ -7,14 +7,20 @@ export type EmailConfirmation = 'email_change' | 'signup';
 /** Raised when the link is used up, expired or not one at all. */
 export class ConfirmationLinkInvalidError extends Error {}
 
-/** Uses the link's token; the person is then signed in, and their (new) address is returned. */
+/**
+ * What a used link did: the person is signed in with their (new) address, or, for the first of
+ * the two links of an e-mail change (one to each address), the change waits for the other.
+ */
+export type ConfirmationOutcome = { email: string } | { otherLinkNeeded: true };
+
+/** Uses the link's token. */
 export async function confirmEmail({
   tokenHash,
   type,
 }: {
   tokenHash: string;
   type: EmailConfirmation;
-}): Promise<string> {
+}): Promise<ConfirmationOutcome> {
   const { data, error } = await supabase().auth.verifyOtp({ token_hash: tokenHash, type });
   if (error) {
     if (error.code === 'otp_expired' || error.status === 403) {
@@ -22,7 +28,9 @@ export async function confirmEmail({
     }
     throw error;
   }
-  return data.user?.email ?? '';
+  // GoTrue answers the first link of a secure e-mail change with a message alone.
+  if (!data.session && type === 'email_change') return { otherLinkNeeded: true };
+  return { email: data.user?.email ?? '' };
 }
 
 export const useConfirmEmail = () => useMutation({ mutationFn: confirmEmail });

@@ -30,8 +30,8 @@ export async function changePassword({
 export const useChangePassword = () => useMutation({ mutationFn: changePassword });
 
 /**
- * Asks to change one's e-mail address to `email`: the server sends a link to the new address,
- * and the address changes only when it is used.
+ * Asks to change one's e-mail address to `email`: the server sends a link to the new address
+ * and one to the current address, and the address changes only when they are used.
  */
 export async function changeEmail(email: string): Promise<void> {
   const { error } = await supabase().auth.updateUser({ email: email.trim() });

@@ -82,7 +82,7 @@ function ChangePasswordForm() {
   );
 }
 
-/** A new address, confirmed by a link sent to it. */
+/** A new address, confirmed by links sent to it and to the current one. */
 function ChangeEmailForm({ email }: { email: string }) {
   const [next, setNext] = useState('');
   const change = useChangeEmail();
@@ -107,8 +107,8 @@ function ChangeEmailForm({ email }: { email: string }) {
       </div>
       {change.isSuccess ? (
         <p role="status" className="rounded-md bg-green-50 p-3 text-sm text-green-800">
-          Check {change.variables.trim()} for a link to confirm the change. Until then you sign in
-          with {email}.
+          Check {change.variables.trim()} and {email} for a link to confirm the change. Until then
+          you sign in with {email}.
         </p>
       ) : (
         <>
