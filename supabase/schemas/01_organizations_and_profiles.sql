@@ -130,14 +130,37 @@ security definer
 set search_path = ''
 as $$
 begin
-  if user_id is not null and private.two_factor_required_for(user_id)
-     and not private.session_is_aal2() then
+  if user_id is null or private.session_is_aal2() then
+    return;
+  end if;
+  if private.two_factor_required_for(user_id) then
     raise exception 'Two-factor sign-in is required for admins of this organization'
       using errcode = '42501',
             hint = 'Set up two-factor sign-in in your profile, or sign in with your code.';
   end if;
+  if exists (select 1 from auth.mfa_factors f
+             where f.user_id = require_second_factor.user_id and f.status = 'verified') then
+    raise exception 'Sign in with your two-factor code first'
+      using errcode = '42501',
+            hint = 'You set up two-factor sign-in: enter the code of your authenticator app.';
+  end if;
 end
 $$;
+
+-- True when the caller's session may act; otherwise the refusal is raised (never false).
+create function private.second_factor_checked()
+returns boolean
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.require_second_factor((select auth.uid()));
+  return true;
+end
+$$;
+
 
 -- The one policy helper: the organisation in which the caller is an active member with at
 -- least `minimum_role`, else null (anonymous, no profile, no organisation, deactivated, or a
@@ -505,6 +528,9 @@ revoke all on function private.trim_whitespace(text) from public, anon, authenti
 revoke all on function private.two_factor_required_for(uuid) from public, anon, authenticated;
 revoke all on function private.session_is_aal2() from public, anon, authenticated;
 revoke all on function private.require_second_factor(uuid) from public, anon, authenticated;
+revoke all on function private.second_factor_checked() from public, anon, authenticated;
+-- Policies run their functions as the querying role.
+grant execute on function private.second_factor_checked() to authenticated;
 revoke all on function private.caller_organization_id(text) from public, anon, authenticated;
 revoke all on function private.caller_profile() from public, anon, authenticated;
 revoke all on function private.touch_updated_at() from public, anon, authenticated;
