@@ -115,7 +115,7 @@ describe('security rules in the catalogue', () => {
     expect(granted).toEqual([]);
   });
 
-  it('lets each API role execute exactly its rpc functions, and nothing in private but the policy helper', async () => {
+  it('lets each API role execute exactly its rpc functions, and nothing in private but the policy helpers', async () => {
     const executable = async (role: string, schema: string) =>
       (
         await rows<{ name: string }>(
@@ -128,7 +128,10 @@ describe('security rules in the catalogue', () => {
     expect(await executable('anon', 'public')).toEqual(ANON_RPC);
     expect(await executable('authenticated', 'public')).toEqual(AUTHENTICATED_RPC);
     expect(await executable('anon', 'private')).toEqual([]);
-    expect(await executable('authenticated', 'private')).toEqual(['caller_organization_id']);
+    expect(await executable('authenticated', 'private')).toEqual([
+      'caller_organization_id',
+      'document_file_held',
+    ]);
     const usage = await rows<{ anon: boolean; authenticated: boolean }>(
       db,
       `select has_schema_privilege('anon', 'private', 'usage') as anon,
