@@ -405,6 +405,7 @@ export type Database = {
       document_versions: {
         Row: {
           change: DocumentVersionChange;
+          content_sha256: string | null;
           document_id: string;
           expiry_date: string | null;
           file_path: string;
@@ -421,6 +422,7 @@ export type Database = {
         };
         Insert: {
           change: DocumentVersionChange;
+          content_sha256?: string | null;
           document_id: string;
           expiry_date?: string | null;
           file_path: string;
@@ -437,6 +439,7 @@ export type Database = {
         };
         Update: {
           change?: DocumentVersionChange;
+          content_sha256?: string | null;
           document_id?: string;
           expiry_date?: string | null;
           file_path?: string;
