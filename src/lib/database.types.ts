@@ -1559,6 +1559,13 @@ export type Database = {
       storage_usage_result: {
         used_bytes: number | null;
         quota_bytes: number | null;
+        documents_bytes: number | null;
+        versions_bytes: number | null;
+        trash_bytes: number | null;
+        imports_bytes: number | null;
+        uploads_bytes: number | null;
+        other_bytes: number | null;
+        export_bytes: number | null;
       };
     };
   };

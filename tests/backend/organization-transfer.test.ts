@@ -393,14 +393,52 @@ describe('organisation export and import', () => {
     expect(rows[0]!.attempts).toBe(2);
   });
 
+  it('keeps only the latest export: the earlier ones go when it is ready, outside the quota', async () => {
+    const ready = (await exportsOf(admin)).filter((e) => e.status === 'ready');
+    expect(ready).toHaveLength(1);
+    const earlier = (await exportsOf(admin)).filter((e) => e.status === 'expired');
+    expect(earlier.length).toBe(2);
+    for (const row of earlier) expect(row.file_path).toBeNull();
+    const { rows } = await server.db.query<{ count: number }>(
+      `select count(*)::int as count from storage.objects
+       where bucket_id = 'exports' and name like $1 || '/%'`,
+      [church.id],
+    );
+    expect(rows[0]!.count).toBe(1);
+    const usage = unwrap(
+      await church.master.client
+        .rpc('organization_storage_usage')
+        .single<{ used_bytes: number; export_bytes: number }>(),
+      'usage',
+    );
+    expect(usage.export_bytes).toBe(ready[0]!.size);
+    // Not counted: the documents and their versions are.
+    const holdings = await server.db.query<{ bytes: string }>(
+      `select private.organization_storage_bytes($1) as bytes`,
+      [church.id],
+    );
+    expect(usage.used_bytes).toBe(Number(holdings.rows[0]!.bytes));
+    await runJobs();
+    // The earlier files' bytes are removed by the job the database queued.
+    for (const row of earlier) {
+      const file = path.join(server.dataDir, 'storage', 'objects', row.id.slice(0, 2), row.id);
+      expect(
+        await stat(file).then(
+          () => true,
+          () => false,
+        ),
+      ).toBe(false);
+    }
+  });
+
   it('removes an export once its time is over', async () => {
     const before = (await exportsOf(admin)).filter((e) => e.status === 'ready');
-    expect(before.length).toBeGreaterThan(0);
+    expect(before.length).toBe(1);
     clock.advance(2 * DAY + 2 * 3_600_000);
     await server.jobs.runDue();
     const after = await exportsOf(admin);
     expect(after.filter((e) => e.status === 'ready')).toEqual([]);
-    expect(after.filter((e) => e.status === 'expired')).toHaveLength(before.length);
+    expect(after.find((e) => e.id === before[0]!.id)?.status).toBe('expired');
     const { error } = await admin.client.storage.from('exports').download(before[0]!.file_path!);
     expect(error).not.toBeNull();
   });
@@ -827,9 +865,9 @@ describe('organisation export and import', () => {
     expect(await storedFiles()).toEqual(filesBefore);
   });
 
-  it('refuses an import that does not fit the storage quota, writing nothing', async () => {
-    const target = await createOrganisation(server, 'Full Church');
-    await server.db.query(`update private.storage_settings set quota_per_organization = 4000`);
+  it('counts the uploaded ZIP until it is imported, then only the documents', async () => {
+    const target = await createOrganisation(server, 'Roomy Church');
+    await server.db.query(`update private.storage_settings set quota_per_organization = 8000`);
     try {
       const zip = await zipOf([
         {
@@ -842,6 +880,42 @@ describe('organisation export and import', () => {
         { name: 'Other/a.bin', data: randomBytes(3000), compress: false },
         { name: 'Other/b.bin', data: randomBytes(3000), compress: false },
       ]);
+      // The ZIP (over 6,000 bytes) and its documents (6,000) do not fit together; the ZIP goes
+      // with the import's transaction.
+      expect(zip.byteLength + 6000).toBeGreaterThan(8000);
+      const { row } = await importAs(target.master, target, zip);
+      expect(row).toMatchObject({ status: 'done', document_count: 2 });
+      const usage = unwrap(
+        await target.master.client
+          .rpc('organization_storage_usage')
+          .single<{ used_bytes: number; imports_bytes: number }>(),
+        'usage',
+      );
+      expect(usage).toMatchObject({ used_bytes: 6000, imports_bytes: 0 });
+    } finally {
+      await server.db.query(
+        `update private.storage_settings set quota_per_organization = 10737418240`,
+      );
+    }
+  });
+
+  it('refuses an import that does not fit the storage quota, writing nothing', async () => {
+    const target = await createOrganisation(server, 'Full Church');
+    await server.db.query(`update private.storage_settings set quota_per_organization = 4000`);
+    try {
+      // A small ZIP (it counts too) whose documents need 6,000 bytes.
+      const zip = await zipOf([
+        {
+          name: 'manifest.json',
+          data: manifestFor([
+            document('Other/a.txt'),
+            { ...document('Other/b.txt'), name: 'b.txt' },
+          ]),
+        },
+        { name: 'Other/a.txt', data: Buffer.alloc(3000, 'a') },
+        { name: 'Other/b.txt', data: Buffer.alloc(3000, 'b') },
+      ]);
+      expect(zip.byteLength).toBeLessThan(1000);
       const filesBefore = await storedFiles();
       const { row } = await importAs(target.master, target, zip);
       expect(row).toMatchObject({ status: 'failed' });
