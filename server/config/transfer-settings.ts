@@ -19,6 +19,10 @@ export interface TransferSettings {
    * stay far below it, ZIP bombs far above.
    */
   importMaxRatio: number;
+  /** Most bytes of an import's manifest.json, which is read whole (`import_max_manifest_size`). */
+  importMaxManifestBytes: number;
+  /** Most documents an import's manifest.json may list (`import_max_documents`). */
+  importMaxDocuments: number;
 }
 
 /** Reads `[transfer]` of steward.toml, each setting overridable by its variable. */
@@ -54,5 +58,14 @@ export function readTransferSettings(
       20 * 1024 ** 3,
     ),
     importMaxRatio: integerSetting(source('import_max_ratio', 'IMPORT_MAX_RATIO'), 200, 2),
+    importMaxManifestBytes: byteSizeSetting(
+      source('import_max_manifest_size', 'IMPORT_MAX_MANIFEST_SIZE'),
+      64 * 1024 ** 2,
+    ),
+    importMaxDocuments: integerSetting(
+      source('import_max_documents', 'IMPORT_MAX_DOCUMENTS'),
+      5_000,
+      1,
+    ),
   };
 }

@@ -1,7 +1,12 @@
 import type { JobKind } from '../jobs/job-runner.ts';
 import type { Schedule } from '../jobs/scheduler.ts';
 import { everyMinutes } from '../jobs/scheduler.ts';
-import { removeAbandonedUploads, resumableStore } from '../storage/resumable-store.ts';
+import {
+  RESUMABLE_UPLOAD_LIFETIME_MS,
+  removeAbandonedUploads,
+  resumableStore,
+} from '../storage/resumable-store.ts';
+import { releaseUploadsBefore } from '../storage/upload-reservations.ts';
 
 /** The job kind that removes resumable uploads abandoned for a day. */
 export const RESUMABLE_CLEANUP_KIND = 'storage.resumable-cleanup';
@@ -20,13 +25,18 @@ export const resumableCleanupSchedule: Schedule = {
   },
 };
 
-/** Removes the partial (and finished but never committed) uploads older than a day. */
+/**
+ * Removes the partial (and finished but never committed) uploads older than a day, and gives
+ * back the room they reserved in their organisation's quota.
+ */
 export function resumableCleanupJob(dataDir: string): JobKind {
   const store = resumableStore(dataDir);
   return {
-    async handle(_job, { clock }) {
-      const removed = await removeAbandonedUploads(store, clock.now());
+    async handle(_job, { clock, db }) {
+      const now = clock.now();
+      const removed = await removeAbandonedUploads(store, now);
       if (removed > 0) console.log(`storage: removed ${removed} abandoned resumable upload(s)`);
+      await releaseUploadsBefore(db, new Date(now.getTime() - RESUMABLE_UPLOAD_LIFETIME_MS));
     },
   };
 }

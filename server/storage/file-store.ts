@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
-import { copyFile, mkdir, open, readdir, rename, rm } from 'node:fs/promises';
+import { copyFile, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { storageErrors } from './errors.ts';
 
@@ -51,10 +51,15 @@ export class FileStore {
 
   /**
    * Streams `chunks` into a new version. Stops reading and throws `EntityTooLarge` as soon as
-   * more than `maxBytes` arrive; on any failure the partial file is removed.
+   * more than `maxBytes` arrive; on any failure the partial file is removed. `version` names
+   * the file when the writer must be able to find it again after being stopped (an import's
+   * files); it must not exist yet.
    */
-  async write(chunks: AsyncIterable<Uint8Array>, maxBytes: number): Promise<StoredFile> {
-    const version = randomUUID();
+  async write(
+    chunks: AsyncIterable<Uint8Array>,
+    maxBytes: number,
+    version: string = randomUUID(),
+  ): Promise<StoredFile> {
     const final = this.pathOf(version);
     const temp = final + TEMP_SUFFIX;
     await mkdir(path.dirname(final), { recursive: true });
@@ -126,6 +131,25 @@ export class FileStore {
       return;
     }
     await rm(this.pathOf(version), { force: true });
+  }
+
+  /**
+   * Removes the file of `version` and an unfinished write of it (its temporary file), for a
+   * writer that may have been stopped mid-way. Returns whether either was there.
+   */
+  async discard(version: string): Promise<boolean> {
+    const final = this.pathOf(version);
+    const found = await Promise.all(
+      [final, final + TEMP_SUFFIX].map((file) =>
+        stat(file).then(
+          () => true,
+          () => false,
+        ),
+      ),
+    );
+    await rm(final + TEMP_SUFFIX, { force: true });
+    await this.remove(version);
+    return found.includes(true);
   }
 
   /**

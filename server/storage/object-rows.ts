@@ -4,6 +4,7 @@ import type { ObjectMetadata } from './queries.ts';
 import { lockObjectName } from './queries.ts';
 import type { StorageScope } from './scope.ts';
 import { ownerOf, runAsCaller } from './scope.ts';
+import { keepsReservations, releaseUpload } from './upload-reservations.ts';
 import type { StorageServices } from './services.ts';
 
 // How an object's row and file change together (see FileStore for the order on disk): a trial
@@ -101,17 +102,28 @@ export function discard(
 
 /**
  * Commits a row for bytes already on disk: on failure the new file is deleted, after commit the
- * replaced version's file is.
+ * replaced version's file is. The row of a resumable upload takes over its `reservation` in the
+ * same transaction, so that the quota counts the bytes once.
  */
 export async function commitRow(
   services: StorageServices,
   scope: StorageScope,
   row: NewObjectRow,
   upsert: boolean,
+  reservation?: string,
 ): Promise<string> {
   let result: { id: string; replaced: string | null };
   try {
-    result = await runAsCaller(services.db, scope, (tx) => writeRow(tx, scope, row, upsert));
+    const release =
+      reservation && (await keepsReservations(services.db))
+        ? (tx: Queryable) => releaseUpload(tx, reservation)
+        : undefined;
+    result = await runAsCaller(
+      services.db,
+      scope,
+      (tx) => writeRow(tx, scope, row, upsert),
+      release,
+    );
   } catch (error) {
     await discard(services, row.version);
     throw error;

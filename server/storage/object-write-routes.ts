@@ -9,7 +9,7 @@ import { discard } from './object-rows.ts';
 import { checkUploadAllowed, uploadObject } from './object-write.ts';
 import { bucketParam, existingBucketName, objectParams } from './params.ts';
 import type { ObjectRow } from './queries.ts';
-import { OBJECT_COLUMNS } from './queries.ts';
+import { findObject, OBJECT_COLUMNS } from './queries.ts';
 import { requiredString, storableName, stringList } from './request-fields.ts';
 import { requireCaller, runAsCaller, signedUrlScope } from './scope.ts';
 import type { StorageServices } from './services.ts';
@@ -130,9 +130,16 @@ export function objectWriteRoutes(services: StorageServices): Hono<ApiEnv> {
         'delete from storage.objects where bucket_id = $1 and name = $2 returning version',
         [bucketId, name],
       );
+      // Nothing deleted: as the storage server, "Access denied" for an object the caller may
+      // not remove; but "Object not found" also when it exists unseen (it tells nobody of
+      // another organisation's names, where the storage server would say "Access denied").
+      if (rows.length === 0) {
+        throw (await findObject(tx, bucketId, name))
+          ? storageErrors.accessDenied()
+          : storageErrors.noSuchKey();
+      }
       return rows;
     });
-    if (deleted.length === 0) throw storageErrors.noSuchKey();
     await discardAll(deleted);
     return c.json({ message: 'Successfully deleted' });
   });

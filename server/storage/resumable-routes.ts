@@ -17,6 +17,7 @@ import { findBucket } from './queries.ts';
 import type { StorageScope } from './scope.ts';
 import { requireCaller } from './scope.ts';
 import { isResumableUploadId } from './resumable-store.ts';
+import { releaseGoneUpload, reserveUpload } from './upload-reservations.ts';
 import type { StorageServices } from './services.ts';
 import { parseMetadata, validCacheControl, validMimeType } from './upload-source.ts';
 
@@ -119,7 +120,8 @@ const uploadNotFound = () => new StorageError(404, 'NoSuchUpload', 'Upload not f
  * Resumable uploads (TUS 1.0.0) at `/upload/resumable`, as Supabase Storage serves them: the
  * protocol is `@tus/server`'s, the rules are the normal upload's. Creating an upload checks the
  * caller's token, the bucket's size limit and MIME types, and a trial write of the row as the
- * caller (row-level security and the organisation's quota) before any byte is taken. Only the
+ * caller (row-level security and the organisation's quota) before any byte is taken, and
+ * reserves its declared length in the quota until its object is committed or it is gone. Only the
  * creator may continue, look at or cancel an upload. When the last byte arrives, the file is
  * copied into the object store and the row committed as the caller, which RLS and the quota
  * decide again; until then no object exists, so a half-sent file is never visible.
@@ -128,10 +130,10 @@ export function resumableUploadRoutes(
   services: StorageServices,
   store: TusFileStore,
 ): Hono<ApiEnv> {
-  // The caller of each request (and what a creation was checked for), for the hooks the TUS
-  // server calls with that request.
+  // The caller of each request (and what a creation was checked for, under the id its
+  // reservation holds), for the hooks the TUS server calls with that request.
   const scopes = new WeakMap<Request, StorageScope>();
-  const checkedTargets = new WeakMap<Request, UploadTarget>();
+  const checkedTargets = new WeakMap<Request, UploadTarget & { id: string }>();
   // Finishing runs once per upload even when a HEAD after a lost answer asks again meanwhile.
   const finishing = new Map<string, Promise<void>>();
 
@@ -174,12 +176,13 @@ export function resumableUploadRoutes(
         metadata,
         userMetadata: target.userMetadata,
       };
-      await commitRow(services, scope, row, target.upsert);
+      await commitRow(services, scope, row, target.upsert, upload.id);
     } catch (error) {
       // A refusal is final: nothing of the upload is kept. Anything else (the database busy,
       // the disk) leaves it to be finished by the client's next HEAD.
       if (error instanceof StorageError && error.statusCode < 500) {
         await store.remove(upload.id).catch(() => undefined);
+        await releaseGoneUpload(services.db, upload.id);
       }
       throw error;
     }
@@ -210,7 +213,12 @@ export function resumableUploadRoutes(
     datastore: store,
     relativeLocation: true,
     maxSize: services.fileSizeLimit,
-    namingFunction: () => randomUUID(),
+    // The id its reservation was made under (see the POST route).
+    namingFunction: (request) => {
+      const target = checkedTargets.get(request);
+      if (!target) throw uploadNotFound();
+      return target.id;
+    },
     // Creation is checked before the TUS server sees the request (see the POST route); the
     // upload keeps the checked values, never the client's header as sent.
     onUploadCreate: async (request) => {
@@ -301,8 +309,23 @@ export function resumableUploadRoutes(
         },
         target.upsert,
       );
-      checkedTargets.set(c.req.raw, target);
-      return handle(c.req.raw, scope);
+      // Its declared length counts towards the quota until its object does (or it is gone).
+      const id = randomUUID();
+      await reserveUpload(services.db, {
+        id,
+        bucketId: target.bucketId,
+        name: target.name,
+        bytes: size,
+      });
+      checkedTargets.set(c.req.raw, { ...target, id });
+      let created = false;
+      try {
+        const response = await handle(c.req.raw, scope);
+        created = response.status === 201;
+        return response;
+      } finally {
+        if (!created) await releaseGoneUpload(services.db, id);
+      }
     }),
   );
 
@@ -325,7 +348,12 @@ export function resumableUploadRoutes(
         await finish(upload, scope);
         return complete(size);
       }
-      return handle(c.req.raw, scope);
+      const response = await handle(c.req.raw, scope);
+      // Cancelled: its bytes are gone, and so is its room.
+      if (c.req.method === 'DELETE' && response.status === 204) {
+        await releaseGoneUpload(services.db, upload.id);
+      }
+      return response;
     }),
   );
 

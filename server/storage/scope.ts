@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import type { Database, Queryable } from '../db/database.ts';
 import type { ApiEnv } from '../http/api-env.ts';
 import type { Caller } from '../http/caller.ts';
-import { asCaller } from '../http/caller.ts';
+import { callerSettingsStatement } from '../http/caller.ts';
 import { StorageError, storageErrorFromPostgres, storageErrors } from './errors.ts';
 import type { UrlSigner } from './signed-url.ts';
 
@@ -66,34 +66,40 @@ export function signedUrlScope(c: Context, signer: UrlSigner, operation: string)
 /**
  * Runs `fn` in one transaction as the caller (role, JWT claims and request settings set as the
  * storage server sets them), so that the row-level security policies on `storage.objects` and
- * `storage.buckets` decide. Postgres refusals become the storage server's errors.
+ * `storage.buckets` decide. Postgres refusals become the storage server's errors. `asServer`
+ * runs first in the same transaction with the server's own rights (e.g. giving back the
+ * reservation of the upload whose object the caller's statement writes).
  */
 export async function runAsCaller<T>(
   db: Database,
   scope: StorageScope,
   fn: (tx: Queryable) => Promise<T>,
+  asServer?: (tx: Queryable) => Promise<void>,
 ): Promise<T> {
   const { caller } = scope;
   try {
-    return await asCaller(
-      db,
-      caller,
-      async (tx) => {
-        await tx.query(
-          `select set_config('storage.operation', $1, true),
-                  set_config('storage.allow_delete_query', 'true', true),
-                  set_config('request.jwt.claim.role', $2, true),
-                  set_config('request.jwt.claim.sub', $3, true)`,
-          [
-            scope.operation,
-            caller.role,
-            typeof caller.claims.sub === 'string' ? caller.claims.sub : '',
-          ],
-        );
-        return fn(tx);
-      },
-      { method: scope.method, path: scope.path, headers: scope.headers },
-    );
+    // asCaller's transaction, with room for the server's own statements before the role.
+    return await db.transaction(async (tx) => {
+      await asServer?.(tx);
+      const settings = callerSettingsStatement(caller, {
+        method: scope.method,
+        path: scope.path,
+        headers: scope.headers,
+      });
+      await tx.query(settings.sql, settings.params);
+      await tx.query(
+        `select set_config('storage.operation', $1, true),
+                set_config('storage.allow_delete_query', 'true', true),
+                set_config('request.jwt.claim.role', $2, true),
+                set_config('request.jwt.claim.sub', $3, true)`,
+        [
+          scope.operation,
+          caller.role,
+          typeof caller.claims.sub === 'string' ? caller.claims.sub : '',
+        ],
+      );
+      return fn(tx);
+    });
   } catch (error) {
     if (error instanceof StorageError) throw error;
     throw storageErrorFromPostgres(error) ?? error;

@@ -203,7 +203,8 @@ function reportProgress(db: Database, exportId: string, temp: string, totalBytes
 
 /**
  * Records the ZIP as the object `exports/{organization_id}/{export_id}.zip`, marks the export
- * ready and writes the history entry (as the admin who asked for it), in one transaction.
+ * ready, writes the history entry (as the admin who asked for it) and removes the
+ * organisation's earlier exports, in one transaction.
  */
 async function finish(
   db: Database,
@@ -249,5 +250,8 @@ async function finish(
          jsonb_build_object('documents', $2::integer, 'size', $3::bigint))`,
       [row.organization_id, result.documentCount, result.size],
     );
+    // Only the latest export is kept: exports do not count towards the quota (an organisation
+    // must be able to take its documents out when its storage is full), so this bounds them.
+    await tx.query(`select private.remove_earlier_exports($1, $2)`, [row.organization_id, row.id]);
   });
 }

@@ -4,7 +4,8 @@ import { isPostgresError } from '../db/database.ts';
 import type { JobKind } from '../jobs/job-runner.ts';
 import { FileStore, isStoredVersion } from '../storage/file-store.ts';
 import type { ProcessPool } from '../workers/process-pool.ts';
-import type { UnpackedDocument } from './import-zip-task.ts';
+import { removeImportFiles } from './import-files.ts';
+import type { ImportRoom, UnpackedDocument } from './import-zip-task.ts';
 import type { TransferSettings } from '../config/transfer-settings.ts';
 
 /** The job kind that imports an uploaded export ZIP (started by `start_organization_import`). */
@@ -29,13 +30,14 @@ interface ImportRow {
 
 /**
  * `organization.import`: a worker thread checks the uploaded ZIP whole and unpacks its
- * documents' files into the file store (import-zip-task.ts); then one
- * transaction, run as the admin who started the import, adds their storage rows and documents
- * (`private.finish_organization_import`), within the organisation's quota. A refused ZIP (not a
- * ZIP, not a Steward export, unsafe names, a ZIP bomb, over the quota) ends the import as
- * `failed` with its reason and nothing written; files unpacked for a transaction that did not
- * commit are removed (after a crash, by the store's sweep at start-up). The uploaded ZIP is
- * removed once the import has run.
+ * documents' files into the file store (import-zip-task.ts), within the unpack limit and the
+ * room the organisation has left, counted as it writes; then one transaction, run as the admin
+ * who started it, adds their storage rows and documents (`private.finish_organization_import`),
+ * within the organisation's quota. A refused ZIP (not a ZIP, not a Steward export, unsafe
+ * names, a ZIP bomb, past the limits or the quota) ends the import as `failed` with its reason
+ * and nothing written. Files unpacked by an attempt that did not commit are removed, also when
+ * its thread was stopped mid-way (they are named after the import, import-files.ts), and
+ * before a new attempt starts. The uploaded ZIP is removed once the import has run.
  */
 export function importJob(options: ImportJobOptions): JobKind {
   const store = new FileStore(options.dataDir);
@@ -53,6 +55,8 @@ export function importJob(options: ImportJobOptions): JobKind {
         )
       ).rows[0];
       if (!row || !['queued', 'running'].includes(row.status)) return;
+      let committed = false;
+      let uploadVersion: string | undefined;
       try {
         await db.query(
           `update public.organization_imports set status = 'running', error = null where id = $1`,
@@ -68,34 +72,59 @@ export function importJob(options: ImportJobOptions): JobKind {
           await refuse(db, row, 'The file to import has not been uploaded');
           return;
         }
+        uploadVersion = upload.version;
+        // What an earlier attempt left when its thread was stopped.
+        await removeImportFiles(store, row.id);
         const result = await options.cpu.run(
           'readImportZip',
           {
+            importId: row.id,
             zip: store.pathOf(upload.version),
             dataDir: options.dataDir,
             limits: {
               maxEntries: options.settings.importMaxEntries,
               maxUnpackedBytes: options.settings.importMaxUnpackedBytes,
               maxRatio: options.settings.importMaxRatio,
+              maxManifestBytes: options.settings.importMaxManifestBytes,
+              maxDocuments: options.settings.importMaxDocuments,
             },
+            room: await roomFor(db, row),
           },
           { signal, maxWaitMs: IMPORT_TIMEOUT_MS },
         );
         if ('refused' in result) {
           await refuse(db, row, result.refused);
         } else {
-          await addDocuments(db, store, row, result.documents, signal);
+          committed = await addDocuments(db, store, row, result.documents, signal);
         }
-        await removeUpload(db, store, row.file_path);
+        await removeUpload(db, store, row.file_path, uploadVersion);
       } catch (error) {
+        // Files of a committed import are its documents' now; when that is unknown (null),
+        // they stay for the next attempt (which removes them first) or the sweep at start-up.
+        const done = committed || (await importCommitted(db, row.id).catch(() => null));
+        if (done === false) await removeImportFiles(store, row.id);
         if (job.attempt >= job.maxAttempts) {
-          await refuse(db, row, 'The import could not be completed');
-          await removeUpload(db, store, row.file_path);
+          if (done !== true) await refuse(db, row, 'The import could not be completed');
+          await removeUpload(db, store, row.file_path, uploadVersion);
         }
         throw error;
       }
     },
   };
+}
+
+/**
+ * The bytes the organisation can still store, not counting the uploaded ZIP (it is removed once
+ * the import has run), and the quota's refusal past them.
+ */
+async function roomFor(db: Database, row: ImportRow): Promise<ImportRoom> {
+  const { rows } = await db.query<{ room: string; refusal: string }>(
+    `select room, refusal from private.organization_storage_room($1, 'imports', $2)`,
+    [row.organization_id, row.file_path],
+  );
+  const room = rows[0];
+  if (!room) throw new Error('storage settings are missing');
+  return { bytes: Number(room.room), refusal: room.refusal };
 }
 
 /** The extension of a document's name, for the name of its stored object. */
@@ -104,8 +133,8 @@ const extensionOf = (name: string) =>
 
 /**
  * Adds the unpacked documents in one transaction as the importing admin; a refusal by the
- * database (the quota, a constraint) fails the import with its message. Either way, files no
- * committed row holds are removed.
+ * database (the quota, a constraint) fails the import with its message and removes the files.
+ * Returns whether the documents were added.
  */
 async function addDocuments(
   db: Database,
@@ -113,7 +142,7 @@ async function addDocuments(
   row: ImportRow,
   documents: UnpackedDocument[],
   signal: AbortSignal,
-): Promise<void> {
+): Promise<boolean> {
   const payload = documents.map((document) => ({
     object_name: `${Date.now()}-${randomBytes(6).toString('hex')}.${extensionOf(document.name)}`,
     version: document.stored.version,
@@ -147,13 +176,25 @@ async function addDocuments(
       ]);
     });
   } catch (error) {
-    for (const document of documents) await store.remove(document.stored.version);
+    // A commit whose answer was lost (the database's worker stopped) happened all the same.
+    if (await importCommitted(db, row.id)) return true;
+    await removeImportFiles(store, row.id);
     if (isPostgresError(error) && /^(42501|23)/.test(error.code ?? '')) {
       await refuse(db, row, error.message);
-      return;
+      return false;
     }
     throw error;
   }
+  return true;
+}
+
+/** Whether the import's documents were committed. */
+async function importCommitted(db: Database, importId: string): Promise<boolean> {
+  const { rows } = await db.query<{ status: string }>(
+    `select status from public.organization_imports where id = $1`,
+    [importId],
+  );
+  return rows[0]?.status === 'done';
 }
 
 /** Ends the import as failed with `reason`, in the history too. */
@@ -175,9 +216,17 @@ async function refuse(db: Database, row: ImportRow, reason: string): Promise<voi
   });
 }
 
-/** Removes the uploaded ZIP (row, then bytes): it is not kept once imported or refused. */
-async function removeUpload(db: Database, store: FileStore, name: string): Promise<void> {
-  const version = await db.transaction(async (tx) => {
+/**
+ * Removes the uploaded ZIP (row, then bytes): it is not kept once imported or refused. The row
+ * of an imported ZIP went with the import's transaction; its bytes are `version`'s.
+ */
+async function removeUpload(
+  db: Database,
+  store: FileStore,
+  name: string,
+  version?: string,
+): Promise<void> {
+  const removed = await db.transaction(async (tx) => {
     // Storage refuses a direct delete of its rows unless asked to, as hosted Storage does.
     await tx.query(`select set_config('storage.allow_delete_query', 'true', true)`);
     const removed = await tx.query<{ version: string | null }>(
@@ -186,5 +235,7 @@ async function removeUpload(db: Database, store: FileStore, name: string): Promi
     );
     return removed.rows[0]?.version;
   });
-  if (version && isStoredVersion(version)) await store.remove(version);
+  for (const stored of new Set([removed, version])) {
+    if (isStoredVersion(stored)) await store.remove(stored);
+  }
 }

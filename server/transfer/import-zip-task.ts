@@ -3,21 +3,34 @@ import type { Entry, ZipFile } from 'yauzl';
 import { openPromise } from 'yauzl';
 import { StorageError } from '../storage/errors.ts';
 import { FileStore, type StoredFile } from '../storage/file-store.ts';
+import { importFileVersion } from './import-files.ts';
 import { importDocuments, type ImportDocument } from './manifest.ts';
 
 /** The bounds an import ZIP must keep (steward.toml `[transfer]`). */
 export interface ImportLimits {
   maxEntries: number;
+  /** Most bytes unpacked: declared by all entries together, and written for all documents. */
   maxUnpackedBytes: number;
   maxRatio: number;
+  maxManifestBytes: number;
+  maxDocuments: number;
+}
+
+/** What the organisation still has room for, and the words of the refusal past it. */
+export interface ImportRoom {
+  bytes: number;
+  refusal: string;
 }
 
 export interface ImportZipTask {
+  /** The import (its id names the files written, see import-files.ts). */
+  importId: string;
   /** The uploaded ZIP on disk. */
   zip: string;
   /** The data directory whose file store receives the documents' files. */
   dataDir: string;
   limits: ImportLimits;
+  room: ImportRoom;
 }
 
 /** A document unpacked into the file store, with its stored file. */
@@ -27,8 +40,6 @@ export interface UnpackedDocument extends ImportDocument {
 
 export type ImportZipResult = { documents: UnpackedDocument[] } | { refused: string };
 
-/** manifest.json larger than this is not one Steward wrote for any organisation it holds. */
-const MAX_MANIFEST_BYTES = 256 * 1024 ** 2;
 /** Entries smaller than this may compress as well as they like (a page of blank text). */
 const RATIO_FREE_BYTES = 1024 ** 2;
 
@@ -39,9 +50,12 @@ class Refusal extends Error {}
  * documents' files into the file store. Checked first, from the central directory, before a
  * byte is unpacked: that it is a ZIP at all, its entry count, every entry's name (no absolute
  * path, no `..`, no backslash), the declared unpacked sizes and each entry's compression ratio
- * (ZIP bombs), and a manifest.json of a Steward export whose files are all in the ZIP. While
- * unpacking, yauzl holds every entry to its declared size. A refusal returns its reason and
- * leaves nothing behind; files stored before a failure are removed.
+ * (ZIP bombs), and a manifest.json of a Steward export, within its size and document count,
+ * whose files are all in the ZIP. While unpacking, every file written counts (an entry that
+ * several documents name, once for each) against the unpack limit and the organisation's room,
+ * checked before it is written, and yauzl and the store hold each entry to its declared size:
+ * the first excess stops the import. A refusal returns its reason and leaves nothing behind;
+ * files stored before a failure are removed, last first (see import-files.ts).
  */
 export async function readImportZip(task: ImportZipTask): Promise<ImportZipResult> {
   let zip: ZipFile;
@@ -64,7 +78,7 @@ export async function readImportZip(task: ImportZipTask): Promise<ImportZipResul
         'This ZIP is not a Steward export (its manifest.json is missing or invalid)',
       );
     }
-    if (manifestEntry.uncompressedSize > MAX_MANIFEST_BYTES) {
+    if (manifestEntry.uncompressedSize > task.limits.maxManifestBytes) {
       throw new Refusal('The manifest.json of this ZIP is too large');
     }
     let manifest: unknown;
@@ -77,31 +91,44 @@ export async function readImportZip(task: ImportZipTask): Promise<ImportZipResul
         'This ZIP is not a Steward export (its manifest.json is missing or invalid)',
       );
     }
-    const checked = importDocuments(manifest, (name) => entries.has(name));
+    const checked = importDocuments(
+      manifest,
+      (name) => entries.has(name),
+      task.limits.maxDocuments,
+    );
     if ('refused' in checked) return checked;
 
     const documents: UnpackedDocument[] = [];
+    let unpacked = 0;
     for (const document of checked.documents) {
       const entry = entries.get(document.file)!;
+      unpacked += entry.uncompressedSize;
+      if (unpacked > task.limits.maxUnpackedBytes) {
+        throw new Refusal('The ZIP unpacks to more than the import limit allows');
+      }
+      if (unpacked > task.room.bytes) throw new Refusal(task.room.refusal);
       const stream = await zip.openReadStreamPromise(entry);
       // The store stops reading at the declared size; yauzl's own size check may then report
       // on the abandoned stream, which must not become an uncaught error of the thread.
       stream.on('error', () => {});
-      const stored = await store.write(stream, entry.uncompressedSize).catch((error: unknown) => {
-        // More bytes than the entry declared (the store stops at that size, or yauzl does).
-        if (error instanceof StorageError || /too (many|few) bytes/.test(String(error))) {
-          throw new Refusal(
-            `The ZIP archive is damaged (${entry.fileName} is not the size it declares)`,
-          );
-        }
-        throw error;
-      });
-      written.push(stored.version);
+      const version = importFileVersion(task.importId, written.length);
+      written.push(version);
+      const stored = await store
+        .write(stream, entry.uncompressedSize, version)
+        .catch((error: unknown) => {
+          // More bytes than the entry declared (the store stops at that size, or yauzl does).
+          if (error instanceof StorageError || /too (many|few) bytes/.test(String(error))) {
+            throw new Refusal(
+              `The ZIP archive is damaged (${entry.fileName} is not the size it declares)`,
+            );
+          }
+          throw error;
+        });
       documents.push({ ...document, stored });
     }
     return { documents };
   } catch (error) {
-    for (const version of written) await store.remove(version);
+    for (const version of written.reverse()) await store.discard(version);
     if (error instanceof Refusal) return { refused: error.message };
     // zlib cannot inflate an entry's data: the archive is damaged, not the server.
     if (error instanceof Error && (error as { code?: unknown }).code === 'Z_DATA_ERROR') {

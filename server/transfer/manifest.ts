@@ -176,17 +176,22 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 
 /**
  * The documents of a manifest.json, checked: returns the reason in words when the file is not a
- * Steward export or a document in it is not one Steward could have written.
+ * Steward export, lists more than `maxDocuments`, or a document in it is not one Steward could
+ * have written.
  */
 export function importDocuments(
   manifest: unknown,
   hasEntry: (name: string) => boolean,
+  maxDocuments: number,
 ): { documents: ImportDocument[] } | { refused: string } {
   const notOurs = {
     refused: 'This ZIP is not a Steward export (its manifest.json is missing or invalid)',
   };
   if (!isObject(manifest) || manifest.format !== MANIFEST_FORMAT) return notOurs;
   if (manifest.version !== MANIFEST_VERSION || !Array.isArray(manifest.documents)) return notOurs;
+  if (manifest.documents.length > maxDocuments) {
+    return { refused: `The manifest.json of this ZIP lists more than ${maxDocuments} documents` };
+  }
   const documents: ImportDocument[] = [];
   for (const [index, item] of manifest.documents.entries()) {
     const bad = (what: string) => ({

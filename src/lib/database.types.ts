@@ -254,6 +254,7 @@ export type Database = {
       document_versions: {
         Row: {
           change: Database['public']['Enums']['document_versions_change'];
+          content_sha256: string | null;
           document_id: string;
           expiry_date: string | null;
           file_path: string;
@@ -270,6 +271,7 @@ export type Database = {
         };
         Insert: {
           change: Database['public']['Enums']['document_versions_change'];
+          content_sha256?: string | null;
           document_id: string;
           expiry_date?: string | null;
           file_path: string;
@@ -286,6 +288,7 @@ export type Database = {
         };
         Update: {
           change?: Database['public']['Enums']['document_versions_change'];
+          content_sha256?: string | null;
           document_id?: string;
           expiry_date?: string | null;
           file_path?: string;
@@ -1628,6 +1631,13 @@ export type Database = {
       storage_usage_result: {
         used_bytes: number | null;
         quota_bytes: number | null;
+        documents_bytes: number | null;
+        versions_bytes: number | null;
+        trash_bytes: number | null;
+        imports_bytes: number | null;
+        uploads_bytes: number | null;
+        other_bytes: number | null;
+        export_bytes: number | null;
       };
       trash_entry: {
         id: string | null;

@@ -125,16 +125,20 @@ describe('server configuration', () => {
       importMaxEntries: 100_000,
       importMaxUnpackedBytes: 20 * 1024 ** 3,
       importMaxRatio: 200,
+      importMaxManifestBytes: 64 * 1024 ** 2,
+      importMaxDocuments: 5_000,
     });
     const transfer = await configFrom(
       '',
-      '[transfer]\nexport_retention = "2d"\nimport_max_entries = 10\nimport_max_unpacked_size = "1MiB"\nimport_max_ratio = 50\n',
+      '[transfer]\nexport_retention = "2d"\nimport_max_entries = 10\nimport_max_unpacked_size = "1MiB"\nimport_max_ratio = 50\nimport_max_manifest_size = "1MiB"\nimport_max_documents = 5\n',
     );
     expect(transfer.transfer).toEqual({
       exportRetentionMs: 2 * 86_400_000,
       importMaxEntries: 10,
       importMaxUnpackedBytes: 1024 ** 2,
       importMaxRatio: 50,
+      importMaxManifestBytes: 1024 ** 2,
+      importMaxDocuments: 5,
     });
     await expect(configFrom('', '[transfer]\nexport_retention = "5s"\n')).rejects.toThrow(
       /\[transfer\] export_retention must be at least "1m"/,

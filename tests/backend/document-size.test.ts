@@ -8,9 +8,11 @@ import {
 } from '../security/world.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
-// A document's recorded size follows its stored file: replacing the file is enough, in the
-// same transaction (migration 20261126000001), so no crash between the browser's requests can
-// leave new bytes with an old size.
+// A document's recorded size follows its stored file: the size is taken from the stored file
+// in the transaction that makes it the document's (migrations 20261126000001 and
+// 20261128000301), so no crash between the browser's requests can leave new bytes with an old
+// size. A document's file is replaced only through Steward's functions (a new upload made
+// current), never overwritten where it is.
 describe('document size follows the stored file', () => {
   let server: TestServer;
   let org: Organisation;
@@ -57,15 +59,23 @@ describe('document size follows the stored file', () => {
   });
   afterAll(() => server?.close());
 
+  /** A new file for the document, as the app's edit saves it: a new upload made current. */
+  async function replaceFile(owner: Person, organizationId: string, id: string, content: string) {
+    const filePath = `documents/${organizationId}/${Date.now()}-${Math.random().toString(36).slice(2)}.txt`;
+    const upload = await owner.client.storage
+      .from('documents')
+      .upload(filePath, Buffer.from(content), { contentType: 'text/plain' });
+    expect(upload.error).toBeNull();
+    return owner.client.rpc('replace_document_file', {
+      document_id: id,
+      file_path: filePath,
+      change: 'content_edit',
+    });
+  }
+
   it('records the new size when a member replaces the file, with no second request', async () => {
     const doc = await addDocument(member, org.id, 'short', 5);
-    const replaced = await member.client.storage
-      .from('documents')
-      .update(doc.filePath, Buffer.from('a good deal longer than before'), {
-        contentType: 'text/plain',
-        upsert: true,
-      });
-    expect(replaced.error).toBeNull();
+    unwrap(await replaceFile(member, org.id, doc.id, 'a good deal longer than before'), 'replace');
     expect(await sizeOf(member, doc.id)).toBe(30);
     // Seen by the whole organisation.
     expect(await sizeOf(org.master, doc.id)).toBe(30);
@@ -81,12 +91,12 @@ describe('document size follows the stored file', () => {
         upsert: true,
       });
     expect(outsider.error).not.toBeNull();
+    expect(
+      (await replaceFile(other.master, other.id, mine.id, 'x'.repeat(99))).error,
+    ).not.toBeNull();
     expect(await sizeOf(member, mine.id)).toBe(4);
 
-    const replaced = await member.client.storage
-      .from('documents')
-      .update(mine.filePath, Buffer.from('12345678'), { contentType: 'text/plain', upsert: true });
-    expect(replaced.error).toBeNull();
+    unwrap(await replaceFile(member, org.id, mine.id, '12345678'), 'replace');
     expect(await sizeOf(member, mine.id)).toBe(8);
     expect(await sizeOf(member, neighbour.id)).toBe(9);
   });
@@ -94,13 +104,7 @@ describe('document size follows the stored file', () => {
   it('corrects a size recorded wrongly at upload on the next replacement of the file', async () => {
     const doc = await addDocument(member, org.id, 'exactly 17 bytes.', 1);
     expect(await sizeOf(member, doc.id)).toBe(1);
-    const replaced = await member.client.storage
-      .from('documents')
-      .update(doc.filePath, Buffer.from('exactly 17 bytes.'), {
-        contentType: 'text/plain',
-        upsert: true,
-      });
-    expect(replaced.error).toBeNull();
+    unwrap(await replaceFile(member, org.id, doc.id, 'exactly 17 bytes.'), 'replace');
     expect(await sizeOf(member, doc.id)).toBe(17);
   });
 });

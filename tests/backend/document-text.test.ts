@@ -97,12 +97,19 @@ describe('document text in the background', () => {
     await server.jobs.runDue();
     expect((await search(member, 'harvest')).map((d) => d.id)).toEqual([doc.id]);
 
-    const replaced = await member.client.storage
+    // The edit is stored as a new upload and made the document's file, as the editor saves it.
+    const edited = `documents/${church.id}/${Date.now()}-edited.txt`;
+    const upload = await member.client.storage
       .from('documents')
-      .update(doc.filePath, Buffer.from('Carol service on Sunday'), {
+      .upload(edited, Buffer.from('Carol service on Sunday'), {
         contentType: 'text/plain;charset=UTF-8',
-        upsert: true,
       });
+    expect(upload.error).toBeNull();
+    const replaced = await member.client.rpc('replace_document_file', {
+      document_id: doc.id,
+      file_path: edited,
+      change: 'content_edit',
+    });
     expect(replaced.error).toBeNull();
     expect(await textStateOf(member, doc.id)).toMatchObject({ state: 'pending' });
     await server.jobs.runDue();

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ZipFile } from 'yazl';
 import { buffer } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/jobs/clock.ts';
+import { importFileVersion } from '../../server/transfer/import-files.ts';
 import {
   addMember,
   createOrganisation,
@@ -169,6 +170,8 @@ describe('organisation export and import', () => {
         JOB_POLL_INTERVAL: '1h',
         IMPORT_MAX_ENTRIES: '40',
         IMPORT_MAX_UNPACKED_SIZE: '30MiB',
+        IMPORT_MAX_MANIFEST_SIZE: '256KiB',
+        IMPORT_MAX_DOCUMENTS: '1000',
         EXPORT_RETENTION: '2d',
       },
     });
@@ -390,14 +393,52 @@ describe('organisation export and import', () => {
     expect(rows[0]!.attempts).toBe(2);
   });
 
+  it('keeps only the latest export: the earlier ones go when it is ready, outside the quota', async () => {
+    const ready = (await exportsOf(admin)).filter((e) => e.status === 'ready');
+    expect(ready).toHaveLength(1);
+    const earlier = (await exportsOf(admin)).filter((e) => e.status === 'expired');
+    expect(earlier.length).toBe(2);
+    for (const row of earlier) expect(row.file_path).toBeNull();
+    const { rows } = await server.db.query<{ count: number }>(
+      `select count(*)::int as count from storage.objects
+       where bucket_id = 'exports' and name like $1 || '/%'`,
+      [church.id],
+    );
+    expect(rows[0]!.count).toBe(1);
+    const usage = unwrap(
+      await church.master.client
+        .rpc('organization_storage_usage')
+        .single<{ used_bytes: number; export_bytes: number }>(),
+      'usage',
+    );
+    expect(usage.export_bytes).toBe(ready[0]!.size);
+    // Not counted: the documents and their versions are.
+    const holdings = await server.db.query<{ bytes: string }>(
+      `select private.organization_storage_bytes($1) as bytes`,
+      [church.id],
+    );
+    expect(usage.used_bytes).toBe(Number(holdings.rows[0]!.bytes));
+    await runJobs();
+    // The earlier files' bytes are removed by the job the database queued.
+    for (const row of earlier) {
+      const file = path.join(server.dataDir, 'storage', 'objects', row.id.slice(0, 2), row.id);
+      expect(
+        await stat(file).then(
+          () => true,
+          () => false,
+        ),
+      ).toBe(false);
+    }
+  });
+
   it('removes an export once its time is over', async () => {
     const before = (await exportsOf(admin)).filter((e) => e.status === 'ready');
-    expect(before.length).toBeGreaterThan(0);
+    expect(before.length).toBe(1);
     clock.advance(2 * DAY + 2 * 3_600_000);
     await server.jobs.runDue();
     const after = await exportsOf(admin);
     expect(after.filter((e) => e.status === 'ready')).toEqual([]);
-    expect(after.filter((e) => e.status === 'expired')).toHaveLength(before.length);
+    expect(after.find((e) => e.id === before[0]!.id)?.status).toBe('expired');
     const { error } = await admin.client.storage.from('exports').download(before[0]!.file_path!);
     expect(error).not.toBeNull();
   });
@@ -649,9 +690,184 @@ describe('organisation export and import', () => {
     });
   }
 
-  it('refuses an import that does not fit the storage quota, writing nothing', async () => {
-    const target = await createOrganisation(server, 'Full Church');
-    await server.db.query(`update private.storage_settings set quota_per_organization = 4000`);
+  /** Runs `work` while measuring the bytes in the file store; returns the most seen at once. */
+  async function peakStoredBytes(work: () => Promise<unknown>): Promise<number> {
+    const root = path.join(server.dataDir, 'storage', 'objects');
+    const total = async () => {
+      let sum = 0;
+      for (const shard of await readdir(root).catch(() => [] as string[])) {
+        const files = await readdir(path.join(root, shard)).catch(() => [] as string[]);
+        for (const file of files) {
+          sum += await stat(path.join(root, shard, file)).then(
+            (stats) => stats.size,
+            () => 0,
+          );
+        }
+      }
+      return sum;
+    };
+    let peak = await total();
+    let running = true;
+    const watching = (async () => {
+      while (running) peak = Math.max(peak, await total());
+    })();
+    try {
+      await work();
+    } finally {
+      running = false;
+      await watching;
+    }
+    return Math.max(peak, await total());
+  }
+
+  /** A ZIP with one MiB of zeros that every document of a long manifest names (R3). */
+  const oneEntryNamedOften = (documents: number) =>
+    zipOf([
+      {
+        name: 'manifest.json',
+        data: manifestFor(
+          Array.from({ length: documents }, (_, i) => ({
+            ...document('Other/zeros.bin'),
+            name: `Copy ${i + 1}.bin`,
+          })),
+        ),
+      },
+      { name: 'Other/zeros.bin', data: Buffer.alloc(1024 ** 2) },
+    ]);
+
+  it('counts a file each time a document names it, and stops at the unpack limit before writing past it', async () => {
+    const target = await createOrganisation(server, 'Bomb Church');
+    const zip = await oneEntryNamedOften(600);
+    expect(zip.byteLength).toBeLessThan(10_000);
+    const filesBefore = await storedFiles();
+    let result: Awaited<ReturnType<typeof importAs>> | undefined;
+    const peak = await peakStoredBytes(async () => {
+      result = await importAs(target.master, target, zip);
+    });
+    expect(result!.row).toMatchObject({
+      status: 'failed',
+      error: 'The ZIP unpacks to more than the import limit allows',
+    });
+    // The limit is 30 MiB; 600 MiB was named.
+    expect(peak).toBeLessThan(31 * 1024 ** 2);
+    expect(await holdings(target)).toEqual({ documents: 0, objects: 0 });
+    expect(await storedFiles()).toEqual(filesBefore);
+  });
+
+  it('stops at the first file past the storage quota, not after writing them all', async () => {
+    const target = await createOrganisation(server, 'Crowded Church');
+    await server.db.query(`update private.storage_settings set quota_per_organization = $1`, [
+      5 * 1024 ** 2,
+    ]);
+    try {
+      const zip = await oneEntryNamedOften(20);
+      const filesBefore = await storedFiles();
+      let result: Awaited<ReturnType<typeof importAs>> | undefined;
+      const peak = await peakStoredBytes(async () => {
+        result = await importAs(target.master, target, zip);
+      });
+      expect(result!.row).toMatchObject({
+        status: 'failed',
+        error: "Your organization's storage is full (quota: 5120 kB)",
+      });
+      expect(peak).toBeLessThan(5.5 * 1024 ** 2);
+      expect(await holdings(target)).toEqual({ documents: 0, objects: 0 });
+      expect(await storedFiles()).toEqual(filesBefore);
+    } finally {
+      await server.db.query(
+        `update private.storage_settings set quota_per_organization = 10737418240`,
+      );
+    }
+  });
+
+  it('refuses a manifest.json past its size or document limit before unpacking anything', async () => {
+    const target = await createOrganisation(server, 'Long List Church');
+    const filesBefore = await storedFiles();
+    const tooMany = await importAs(target.master, target, await oneEntryNamedOften(1001));
+    expect(tooMany.row).toMatchObject({
+      status: 'failed',
+      error: 'The manifest.json of this ZIP lists more than 1000 documents',
+    });
+    const padded = await zipOf([
+      {
+        name: 'manifest.json',
+        data: manifestFor(
+          Array.from({ length: 30 }, (_, i) => ({
+            ...document('Other/Letter.txt'),
+            name: `Letter ${i}.txt`,
+            description: 'x'.repeat(10_000),
+          })),
+        ),
+      },
+      { name: 'Other/Letter.txt', data: Buffer.from('x') },
+    ]);
+    const tooLarge = await importAs(target.master, target, padded);
+    expect(tooLarge.row).toMatchObject({
+      status: 'failed',
+      error: 'The manifest.json of this ZIP is too large',
+    });
+    expect(await holdings(target)).toEqual({ documents: 0, objects: 0 });
+    expect(await storedFiles()).toEqual(filesBefore);
+  });
+
+  it('removes the files of an attempt whose thread was stopped before trying again', async () => {
+    const target = await createOrganisation(server, 'Stopped Church');
+    const name = `${target.id}/${randomBytes(6).toString('hex')}.zip`;
+    const filesBefore = await storedFiles();
+    unwrap(
+      await target.master.client.storage
+        .from('imports')
+        .upload(
+          name,
+          await zipOf([{ name: 'manifest.json', data: Buffer.from('{"format":"other"}') }]),
+          { contentType: 'application/zip' },
+        ),
+      'upload import',
+    );
+    const started = unwrap(
+      await target.master.client
+        .rpc('start_organization_import', { file_path: name })
+        .single<ImportRow>(),
+      'start_organization_import',
+    );
+    // A runner took the job, unpacked three files and part of a fourth, and was stopped.
+    for (let index = 0; index < 4; index++) {
+      const file = path.join(
+        server.dataDir,
+        'storage',
+        'objects',
+        importFileVersion(started.id, index).slice(0, 2),
+        importFileVersion(started.id, index) + (index === 3 ? '.part' : ''),
+      );
+      await mkdir(path.dirname(file), { recursive: true });
+      await writeFile(file, randomBytes(1000));
+    }
+    await server.db.query(
+      `update private.jobs set attempts = 1, locked_by = 'stopped-runner',
+         locked_until = now() - interval '1 second'
+       where kind = 'organization.import' and payload ->> 'import_id' = $1`,
+      [started.id],
+    );
+    await runJobs();
+    const row = unwrap(
+      await target.master.client
+        .from('organization_imports')
+        .select('*')
+        .eq('id', started.id)
+        .single(),
+      'import row',
+    ) as ImportRow;
+    expect(row).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/^This ZIP is not a Steward export/),
+    });
+    // Neither the stopped attempt's files nor the uploaded ZIP are left.
+    expect(await storedFiles()).toEqual(filesBefore);
+  });
+
+  it('counts the uploaded ZIP until it is imported, then only the documents', async () => {
+    const target = await createOrganisation(server, 'Roomy Church');
+    await server.db.query(`update private.storage_settings set quota_per_organization = 8000`);
     try {
       const zip = await zipOf([
         {
@@ -664,6 +880,42 @@ describe('organisation export and import', () => {
         { name: 'Other/a.bin', data: randomBytes(3000), compress: false },
         { name: 'Other/b.bin', data: randomBytes(3000), compress: false },
       ]);
+      // The ZIP (over 6,000 bytes) and its documents (6,000) do not fit together; the ZIP goes
+      // with the import's transaction.
+      expect(zip.byteLength + 6000).toBeGreaterThan(8000);
+      const { row } = await importAs(target.master, target, zip);
+      expect(row).toMatchObject({ status: 'done', document_count: 2 });
+      const usage = unwrap(
+        await target.master.client
+          .rpc('organization_storage_usage')
+          .single<{ used_bytes: number; imports_bytes: number }>(),
+        'usage',
+      );
+      expect(usage).toMatchObject({ used_bytes: 6000, imports_bytes: 0 });
+    } finally {
+      await server.db.query(
+        `update private.storage_settings set quota_per_organization = 10737418240`,
+      );
+    }
+  });
+
+  it('refuses an import that does not fit the storage quota, writing nothing', async () => {
+    const target = await createOrganisation(server, 'Full Church');
+    await server.db.query(`update private.storage_settings set quota_per_organization = 4000`);
+    try {
+      // A small ZIP (it counts too) whose documents need 6,000 bytes.
+      const zip = await zipOf([
+        {
+          name: 'manifest.json',
+          data: manifestFor([
+            document('Other/a.txt'),
+            { ...document('Other/b.txt'), name: 'b.txt' },
+          ]),
+        },
+        { name: 'Other/a.txt', data: Buffer.alloc(3000, 'a') },
+        { name: 'Other/b.txt', data: Buffer.alloc(3000, 'b') },
+      ]);
+      expect(zip.byteLength).toBeLessThan(1000);
       const filesBefore = await storedFiles();
       const { row } = await importAs(target.master, target, zip);
       expect(row).toMatchObject({ status: 'failed' });

@@ -176,6 +176,15 @@ function refusalOf(error: unknown): { status: number; body: StorageErrorBody } {
   };
 }
 
+/** What the organisation stores, as its master admin reads it on the users page. */
+async function usageOf(organisation: Organisation) {
+  const { data, error } = await organisation.master.client
+    .rpc('organization_storage_usage')
+    .single<{ used_bytes: number; uploads_bytes: number }>();
+  if (error) throw new Error(error.message);
+  return data;
+}
+
 async function download(person: Person, name: string): Promise<Buffer | null> {
   const { data } = await person.client.storage.from('documents').download(name);
   return data ? Buffer.from(await data.arrayBuffer()) : null;
@@ -303,7 +312,7 @@ describe('resumable uploads (TUS at /storage/v1/upload/resumable)', () => {
     expect(await resumableFiles()).toEqual([]);
   });
 
-  it("refuses a file that would pass the organisation's quota, when created and when finished", async () => {
+  it("refuses a file that would pass the organisation's quota, counting uploads in progress by their declared length", async () => {
     const quotaChurch = await createOrganisation(server, 'Quota Resumable Church');
     const tooBig = await upload(quotaChurch.master, randomBytes(QUOTA + 1), {
       name: newPath(quotaChurch),
@@ -313,21 +322,26 @@ describe('resumable uploads (TUS at /storage/v1/upload/resumable)', () => {
       body: { message: "Your organization's storage is full (quota: 4883 kB)" },
     });
 
-    // Two uploads that each fit, but not together: the second is refused when it finishes,
-    // and nothing of it is kept.
+    // Two uploads that each fit, but not together: the first holds its declared length from
+    // its creation, so the second is refused when it is created, before a byte of it is taken.
     const a = newPath(quotaChurch);
     const b = newPath(quotaChurch);
     const bytes = randomBytes(3_000_000);
     const cutA = await uploadFirstChunk(quotaChurch.master, bytes, a, 1024 * 1024);
-    const cutB = await uploadFirstChunk(quotaChurch.master, bytes, b, 1024 * 1024);
-    await upload(quotaChurch.master, bytes, { name: a, uploadUrl: cutA });
-    const refused = await upload(quotaChurch.master, bytes, { name: b, uploadUrl: cutB }).catch(
+    expect(await usageOf(quotaChurch)).toMatchObject({
+      used_bytes: 3_000_000,
+      uploads_bytes: 3_000_000,
+    });
+    const refused = await uploadFirstChunk(quotaChurch.master, bytes, b, 1024 * 1024).catch(
       refusalOf,
     );
     expect(refused).toMatchObject({
       status: 403,
       body: { message: "Your organization's storage is full (quota: 4883 kB)" },
     });
+    await upload(quotaChurch.master, bytes, { name: a, uploadUrl: cutA });
+    // The object took over the reservation: counted once.
+    expect(await usageOf(quotaChurch)).toMatchObject({ used_bytes: 3_000_000, uploads_bytes: 0 });
     expect((await quotaChurch.master.client.storage.from('documents').exists(b)).data).toBe(false);
     expect(await resumableFiles()).toEqual([]);
   });
@@ -389,10 +403,12 @@ describe('resumable uploads (TUS at /storage/v1/upload/resumable)', () => {
     expect(read.status).toBe(404);
     expect(Buffer.from(await read.arrayBuffer()).includes(bytes.subarray(0, 64))).toBe(false);
 
-    // Its creator may cancel it: nothing is left.
+    // Its creator may cancel it: nothing is left, and its room is given back.
+    expect((await usageOf(church)).uploads_bytes).toBe(bytes.length);
     const cancel = await fetch(url, { method: 'DELETE', headers: await headers(member) });
     expect(cancel.status).toBe(204);
     expect(await resumableFiles()).toEqual([]);
+    expect((await usageOf(church)).uploads_bytes).toBe(0);
     expect((await member.client.storage.from('documents').exists(name)).data).toBe(false);
   });
 
@@ -406,11 +422,14 @@ describe('resumable uploads (TUS at /storage/v1/upload/resumable)', () => {
     clock.set(new Date(start + DAY - 60 * 60 * 1000));
     await server.jobs.runDue();
     expect(await filesUnder(resumableDir())).toEqual(expect.arrayContaining([id, `${id}.json`]));
+    expect((await usageOf(church)).uploads_bytes).toBe(bytes.length);
 
     clock.set(new Date(start + DAY + 2 * 60 * 60 * 1000));
     await server.jobs.runDue();
-    // Every upload of the file is over a day old now: the finished ones' descriptions go too.
+    // Every upload of the file is over a day old now: the finished ones' descriptions go too,
+    // and the room they held.
     expect(await filesUnder(resumableDir())).toEqual([]);
+    expect((await usageOf(church)).uploads_bytes).toBe(0);
     const head = await fetch(url, {
       method: 'HEAD',
       headers: {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   addMember,
@@ -123,6 +124,70 @@ describe('document versions', () => {
     );
     expect((await versions(document.id)).map((v) => v.change)).toEqual(['file_replacement']);
     expect(await usage()).toBe(before + 'version two'.length);
+  });
+
+  it('restores a version only from a file with its bytes, and the history claims no other restore', async () => {
+    const document = await uploadDocument(member, church, { name: 'budget.txt', content: 'alpha' });
+    unwrap(
+      await member.client.rpc('replace_document_file', {
+        document_id: document.id,
+        file_path: await uploadFile(member, church, 'omega'),
+        change: 'content_edit',
+      }),
+      'edit',
+    );
+    const [version] = await versions(document.id);
+    // The version keeps the storage server's hash of its bytes.
+    const recorded = await server.db.query<{ content_sha256: string }>(
+      `select content_sha256 from public.document_versions where id = $1`,
+      [version!.id],
+    );
+    expect(recorded.rows[0]!.content_sha256).toBe(
+      createHash('sha256').update('alpha').digest('hex'),
+    );
+    const before = await current(document.id);
+    const restoreFrom = async (content: string) =>
+      member.client.rpc('restore_document_version', {
+        version_id: version!.id,
+        file_path: await uploadFile(member, church, content),
+      });
+    // Five bytes, as the version has, but not its bytes.
+    expect(errorMessage(await restoreFrom('ALPHA'))).toBe(
+      'The new file must be a copy of the version',
+    );
+    // A version made before versions kept a hash, of a file with none recorded (as on a hosted
+    // project): the copy must have the ETag of the version's file.
+    await server.db.query(
+      `update public.document_versions set content_sha256 = null where id = $1`,
+      [version!.id],
+    );
+    await server.db.query(
+      `update storage.objects set metadata = metadata - 'sha256'
+       where bucket_id = 'documents' and name = $1`,
+      [version!.file_path],
+    );
+    expect(errorMessage(await restoreFrom('alphA'))).toBe(
+      'The new file must be a copy of the version',
+    );
+    expect(await current(document.id)).toEqual(before);
+    expect(await versions(document.id)).toHaveLength(1);
+    const { rows } = await server.db.query<{ kind: string }>(
+      `select kind from public.activity_log where document_id = $1 order by id`,
+      [document.id],
+    );
+    expect(rows.map((r) => r.kind)).toEqual(['document.uploaded', 'document.content_changed']);
+
+    // A copy made with Storage's copy has the bytes, and restores.
+    const copy = newFilePath(church);
+    unwrap(await member.client.storage.from('documents').copy(version!.file_path, copy), 'copy');
+    unwrap(
+      await member.client.rpc('restore_document_version', {
+        version_id: version!.id,
+        file_path: copy,
+      }),
+      'restore',
+    );
+    expect(await text(member, (await current(document.id)).file_path)).toBe('alpha');
   });
 
   it('refuses what is not a new upload of the organisation, a trashed document, another organisation’s version', async () => {

@@ -168,6 +168,7 @@ describe('security rules in the catalogue', () => {
     expect(await executable('anon', 'private')).toEqual([]);
     expect(await executable('authenticated', 'private')).toEqual([
       'caller_organization_id',
+      'document_file_held',
       'second_factor_checked',
     ]);
     const usage = await rows<{ anon: boolean; authenticated: boolean }>(

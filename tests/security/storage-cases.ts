@@ -2,7 +2,9 @@
  * Every bucket (documents, branding, and the exports and imports of issue 15) × upload / resumable upload (TUS) / download / list / update / remove / sign /
  * signed upload × every actor × both
  * organisations' folders. Reaching into the other organisation's folder is exactly "guessing
- * its paths": the cases name real objects there.
+ * its paths": the cases name real objects there. The documents cases use files no document
+ * holds (an upload about to become one); the files a document, an earlier version or a trashed
+ * document holds are refused to everyone through the API (issue 22, R7).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { SupabaseClient } from '@supabase/supabase-js';
@@ -211,6 +213,67 @@ async function attempt(
   }
 }
 
+/** The files Steward keeps (issue 22, R7): a document's, an earlier version's, a trashed one's. */
+type HeldFile = 'current file' | 'earlier version' | 'trashed document';
+type HeldOperation = 'upsert' | 'remove' | 'move';
+
+/** A stored file of `org` that a document, version or trashed document holds; its name. */
+async function heldFile(server: TestServer, org: OrgWorld, kind: HeldFile): Promise<string> {
+  const documents = BUCKETS[0]!;
+  const name = documents.objectName(org);
+  await put(server, documents, name, documents.content('fixture'));
+  const organizationId = org.organisation.id;
+  if (kind === 'earlier version') {
+    const current = documents.objectName(org);
+    await put(server, documents, current, documents.content('current'));
+    const { rows } = await server.db.query<{ id: string }>(
+      `insert into public.documents (organization_id, name, category, file_path)
+       values ($1, 'held.txt', 'HR', $2) returning id`,
+      [organizationId, current],
+    );
+    await server.db.query(
+      `insert into public.document_versions (document_id, organization_id, version_number,
+         change, file_path, size, name, uploaded_at)
+       values ($1, $2, 1, 'content_edit', $3, 0, 'held.txt', now())`,
+      [rows[0]!.id, organizationId, name],
+    );
+  } else {
+    await server.db.query(
+      `insert into public.documents (organization_id, name, category, file_path, deleted_at)
+       values ($1, 'held.txt', 'HR', $2, $3)`,
+      [organizationId, name, kind === 'trashed document' ? new Date().toISOString() : null],
+    );
+  }
+  return name;
+}
+
+/** Tries to change or take a held file's bytes through the storage API. */
+async function attemptOnHeld(
+  server: TestServer,
+  operation: HeldOperation,
+  client: SupabaseClient,
+  org: OrgWorld,
+  kind: HeldFile,
+): Promise<Outcome> {
+  const documents = BUCKETS[0]!;
+  const name = await heldFile(server, org, kind);
+  const original = documents.content('fixture');
+  const storage = client.storage.from('documents');
+  let error: { message: string } | null;
+  if (operation === 'upsert') {
+    ({ error } = await storage.upload(name, documents.content('forged'), {
+      upsert: true,
+      contentType: documents.contentType,
+    }));
+  } else if (operation === 'remove') {
+    const removed = await storage.remove([name]);
+    error = removed.error ?? (removed.data?.length ? null : { message: 'nothing removed' });
+  } else {
+    ({ error } = await storage.move(name, documents.objectName(org)));
+  }
+  return judgeWrite(error, (await stored(server, 'documents', name)) !== original);
+}
+
 export function storageCases(server: TestServer, world: World): Case[] {
   const cases: Case[] = [];
   for (const spec of BUCKETS) {
@@ -232,6 +295,23 @@ export function storageCases(server: TestServer, world: World): Case[] {
             name: `${actor.label} ${operation}s in ${spec.bucket} of ${target}`,
             expected: allowedIf(admits(spec.rules[operation], standing(actor, target))),
             run: () => attempt(server, spec, operation, actor.client, org),
+          });
+        }
+      }
+    }
+  }
+  // After the cases above: each adds an object to the folder that `list` reads the first page of.
+  for (const target of ['A', 'B'] as OrgKey[]) {
+    const org = world.orgs[target];
+    for (const kind of ['current file', 'earlier version', 'trashed document'] as const) {
+      for (const operation of ['upsert', 'remove', 'move'] as const) {
+        for (const actor of world.actors) {
+          cases.push({
+            group: 'storage documents (held files)',
+            name: `${actor.label} ${operation}s the file of a ${kind} of ${target}`,
+            // Only Steward's own operations change these (the rpc and trash cases).
+            expected: 'denied',
+            run: () => attemptOnHeld(server, operation, actor.client, org, kind),
           });
         }
       }

@@ -214,6 +214,29 @@ export function trashCases(server: TestServer, world: World): Case[] {
           return judged(result, (await currentFile(server, documentId)) === copy);
         },
       });
+
+      cases.push({
+        group: 'rpc restore_document_version',
+        name: `${actor.label} restores a version of a document of ${org.key} from other bytes`,
+        expected:
+          actor.kind === 'anonymous'
+            ? 'denied'
+            : noOrganisation
+              ? 'error: No organization found'
+              : member
+                ? 'error: The new file must be a copy of the version'
+                : 'error: Version not found',
+        run: async () => {
+          const { documentId, versionId } = await versionedDocument(server, org);
+          // As many bytes as the version's file ('earlier'), not the same ones.
+          const forged = await storedFile(server, org, 'EARLIER');
+          const result = await actor.client.rpc('restore_document_version', {
+            version_id: versionId,
+            file_path: forged,
+          });
+          return judged(result, (await currentFile(server, documentId)) === forged);
+        },
+      });
     }
   }
   return cases;

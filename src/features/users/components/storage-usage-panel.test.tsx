@@ -22,11 +22,20 @@ async function storagePanel() {
   return heading.closest('section')!;
 }
 
-function answerUsage(usedBytes: number, quotaBytes: number) {
+function answerUsage(usedBytes: number, quotaBytes: number, parts: Record<string, number> = {}) {
   network.use(
     http.post(/\/rest\/v1\/rpc\/organization_storage_usage$/, () =>
-      HttpResponse.json({ used_bytes: usedBytes, quota_bytes: quotaBytes }),
+      HttpResponse.json({ used_bytes: usedBytes, quota_bytes: quotaBytes, ...parts }),
     ),
+  );
+}
+
+/** The lines of "What uses the space", as read. */
+async function breakdownOf(panel: HTMLElement) {
+  const heading = await within(panel).findByRole('heading', { name: 'What uses the space' });
+  const list = heading.nextElementSibling!;
+  return Array.from(list.children).map((line) =>
+    Array.from(line.children).map((cell) => cell.textContent),
   );
 }
 
@@ -48,6 +57,81 @@ describe('Storage usage on the users page', () => {
       '0',
     );
     expect(within(panel).queryByText(/storage is (nearly )?full/)).not.toBeInTheDocument();
+  });
+
+  it('shows what uses the space: documents, earlier versions, the trash and imports', async () => {
+    const org = await createOrganization();
+    const admin = await addMember(org, 'admin');
+    const store = async (bucket: string, path: string, size: number) => {
+      const { error } = await admin.client.storage
+        .from(bucket)
+        .upload(path, new Blob(['x'.repeat(size)], { type: 'application/zip' }));
+      expect(error).toBeNull();
+      return path;
+    };
+    let n = 0;
+    const newPath = () => `documents/${org.organizationId}/${Date.now()}-${(n += 1)}.txt`;
+    const addDocument = async (name: string, size: number) => {
+      const { data, error } = await admin.client
+        .from('documents')
+        .insert({
+          organization_id: org.organizationId,
+          name,
+          category: 'HR',
+          size,
+          file_path: await store('documents', newPath(), size),
+        })
+        .select('id')
+        .single();
+      expect(error).toBeNull();
+      return data!.id;
+    };
+    const handbook = await addDocument('Handbook.txt', 1024);
+    const edited = await admin.client.rpc('replace_document_file', {
+      document_id: handbook,
+      file_path: await store('documents', newPath(), 2048),
+      change: 'content_edit',
+    });
+    expect(edited.error).toBeNull();
+    const old = await addDocument('Old rota.txt', 512);
+    expect((await admin.client.rpc('delete_documents', { document_ids: [old] })).error).toBeNull();
+    await store('imports', `${org.organizationId}/library.zip`, 256);
+
+    renderApp({ client: admin.client, route: '/users' });
+    const panel = await storagePanel();
+    expect(await within(panel).findByText('3.75 KB of 10 GB used')).toBeInTheDocument();
+    expect(await breakdownOf(panel)).toEqual([
+      ['Documents', '2 KB'],
+      ['Earlier versions', '1 KB'],
+      ['Trash', '512 Bytes'],
+      ['Imports', '256 Bytes'],
+    ]);
+    expect(within(panel).queryByText(/latest export/)).not.toBeInTheDocument();
+  });
+
+  it('counts uploads in progress and other files, and says the latest export is not counted', async () => {
+    const org = await createOrganization();
+    answerUsage(6 * GIB, 10 * GIB, {
+      documents_bytes: 4 * GIB,
+      versions_bytes: 0,
+      trash_bytes: 0,
+      imports_bytes: 0,
+      uploads_bytes: 1.5 * GIB,
+      other_bytes: 0.5 * GIB,
+      export_bytes: 3 * GIB,
+    });
+    renderApp({ client: org.masterAdmin.client, route: '/users' });
+    const panel = await storagePanel();
+    expect(await breakdownOf(panel)).toEqual([
+      ['Documents', '4 GB'],
+      ['Uploads in progress', '1.5 GB'],
+      ['Other files', '512 MB'],
+    ]);
+    expect(
+      within(panel).getByText(
+        'The latest export (3 GB) is not counted; it is removed when it expires or a newer one is ready.',
+      ),
+    ).toBeVisible();
   });
 
   it('warns when the storage is nearly full, and says when it is full', async () => {

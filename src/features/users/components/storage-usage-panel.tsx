@@ -1,15 +1,43 @@
 import { HardDrive } from 'lucide-react';
 import { errorMessage } from '../../../lib/errors.ts';
 import { formatFileSize } from '../../../lib/format.ts';
-import { useStorageUsage } from '../api/get-storage-usage.ts';
+import { useStorageUsage, type StorageParts } from '../api/get-storage-usage.ts';
 
 /** From this share of the quota on, the bar turns to the warning colour and says so. */
 const NEARLY_FULL = 0.9;
 
+/** What takes the room, in the order shown; parts that hold nothing are left out. */
+const PART_LABELS: [keyof StorageParts, string][] = [
+  ['documents', 'Documents'],
+  ['versions', 'Earlier versions'],
+  ['trash', 'Trash'],
+  ['imports', 'Imports'],
+  ['uploads', 'Uploads in progress'],
+  ['other', 'Other files'],
+];
+
+/** The parts of the used room, one line each, so admins see where to tidy up. */
+function StorageBreakdown({ parts }: { parts: StorageParts }) {
+  const shown = PART_LABELS.filter(([key]) => key === 'documents' || parts[key] > 0);
+  return (
+    <>
+      <h3 className="sr-only">What uses the space</h3>
+      <dl className="mt-3 grid max-w-2xl gap-x-10 gap-y-1 text-sm sm:grid-cols-2">
+        {shown.map(([key, label]) => (
+          <div key={key} className="flex justify-between gap-4">
+            <dt className="text-gray-600">{label}</dt>
+            <dd className="font-medium text-gray-900">{formatFileSize(parts[key])}</dd>
+          </div>
+        ))}
+      </dl>
+    </>
+  );
+}
+
 /**
- * The organisation's stored files against its storage quota, for admins on the users page. A
- * full organisation's uploads are refused ("Upload failed: Your organization's storage is
- * full…"), so admins see it coming here.
+ * The organisation's stored files against its storage quota, for admins on the users page, with
+ * what uses the space. A full organisation's uploads are refused ("Upload failed: Your
+ * organization's storage is full…"), so admins see it coming here, and where to tidy up.
  */
 export function StorageUsagePanel({ organizationId }: { organizationId: string }) {
   const { data, error, isError } = useStorageUsage(organizationId);
@@ -52,6 +80,13 @@ export function StorageUsagePanel({ organizationId }: { organizationId: string }
             Your organization&apos;s storage is nearly full.
           </p>
         ) : null}
+        <StorageBreakdown parts={data.parts} />
+        {data.exportBytes > 0 && (
+          <p className="mt-2 text-xs text-gray-500">
+            The latest export ({formatFileSize(data.exportBytes)}) is not counted; it is removed
+            when it expires or a newer one is ready.
+          </p>
+        )}
       </div>
     );
   }
