@@ -206,7 +206,7 @@ end
 $$;
 
 -- A document added through the API (the app uploads the file, then inserts the row) claims its
--- file. An import's documents, added by the server with files it wrote under new names in the
+-- file, which no other document, version or trashed document may hold. An import's documents, added by the server with files it wrote under new names in the
 -- same transaction, need not.
 create function private.claim_file_of_new_document()
 returns trigger
@@ -216,6 +216,11 @@ set search_path = ''
 as $$
 begin
   perform private.claim_document_file(new.file_path);
+  -- A second document on a held file would let its delete or edit reach bytes that belong to
+  -- another document, an earlier version or the trash.
+  if private.document_file_held(new.file_path) then
+    raise exception 'This file belongs to another document' using errcode = '23505';
+  end if;
   return new;
 end
 $$;
