@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Tables } from '../../../lib/database.types.ts';
 import { supabase } from '../../../lib/supabase.ts';
+import { succeeded } from '../../../lib/errors.ts';
 
 export type OrganizationExport = Tables<'organization_exports'>;
 export type OrganizationImport = Tables<'organization_imports'>;
@@ -16,13 +17,15 @@ const busy = (status: string | undefined) => status === 'queued' || status === '
 async function latest<T>(
   table: 'organization_exports' | 'organization_imports',
 ): Promise<T | null> {
-  const { data, error } = await supabase()
-    .from(table)
-    .select('*')
-    .order('created_at', { ascending: false })
-    .limit(1)
-    .maybeSingle();
-  if (error) throw new Error(error.message || 'Failed to load the status');
+  const { data } = await succeeded(
+    supabase()
+      .from(table)
+      .select('*')
+      .order('created_at', { ascending: false })
+      .limit(1)
+      .maybeSingle(),
+    'Failed to load the status',
+  );
   return data as T | null;
 }
 
@@ -47,10 +50,12 @@ export function useStartExport() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (includeVersions: boolean) => {
-      const { error } = await supabase().rpc('start_organization_export', {
-        include_versions: includeVersions,
-      });
-      if (error) throw new Error(error.message || 'The export could not be started');
+      await succeeded(
+        supabase().rpc('start_organization_export', {
+          include_versions: includeVersions,
+        }),
+        'The export could not be started',
+      );
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: exportKey }),
   });
@@ -60,10 +65,12 @@ export function useStartExport() {
 export async function exportDownloadUrl(row: OrganizationExport): Promise<string> {
   if (!row.file_path) throw new Error('This export is no longer available');
   const day = row.finished_at?.slice(0, 10) ?? 'export';
-  const { data, error } = await supabase()
-    .storage.from('exports')
-    .createSignedUrl(row.file_path, 60, { download: `steward-export-${day}.zip` });
-  if (error) throw new Error(error.message || 'The export could not be downloaded');
+  const { data } = await succeeded(
+    supabase()
+      .storage.from('exports')
+      .createSignedUrl(row.file_path, 60, { download: `steward-export-${day}.zip` }),
+    'The export could not be downloaded',
+  );
   return data.signedUrl;
 }
 
@@ -94,8 +101,10 @@ export function useStartImport() {
         .from('imports')
         .upload(name, await bytesOf(file), { contentType: 'application/zip' });
       if (upload.error) throw new Error(upload.error.message || 'The file could not be uploaded');
-      const { error } = await client.rpc('start_organization_import', { file_path: name });
-      if (error) throw new Error(error.message || 'The import could not be started');
+      await succeeded(
+        client.rpc('start_organization_import', { file_path: name }),
+        'The import could not be started',
+      );
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: importKey }),
   });

@@ -1,14 +1,14 @@
 import { useMutation } from '@tanstack/react-query';
 import { useRef } from 'react';
 import { supabase } from '../../../lib/supabase.ts';
+import { succeeded } from '../../../lib/errors.ts';
 
 /**
  * Asks the server to e-mail a link to set a new password. The server answers alike whether or
  * not the address has an account, so success says only that the request was taken.
  */
 export async function requestPasswordReset(email: string): Promise<void> {
-  const { error } = await supabase().auth.resetPasswordForEmail(email.trim());
-  if (error) throw error;
+  await succeeded(supabase().auth.resetPasswordForEmail(email.trim()));
 }
 
 export const useRequestPasswordReset = () => useMutation({ mutationFn: requestPasswordReset });
@@ -42,8 +42,7 @@ export function useResetPassword() {
         }
         verified.current = tokenHash;
       }
-      const { error } = await auth.updateUser({ password });
-      if (error) throw error;
+      await succeeded(auth.updateUser({ password }));
     },
   });
 }

@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase.ts';
+import { succeeded } from '../../../lib/errors.ts';
 
 export interface Credentials {
   email: string;
@@ -8,8 +9,7 @@ export interface Credentials {
 
 /** Signs in with e-mail and password; the session provider picks up the new session. */
 export async function signInWithPassword({ email, password }: Credentials): Promise<void> {
-  const { error } = await supabase().auth.signInWithPassword({ email, password });
-  if (error) throw error;
+  await succeeded(supabase().auth.signInWithPassword({ email, password }));
 }
 
 /**

@@ -3,6 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import { supabase, type AppSupabaseClient } from '../../../lib/supabase.ts';
 import { projectOf } from './project.ts';
 import type { Credentials } from './sign-in.ts';
+import { succeeded } from '../../../lib/errors.ts';
 
 /** One sign-up client per app client, kept in memory only (see `signUpWithPassword`). */
 const signUpClients = new WeakMap<AppSupabaseClient, SupabaseClient>();
@@ -37,8 +38,7 @@ export async function signUpWithPassword({
   password,
 }: Credentials): Promise<{ confirmationSent: boolean }> {
   const client = signUpClientFor(supabase());
-  const { data, error } = await client.auth.signUp({ email, password });
-  if (error) throw error;
+  const { data } = await succeeded(client.auth.signUp({ email, password }));
   if (data.session) {
     // The account exists either way; a session the server could not end expires on its own
     // and is stored nowhere.

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { DocumentRecord } from '../../../lib/documents.ts';
 import { supabase } from '../../../lib/supabase.ts';
+import { succeeded } from '../../../lib/errors.ts';
 
 /** What the e-mail dialog sends. */
 export interface DocumentsEmail {
@@ -28,14 +29,16 @@ export type SendDocumentsEmail = (email: DocumentsEmail) => Promise<SentStatus>;
  * none. Nothing here claims a delivery that has not happened.
  */
 export const sendDocumentsEmail: SendDocumentsEmail = async (email) => {
-  const { data, error } = await supabase().rpc('send_documents_email', {
-    recipients: email.to,
-    subject: email.subject,
-    message: email.message.trim() || null,
-    document_ids: email.attachments.map((document) => document.id),
-    as_links: email.asLinks,
-  });
-  if (error) throw new Error(error.message || 'Failed to send email');
+  const { data } = await succeeded(
+    supabase().rpc('send_documents_email', {
+      recipients: email.to,
+      subject: email.subject,
+      message: email.message.trim() || null,
+      document_ids: email.attachments.map((document) => document.id),
+      as_links: email.asLinks,
+    }),
+    'Failed to send email',
+  );
   return data?.status === 'outbox' ? 'outbox' : 'queued';
 };
 

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase.ts';
 import type { CorporateStatus } from './fetch-corporate-status.ts';
 import { operationsKeys } from './query-keys.ts';
+import { succeeded } from '../../../lib/errors.ts';
 
 /** The fields an admin edits; `last_updated` is set by the server. */
 export type CorporateStatusDetails = Omit<CorporateStatus, 'organization_id' | 'last_updated'>;
@@ -11,12 +12,13 @@ export async function saveCorporateStatus(
   organizationId: string,
   details: CorporateStatusDetails,
 ): Promise<CorporateStatus> {
-  const { data, error } = await supabase()
-    .from('corporate_status')
-    .upsert({ organization_id: organizationId, ...details }, { onConflict: 'organization_id' })
-    .select('*')
-    .single();
-  if (error) throw new Error(error.message);
+  const { data } = await succeeded(
+    supabase()
+      .from('corporate_status')
+      .upsert({ organization_id: organizationId, ...details }, { onConflict: 'organization_id' })
+      .select('*')
+      .single(),
+  );
   return data;
 }
 

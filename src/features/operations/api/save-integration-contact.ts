@@ -3,6 +3,7 @@ import { supabase } from '../../../lib/supabase.ts';
 import type { IntegrationContact } from '../lib/integration-view.ts';
 import { operationsKeys } from './query-keys.ts';
 import { removeIntegrationContact } from './remove-integration-contact.ts';
+import { succeeded } from '../../../lib/errors.ts';
 
 /** The contact fields an admin edits (product-spec §3, Integration contact). */
 export type ContactDetails = Pick<
@@ -16,13 +17,14 @@ export async function saveIntegrationContact(
   integrationKey: string,
   contact: ContactDetails,
 ): Promise<void> {
-  const { error } = await supabase()
-    .from('integration_contacts')
-    .upsert(
-      { organization_id: organizationId, integration_key: integrationKey, ...contact },
-      { onConflict: 'organization_id,integration_key' },
-    );
-  if (error) throw new Error(error.message);
+  await succeeded(
+    supabase()
+      .from('integration_contacts')
+      .upsert(
+        { organization_id: organizationId, integration_key: integrationKey, ...contact },
+        { onConflict: 'organization_id,integration_key' },
+      ),
+  );
 }
 
 /**

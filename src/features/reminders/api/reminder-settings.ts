@@ -2,6 +2,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import type { ReminderRecipients, Tables } from '../../../lib/database.types.ts';
 import { supabase } from '../../../lib/supabase.ts';
 import { reminderKeys } from './query-keys.ts';
+import { succeeded } from '../../../lib/errors.ts';
 
 export type ReminderSettings = Pick<
   Tables<'reminder_settings'>,
@@ -19,12 +20,14 @@ export const DEFAULT_REMINDER_SETTINGS: ReminderSettings = {
 
 /** The organisation's reminder settings, or the defaults. */
 export async function getReminderSettings(organizationId: string): Promise<ReminderSettings> {
-  const { data, error } = await supabase()
-    .from('reminder_settings')
-    .select('days_before, remind_overdue, send_hour, time_zone, recipients')
-    .eq('organization_id', organizationId)
-    .maybeSingle();
-  if (error) throw new Error(error.message || 'Failed to load the reminder settings');
+  const { data } = await succeeded(
+    supabase()
+      .from('reminder_settings')
+      .select('days_before, remind_overdue, send_hour, time_zone, recipients')
+      .eq('organization_id', organizationId)
+      .maybeSingle(),
+    'Failed to load the reminder settings',
+  );
   return data ?? DEFAULT_REMINDER_SETTINGS;
 }
 
@@ -42,12 +45,14 @@ export async function saveReminderSettings(
   organizationId: string,
   settings: ReminderSettings,
 ): Promise<ReminderSettings> {
-  const { data, error } = await supabase()
-    .from('reminder_settings')
-    .upsert({ organization_id: organizationId, ...settings })
-    .select('days_before, remind_overdue, send_hour, time_zone, recipients')
-    .single();
-  if (error) throw new Error(error.message || 'Failed to save the reminder settings');
+  const { data } = await succeeded(
+    supabase()
+      .from('reminder_settings')
+      .upsert({ organization_id: organizationId, ...settings })
+      .select('days_before, remind_overdue, send_hour, time_zone, recipients')
+      .single(),
+    'Failed to save the reminder settings',
+  );
   return data;
 }
 

@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase.ts';
+import { succeeded } from '../../../lib/errors.ts';
 
 export interface PasswordChange {
   currentPassword: string;
@@ -34,16 +35,14 @@ export const useChangePassword = () => useMutation({ mutationFn: changePassword 
  * and the address changes only when it is used.
  */
 export async function changeEmail(email: string): Promise<void> {
-  const { error } = await supabase().auth.updateUser({ email: email.trim() });
-  if (error) throw error;
+  await succeeded(supabase().auth.updateUser({ email: email.trim() }));
 }
 
 export const useChangeEmail = () => useMutation({ mutationFn: changeEmail });
 
 /** Ends every session of the account but this one (other browsers, a lost phone). */
 export async function signOutOtherSessions(): Promise<void> {
-  const { error } = await supabase().auth.signOut({ scope: 'others' });
-  if (error) throw error;
+  await succeeded(supabase().auth.signOut({ scope: 'others' }));
 }
 
 export const useSignOutOtherSessions = () => useMutation({ mutationFn: signOutOtherSessions });

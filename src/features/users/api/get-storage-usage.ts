@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase.ts';
 import { userKeys } from './query-keys.ts';
+import { succeeded } from '../../../lib/errors.ts';
 
 export interface StorageUsage {
   /** Bytes of all of the organisation's files, in every bucket. */
@@ -11,8 +12,10 @@ export interface StorageUsage {
 
 /** The organisation's storage against its quota (admins only; rpc `organization_storage_usage`). */
 export async function getStorageUsage(): Promise<StorageUsage> {
-  const { data, error } = await supabase().rpc('organization_storage_usage');
-  if (error) throw new Error(error.message || 'Failed to load storage usage');
+  const { data } = await succeeded(
+    supabase().rpc('organization_storage_usage'),
+    'Failed to load storage usage',
+  );
   const row = (Array.isArray(data) ? data[0] : data) ?? null;
   return { usedBytes: row?.used_bytes ?? 0, quotaBytes: row?.quota_bytes ?? 0 };
 }

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { InvitableRole } from '../../../lib/database.types.ts';
 import { supabase } from '../../../lib/supabase.ts';
 import { userKeys } from './query-keys.ts';
+import { succeeded } from '../../../lib/errors.ts';
 
 export interface InviteRequest {
   email: string;
@@ -30,8 +31,7 @@ export async function inviteUser({
 }: InviteRequest): Promise<InviteResult> {
   const args = { email, role, full_name: fullName };
   if (byEmail) {
-    const { data, error } = await supabase().rpc('invite_user_by_email', args);
-    if (error) throw new Error(error.message);
+    const { data } = await succeeded(supabase().rpc('invite_user_by_email', args));
     if (!data?.token || !data.email) throw new Error('Failed to invite user');
     return {
       email: data.email,
@@ -39,8 +39,7 @@ export async function inviteUser({
       mailStatus: data.mail_status === 'outbox' ? 'outbox' : 'queued',
     };
   }
-  const { data, error } = await supabase().rpc('invite_user', args);
-  if (error) throw new Error(error.message);
+  const { data } = await succeeded(supabase().rpc('invite_user', args));
   if (!data?.token || !data.email) throw new Error('Failed to invite user');
   return { email: data.email, token: data.token, mailStatus: null };
 }
