@@ -49,12 +49,10 @@ export const useLatestImport = () =>
 export function useStartExport() {
   const queryClient = useQueryClient();
   return useMutation({
+    meta: { errorMessage: 'The export could not be started' },
     mutationFn: async (includeVersions: boolean) => {
       await succeeded(
-        supabase().rpc('start_organization_export', {
-          include_versions: includeVersions,
-        }),
-        'The export could not be started',
+        supabase().rpc('start_organization_export', { include_versions: includeVersions }),
       );
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: exportKey }),
@@ -73,6 +71,15 @@ export async function exportDownloadUrl(row: OrganizationExport): Promise<string
   );
   return data.signedUrl;
 }
+
+/** Downloads a ready export (the browser follows a short-lived link). */
+export const useDownloadExport = () =>
+  useMutation({
+    meta: { errorMessage: 'The export could not be downloaded' },
+    mutationFn: async (row: OrganizationExport) => {
+      window.location.assign(await exportDownloadUrl(row));
+    },
+  });
 
 /**
  * The bytes of a chosen file (bounded by Storage's file size limit), read with FileReader,
@@ -94,6 +101,7 @@ function bytesOf(file: File): Promise<ArrayBuffer> {
 export function useStartImport() {
   const queryClient = useQueryClient();
   return useMutation({
+    meta: { errorMessage: 'The import could not be started' },
     mutationFn: async ({ file, organizationId }: { file: File; organizationId: string }) => {
       const name = `${organizationId}/${Date.now()}-${crypto.randomUUID()}.zip`;
       const client = supabase();
@@ -101,10 +109,7 @@ export function useStartImport() {
         .from('imports')
         .upload(name, await bytesOf(file), { contentType: 'application/zip' });
       if (upload.error) throw new Error(upload.error.message || 'The file could not be uploaded');
-      await succeeded(
-        client.rpc('start_organization_import', { file_path: name }),
-        'The import could not be started',
-      );
+      await succeeded(client.rpc('start_organization_import', { file_path: name }));
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: importKey }),
   });

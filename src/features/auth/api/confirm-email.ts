@@ -25,4 +25,6 @@ export async function confirmEmail({
   return data.user?.email ?? '';
 }
 
-export const useConfirmEmail = () => useMutation({ mutationFn: confirmEmail });
+/** The confirmation page shows a refusal above its button. */
+export const useConfirmEmail = () =>
+  useMutation({ mutationFn: confirmEmail, meta: { errorShownInPlace: true } });

@@ -11,7 +11,9 @@ export async function requestPasswordReset(email: string): Promise<void> {
   await succeeded(supabase().auth.resetPasswordForEmail(email.trim()));
 }
 
-export const useRequestPasswordReset = () => useMutation({ mutationFn: requestPasswordReset });
+/** The form shows a refusal above it, as the sign-in form does. */
+export const useRequestPasswordReset = () =>
+  useMutation({ mutationFn: requestPasswordReset, meta: { errorShownInPlace: true } });
 
 /** Raised when the e-mailed link is used up, expired or not one at all. */
 export class ResetLinkInvalidError extends Error {}
@@ -30,6 +32,7 @@ export interface NewPassword {
 export function useResetPassword() {
   const verified = useRef<string | null>(null);
   return useMutation({
+    meta: { errorShownInPlace: true },
     mutationFn: async ({ tokenHash, password }: NewPassword) => {
       const auth = supabase().auth;
       if (verified.current !== tokenHash) {

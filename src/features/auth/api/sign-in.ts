@@ -16,4 +16,6 @@ export async function signInWithPassword({ email, password }: Credentials): Prom
  * Signing in. Nothing to invalidate: the session provider empties the cache when the user
  * changes.
  */
-export const useSignIn = () => useMutation({ mutationFn: signInWithPassword });
+/** The form shows a refusal in its red box (spec §8). */
+export const useSignIn = () =>
+  useMutation({ mutationFn: signInWithPassword, meta: { errorShownInPlace: true } });

@@ -49,4 +49,6 @@ export async function signUpWithPassword({
 }
 
 /** Creating an account (nothing cached changes: the new user is not signed in). */
-export const useSignUp = () => useMutation({ mutationFn: signUpWithPassword });
+/** The form shows a refusal in its red box (spec §8). */
+export const useSignUp = () =>
+  useMutation({ mutationFn: signUpWithPassword, meta: { errorShownInPlace: true } });

@@ -65,10 +65,15 @@ export function useOrganizationLogo(organizationId: string | null) {
   return organizationId ? (logo.data ?? null) : null;
 }
 
-/** Uploading a logo file; the navigation shows it at once, without downloading it again. */
+/**
+ * Uploading a logo file; the navigation shows it at once, without downloading it again. A
+ * refusal is the specification's "Failed to upload logo." (§8).
+ */
 export function useUploadLogo(organizationId: string) {
   const queryClient = useQueryClient();
   return useMutation({
+    meta: { errorMessage: () => 'Failed to upload logo.' },
+    onError: (error) => console.error('Logo upload failed', error),
     mutationFn: async (file: File) => {
       const bytes = await readFileBytes(file);
       await uploadLogo(organizationId, bytes);

@@ -42,11 +42,18 @@ export const sendDocumentsEmail: SendDocumentsEmail = async (email) => {
   return data?.status === 'outbox' ? 'outbox' : 'queued';
 };
 
+/** The specification's words for a send that failed (§8). */
+export const SEND_FAILED_MESSAGE = 'Failed to send email. Please try again.';
+
 /** Sending an e-mail with `send` (the server's sender unless another is given). */
 export function useSendDocumentsEmail(send: SendDocumentsEmail = sendDocumentsEmail) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: send,
+    meta: {
+      errorMessage: (error) =>
+        `${SEND_FAILED_MESSAGE}${error.message ? ` (${error.message})` : ''}`,
+    },
     // The Outbox lists every message.
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['outbox_messages'] }),
   });

@@ -51,6 +51,7 @@ export async function applyBulkAction(ids: string[], action: BulkAction): Promis
 export function useBulkAction() {
   const queryClient = useQueryClient();
   return useMutation({
+    meta: { errorMessage: 'Failed to update documents' },
     mutationFn: ({ ids, action }: { ids: string[]; action: BulkAction }) =>
       applyBulkAction(ids, action),
     onSettled: () => documentsChanged(queryClient),
@@ -74,3 +75,10 @@ export async function downloadDocumentsZip(ids: string[]): Promise<void> {
   }
   saveBlobAs(await response.blob(), 'documents.zip');
 }
+
+/** Downloading the selected documents as one ZIP; a failure is "Failed to download documents". */
+export const useDownloadDocumentsZip = () =>
+  useMutation({
+    mutationFn: downloadDocumentsZip,
+    meta: { errorMessage: 'Failed to download documents' },
+  });

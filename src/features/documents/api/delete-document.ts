@@ -19,6 +19,7 @@ export async function deleteDocument(document: Pick<DocumentRecord, 'id'>): Prom
 export function useDeleteDocument() {
   const queryClient = useQueryClient();
   return useMutation({
+    meta: { errorMessage: 'Failed to delete document' },
     mutationFn: deleteDocument,
     onSuccess: () => documentRemoved(queryClient),
   });

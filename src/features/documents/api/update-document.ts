@@ -25,6 +25,7 @@ export async function updateDocumentProperties(
 export function useUpdateDocumentProperties() {
   const queryClient = useQueryClient();
   return useMutation({
+    meta: { errorMessage: 'Failed to update document' },
     mutationFn: ({
       id,
       properties,

@@ -19,6 +19,7 @@ export function useDisconnectConnection() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (connection: Connection) => disconnectConnection(connection.id),
+    meta: { errorMessage: 'Failed to disconnect' },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: oauthKeys.connections }),
   });
 }

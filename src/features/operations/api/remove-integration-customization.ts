@@ -1,6 +1,4 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase.ts';
-import { operationsKeys } from './query-keys.ts';
 import { succeeded } from '../../../lib/errors.ts';
 
 /** Restores a built-in integration's original details by removing the organisation's edit. */
@@ -8,12 +6,4 @@ export async function removeIntegrationCustomization(integrationKey: string): Pr
   await succeeded(
     supabase().from('integration_customizations').delete().eq('integration_key', integrationKey),
   );
-}
-
-export function useRemoveIntegrationCustomization() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: removeIntegrationCustomization,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: operationsKeys.customizations }),
-  });
 }

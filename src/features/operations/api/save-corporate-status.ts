@@ -1,7 +1,5 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase.ts';
 import type { CorporateStatus } from './fetch-corporate-status.ts';
-import { operationsKeys } from './query-keys.ts';
 import { succeeded } from '../../../lib/errors.ts';
 
 /** The fields an admin edits; `last_updated` is set by the server. */
@@ -20,16 +18,4 @@ export async function saveCorporateStatus(
       .single(),
   );
   return data;
-}
-
-/** Saving the corporate status; the dashboard of every member shows the saved one. */
-export function useSaveCorporateStatus(organizationId: string | null) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (details: CorporateStatusDetails) => {
-      if (!organizationId) throw new Error('No organization found');
-      return saveCorporateStatus(organizationId, details);
-    },
-    onSuccess: (saved) => queryClient.setQueryData(operationsKeys.corporateStatus(), saved),
-  });
 }

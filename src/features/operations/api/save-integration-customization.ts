@@ -1,7 +1,5 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase.ts';
 import type { IntegrationDetails } from '../lib/integration-draft.ts';
-import { operationsKeys } from './query-keys.ts';
 import { succeeded } from '../../../lib/errors.ts';
 
 /**
@@ -21,13 +19,4 @@ export async function saveIntegrationCustomization(
         { onConflict: 'organization_id,integration_key' },
       ),
   );
-}
-
-export function useSaveIntegrationCustomization() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (input: { organizationId: string; key: string; details: IntegrationDetails }) =>
-      saveIntegrationCustomization(input.organizationId, input.key, input.details),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: operationsKeys.customizations }),
-  });
 }

@@ -1,7 +1,5 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase.ts';
 import type { IntegrationDetails } from '../lib/integration-draft.ts';
-import { operationsKeys } from './query-keys.ts';
 import { succeeded } from '../../../lib/errors.ts';
 
 /** Saves a master admin's edit of one of the organisation's own integrations. */
@@ -14,13 +12,4 @@ export async function updateCustomIntegration(
   );
   // Row-level security hides a row the caller may not change: nothing updated is a failure.
   if (!data || data.length === 0) throw new Error('This integration could not be updated.');
-}
-
-export function useUpdateCustomIntegration() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (input: { id: string; details: IntegrationDetails }) =>
-      updateCustomIntegration(input.id, input.details),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: operationsKeys.customIntegrations }),
-  });
 }

@@ -19,6 +19,7 @@ export function useCreateOrganization() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createOrganization,
+    meta: { errorMessage: 'Failed to create organization' },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: accountKeys.all }),
   });
 }

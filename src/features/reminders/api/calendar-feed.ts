@@ -45,6 +45,7 @@ export function useCreateCalendarFeed(userId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createCalendarFeed,
+    meta: { errorMessage: 'Failed to make a calendar address' },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: reminderKeys.calendar(userId) }),
   });
 }
@@ -53,6 +54,7 @@ export function useRevokeCalendarFeed(userId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: revokeCalendarFeed,
+    meta: { errorMessage: 'Failed to remove your calendar address' },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: reminderKeys.calendar(userId) }),
   });
 }

@@ -35,6 +35,7 @@ export function useSetEmailReminders(userId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (on: boolean) => setEmailReminders(userId, on),
+    meta: { errorMessage: 'Failed to save your reminder choice' },
     onSuccess: (saved) => queryClient.setQueryData(reminderKeys.mine(userId), saved),
   });
 }

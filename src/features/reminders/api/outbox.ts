@@ -58,6 +58,7 @@ export function useRetryOutboxMessage() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: retryOutboxMessage,
+    meta: { errorMessage: 'Failed to send the message again' },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: reminderKeys.outbox() }),
   });
 }

@@ -60,6 +60,7 @@ export function useSaveReminderSettings(organizationId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (settings: ReminderSettings) => saveReminderSettings(organizationId, settings),
+    meta: { errorMessage: 'Failed to save the reminder settings' },
     onSuccess: (saved) => {
       queryClient.setQueryData(reminderKeys.settings(organizationId), saved);
       // The calendar's alarms follow the first reminder day.

@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { DocumentCategory } from '../../../lib/database.types.ts';
 import { supabase } from '../../../lib/supabase.ts';
-import { succeeded } from '../../../lib/errors.ts';
+import { errorMessage, succeeded } from '../../../lib/errors.ts';
 
 /** A document in the trash: who deleted it, when, and when it will be deleted for ever. */
 export interface TrashEntry {
@@ -56,6 +56,10 @@ async function applyTrashAction(action: TrashAction): Promise<void> {
 export function useTrashAction() {
   const queryClient = useQueryClient();
   return useMutation({
+    meta: {
+      errorMessage: (error, action) =>
+        `Failed to ${(action as TrashAction).kind === 'restore' ? 'restore' : 'delete'} document: ${errorMessage(error)}`,
+    },
     mutationFn: applyTrashAction,
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['documents'] }),
   });

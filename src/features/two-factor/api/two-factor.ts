@@ -49,7 +49,9 @@ export async function verifyCode({ factorId, code }: { factorId: string; code: s
   }
 }
 
-export const useVerifyCode = () => useMutation({ mutationFn: verifyCode });
+/** The code form shows a refusal above the code. */
+export const useVerifyCode = () =>
+  useMutation({ mutationFn: verifyCode, meta: { errorShownInPlace: true } });
 
 /** The verified TOTP factor of the signed-in user, if any. */
 export async function verifiedFactor(): Promise<{ id: string } | null> {
@@ -66,6 +68,7 @@ export const useVerifiedFactor = () =>
 export function useRemoveFactor() {
   const queryClient = useQueryClient();
   return useMutation({
+    meta: { errorMessage: 'Failed to turn off two-factor sign-in' },
     mutationFn: async (factorId: string) => {
       await succeeded(supabase().auth.mfa.unenroll({ factorId }));
       // The user object (and so the session's list of factors) changes with it.

@@ -28,7 +28,9 @@ export async function changePassword({
   }
 }
 
-export const useChangePassword = () => useMutation({ mutationFn: changePassword });
+/** The form shows a refusal: at the current password when that is wrong, else above it. */
+export const useChangePassword = () =>
+  useMutation({ mutationFn: changePassword, meta: { errorShownInPlace: true } });
 
 /**
  * Asks to change one's e-mail address to `email`: the server sends a link to the new address,
@@ -38,11 +40,17 @@ export async function changeEmail(email: string): Promise<void> {
   await succeeded(supabase().auth.updateUser({ email: email.trim() }));
 }
 
-export const useChangeEmail = () => useMutation({ mutationFn: changeEmail });
+/** The form shows a refusal of the address above it. */
+export const useChangeEmail = () =>
+  useMutation({ mutationFn: changeEmail, meta: { errorShownInPlace: true } });
 
 /** Ends every session of the account but this one (other browsers, a lost phone). */
 export async function signOutOtherSessions(): Promise<void> {
   await succeeded(supabase().auth.signOut({ scope: 'others' }));
 }
 
-export const useSignOutOtherSessions = () => useMutation({ mutationFn: signOutOtherSessions });
+export const useSignOutOtherSessions = () =>
+  useMutation({
+    mutationFn: signOutOtherSessions,
+    meta: { errorMessage: 'Failed to sign out other sessions' },
+  });

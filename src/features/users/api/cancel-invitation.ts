@@ -14,6 +14,7 @@ export function useCancelInvitation() {
   return useMutation({
     mutationKey: userKeys.teamChange('cancel-invitation'),
     mutationFn: cancelInvitation,
+    meta: { errorMessage: 'Failed to cancel invitation' },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: userKeys.invitations }),
   });
 }

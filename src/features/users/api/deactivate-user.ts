@@ -14,6 +14,7 @@ export function useDeactivateUser() {
   return useMutation({
     mutationKey: userKeys.teamChange('deactivate'),
     mutationFn: deactivateUser,
+    meta: { errorMessage: 'Failed to deactivate user' },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: userKeys.profiles }),
   });
 }

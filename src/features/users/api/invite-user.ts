@@ -49,6 +49,7 @@ export function useInviteUser() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: inviteUser,
+    meta: { errorMessage: 'Failed to send invitation' },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: userKeys.invitations }),
   });
 }

@@ -14,6 +14,7 @@ export function useReactivateUser() {
   return useMutation({
     mutationKey: userKeys.teamChange('reactivate'),
     mutationFn: reactivateUser,
+    meta: { errorMessage: 'Failed to reactivate user' },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: userKeys.profiles }),
   });
 }

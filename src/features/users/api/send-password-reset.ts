@@ -17,4 +17,5 @@ export const useSendPasswordReset = () =>
   useMutation({
     mutationKey: userKeys.teamChange('password-reset'),
     mutationFn: sendPasswordReset,
+    meta: { errorMessage: 'Failed to send reset link' },
   });

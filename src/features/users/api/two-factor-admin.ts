@@ -9,7 +9,10 @@ export async function setTwoFactorRequirement(required: boolean): Promise<void> 
 }
 
 export const useSetTwoFactorRequirement = () =>
-  useMutation({ mutationFn: setTwoFactorRequirement });
+  useMutation({
+    mutationFn: setTwoFactorRequirement,
+    meta: { errorMessage: 'Failed to change the setting' },
+  });
 
 const twoFactorMembersKey = [...userKeys.profiles, 'two-factor'] as const;
 
@@ -29,6 +32,7 @@ export function useRemoveMemberTwoFactor() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: userKeys.teamChange('remove-two-factor'),
+    meta: { errorMessage: 'Failed to remove two-factor sign-in' },
     mutationFn: async (userId: string) => {
       await succeeded(supabase().rpc('remove_member_two_factor', { user_id: userId }));
     },

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useSession } from '../../../lib/session.tsx';
 import { supabase } from '../../../lib/supabase.ts';
 import { userKeys } from './query-keys.ts';
-import { succeeded } from '../../../lib/errors.ts';
+import { errorMessage, succeeded } from '../../../lib/errors.ts';
 
 export const PROFILE_NOT_SAVED = 'Failed to update profile';
 
@@ -31,6 +31,7 @@ export function useUpdateOwnName() {
   const queryClient = useQueryClient();
   const { user, refreshProfile } = useSession();
   return useMutation({
+    meta: { errorMessage: (error) => errorMessage(error, PROFILE_NOT_SAVED) },
     mutationFn: (fullName: string) => {
       if (!user) throw new Error('User not authenticated');
       return updateOwnName(user.id, fullName);

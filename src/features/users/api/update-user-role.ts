@@ -19,6 +19,7 @@ export function useUpdateUserRole() {
   return useMutation({
     mutationKey: userKeys.teamChange('role'),
     mutationFn: updateUserRole,
+    meta: { errorMessage: 'Failed to update user role' },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: userKeys.profiles }),
   });
 }
