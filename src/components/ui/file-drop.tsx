@@ -18,8 +18,11 @@ export interface FileDropProps {
   disabled?: boolean;
   /** The file chosen so far, named in the zone (pickers of one file). */
   chosen?: File | null;
-  /** Every file chosen or dropped; the caller decides which it takes and says why not. */
-  onFiles: (files: File[]) => void;
+  /**
+   * Every file chosen (`picker`, which offered only `accept`) or dropped (`drop`, which nothing
+   * filtered); the caller decides which it takes and says why not.
+   */
+  onFiles: (files: File[], source: 'picker' | 'drop') => void;
   /** `lg` for a page's main drop zone, `sm` for a field in a dialog. */
   size?: 'sm' | 'lg';
 }
@@ -66,7 +69,7 @@ export function FileDrop({
         event.preventDefault();
         setDragging(false);
         if (!disabled && event.dataTransfer.files.length) {
-          onFiles(Array.from(event.dataTransfer.files));
+          onFiles(Array.from(event.dataTransfer.files), 'drop');
         }
       }}
       className={`relative flex flex-col items-center rounded-lg border-2 border-dashed text-center transition-colors focus-within:ring-2 focus-within:ring-primary-500/30 ${border} ${
@@ -108,7 +111,7 @@ export function FileDrop({
         className="sr-only"
         tabIndex={-1}
         onChange={(event) => {
-          if (event.target.files?.length) onFiles(Array.from(event.target.files));
+          if (event.target.files?.length) onFiles(Array.from(event.target.files), 'picker');
           // Choosing the same file again (after removing it, or after a refusal) must fire.
           event.target.value = '';
         }}

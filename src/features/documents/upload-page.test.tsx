@@ -221,7 +221,7 @@ describe('upload page', () => {
   });
 
   it('refuses dropped files of other types up front, naming them', async () => {
-    const { user } = await openUpload();
+    await openUpload();
     const zone = screen.getByText(/Drag and drop files here/).parentElement!;
     fireEvent.drop(zone, {
       dataTransfer: {
@@ -239,9 +239,17 @@ describe('upload page', () => {
     );
     expect(list).not.toHaveTextContent('setup.exe');
 
-    // Files chosen afterwards clear the message.
-    await user.upload(screen.getByLabelText('Choose files to upload'), file('two.pdf', 'y'));
+    // Files chosen afterwards clear the message; what the picker gives is taken as chosen (the
+    // picker's types are its offer, spec §5), a text file too ("All files" in the picker).
+    const picker = userEvent.setup({ applyAccept: false });
+    await picker.upload(screen.getByLabelText('Choose files to upload'), [
+      file('two.pdf', 'y'),
+      file('notes.txt', 'z', 'text/plain'),
+    ]);
     expect(screen.queryByText(refused)).not.toBeInTheDocument();
+    expect(
+      within(screen.getByRole('region', { name: 'Selected files (3)' })).getByText('notes.txt'),
+    ).toBeInTheDocument();
   });
 
   it('asks before leaving while files are still uploading', async () => {
@@ -286,7 +294,15 @@ describe('upload page', () => {
     const own = screen.getByRole('group', { name: 'Details of contract.pdf' });
     // Starts from the batch's values.
     expect(within(own).getByLabelText(/Category/)).toHaveValue('Financial');
+    // A file's own details need a category too: said under that file's field.
+    await user.selectOptions(within(own).getByLabelText(/Category/), '');
+    await user.click(screen.getByRole('button', { name: 'Upload Documents' }));
+    expect(within(own).getByLabelText(/Category/)).toHaveAccessibleDescription(
+      'Please select a category for contract.pdf.',
+    );
+    expect(within(own).getByLabelText(/Category/)).toHaveFocus();
     await user.selectOptions(within(own).getByLabelText(/Category/), 'Legal');
+    expect(within(own).getByLabelText(/Category/)).not.toBeInvalid();
     await user.type(within(own).getByLabelText('Tags'), 'lease');
     expect(screen.getByRole('button', { name: 'Apply to all files' })).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Upload Documents' }));

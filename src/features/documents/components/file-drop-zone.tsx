@@ -28,9 +28,10 @@ export function FileDropZone({
 }) {
   const [refused, setRefused] = useState<string[]>([]);
 
-  const take = (files: File[]) => {
-    const accepted = files.filter((file) => isUploadAccepted(file.name));
-    setRefused(files.filter((file) => !isUploadAccepted(file.name)).map((file) => file.name));
+  const take = (files: File[], source: 'picker' | 'drop') => {
+    // What the picker offered is taken as chosen (spec §5: the types are the picker's).
+    const accepted = source === 'picker' ? files : files.filter((f) => isUploadAccepted(f.name));
+    setRefused(files.filter((file) => !accepted.includes(file)).map((file) => file.name));
     if (accepted.length) onFiles(accepted);
   };
 
