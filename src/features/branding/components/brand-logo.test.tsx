@@ -23,7 +23,8 @@ function decoded(src: string): string {
 async function openUploadDialog(user: ReturnType<typeof userEvent.setup>) {
   await screen.findByRole('navigation', { name: 'Main' });
   await user.click(await within(nav()).findByRole('button', { name: 'Upload custom logo' }));
-  return screen.getByRole('dialog', { name: 'Upload Custom Logo' });
+  // The dialog is loaded when first opened.
+  return screen.findByRole('dialog', { name: 'Upload Custom Logo' });
 }
 
 describe('the custom logo', () => {
