@@ -26,7 +26,7 @@ declare module '@tanstack/react-query' {
 }
 
 /** The text of a failed mutation's notice, or null when the failure is shown in place. */
-export function mutationFailureText(
+function mutationFailureText(
   error: Error,
   variables: unknown,
   meta: MutationMeta | undefined,
