@@ -5,7 +5,7 @@
 -- words, page and library:
 --
 -- * Snippets. ts_headline parses all it is given, and it was given the first 100,000
---   characters of each row's text: about 43 ms a row. A snippet is now made from about 1,000
+--   characters of each row's text: about 43 ms a row. A snippet is now made from about 600
 --   characters around the first place where the search's words are, found by a regular
 --   expression in the beginning of the text: up to 100,000 characters, and at most 1,000,000
 --   for all the snippets of a page together (20,000 each on the app's pages of 50).
@@ -59,13 +59,14 @@ as $$
    where t.term <> ''
 $$;
 
--- The part of a document's description and text that its snippet is made from: about 1,000
--- characters from just before the first place `pattern` matches in the description, or else in
--- the first `scan` characters of `content`; or the beginning when neither holds it there (a
--- stem that is not the start of its word, as "cri" of "cry"; words only in the name; no
--- words). ts_headline then parses 1,000 characters, not the whole text (43 ms for 100 KB). The
--- text is read only as far as needed (its first 2,000 characters hold most words searched for)
--- and never past `scan`. The window starts and ends between words.
+-- The part of a document's description and text that its snippet is made from: about 600
+-- characters (some 90 words; a snippet shows at most 36) from just before the first place
+-- `pattern` matches in the description, or else in the first `scan` characters of `content`;
+-- or the beginning when neither holds it there (a stem that is not the start of its word, as
+-- "cri" of "cry"; words only in the name; no words). ts_headline then parses 600 characters,
+-- not the whole text (43 ms for 100 KB). The text is read only as far as needed (its first
+-- 2,000 characters hold most words searched for) and never past `scan`. The window starts and
+-- ends between words.
 create function private.search_snippet_window(
   description text, content text, pattern text, scan integer
 )
@@ -75,7 +76,7 @@ immutable
 set search_path = ''
 as $$
 declare
-  _source text := coalesce(description, '') || ' … ' || pg_catalog.left(coalesce(content, ''), 1000);
+  _source text := coalesce(description, '') || ' … ' || pg_catalog.left(coalesce(content, ''), 600);
   _at integer := 0;
   _start integer;
   _window text;
@@ -92,13 +93,13 @@ begin
       end if;
     end if;
   end if;
-  -- From the first space among the 150 characters before the words.
-  _start := greatest(_at - 150, 1);
+  -- From the first space among the 100 characters before the words.
+  _start := greatest(_at - 100, 1);
   if _start > 1 then
     _start := _start + pg_catalog.strpos(pg_catalog.substr(_source, _start, _at - _start), ' ');
   end if;
-  _window := pg_catalog.substr(_source, _start, 1000);
-  if pg_catalog.char_length(_window) = 1000 then
+  _window := pg_catalog.substr(_source, _start, 600);
+  if pg_catalog.char_length(_window) = 600 then
     _window := pg_catalog.regexp_replace(_window, '\S+$', '');
   end if;
   return _window;
