@@ -26,6 +26,7 @@ describe('migrations', () => {
         '008-rest-planned-count.sql',
         '009-auth-one-time-tokens.sql',
         '010-auth-mfa.sql',
+        '011-rest-filtered-text.sql',
       ]);
       expect(first.migrations).toEqual(migrationFiles);
 
