@@ -51,6 +51,7 @@ describe('search over a library of long texts', () => {
   let library: Organisation;
   let member: Person;
   const deep: Record<string, string> = {};
+  let ids: string[] = [];
 
   interface Row {
     id: string;
@@ -87,7 +88,7 @@ describe('search over a library of long texts', () => {
       ) as { id: string; name: string }[];
       for (const row of inserted) byName.set(row.name, row.id);
     }
-    const ids = rows.map((row) => byName.get(row.name)!);
+    ids = rows.map((row) => byName.get(row.name)!);
     // The text of each file, as the extraction job records it (reading 300 real files would
     // only make this slower). Three hold rare words: "wheelchair ramp" 15,000 characters into
     // one, "ramp wheelchair" 60,000 into another, "wheelchair" 150,000 into a longer one.
@@ -160,6 +161,39 @@ describe('search over a library of long texts', () => {
     expect(phrase[0]!.snippet).toContain('<mark>wheelchair</mark> <mark>ramp</mark>');
     const reversed = await search({ search: '"ramp wheelchair"' });
     expect(reversed.map((row) => row.id)).toEqual([deep.middle]);
+  });
+
+  it('follows a change of many long documents in the background, and of one at once', async () => {
+    unwrap(
+      await member.client.rpc('set_documents_category', {
+        document_ids: ids,
+        new_category: 'Legal',
+      }),
+      'set_documents_category',
+    );
+    // Their vectors (30 MB) are rewritten by a job, a batch at a time, not in the member's
+    // statement.
+    const queued = async () =>
+      (
+        await server.db.query<{ n: number }>(
+          'select count(*)::int as n from private.search_refresh where organization_id = $1',
+          [library.id],
+        )
+      ).rows[0]!.n;
+    expect(await queued()).toBe(DOCUMENTS);
+    await server.jobs.runDue();
+    expect(await queued()).toBe(0);
+    expect((await search({ search: 'legal', page_size: 1 }))[0]).toMatchObject({
+      total_count: DOCUMENTS,
+    });
+    unwrap(
+      await member.client
+        .from('documents')
+        .update({ name: 'Quinquennial.pdf' })
+        .eq('id', deep.near),
+      'rename',
+    );
+    expect((await search({ search: 'quinquennial' })).map((row) => row.id)).toEqual([deep.near]);
   });
 
   it('keeps the texts themselves out of the REST API, where a filter would read them all', async () => {
