@@ -15,10 +15,13 @@
 --   and is read whole for each row that `@@` tests or ts_rank ranks; the planner does not count
 --   that cost, so for a common word it tested every text of the organisation rather than use
 --   the search index, and ranked them all. The matches now come from the search index alone
---   (one statement that can use nothing else), and what reads vectors is counted: ranking only
---   when the matches' vectors take at most 64 MB, else the newest first (as past the count
---   limit); a phrase, or excluded words alone (which the index cannot answer), tested newest
---   first within the same budget, the rest left untested ("more than" the matches found).
+--   (one statement that can use nothing else), up to one more than the count limit, and what
+--   reads vectors is counted: ranking only when the matches' vectors take at most 64 MB, else
+--   the newest first (as past the count limit); words in more documents than are counted,
+--   tested on each document as it is read (a vector in the row at once, one stored out of line
+--   within the budget); a phrase, or excluded words alone (which the index cannot answer),
+--   tested newest first within the same budget, the rest left untested ("more than" the
+--   matches found).
 -- * Vectors are stored uncompressed: they compress only to about 3/4, and decompressing made
 --   reading one about five times slower (PGlite: 0.6 ms against 0.13 ms for the vector of
 --   100 KB of text). Vectors stored before this migration stay compressed until they are
@@ -106,6 +109,43 @@ begin
 end
 $$;
 
+-- The organisation's documents whose vectors hold `query`, from the search index alone; at
+-- most `max` (all when null). The only index this can use is the search index: no sequential
+-- scan, no plain index scan, and the organisation written so that no index on it applies. Any
+-- other plan tests the words on each text's vector, reading it whole, a cost the planner does
+-- not count (see the header).
+create function private.search_index_matches(organization uuid, query tsquery, max integer)
+returns uuid[]
+language sql
+stable
+set search_path = ''
+set enable_seqscan = off
+set enable_indexscan = off
+as $$
+  select coalesce(pg_catalog.array_agg(m.document_id), '{}')
+    from (select t.document_id
+            from public.document_texts t
+           where t.search_vector operator(pg_catalog.@@) query
+             and (t.organization_id operator(pg_catalog.=) organization) is true
+           limit max) m
+$$;
+
+-- Adds `added` bytes to what this search has read of vectors stored out of line and tells
+-- whether the total is still within `budget`. The total lives for the transaction;
+-- search_documents sets it to 0 before it reads.
+create function private.take_search_read(added bigint, budget bigint)
+returns boolean
+language sql
+volatile
+set search_path = ''
+as $$
+  select pg_catalog.set_config(
+           'search.read_bytes',
+           (coalesce(nullif(pg_catalog.current_setting('search.read_bytes', true), ''), '0')::bigint
+             operator(pg_catalog.+) added)::text,
+           true)::bigint operator(pg_catalog.<=) budget
+$$;
+
 -- ============================================================================================
 -- Functions
 -- ============================================================================================
@@ -157,10 +197,6 @@ set search_path = ''
 -- scans every text of a large organisation rather than fetch the few hundred rows the search
 -- index points at.
 set random_page_cost = 1.1
--- A word search turns these off for the statement that finds its matches (see the body);
--- named here so that what the function changes ends with it.
-set enable_seqscan = on
-set enable_indexscan = on
 as $$
 declare
   -- A qualifier: its name, then a "quoted value" or a bare one.
@@ -182,6 +218,7 @@ declare
   _sort text := coalesce(nullif(sort_by, ''), case when coalesce(search, '') ~ '\w' then 'relevance' else 'upload_date' end);
   _from text;
   _where text := '';
+  _where_filters text;
   _order text;
   _direction text;
   _total bigint;
@@ -202,6 +239,7 @@ declare
   _positive text;
   _candidates tsquery;
   _checked boolean := false;
+  _many boolean := false;
   _matches uuid[] := '{}';
   _read bigint := 0;
   _all_read boolean := true;
@@ -313,8 +351,11 @@ begin
     _where := _where || ' and (d.category = $9 or d.tags && $10)';
   end if;
 
+  _where_filters := _where;
+
   -- Words: first the ids of the organisation's documents that hold them, from the search index
-  -- alone (see the header), which the statements below take as a list.
+  -- alone (see the header), which the statements below take as a list; at most one more than
+  -- the count limit, which tells that there are more.
   if _query is not null then
     -- What the index can answer: the words that must be there (querytree leaves out the
     -- excluded ones). Whether words form a phrase only their vector knows, and excluded words
@@ -330,28 +371,50 @@ begin
       _candidates := _query;
     end if;
     if _candidates is not null then
-      -- The only index this statement can use is the search index: no sequential scan, no
-      -- plain index scan, and the organisation written so that no index on it applies (its
-      -- index would have each of its texts' vectors read to test the words).
-      perform pg_catalog.set_config('enable_seqscan', 'off', true);
-      perform pg_catalog.set_config('enable_indexscan', 'off', true);
-      execute $q$
-        select coalesce(pg_catalog.array_agg(t.document_id), '{}')
-          from public.document_texts t
-         where t.search_vector @@ $11 and (t.organization_id = $14) is true
-        $q$
-        into _matches
-        using _tags, _categories, _query, _today, _states, _after, _before, uploaded_by_filter,
-              section_category, coalesce(section_tags, '{}'), _candidates, _limit, _offset,
-              _organization, _count_limit + 1, _matches, _read_budget;
-      perform pg_catalog.set_config('enable_seqscan', 'on', true);
-      perform pg_catalog.set_config('enable_indexscan', 'on', true);
+      _matches := private.search_index_matches(_organization, _candidates,
+                                               case when not _checked then _count_limit + 1 end);
+      -- More texts hold the words than are counted: they are found as the documents are read
+      -- (below), not listed.
+      _many := not _checked and pg_catalog.cardinality(_matches) > _count_limit;
     end if;
   end if;
 
-  -- The documents policy's condition ($14); a search's matches ($16).
+  -- The documents policy's condition ($14); a search's matches: listed ($16), or, when there
+  -- are many, tested on each document read, a vector in the row at once (a short text), one
+  -- stored out of line within the budget of vectors read ($17), as a phrase is (below).
   _from := ' from public.documents d where d.organization_id = $14 and d.deleted_at is null';
-  _where := _where || case when _candidates is not null then ' and d.id = any ($16)' else '' end;
+  if _many then
+    _from := ' from public.documents d join public.document_texts t on t.document_id = d.id'
+      || ' and t.organization_id = $14 where d.organization_id = $14 and d.deleted_at is null';
+    _where := _where
+      || ' and case when pg_catalog.pg_column_size(t.search_vector) <= 2048 then t.search_vector @@ $3'
+      || ' when private.take_search_read(pg_catalog.pg_column_size(t.search_vector), $17)'
+      || ' then t.search_vector @@ $3 else false end';
+    perform pg_catalog.set_config('search.read_bytes', '0', true);
+  elsif _candidates is not null then
+    _where := _where || ' and d.id = any ($16)';
+  end if;
+
+  if _many then
+    -- Words in more texts than are counted: the documents are counted as they are read, up to
+    -- one more than the limit. When fewer are found (filters, or the trash, left the others
+    -- out) and the budget did not run out, they are listed after all, to be ranked.
+    execute 'select count(*) from (select 1' || _from || _where || ' limit $15) c'
+      into _total
+      using _tags, _categories, _query, _today, _states, _after, _before, uploaded_by_filter,
+            section_category, coalesce(section_tags, '{}'), _candidates, _limit, _offset,
+            _organization, _count_limit + 1, _matches, _read_budget;
+    if _total > _count_limit
+       or pg_catalog.current_setting('search.read_bytes')::bigint > _read_budget then
+      _total := _count_limit;
+      _capped := true;
+    else
+      _many := false;
+      _matches := private.search_index_matches(_organization, _candidates, null);
+      _from := ' from public.documents d where d.organization_id = $14 and d.deleted_at is null';
+      _where := _where_filters || ' and d.id = any ($16)';
+    end if;
+  end if;
 
   if _checked then
     -- A phrase, or excluded words alone: the candidates are tested newest first, each reading
@@ -380,6 +443,8 @@ begin
     _capped := _total > _count_limit or not _all_read;
     _total := least(_total, _count_limit);
     _where := ' and d.id = any ($16)';
+  elsif _many then
+    null; -- Counted above.
   elsif _query is not null then
     -- Words: their matches counted up to the limit (one more tells that there are more), with
     -- what ranking them would read.
@@ -430,7 +495,11 @@ begin
   end if;
   _direction := case when _descending then 'desc' else 'asc' end;
 
-  -- The page: its documents in order, with their rank.
+  -- The page: its documents in order, with their rank. Words in many texts are tested on the
+  -- documents read for the page, with a budget of their own.
+  if _many then
+    perform pg_catalog.set_config('search.read_bytes', '0', true);
+  end if;
   execute format(
     $q$
     select coalesce(pg_catalog.array_agg(p.id order by %1$s), '{}'),
@@ -484,3 +553,6 @@ $$;
 revoke all on function private.search_snippet_pattern(tsquery) from public, anon, authenticated;
 revoke all on function private.search_snippet_window(text, text, text, integer)
   from public, anon, authenticated;
+revoke all on function private.search_index_matches(uuid, tsquery, integer)
+  from public, anon, authenticated;
+revoke all on function private.take_search_read(bigint, bigint) from public, anon, authenticated;

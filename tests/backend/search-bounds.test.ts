@@ -123,6 +123,8 @@ describe('search over a library of long texts', () => {
       { search: '"parish insurance"', page_size: 1000 },
       { search: '-wheelchair', page_size: 1000 },
       { search: 'insurance -wheelchair', page_size: 1000, sort_by: 'size' },
+      // More matches than are counted: tested as the documents are read.
+      { search: 'insurance', page_size: 1000, count_limit: 100, sort_by: 'name' },
     ];
     for (const args of worst) {
       const rows = await search(args);
@@ -134,6 +136,29 @@ describe('search over a library of long texts', () => {
       for (const row of rows) expect((row.snippet ?? '').length).toBeLessThan(400);
     }
   }, 300_000);
+
+  it('stops counting a common word at the limit, reading the documents newest first', async () => {
+    const rows = await search({ search: 'insurance', count_limit: 100 });
+    expect(rows).toHaveLength(50);
+    expect(rows[0]).toMatchObject({ total_count: 100, total_capped: true, rank: null });
+    // The newest matches: as the list without words begins (every document matches).
+    const newest = await search({});
+    expect(rows.map((row) => row.id)).toEqual(newest.map((row) => row.id));
+    expect(rows.every((row) => row.snippet?.includes('<mark>insurance</mark>'))).toBe(true);
+    // Fewer after the filters than the limit: counted exactly, and ranked.
+    const none = await search({
+      search: 'insurance',
+      count_limit: 100,
+      uploaded_by_filter: library.master.userId,
+    });
+    expect(none).toEqual([]);
+    const one = await search({ search: 'insurance wheelchair', count_limit: 100 });
+    expect(one.map((row) => [row.total_count, row.total_capped])).toEqual([
+      [3, false],
+      [3, false],
+      [3, false],
+    ]);
+  });
 
   it('counts and ranks every match of a common word, with its snippet', async () => {
     const rows = await search({ search: 'insurance', page_size: 1000 });
