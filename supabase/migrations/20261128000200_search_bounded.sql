@@ -26,14 +26,15 @@
 --   reading one about five times slower (PGlite: 0.6 ms against 0.13 ms for the vector of
 --   100 KB of text). Vectors stored before this migration stay compressed until they are
 --   written again; the budget counts them at five times their size.
+-- * An organisation whose vectors stored out of line take at most 16 MB together (kept up to
+--   date in private.search_vector_bytes) is searched as before, the planner choosing between
+--   the index and testing its texts: even testing every one reads little. Only larger ones
+--   take their matches from the index as above. Known limit there: the index is one for the
+--   installation, and that statement reads the rows of every organisation's texts holding the
+--   words, to keep the caller's (about 1 µs each on PGlite), so a word in a million documents
+--   of other organisations adds about a second to such a search; an index of the organisation
+--   and the words together (btree_gin) would remove that.
 -- * Members no longer read the texts and vectors through the API (below).
---
--- Known limit: the search index is one for the installation, and the statement that lists a
--- search's matches reads the rows of every organisation's texts that hold the words, to keep
--- the caller's (about 1 µs each on PGlite; the organisation's own index would let the planner
--- test each of its texts' vectors instead). A word in a million documents of other
--- organisations adds about a second to a search for it; an index of the organisation and the
--- words together (btree_gin) would remove that.
 --
 -- Otherwise search_documents is as in …1201.
 
@@ -48,6 +49,109 @@ revoke select on public.document_texts from authenticated;
 grant select (document_id, organization_id, object_version, state, reason, truncated, pages,
               extracted_at, updated_at)
   on public.document_texts to authenticated;
+
+-- ============================================================================================
+-- Tables
+-- ============================================================================================
+-- The bytes of each organisation's search vectors stored out of line (a vector of more than
+-- about 2 KB: a text of a page or more), kept by the triggers below: whether testing each of
+-- its texts for a word reads little (search_documents).
+create table private.search_vector_bytes (
+  organization_id uuid primary key references public.organizations (id) on delete cascade,
+  bytes bigint not null default 0
+);
+alter table private.search_vector_bytes enable row level security;
+-- No policies: only the triggers and search_documents read and write it.
+revoke all on private.search_vector_bytes from public, anon, authenticated;
+
+-- A vector's bytes out of line: its stored size when not kept in its row.
+create function private.vector_bytes_out_of_line(vector tsvector)
+returns bigint
+language sql
+stable
+set search_path = ''
+as $$
+  select case when pg_catalog.pg_column_size(vector) > 2048
+              then pg_catalog.pg_column_size(vector)::bigint else 0 end
+$$;
+
+-- The totals follow each statement that writes texts: the bytes of the vectors it stored out
+-- of line, less those of the vectors it replaced or deleted, per organisation. The new vectors
+-- are measured as stored (read again from the table), as the old ones are: a vector as it was
+-- written is larger by its header.
+create function private.search_vector_bytes_on_insert()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  insert into private.search_vector_bytes as b (organization_id, bytes)
+  select t.organization_id, sum(private.vector_bytes_out_of_line(t.search_vector))
+    from new_rows n
+    join public.document_texts t on t.document_id = n.document_id
+   group by t.organization_id
+  on conflict (organization_id) do update set bytes = b.bytes + excluded.bytes;
+  return null;
+end
+$$;
+
+create function private.search_vector_bytes_on_update()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  insert into private.search_vector_bytes as b (organization_id, bytes)
+  select c.organization_id, sum(c.bytes)
+    from (select t.organization_id, private.vector_bytes_out_of_line(t.search_vector) as bytes
+            from new_rows n
+            join public.document_texts t on t.document_id = n.document_id
+          union all
+          select o.organization_id, -private.vector_bytes_out_of_line(o.search_vector)
+            from old_rows o) c
+   group by c.organization_id
+  having sum(c.bytes) <> 0
+  on conflict (organization_id) do update set bytes = b.bytes + excluded.bytes;
+  return null;
+end
+$$;
+
+create function private.search_vector_bytes_on_delete()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  update private.search_vector_bytes b
+     set bytes = b.bytes - d.bytes
+    from (select o.organization_id, sum(private.vector_bytes_out_of_line(o.search_vector)) as bytes
+            from old_rows o
+           group by o.organization_id) d
+   where b.organization_id = d.organization_id;
+  return null;
+end
+$$;
+
+create trigger document_texts_vector_bytes_on_insert
+  after insert on public.document_texts
+  referencing new table as new_rows
+  for each statement execute function private.search_vector_bytes_on_insert();
+create trigger document_texts_vector_bytes_on_update
+  after update on public.document_texts
+  referencing old table as old_rows new table as new_rows
+  for each statement execute function private.search_vector_bytes_on_update();
+create trigger document_texts_vector_bytes_on_delete
+  after delete on public.document_texts
+  referencing old table as old_rows
+  for each statement execute function private.search_vector_bytes_on_delete();
+
+insert into private.search_vector_bytes (organization_id, bytes)
+select t.organization_id, sum(private.vector_bytes_out_of_line(t.search_vector))
+  from public.document_texts t
+ group by t.organization_id;
 
 -- ============================================================================================
 -- Helpers
@@ -254,6 +358,7 @@ declare
   _candidates tsquery;
   _checked boolean := false;
   _many boolean := false;
+  _small boolean := false;
   _matches uuid[] := '{}';
   _read bigint := 0;
   _all_read boolean := true;
@@ -384,7 +489,14 @@ begin
     else
       _candidates := _query;
     end if;
-    if _candidates is not null then
+    -- An organisation whose vectors stored out of line take at most 16 MB together (most: a
+    -- short text's vector is kept in its row) is searched as before, the planner choosing
+    -- between the index and its texts: testing each of them reads little, and a common word's
+    -- matches in other organisations are not read (see the header).
+    _small := not _checked and coalesce((select b.bytes from private.search_vector_bytes b
+                                          where b.organization_id = _organization), 0)
+                               <= _read_budget / 4;
+    if _candidates is not null and not _small then
       select m.ids, m.bytes into _matches, _read
         from private.search_index_matches(_organization, _candidates,
                                           case when not _checked then _count_limit + 1 end) m;
@@ -394,13 +506,18 @@ begin
     end if;
   end if;
 
-  -- The documents policy's condition ($14); a search's matches: listed ($16), or, when there
-  -- are many, tested on each document read, a vector in the row at once (a short text), one
-  -- stored out of line within the budget of vectors read ($17), as a phrase is (below).
+  -- The documents policy's condition ($14); a search's matches: in a small organisation, the
+  -- words ($3) as any plan may test them; else listed ($16), or, when there are many, tested on
+  -- each document read, a vector in the row at once (a short text), one stored out of line
+  -- within the budget of vectors read ($17), as a phrase is (below).
   _from := ' from public.documents d where d.organization_id = $14 and d.deleted_at is null';
-  if _many then
+  if _many or _small then
     _from := ' from public.documents d join public.document_texts t on t.document_id = d.id'
       || ' and t.organization_id = $14 where d.organization_id = $14 and d.deleted_at is null';
+  end if;
+  if _small then
+    _where := _where || ' and t.search_vector @@ $3';
+  elsif _many then
     _where := _where
       || ' and case when pg_catalog.pg_column_size(t.search_vector) <= 2048 then t.search_vector @@ $3'
       || ' when private.take_search_read(pg_catalog.pg_column_size(t.search_vector), $17)'
@@ -410,19 +527,22 @@ begin
     _where := _where || ' and d.id = any ($16)';
   end if;
 
-  if _many then
-    -- Words in more texts than are counted: the documents are counted as they are read, up to
-    -- one more than the limit. When fewer are found (filters, or the trash, left the others
-    -- out) and the budget did not run out, they are listed after all, to be ranked.
+  if _many or _small then
+    -- Words not listed: the documents are counted as they are found, up to one more than the
+    -- limit. In a small organisation that is the count. Words in more texts than are counted,
+    -- found fewer times (filters, or the trash, left the others out) with budget to spare, are
+    -- listed after all, to be ranked.
     execute 'select count(*) from (select 1' || _from || _where || ' limit $15) c'
       into _total
       using _tags, _categories, _query, _today, _states, _after, _before, uploaded_by_filter,
             section_category, coalesce(section_tags, '{}'), _candidates, _limit, _offset,
             _organization, _count_limit + 1, _matches, _read_budget;
     if _total > _count_limit
-       or pg_catalog.current_setting('search.read_bytes')::bigint > _read_budget then
+       or (_many and pg_catalog.current_setting('search.read_bytes')::bigint > _read_budget) then
       _total := _count_limit;
       _capped := true;
+    elsif _small then
+      null; -- Exact; ranking reads at most the vectors stored out of line (`_read`, 16 MB).
     else
       _many := false;
       select m.ids, m.bytes into _matches, _read
@@ -459,7 +579,7 @@ begin
     _capped := _total > _count_limit or not _all_read;
     _total := least(_total, _count_limit);
     _where := ' and d.id = any ($16)';
-  elsif _many then
+  elsif _many or _small then
     null; -- Counted above.
   elsif _query is not null then
     -- Words: the listed matches that are in use and pass the filters (at most the limit: no
@@ -505,7 +625,7 @@ begin
 
   -- The page: its documents in order, with their rank. Words in many texts are tested on the
   -- documents read for the page, with a budget of their own.
-  if _many then
+  if _many or _small then
     perform pg_catalog.set_config('search.read_bytes', '0', true);
   end if;
   execute format(
@@ -518,7 +638,7 @@ begin
     case when _ranked then 'ts_rank(t.search_vector, $3)' else 'null::real' end,
     case when _ranked
       then ' from public.documents d join public.document_texts t on t.document_id = d.id'
-           || ' where d.organization_id = $14 and d.deleted_at is null'
+           || ' and t.organization_id = $14 where d.organization_id = $14 and d.deleted_at is null'
       else _from end,
     _where, format(_order, _direction, 'd'))
     into _page, _ranks
@@ -566,3 +686,7 @@ revoke all on function private.search_snippet_window(text, text, text, integer)
 revoke all on function private.search_index_matches(uuid, tsquery, integer)
   from public, anon, authenticated;
 revoke all on function private.take_search_read(bigint, bigint) from public, anon, authenticated;
+revoke all on function private.vector_bytes_out_of_line(tsvector) from public, anon, authenticated;
+revoke all on function private.search_vector_bytes_on_insert() from public, anon, authenticated;
+revoke all on function private.search_vector_bytes_on_update() from public, anon, authenticated;
+revoke all on function private.search_vector_bytes_on_delete() from public, anon, authenticated;
