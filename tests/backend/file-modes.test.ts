@@ -131,7 +131,8 @@ async function halfAnUpload(server: TestServer, person: Person, name: string): P
   expect(patched.status).toBe(204);
 }
 
-describe('files on disk are private', () => {
+// Each test starts (and restarts) servers on their own data directories: slow on a busy machine.
+describe('files on disk are private', { timeout: 120_000 }, () => {
   it('keeps the data directory and everything written in it to the owner, whatever the umask, also one made before', async () => {
     const dataDir = path.join(await tempDir('modes'), 'data');
     // A data directory of an older Steward under umask 000: open to everyone.
@@ -166,7 +167,7 @@ describe('files on disk are private', () => {
 });
 
 if (!postgresAdminUrl()) {
-  describe('backups are private', () => {
+  describe('backups are private', { timeout: 120_000 }, () => {
     it('writes the archive 0600 and restores an installation whose files are private', async () => {
       const dataDir = path.join(await tempDir('modes'), 'data');
       const server = await serve(dataDir, await migratedDatabase(dataDir));
