@@ -241,9 +241,10 @@ class BackgroundProcess {
 
 /**
  * A small pool of background processes for the tasks of `tasksModule`, `run` typed by its table
- * (`Tasks`); code that runs tasks names the ones it needs (`ProcessPool<{ extractText: … }>`). Tasks take turns by caller (the request scope's lane: a job's organisation),
- * as at the database and in the CPU pool: one organisation's fifty uploads delay another's
- * extraction by one task, not fifty. Processes start on first use and end after a while idle.
+ * (`Tasks`); code that runs tasks names the ones it needs (`ProcessPool<{ extractText: … }>`).
+ * Tasks take turns by caller (the request scope's lane: a job's organisation), as at the
+ * database and in the CPU pool: one organisation's fifty uploads delay another's extraction by
+ * one task, not fifty. Processes start on first use and end after a while idle.
  */
 export class ProcessPool<Tasks extends TaskTable> {
   readonly #options: Required<ProcessPoolOptions>;
