@@ -12,17 +12,91 @@ const SPA_FEATURES = readdirSync(new URL('./src/features', import.meta.url), {
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
 
-/** The embedded backend's services (`server/<name>/`) and the shared layers they build on. */
-const SERVER_SERVICES = ['auth', 'rest', 'storage', 'functions', 'spa'];
+/**
+ * What each part of the embedded backend (`server/<folder>/` or a file at the top of `server/`)
+ * may import besides itself. Imports flow one way: from the entry and the registries at the top
+ * (which name every feature) through the features and the services to the shared layers and the
+ * configuration at the ground, so that an import loop between two parts fails `npm run lint`.
+ * A new folder needs a row (checked below); what two parts need belongs in a lower one.
+ */
 const SERVER_SHARED = [
-  './http',
-  './db',
-  './jobs',
-  './workers',
-  './config',
-  './config.ts',
-  './context.ts',
+  'config',
+  'config.ts',
+  'files',
+  'db',
+  'workers',
+  'http',
+  'jobs',
+  'context.ts',
 ];
+const SERVER_SERVICES = ['auth', 'rest', 'storage', 'functions', 'spa'];
+const SERVER_FEATURES = [
+  'backup',
+  'mail',
+  'reminders',
+  'search',
+  'transfer',
+  'trash',
+  'housekeeping',
+];
+const SERVER_PARTS = {
+  // The ground: settings, private files, the database, the pools, HTTP plumbing, the job queue.
+  config: [],
+  files: [],
+  'config.ts': ['config'],
+  db: ['config.ts', 'files'],
+  workers: ['db'],
+  http: ['db', 'workers'],
+  jobs: ['db'],
+  'context.ts': ['config.ts', 'db', 'http', 'jobs', 'workers'],
+  // One sub-app per service, built only on the shared layers; no service reaches into another.
+  ...Object.fromEntries(SERVER_SERVICES.map((service) => [service, SERVER_SHARED])),
+  // Features built on the services: their files (storage) and accounts (auth, for its mail).
+  backup: [...SERVER_SHARED, 'storage'],
+  mail: [...SERVER_SHARED, 'storage', 'auth'],
+  reminders: SERVER_SHARED,
+  search: [...SERVER_SHARED, 'storage'],
+  transfer: [...SERVER_SHARED, 'storage'],
+  trash: [...SERVER_SHARED, 'storage'],
+  housekeeping: [...SERVER_SHARED, 'storage'],
+  // The top: the registries that name every feature's jobs and file tasks, the app, the entry.
+  'file-tasks.ts': ['workers', 'transfer'],
+  'background-work.ts': [...SERVER_SHARED, ...SERVER_FEATURES, 'file-tasks.ts'],
+  'app.ts': [...SERVER_SHARED, ...SERVER_SERVICES, 'backup'],
+  'server.ts': [
+    ...SERVER_SHARED,
+    ...SERVER_FEATURES,
+    'app.ts',
+    'background-work.ts',
+    'file-tasks.ts',
+  ],
+  'index.ts': ['config.ts', 'server.ts'],
+};
+
+// Fail fast, as server/config.ts does: every part of server/ has a row, and the rows allow no
+// loop (a part reaching itself through what it may import).
+for (const entry of readdirSync(new URL('./server', import.meta.url), { withFileTypes: true })) {
+  const part = entry.name;
+  if (
+    (entry.isDirectory() || part.endsWith('.ts')) &&
+    !part.startsWith('.') &&
+    !(part in SERVER_PARTS)
+  ) {
+    throw new Error(`eslint.config.js: server/${part} has no row in SERVER_PARTS`);
+  }
+}
+function reachesItself(part, path = []) {
+  if (path.includes(part)) return [...path, part];
+  for (const below of SERVER_PARTS[part]) {
+    const loop = reachesItself(below, [...path, part]);
+    if (loop) return loop;
+  }
+  return null;
+}
+for (const part of Object.keys(SERVER_PARTS)) {
+  const loop = reachesItself(part);
+  if (loop) throw new Error(`eslint.config.js: SERVER_PARTS loops: ${loop.join(' -> ')}`);
+}
 
 export default tseslint.config(
   {
@@ -79,24 +153,25 @@ export default tseslint.config(
   {
     files: ['server/**/*.{ts,mjs}'],
     plugins: { import: importPlugin },
+    // no-cycle follows the imports into each file: it reads TypeScript with the TypeScript
+    // parser, and no package (node_modules holds no import of ours).
+    settings: {
+      'import/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import/ignore': ['node_modules'],
+    },
     rules: {
-      // One sub-app per service, built only on the shared layers (http, db, workers, the
-      // context and the configuration); no service reaches into another, and the shared layers
-      // reach into none. What two services need belongs in a shared layer.
+      // No loop of imports between files, inside a part too (the zones below see only parts).
+      'import/no-cycle': ['error', { ignoreExternal: true }],
+      // Each part of server/ imports only the parts below it (SERVER_PARTS above).
       'import/no-restricted-paths': [
         'error',
         {
-          zones: [
-            ...SERVER_SERVICES.map((service) => ({
-              target: `./server/${service}`,
-              from: './server',
-              except: [`./${service}`, ...SERVER_SHARED],
-            })),
-            {
-              target: SERVER_SHARED.map((shared) => `./server/${shared.slice(2)}`),
-              from: SERVER_SERVICES.map((service) => `./server/${service}`),
-            },
-          ],
+          zones: Object.entries(SERVER_PARTS).map(([part, below]) => ({
+            target: `./server/${part}`,
+            from: './server',
+            except: [`./${part}`, ...below.map((allowed) => `./${allowed}`)],
+            message: `server/${part} may import only ${below.join(', ') || 'itself'} (SERVER_PARTS in eslint.config.js): imports flow down, never in a loop`,
+          })),
         },
       ],
     },

@@ -25,6 +25,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import WebSocket from 'ws';
 import { readConfig } from '../server/config.ts';
+import type { FileTasks } from '../server/file-tasks.ts';
 import { ProcessPool } from '../server/workers/process-pool.ts';
 import { DOCUMENT_CATEGORIES } from '../src/config/document-categories.ts';
 import type { Database } from '../src/lib/database.types.ts';
@@ -217,7 +218,11 @@ async function measure(member: Client, runs: number): Promise<Timing> {
 }
 
 /** Pages per second of reading `pdf`, median of three runs in one background process. */
-async function pagesPerSecond(pool: ProcessPool, pdf: Uint8Array, pages: number): Promise<number> {
+async function pagesPerSecond(
+  pool: ProcessPool<FileTasks>,
+  pdf: Uint8Array,
+  pages: number,
+): Promise<number> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'steward-bench-extract-'));
   try {
     const file = path.join(dir, 'file.pdf');
@@ -242,7 +247,8 @@ export async function run(): Promise<{ name: string; pass: boolean; lines: strin
   const [rlsOrgs, rlsSize] = (process.env.BENCH_SEARCH_RLS ?? '10x10000').split('x').map(Number);
   const runs = 40;
   const server = await startTestServer({ env: { JOB_POLL_INTERVAL: '1h' } });
-  const pool = new ProcessPool({
+  const pool = new ProcessPool<FileTasks>({
+    tasksModule: new URL('../server/file-tasks.ts', import.meta.url),
     processes: 1,
     memoryLimitBytes: readConfig({}).workers.backgroundMemoryLimit,
   });

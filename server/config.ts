@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type { AuthSettings } from './config/auth-settings.ts';
 import { readAuthSettings } from './config/auth-settings.ts';
@@ -9,7 +10,6 @@ import type { TransferSettings } from './config/transfer-settings.ts';
 import { readTransferSettings } from './config/transfer-settings.ts';
 import { readTomlFile, tableAt, type TomlTable } from './config/toml.ts';
 import type { SettingSource } from './config/values.ts';
-import { defaultCpuThreads } from './workers/cpu-pool.ts';
 import {
   byteSizeSetting,
   durationSetting,
@@ -162,6 +162,13 @@ function source(
   envName?: string,
 ): SettingSource {
   return { table, where, key, ...(env && envName ? { env: { vars: env, name: envName } } : {}) };
+}
+
+/** Threads for CPU-heavy work when nothing is configured: all cores but one, at least one. */
+function defaultCpuThreads(): number {
+  // One core stays with the thread that answers HTTP (and the database), so a burst of heavy
+  // work slows other heavy work down, never the answers everyone else waits for.
+  return Math.max(1, availableParallelism() - 1);
 }
 
 /** The app's own signed links last an hour (spec §9): a shorter longest link would break them. */

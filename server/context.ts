@@ -4,7 +4,6 @@ import type { ApiKeys } from './http/keys.ts';
 import type { Clock } from './jobs/clock.ts';
 import type { JobRunner } from './jobs/job-runner.ts';
 import type { CpuPool } from './workers/cpu-pool.ts';
-import type { ProcessPool } from './workers/process-pool.ts';
 
 /** What every service of the embedded backend is built from. */
 export interface AppContext {
@@ -13,11 +12,6 @@ export interface AppContext {
   config: ServerConfig;
   /** Worker threads for CPU-heavy work (password hashing…), off the thread that answers HTTP. */
   cpu: CpuPool;
-  /**
-   * Child processes for work on members' files (text extraction, OCR, export and import ZIPs),
-   * each with a memory cap, at a lower priority.
-   */
-  backgroundProcesses: ProcessPool;
   /** The time background work and schedules read (tests move it by hand). */
   clock: Clock;
   /** Background jobs (server/jobs/): `wake()` after adding one, so it starts at once. */

@@ -2,11 +2,13 @@ import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import type { Hono } from 'hono';
 import { createApp } from './app.ts';
+import { backgroundWork } from './background-work.ts';
 import type { ServerConfig } from './config.ts';
 import type { AppContext } from './context.ts';
 import type { Database } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 import { openDatabase } from './db/open.ts';
+import type { FileTasks } from './file-tasks.ts';
 import { ensurePrivateDir, makeDataDirPrivate, usePrivateUmask } from './files/private-modes.ts';
 import type { ApiEnv } from './http/api-env.ts';
 import type { ApiKeys } from './http/keys.ts';
@@ -14,7 +16,6 @@ import { deriveKeys, loadJwtSecret } from './http/keys.ts';
 import type { Clock } from './jobs/clock.ts';
 import { systemClock } from './jobs/clock.ts';
 import { JobRunner } from './jobs/job-runner.ts';
-import { backgroundWork } from './jobs/registry.ts';
 import { Scheduler } from './jobs/scheduler.ts';
 import { applyMailSettings } from './mail/settings-row.ts';
 import { startTextExtraction } from './search/text-extraction-start.ts';
@@ -42,7 +43,7 @@ export interface RunningServer {
   /** The pool that runs CPU-heavy work (see `server/workers/`). */
   cpu: CpuPool;
   /** The processes that read members' files, each with a memory cap (`server/workers/`). */
-  backgroundProcesses: ProcessPool;
+  backgroundProcesses: ProcessPool<FileTasks>;
   /** Background jobs and schedules (see `server/jobs/`). */
   jobs: JobRunner;
   clock: Clock;
@@ -69,7 +70,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   let url = '';
   const cpu = new CpuPool({ threads: config.workers.cpuThreads });
   // Background work waits as long as it must for its process (each job bounds its own time).
-  const backgroundProcesses = new ProcessPool({
+  const backgroundProcesses = new ProcessPool<FileTasks>({
+    tasksModule: new URL('./file-tasks.ts', import.meta.url),
     processes: config.workers.backgroundProcesses,
     memoryLimitBytes: config.workers.backgroundMemoryLimit,
     niceIncrement: 10,
@@ -83,14 +85,13 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     keys,
     config,
     cpu,
-    backgroundProcesses,
     clock,
     get jobs() {
       return jobs;
     },
     publicUrl: () => url,
   };
-  const work = backgroundWork(ctx);
+  const work = backgroundWork(ctx, backgroundProcesses);
   const scheduler = new Scheduler(db, clock, work.schedules);
   jobs = new JobRunner({
     db,

@@ -9,7 +9,7 @@ import { PRIVATE_FILE_MODE } from '../files/private-modes.ts';
 import { deriveKeys, loadJwtSecret } from '../http/keys.ts';
 import type { BackupManifest } from './manifest.ts';
 import { DATABASE_DUMP_NAME, MANIFEST_NAME } from './manifest.ts';
-import { dumpPgliteTo } from './pglite-dump.ts';
+import { dumpPgliteTo } from '../db/pglite-dump.ts';
 import type { Snapshot } from './snapshot.ts';
 import { snapshotDir, takeSnapshot } from './snapshot.ts';
 

@@ -14,7 +14,7 @@ export type WorkerRequest =
   | { id: number; op: 'batch'; statements: Statement[]; readOnly: boolean }
   /** Commits (or rolls back) the transaction a writing batch left open. */
   | { id: number; op: 'finish'; commit: boolean }
-  /** Writes the whole database to `file` (backup/pglite-dump.ts); nothing else runs meanwhile. */
+  /** Writes the whole database to `file` (pglite-dump.ts); nothing else runs meanwhile. */
   | { id: number; op: 'dump'; file: string }
   | { id: number; op: 'close' };
 

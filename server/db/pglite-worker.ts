@@ -5,7 +5,7 @@
  * never share a thread with the HTTP server (see pglite-host.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { dumpPgliteTo } from '../backup/pglite-dump.ts';
+import { dumpPgliteTo } from './pglite-dump.ts';
 import { openPglite } from './pglite.ts';
 import type { WorkerAnswer, WorkerRequest, WorkerStart } from './pglite-messages.ts';
 import { errorToData } from './pglite-messages.ts';

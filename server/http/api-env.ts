@@ -1,12 +1,12 @@
-import type { ErrorFormat } from './api-error.ts';
-import type { Credentials } from './credentials.ts';
+import type { ErrorFormatEnv } from './api-error.ts';
+import type { CredentialsEnv } from './credentials.ts';
 
-/** What the API's middleware keeps on the Hono context for the services (`c.var`). */
+/**
+ * What the API's middleware keeps on the Hono context for the services (`c.var`): the request's
+ * credentials, read once by `credentials()`, and the error format of the service handling the
+ * request, set by `errorFormat()`. Each middleware declares its own part, so that neither
+ * imports this whole.
+ */
 export interface ApiEnv {
-  Variables: {
-    /** The request's credentials, read once by `credentials()`. */
-    credentials: Credentials;
-    /** The error format of the service handling the request, set by `errorFormat()`. */
-    errorFormat?: ErrorFormat;
-  };
+  Variables: CredentialsEnv['Variables'] & ErrorFormatEnv['Variables'];
 }

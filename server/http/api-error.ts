@@ -3,7 +3,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { PostgresError } from '../db/database.ts';
 import { DatabaseUnavailableError, isPostgresError } from '../db/database.ts';
 import { CpuPoolBusyError } from '../workers/cpu-pool.ts';
-import type { ApiEnv } from './api-env.ts';
+import type { CredentialsEnv } from './credentials.ts';
 
 /**
  * An error a service answers with, rendering itself in that service's wire format (PostgREST's,
@@ -26,11 +26,16 @@ export interface ErrorFormat {
   /** No turn in time at the database or the CPU pool: a 503 with `Retry-After`. */
   overloaded?(error: Overload): ApiError;
   /** Any other error Postgres raised, a statement past its deadline (57014) included. */
-  database?(error: PostgresError, c: Context<ApiEnv>): ApiError | null;
+  database?(error: PostgresError, c: Context<CredentialsEnv>): ApiError | null;
   /** Hono's `HTTPException`: a refusal by one of Hono's middleware. */
   http?(error: HTTPException): ApiError | null;
   /** The service's generic 500 for a bug; the client learns nothing about it. */
   internal(): ApiError;
+}
+
+/** What `errorFormat()` keeps on the Hono context: one part of the API's `ApiEnv`. */
+export interface ErrorFormatEnv {
+  Variables: { errorFormat?: ErrorFormat };
 }
 
 /** The API's own answer to a bug outside the services (and the SPA's). */
@@ -45,7 +50,11 @@ const SERVER_ERRORS: ErrorFormat = {
 };
 
 /** `error` as the `ApiError` that `format` answers it with; `null` for a bug. */
-function toApiError(error: Error, c: Context<ApiEnv>, format: ErrorFormat): ApiError | null {
+function toApiError(
+  error: Error,
+  c: Context<CredentialsEnv>,
+  format: ErrorFormat,
+): ApiError | null {
   if (error instanceof ApiError) return error;
   if (error instanceof DatabaseUnavailableError || error instanceof CpuPoolBusyError) {
     return format.overloaded?.(error) ?? null;
@@ -60,7 +69,10 @@ function toApiError(error: Error, c: Context<ApiEnv>, format: ErrorFormat): ApiE
  * answered in the format of the service that was handling the request (`errorFormat`), or as a
  * bug: logged whole here, and a generic 500 in that format.
  */
-export function respondToError(error: Error, c: Context<ApiEnv>): Response {
+export function respondToError(
+  error: Error,
+  c: Context<{ Variables: ErrorFormatEnv['Variables'] & CredentialsEnv['Variables'] }>,
+): Response {
   const format = c.var.errorFormat ?? SERVER_ERRORS;
   const known = toApiError(error, c, format);
   if (known) return known.toResponse(c);
@@ -69,7 +81,7 @@ export function respondToError(error: Error, c: Context<ApiEnv>): Response {
 }
 
 /** Makes the app's `onError` answer the errors of this sub-app's requests in `format`. */
-export function errorFormat(format: ErrorFormat): MiddlewareHandler<ApiEnv> {
+export function errorFormat(format: ErrorFormat): MiddlewareHandler<ErrorFormatEnv> {
   return (c, next) => {
     c.set('errorFormat', format);
     return next();

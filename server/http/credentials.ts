@@ -1,5 +1,4 @@
 import type { MiddlewareHandler } from 'hono';
-import type { ApiEnv } from './api-env.ts';
 import type { ApiRole, Caller } from './caller.ts';
 import { API_ROLES } from './caller.ts';
 import type { JwtClaims } from './jwt.ts';
@@ -31,6 +30,11 @@ export interface Credentials {
    * token, as PostgREST and the storage server resolve them behind Supabase's gateway.
    */
   caller: CallerResult;
+}
+
+/** What `credentials()` keeps on the Hono context: one part of the API's `ApiEnv`. */
+export interface CredentialsEnv {
+  Variables: { credentials: Credentials };
 }
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
@@ -97,7 +101,7 @@ export function readCredentials(headers: Headers, jwtSecret: string): Credential
 }
 
 /** Puts the request's credentials on the context, for every service of the API to read. */
-export function credentials(jwtSecret: string): MiddlewareHandler<ApiEnv> {
+export function credentials(jwtSecret: string): MiddlewareHandler<CredentialsEnv> {
   return (c, next) => {
     c.set('credentials', readCredentials(c.req.raw.headers, jwtSecret));
     return next();

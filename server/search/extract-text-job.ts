@@ -4,6 +4,7 @@ import type { Job } from '../jobs/job-queries.ts';
 import type { JobKind } from '../jobs/job-runner.ts';
 import { FileStore, isStoredVersion } from '../storage/file-store.ts';
 import { TaskMemoryLimitError, type ProcessPool } from '../workers/process-pool.ts';
+import type { extractText } from '../workers/text-extraction-tasks.ts';
 
 /** The job kind that reads a document's text; queued by triggers (migration …0600). */
 export const EXTRACT_TEXT_JOB = 'document.extract-text';
@@ -13,7 +14,7 @@ export const COULD_NOT_BE_READ = 'This file could not be read';
 
 export interface ExtractTextJobOptions {
   /** The background processes: each file is read in one, under its memory cap. */
-  pool: ProcessPool;
+  pool: ProcessPool<{ extractText: typeof extractText }>;
   dataDir: string;
   settings: TextExtractionSettings;
 }

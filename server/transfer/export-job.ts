@@ -4,7 +4,7 @@ import type { Database, Queryable } from '../db/database.ts';
 import type { JobKind } from '../jobs/job-runner.ts';
 import { FileStore, isStoredVersion } from '../storage/file-store.ts';
 import type { ProcessPool } from '../workers/process-pool.ts';
-import type { ExportZipEntry } from './export-zip-task.ts';
+import type { ExportZipEntry, writeExportZip } from './export-zip-task.ts';
 import { archivePaths, categoryFolder, worthCompressing } from './archive-names.ts';
 import { readExportContents, type ExportFile } from './export-manifest.ts';
 import { manifestCsv } from './manifest.ts';
@@ -19,7 +19,7 @@ const PROGRESS_INTERVAL_MS = 2000;
 
 export interface ExportJobOptions {
   /** The background processes: the ZIP is written in one of them, under its memory cap. */
-  cpu: ProcessPool;
+  cpu: ProcessPool<{ writeExportZip: typeof writeExportZip }>;
   dataDir: string;
   /** How long the finished export stays downloadable (steward.toml `[transfer]`). */
   retentionMs: number;

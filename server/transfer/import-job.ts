@@ -5,7 +5,7 @@ import type { JobKind } from '../jobs/job-runner.ts';
 import { FileStore, isStoredVersion } from '../storage/file-store.ts';
 import type { ProcessPool } from '../workers/process-pool.ts';
 import { removeImportFiles } from './import-files.ts';
-import type { ImportRoom, UnpackedDocument } from './import-zip-task.ts';
+import type { ImportRoom, readImportZip, UnpackedDocument } from './import-zip-task.ts';
 import type { TransferSettings } from '../config/transfer-settings.ts';
 
 /** The job kind that imports an uploaded export ZIP (started by `start_organization_import`). */
@@ -15,7 +15,7 @@ const IMPORT_TIMEOUT_MS = 30 * 60_000;
 
 export interface ImportJobOptions {
   /** The background processes: the ZIP is read in one of them, under its memory cap. */
-  cpu: ProcessPool;
+  cpu: ProcessPool<{ readImportZip: typeof readImportZip }>;
   dataDir: string;
   settings: TransferSettings;
 }

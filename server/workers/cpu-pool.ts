@@ -1,15 +1,7 @@
-import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { FairQueue, QueueTimeoutError } from '../db/fair-queue.ts';
 import { currentRequestScope } from '../db/request-scope.ts';
 import type { CpuTaskName, CpuTasks } from './tasks.ts';
-
-/** Threads for CPU-heavy work when nothing is configured: all cores but one, at least one. */
-export function defaultCpuThreads(): number {
-  // One core stays with the thread that answers HTTP (and the database), so a burst of heavy
-  // work slows other heavy work down, never the answers everyone else waits for.
-  return Math.max(1, availableParallelism() - 1);
-}
 
 export interface CpuPoolOptions {
   /** Threads kept running (started with the pool). */

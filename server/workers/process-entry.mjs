@@ -1,5 +1,6 @@
 // The entry of every background process (server/workers/process-pool.ts): a child process that
-// runs one task on a member's file at a time and answers over IPC.
+// runs one task on a member's file at a time and answers over IPC. Its tasks are the `tasks`
+// export of the module the pool names as its first argument (server/file-tasks.ts).
 //
 // Plain JavaScript that registers tsx itself, as worker.mjs does: the process is started with
 // only the flags the pool chooses (a heap limit), not the server's loader flags.
@@ -18,12 +19,12 @@ try {
 process.on('disconnect', () => process.exit(0));
 
 register();
-const { fileTasks } = await import('./file-tasks.ts');
+const { tasks } = await import(process.argv[2]);
 
 process.on('message', async ({ id, name, args }) => {
   try {
-    if (!Object.hasOwn(fileTasks, name)) throw new Error(`There is no file task named ${name}`);
-    const result = await fileTasks[name](args);
+    if (!Object.hasOwn(tasks, name)) throw new Error(`There is no file task named ${name}`);
+    const result = await tasks[name](args);
     process.send({ id, result });
   } catch (error) {
     // An error's own fields (its `code`, such as ENOENT) do not survive the structured clone.

@@ -4,7 +4,6 @@ import { getPriority, setPriority } from 'node:os';
 import { FairQueue, QueueTimeoutError } from '../db/fair-queue.ts';
 import { currentRequestScope } from '../db/request-scope.ts';
 import { CpuPoolBusyError } from './cpu-pool.ts';
-import type { FileTaskName, FileTasks } from './file-tasks.ts';
 
 /*
  * Background processes for work on members' files (text extraction and OCR, export and import
@@ -25,10 +24,19 @@ import type { FileTaskName, FileTasks } from './file-tasks.ts';
  * getting that far.
  */
 
-export type FileTaskArgs<N extends FileTaskName> = Parameters<FileTasks[N]>[0];
-export type FileTaskResult<N extends FileTaskName> = Awaited<ReturnType<FileTasks[N]>>;
+/**
+ * The tasks a pool runs, by name. A task takes one argument and returns one result, both plain
+ * data (they cross processes by structured clone).
+ */
+export type TaskTable = Record<string, (args: never) => unknown>;
 
 export interface ProcessPoolOptions {
+  /**
+   * The module whose `tasks` export is the pool's table of tasks (`server/file-tasks.ts`):
+   * named by its address, so that the server's own process never loads the decoders, and the
+   * pool knows no feature (the registry above the features names them).
+   */
+  tasksModule: URL;
   /** Processes running at once (each runs one task at a time). */
   processes: number;
   /** Resident memory one process may use, in bytes; past it the process is killed. */
@@ -99,7 +107,7 @@ class BackgroundProcess {
   static async start(options: Required<ProcessPoolOptions>): Promise<BackgroundProcess> {
     const heapMiB = Math.max(64, Math.floor((options.memoryLimitBytes * 0.75) / MIB));
     const wasmPages = Math.max(256, Math.floor(options.memoryLimitBytes / 65536));
-    const child = fork(ENTRY, [], {
+    const child = fork(ENTRY, [options.tasksModule.href], {
       // Only these flags: not the server's loader flags, nor an inspector's.
       execArgv: [`--max-old-space-size=${heapMiB}`, `--wasm-max-mem-pages=${wasmPages}`],
       serialization: 'advanced',
@@ -232,12 +240,13 @@ class BackgroundProcess {
 }
 
 /**
- * A small pool of background processes for the tasks named in `file-tasks.ts`, `run` typed by
- * that registry. Tasks take turns by caller (the request scope's lane: a job's organisation),
- * as at the database and in the CPU pool: one organisation's fifty uploads delay another's
- * extraction by one task, not fifty. Processes start on first use and end after a while idle.
+ * A small pool of background processes for the tasks of `tasksModule`, `run` typed by its table
+ * (`Tasks`); code that runs tasks names the ones it needs (`ProcessPool<{ extractText: … }>`).
+ * Tasks take turns by caller (the request scope's lane: a job's organisation), as at the
+ * database and in the CPU pool: one organisation's fifty uploads delay another's extraction by
+ * one task, not fifty. Processes start on first use and end after a while idle.
  */
-export class ProcessPool {
+export class ProcessPool<Tasks extends TaskTable> {
   readonly #options: Required<ProcessPoolOptions>;
   readonly #turns: FairQueue;
   readonly #idle: BackgroundProcess[] = [];
@@ -277,18 +286,18 @@ export class ProcessPool {
    * its process crashed, `signal.reason` when `signal` aborted (the process is killed), the
    * task's own error otherwise, and `CpuPoolBusyError` when its turn did not come in time.
    */
-  async run<N extends FileTaskName>(
+  async run<N extends keyof Tasks & string>(
     name: N,
-    args: FileTaskArgs<N>,
+    args: Parameters<Tasks[N]>[0],
     options: { signal?: AbortSignal; maxWaitMs?: number } = {},
-  ): Promise<FileTaskResult<N>> {
+  ): Promise<Awaited<ReturnType<Tasks[N]>>> {
     const lane = currentRequestScope()?.lane ?? 'server';
     try {
       return (await this.#turns.run(
         lane,
         () => this.#runNow(name, args, options.signal),
         options.maxWaitMs ?? this.#options.maxWaitMs,
-      )) as FileTaskResult<N>;
+      )) as Awaited<ReturnType<Tasks[N]>>;
     } catch (error) {
       if (error instanceof QueueTimeoutError) throw new CpuPoolBusyError();
       throw error;

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backgroundWork } from '../../server/background-work.ts';
 import type { Database } from '../../server/db/database.ts';
 import { openPostgres } from '../../server/db/postgres.ts';
 import { ManualClock } from '../../server/jobs/clock.ts';
 import { JobRunner } from '../../server/jobs/job-runner.ts';
-import { backgroundWork } from '../../server/jobs/registry.ts';
 import { Scheduler } from '../../server/jobs/scheduler.ts';
 import type { AppContext } from '../../server/context.ts';
 import {
@@ -343,18 +343,20 @@ describe('daily reminders', () => {
     const secondDb: Database = server.databaseUrl
       ? await openPostgres(server.databaseUrl)
       : server.db;
-    const work = backgroundWork({
-      db: secondDb,
-      clock,
-      config: server.config,
-      keys: server.keys,
-      cpu: server.cpu,
-      backgroundProcesses: server.backgroundProcesses,
-      publicUrl: () => server.url,
-      get jobs() {
-        return second;
-      },
-    } as AppContext);
+    const work = backgroundWork(
+      {
+        db: secondDb,
+        clock,
+        config: server.config,
+        keys: server.keys,
+        cpu: server.cpu,
+        publicUrl: () => server.url,
+        get jobs() {
+          return second;
+        },
+      } as AppContext,
+      server.backgroundProcesses,
+    );
     const scheduler = new Scheduler(secondDb, clock, work.schedules);
     const second: JobRunner = new JobRunner({
       db: secondDb,

@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FileTasks } from '../../server/file-tasks.ts';
 import { ProcessPool } from '../../server/workers/process-pool.ts';
 import type { ExtractTextArgs } from '../../server/workers/text-extraction-tasks.ts';
 import {
@@ -19,7 +20,7 @@ import { hugeScanPdf } from '../support/hostile-files.ts';
 // [text_extraction]. Real files, made by the libraries that write them or committed as
 // fixtures; the OCR model comes from an npm package, nothing is downloaded.
 describe('text extraction in the background processes', () => {
-  let pool: ProcessPool;
+  let pool: ProcessPool<FileTasks>;
   let dir: string;
   let counter = 0;
 
@@ -42,7 +43,11 @@ describe('text extraction in the background processes', () => {
   }
 
   beforeAll(async () => {
-    pool = new ProcessPool({ processes: 1, memoryLimitBytes: 768 * 1024 ** 2 });
+    pool = new ProcessPool<FileTasks>({
+      tasksModule: new URL('../../server/file-tasks.ts', import.meta.url),
+      processes: 1,
+      memoryLimitBytes: 768 * 1024 ** 2,
+    });
     dir = await mkdtemp(path.join(os.tmpdir(), 'steward-extraction-'));
   });
   afterAll(async () => {

@@ -1,33 +1,40 @@
-import type { AppContext } from '../context.ts';
-import { ACCOUNT_MAIL_KIND, accountMailJob } from '../mail/account-mail-job.ts';
-import { MAIL_DELIVERY_KIND, mailDeliveryJob } from '../mail/deliver-job.ts';
-import { createMailTransport } from '../mail/transport.ts';
-import { REMINDER_RUN_KIND, reminderRunJob, reminderSchedule } from '../reminders/reminder-run.ts';
-import { EXTRACT_TEXT_JOB, extractTextJob } from '../search/extract-text-job.ts';
-import { REFRESH_SEARCH_JOB, refreshSearchJob } from '../search/refresh-search-job.ts';
+import type { AppContext } from './context.ts';
+import type { FileTasks } from './file-tasks.ts';
+import { ACCOUNT_MAIL_KIND, accountMailJob } from './mail/account-mail-job.ts';
+import { MAIL_DELIVERY_KIND, mailDeliveryJob } from './mail/deliver-job.ts';
+import { createMailTransport } from './mail/transport.ts';
+import { REMINDER_RUN_KIND, reminderRunJob, reminderSchedule } from './reminders/reminder-run.ts';
+import { EXTRACT_TEXT_JOB, extractTextJob } from './search/extract-text-job.ts';
+import { REFRESH_SEARCH_JOB, refreshSearchJob } from './search/refresh-search-job.ts';
 import {
   RESUMABLE_CLEANUP_KIND,
   resumableCleanupJob,
   resumableCleanupSchedule,
-} from '../housekeeping/abandoned-uploads.ts';
+} from './housekeeping/abandoned-uploads.ts';
 import {
   TABLE_MAINTENANCE_KIND,
   tableMaintenanceJob,
   tableMaintenanceSchedule,
-} from '../housekeeping/table-maintenance.ts';
-import { trashPurgeSchedule } from '../trash/purge-schedule.ts';
-import { REMOVE_FILES_KIND, removeFilesJob } from '../trash/remove-files-job.ts';
-import { EXPORT_KIND, exportJob } from '../transfer/export-job.ts';
-import { transferExpirySchedule } from '../transfer/expire-schedule.ts';
-import { IMPORT_KIND, importJob } from '../transfer/import-job.ts';
-import type { JobKind } from './job-runner.ts';
-import type { Schedule } from './scheduler.ts';
+} from './housekeeping/table-maintenance.ts';
+import { trashPurgeSchedule } from './trash/purge-schedule.ts';
+import { REMOVE_FILES_KIND, removeFilesJob } from './trash/remove-files-job.ts';
+import { EXPORT_KIND, exportJob } from './transfer/export-job.ts';
+import { transferExpirySchedule } from './transfer/expire-schedule.ts';
+import { IMPORT_KIND, importJob } from './transfer/import-job.ts';
+import type { JobKind } from './jobs/job-runner.ts';
+import type { Schedule } from './jobs/scheduler.ts';
+import type { ProcessPool } from './workers/process-pool.ts';
 
 /**
  * Every kind of background job and every schedule of the server, in one place. A feature adds
- * its kinds here (e.g. `document.extract-text`) and its schedules (e.g. daily reminders).
+ * its kinds here (e.g. `document.extract-text`) and its schedules (e.g. daily reminders). It
+ * stands above the features it names, so that none of them, nor `jobs/`, imports it; the
+ * processes that read members' files (`file-tasks.ts`) reach the jobs that need them from here.
  */
-export function backgroundWork(ctx: AppContext): {
+export function backgroundWork(
+  ctx: AppContext,
+  backgroundProcesses: ProcessPool<FileTasks>,
+): {
   kinds: Record<string, JobKind>;
   schedules: Record<string, Schedule>;
 } {
@@ -38,7 +45,7 @@ export function backgroundWork(ctx: AppContext): {
       [ACCOUNT_MAIL_KIND]: accountMailJob(ctx, transport),
       [REMINDER_RUN_KIND]: reminderRunJob(ctx),
       [EXTRACT_TEXT_JOB]: extractTextJob({
-        pool: ctx.backgroundProcesses,
+        pool: backgroundProcesses,
         dataDir: ctx.config.dataDir,
         settings: ctx.config.textExtraction,
       }),
@@ -46,12 +53,12 @@ export function backgroundWork(ctx: AppContext): {
       [RESUMABLE_CLEANUP_KIND]: resumableCleanupJob(ctx.config.dataDir),
       [REMOVE_FILES_KIND]: removeFilesJob(ctx.config.dataDir),
       [EXPORT_KIND]: exportJob({
-        cpu: ctx.backgroundProcesses,
+        cpu: backgroundProcesses,
         dataDir: ctx.config.dataDir,
         retentionMs: ctx.config.transfer.exportRetentionMs,
       }),
       [IMPORT_KIND]: importJob({
-        cpu: ctx.backgroundProcesses,
+        cpu: backgroundProcesses,
         dataDir: ctx.config.dataDir,
         settings: ctx.config.transfer,
       }),
