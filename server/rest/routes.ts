@@ -15,13 +15,14 @@ import { prepareRpc } from './handle-rpc.ts';
 import { prepareWrite } from './handle-write.ts';
 import type { Prepared, RestRequest } from './handler-types.ts';
 import { checkProfile, negotiateMedia } from './negotiate.ts';
-import { parsePreferences } from './preferences.ts';
+import { namesTimezone, parsePreferences } from './preferences.ts';
 import { parseQuery } from './query-params.ts';
 import { applyRangeHeader } from './range-header.ts';
 import { ReadCache, answerOf, readCacheFor, responseOf } from './read-cache.ts';
 import type { SchemaCacheHolder } from './schema-cache.ts';
 import { schemaCacheFor } from './schema-cache.ts';
 import type { SchemaCache } from './schema-types.ts';
+import { timezoneNames } from './timezones.ts';
 
 type Resource = { kind: 'table' | 'rpc'; name: string };
 
@@ -107,7 +108,12 @@ async function run(
   const headers = c.req.raw.headers;
   const method = c.req.method;
   const profileNegotiated = checkProfile(method, headers);
-  const prefs = parsePreferences(headers.get('prefer'));
+  const prefer = headers.get('prefer');
+  const txEnd = ctx.config.api.txEnd;
+  const prefs = parsePreferences(prefer, {
+    txOverride: txEnd.endsWith('-allow-override'),
+    ...(namesTimezone(prefer) ? { timezones: await timezoneNames(ctx.db) } : {}),
+  });
   const media = negotiateMedia(headers.get('accept'));
   const isRpcRead = resource.kind === 'rpc' && method !== 'POST';
   const query = parseQuery(rawQuery(c.req.url), isRpcRead);
@@ -144,7 +150,13 @@ async function run(
         : prepareWrite;
   const prepared = await planWithRefresh(holder, (cache) => prepare(cache, req));
   const path = resource.kind === 'rpc' ? `/rpc/${resource.name}` : `/${resource.name}`;
-  const response = await execute(ctx.db, caller, prepared, { method, path, headers });
+  const response = await execute(ctx.db, caller, prepared, {
+    method,
+    path,
+    headers,
+    ...(prefs.timezone !== undefined ? { timezone: prefs.timezone } : {}),
+    rollback: prefs.tx === 'rollback' || (txEnd.startsWith('rollback') && prefs.tx !== 'commit'),
+  });
   return { response, cacheable: prepared.cacheable === true };
 }
 
