@@ -146,7 +146,7 @@ test('every dialog a master admin opens', async () => {
     await openDialog(page).getByRole('button', { name: 'Close', exact: true }).click();
   });
 
-  await test.step('the in-app confirmation and alert', async () => {
+  await test.step('the in-app confirmation, a field in error and a notice', async () => {
     await documentRow(page, SAMPLE_FILES.other.name)
       .getByRole('button', { name: 'Delete' })
       .click();
@@ -157,11 +157,12 @@ test('every dialog a master admin opens', async () => {
     await page.goto('/upload');
     await settled(page, 'Upload Documents');
     await page.getByRole('button', { name: 'Upload Documents' }).click();
-    await expect(openDialog(page, 'Notice')).toContainText(
-      'Please select at least one file to upload.',
-    );
-    await checkDialog(page, 'alert');
-    await openDialog(page).getByRole('button', { name: 'OK' }).click();
+    // Said under the field, which takes the focus: no dialog to dismiss.
+    const files = page.getByLabel('Choose files to upload');
+    await expect(files).toHaveAccessibleDescription(/Please select at least one file to upload\.$/);
+    await expect(files).toBeFocused();
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await checkScreen(page, 'upload form with a field in error');
   });
 
   await test.step('invite dialog: the form and the sent view', async () => {
@@ -274,8 +275,10 @@ test('a user without an organisation, a plain member and a deactivated member', 
   await memberPage.goto('/department/elder-board');
   await settled(memberPage, 'Elder Board');
   await memberPage.getByRole('button', { name: 'Manage Team' }).click();
-  await checkDialog(memberPage, 'Manage Team notice');
-  await openDialog(memberPage).getByRole('button', { name: 'OK' }).click();
+  await expect(memberPage.getByRole('log', { name: 'Notifications' })).toContainText(
+    'Team members are managed by your organization’s administrators.',
+  );
+  await checkScreen(memberPage, 'Manage Team notice');
   await member.close();
 
   const deactivated = await signedInContext(browser, baseURL!, world.deactivated);

@@ -55,7 +55,9 @@ for (const { label, viewport } of WIDTHS) {
     await page.getByLabel('New Password', { exact: true }).fill('one passphrase');
     await page.getByLabel('Confirm Password', { exact: true }).fill('another passphrase');
     await page.getByRole('button', { name: 'Set New Password' }).click();
-    await expect(page.getByRole('alert')).toHaveText('Passwords do not match');
+    await expect(page.getByLabel('Confirm Password', { exact: true })).toHaveAccessibleDescription(
+      'Passwords do not match',
+    );
     await look(page, label, 'reset password');
     await page.goto('/reset-password?token_hash=nothing&type=recovery');
     await page.getByLabel('New Password', { exact: true }).fill('one passphrase');

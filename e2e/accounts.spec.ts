@@ -99,7 +99,9 @@ test('a new member confirms their address, forgets their password and sets a new
     await page.getByLabel('New Password', { exact: true }).fill(NEW_PASSWORD);
     await page.getByLabel('Confirm Password', { exact: true }).fill('something else');
     await page.getByRole('button', { name: 'Set New Password' }).click();
-    await expect(page.getByRole('alert')).toHaveText('Passwords do not match');
+    await expect(page.getByLabel('Confirm Password', { exact: true })).toHaveAccessibleDescription(
+      'Passwords do not match',
+    );
     await page.getByLabel('Confirm Password', { exact: true }).fill(NEW_PASSWORD);
     await page.getByRole('button', { name: 'Set New Password' }).click();
     await expect(page.getByRole('log', { name: 'Notifications' })).toContainText(

@@ -6,7 +6,7 @@ import { createFunctionsApp } from './functions/routes.ts';
 import type { ApiEnv } from './http/api-env.ts';
 import { respondToError } from './http/api-error.ts';
 import { credentials } from './http/credentials.ts';
-import { apiCors, apiSecurityHeaders, requestLog } from './http/middleware.ts';
+import { apiCors, apiNoStore, apiSecurityHeaders, requestLog } from './http/middleware.ts';
 import { requestScope } from './http/request-scope.ts';
 import { createRestApp } from './rest/routes.ts';
 import { createSpaApp } from './spa/routes.ts';
@@ -18,7 +18,14 @@ export async function createApp(ctx: AppContext): Promise<Hono<ApiEnv>> {
   app.use('*', requestLog(ctx.config.logRequests));
 
   const api = new Hono<ApiEnv>();
-  api.use('*', apiCors(), apiSecurityHeaders(), credentials(ctx.keys.jwtSecret), requestScope());
+  api.use(
+    '*',
+    apiCors(),
+    apiSecurityHeaders(),
+    apiNoStore(),
+    credentials(ctx.keys.jwtSecret),
+    requestScope(),
+  );
   api.route('/auth/v1', createAuthApp(ctx));
   api.route('/rest/v1', createRestApp(ctx));
   api.route('/storage/v1', createStorageApp(ctx));

@@ -8,14 +8,19 @@ import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import { apiCors, apiSecurityHeaders, requestLog } from '../../server/http/middleware.ts';
+import {
+  apiCors,
+  apiNoStore,
+  apiSecurityHeaders,
+  requestLog,
+} from '../../server/http/middleware.ts';
 
 const body = await readFile(process.env.BENCH_BODY_FILE ?? '');
 const contentType = process.env.BENCH_CONTENT_TYPE ?? 'application/json; charset=utf-8';
 const app = new Hono();
 app.use('*', requestLog(false));
 const api = new Hono();
-api.use('*', apiCors(), apiSecurityHeaders());
+api.use('*', apiCors(), apiSecurityHeaders(), apiNoStore());
 api.get('*', (c) => c.body(body, 200, { 'Content-Type': contentType }));
 app.route('/', api);
 const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => {

@@ -1,4 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
+import { cors } from 'hono/cors';
+import { secureHeaders } from 'hono/secure-headers';
 
 /**
  * One line per request: method, path, status, milliseconds. The query string is left out on
@@ -38,48 +40,83 @@ const ALLOWED_HEADERS = [
   'upload-metadata',
   'upload-defer-length',
   'upload-concat',
-].join(', ');
-const EXPOSED_HEADERS =
-  'Content-Range, X-Supabase-Api-Version, X-Total-Count, Link, Content-Disposition, ETag, ' +
-  'Location, Tus-Resumable, Tus-Version, Tus-Extension, Tus-Max-Size, Upload-Offset, ' +
-  'Upload-Length, Upload-Metadata, Upload-Expires';
+];
+const EXPOSED_HEADERS = [
+  'Content-Range',
+  'X-Supabase-Api-Version',
+  'X-Total-Count',
+  'Link',
+  'Content-Disposition',
+  'ETag',
+  'Location',
+  'Tus-Resumable',
+  'Tus-Version',
+  'Tus-Extension',
+  'Tus-Max-Size',
+  'Upload-Offset',
+  'Upload-Length',
+  'Upload-Metadata',
+  'Upload-Expires',
+];
 
 /**
- * CORS for the API paths, so a browser on another origin (the Vite dev server, a hosted build)
- * can call them. Access is decided by tokens and row-level security, never by origin.
+ * CORS for the API paths (Hono's `cors`), so a browser on another origin (the Vite dev server, a
+ * hosted build) can call them. Access is decided by tokens and row-level security, never by
+ * origin: every origin is answered with itself.
+ *
+ * Hono's `cors` answers every OPTIONS request as a preflight. Only a browser's preflight (one
+ * with `Access-Control-Request-Method`) is; any other OPTIONS goes to its route, as on Supabase:
+ * TUS discovery, PostgREST's `Allow`, an edge function's own handler.
  */
 export function apiCors(): MiddlewareHandler {
-  return async (c, next) => {
-    const origin = c.req.header('origin');
-    if (c.req.method === 'OPTIONS' && c.req.header('access-control-request-method')) {
-      return new Response(null, {
-        status: 204,
-        headers: {
-          'Access-Control-Allow-Origin': origin ?? '*',
-          'Access-Control-Allow-Methods': 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS',
-          'Access-Control-Allow-Headers': ALLOWED_HEADERS,
-          'Access-Control-Max-Age': '86400',
-          Vary: 'Origin',
-        },
-      });
-    }
-    await next();
-    c.res.headers.set('Access-Control-Allow-Origin', origin ?? '*');
-    c.res.headers.set('Access-Control-Expose-Headers', EXPOSED_HEADERS);
-    c.res.headers.append('Vary', 'Origin');
-  };
+  const handler = cors({
+    origin: (origin) => origin || '*',
+    allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    allowHeaders: ALLOWED_HEADERS,
+    exposeHeaders: EXPOSED_HEADERS,
+    maxAge: 86400,
+  });
+  return (c, next) =>
+    c.req.method === 'OPTIONS' && !c.req.header('access-control-request-method')
+      ? next()
+      : handler(c, next);
 }
 
-/** Headers on every API response: nothing it returns is a page to render or frame. */
+/**
+ * Hono's `secureHeaders` sends a dozen headers unless told not to; Steward's answers carry only
+ * those a use of it names (none of these is needed by an API or a single-page app on one origin,
+ * and HSTS belongs to whatever terminates TLS in front of this server).
+ */
+export const ONLY_NAMED_HEADERS = {
+  crossOriginResourcePolicy: false,
+  crossOriginOpenerPolicy: false,
+  originAgentCluster: false,
+  strictTransportSecurity: false,
+  xDnsPrefetchControl: false,
+  xDownloadOptions: false,
+  xFrameOptions: false,
+  xPermittedCrossDomainPolicies: false,
+  xXssProtection: false,
+} satisfies Parameters<typeof secureHeaders>[0];
+
+/**
+ * Headers on every API answer (Hono's `secureHeaders`): nothing it returns is a page to render
+ * or frame. A policy the answer already has (a stored file's, an app page's) is kept.
+ */
 export function apiSecurityHeaders(): MiddlewareHandler {
+  return secureHeaders({
+    ...ONLY_NAMED_HEADERS,
+    contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], sandbox: [] },
+    xContentTypeOptions: true,
+    referrerPolicy: 'strict-origin-when-cross-origin',
+    overwrite: false,
+  });
+}
+
+/** API answers are not cached unless they say otherwise (a stored file's `cache-control`). */
+export function apiNoStore(): MiddlewareHandler {
   return async (c, next) => {
     await next();
-    const headers = c.res.headers;
-    headers.set('X-Content-Type-Options', 'nosniff');
-    headers.set('Referrer-Policy', 'strict-origin-when-cross-origin');
-    if (!headers.has('Content-Security-Policy')) {
-      headers.set('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'; sandbox");
-    }
-    if (!headers.has('Cache-Control')) headers.set('Cache-Control', 'no-store');
+    if (!c.res.headers.has('Cache-Control')) c.res.headers.set('Cache-Control', 'no-store');
   };
 }

@@ -7,7 +7,7 @@ import {
   type ReactNode,
 } from 'react';
 import { Route, Routes, useLocation } from 'react-router-dom';
-import { Spinner } from '../components/spinner.tsx';
+import { Spinner } from '../components/ui/spinner.tsx';
 import { routePatterns } from '../config/paths.ts';
 import { RouteError } from './route-error.tsx';
 

@@ -2,6 +2,7 @@ import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { addMember, createOrganization, serviceClient, signUpUser } from '../testing/backend.ts';
+import { findNotice } from '../testing/notices.ts';
 import { renderApp } from '../testing/render.tsx';
 
 // The first render loads the route's chunk and talks to a real backend on a busy machine.
@@ -116,7 +117,7 @@ describe('the authenticated shell', () => {
     await organization.masterAdmin.client.rpc('deactivate_user', { user_id: member.userId });
     await user.type(within(dialog).getByLabelText('Full name'), 'Ruth Miller');
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
-    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Failed to update profile');
+    expect(await findNotice('Failed to update profile')).toBeInTheDocument();
     expect(within(dialog).getByLabelText('Full name')).toHaveValue('Ruth Miller');
   });
 

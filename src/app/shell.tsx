@@ -1,6 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { Outlet } from 'react-router-dom';
-import { Spinner } from '../components/spinner.tsx';
+import { Spinner } from '../components/ui/spinner.tsx';
 import { useSession } from '../lib/session.tsx';
 import { NavigationBar } from './navigation/navigation-bar.tsx';
 import { SkipLink } from './navigation/skip-link.tsx';

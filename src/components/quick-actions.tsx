@@ -1,6 +1,7 @@
 import type { LucideIcon } from 'lucide-react';
 import { useId } from 'react';
 import { Link } from 'react-router-dom';
+import { Card } from './ui/card.tsx';
 
 export interface QuickAction {
   label: string;
@@ -18,10 +19,7 @@ const actionClass =
 export function QuickActions({ actions }: { actions: readonly QuickAction[] }) {
   const headingId = useId();
   return (
-    <section
-      aria-labelledby={headingId}
-      className="rounded-lg border border-gray-200 bg-white p-4 shadow-sm"
-    >
+    <Card as="section" aria-labelledby={headingId}>
       <h2 id={headingId} className="text-lg font-semibold text-gray-900">
         Quick Actions
       </h2>
@@ -42,6 +40,6 @@ export function QuickActions({ actions }: { actions: readonly QuickAction[] }) {
           </li>
         ))}
       </ul>
-    </section>
+    </Card>
   );
 }

@@ -25,3 +25,30 @@ export function errorMessage(error: unknown, fallback = 'Unknown error'): string
   }
   return fallback;
 }
+
+/** What every supabase-js call answers: its data, or the error that refused it. */
+interface SupabaseAnswer {
+  error: { message: string } | null;
+}
+
+/**
+ * The answer of a supabase-js call (PostgREST, storage, auth, functions) once it succeeded,
+ * `{ data, count, … }`, or its error thrown: an `Error` as it is (auth, storage and functions
+ * errors are, with their codes), otherwise a new `Error` with the server's message, or
+ * `fallback` when it has none. The one way the app turns `{ data, error }` into an exception:
+ *
+ * ```ts
+ * const { data } = await succeeded(supabase().rpc('list_trash'), 'Failed to load the trash');
+ * ```
+ */
+export async function succeeded<Answer extends SupabaseAnswer>(
+  request: PromiseLike<Answer>,
+  fallback = 'Unknown error',
+): Promise<Extract<Answer, { error: null }>> {
+  const answer = await request;
+  const { error } = answer;
+  if (error) {
+    throw error instanceof Error && error.message ? error : new Error(error.message || fallback);
+  }
+  return answer as Extract<Answer, { error: null }>;
+}

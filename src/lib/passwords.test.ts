@@ -8,10 +8,14 @@ describe('passwordProblem', () => {
   });
 
   it('refuses passwords that differ', () => {
-    expect(passwordProblem('secret1', 'secret2')).toBe('Passwords do not match');
+    expect(passwordProblem('secret1', 'secret2')).toEqual({
+      confirmation: 'Passwords do not match',
+    });
   });
 
   it('refuses a password shorter than 6 characters', () => {
-    expect(passwordProblem('12345', '12345')).toBe('Password must be at least 6 characters long');
+    expect(passwordProblem('12345', '12345')).toEqual({
+      password: 'Password must be at least 6 characters long',
+    });
   });
 });

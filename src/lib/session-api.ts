@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { Role } from './roles.ts';
 import { supabase } from './supabase.ts';
+import { succeeded } from './errors.ts';
 
 /** The signed-in user's profile (table `user_profiles`). */
 export interface UserProfile {
@@ -42,12 +43,13 @@ export async function fetchProfile(userId: string): Promise<UserProfile> {
 }
 
 export async function fetchOrganization(organizationId: string): Promise<Organization | null> {
-  const { data, error } = await supabase()
-    .from('organizations')
-    .select('id, name, created_by, created_at, require_two_factor_for_admins')
-    .eq('id', organizationId)
-    .maybeSingle();
-  if (error) throw new Error(error.message);
+  const { data } = await succeeded(
+    supabase()
+      .from('organizations')
+      .select('id, name, created_by, created_at, require_two_factor_for_admins')
+      .eq('id', organizationId)
+      .maybeSingle(),
+  );
   return (data as Organization | null) ?? null;
 }
 

@@ -9,7 +9,7 @@ import {
   useState,
   type ReactNode,
 } from 'react';
-import { errorMessage } from './errors.ts';
+import { errorMessage, succeeded } from './errors.ts';
 import { accountQueryOptions, type Organization, type UserProfile } from './session-api.ts';
 import { supabase } from './supabase.ts';
 
@@ -114,8 +114,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const twoFactor = useQuery({
     queryKey: ['two-factor', 'status', userId, aal],
     queryFn: async (): Promise<TwoFactorStatus> => {
-      const { data, error } = await supabase().rpc('two_factor_status');
-      if (error) throw new Error(error.message);
+      const { data } = await succeeded(supabase().rpc('two_factor_status'));
       return data as unknown as TwoFactorStatus;
     },
     enabled: userId !== null && challengeFactor === null,
@@ -150,8 +149,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [queryClient]);
 
   const signOut = useCallback(async () => {
-    const { error } = await supabase().auth.signOut();
-    if (error) throw error;
+    await succeeded(supabase().auth.signOut());
   }, []);
 
   const value = useMemo<SessionState>(

@@ -3,6 +3,7 @@ import { inject } from 'vitest';
 import type { Database } from '../lib/database.types.ts';
 import type { Role } from '../lib/roles.ts';
 import type { AppSupabaseClient } from '../lib/supabase.ts';
+import { succeeded } from '../lib/errors.ts';
 
 let counter = 0;
 
@@ -38,8 +39,7 @@ export interface TestUser {
 /** Signs up a new user; the returned client is signed in as them. */
 export async function signUpUser(email = uniqueEmail()): Promise<TestUser> {
   const client = newClient();
-  const { data, error } = await client.auth.signUp({ email, password: TEST_PASSWORD });
-  if (error) throw error;
+  const { data } = await succeeded(client.auth.signUp({ email, password: TEST_PASSWORD }));
   if (!data.user) throw new Error('sign-up returned no user');
   return { client, userId: data.user.id, email, password: TEST_PASSWORD };
 }
@@ -55,11 +55,9 @@ export async function createOrganization(
   name = `Grace Church ${uniqueEmail('org')}`,
 ): Promise<TestOrganization> {
   const masterAdmin = await signUpUser(uniqueEmail('master'));
-  const { data, error } = await masterAdmin.client.rpc(
-    'create_organization' as never,
-    { name } as never,
+  const { data } = await succeeded(
+    masterAdmin.client.rpc('create_organization' as never, { name } as never),
   );
-  if (error) throw new Error(error.message);
   const organizationId = (data as { id: string }).id;
   return { organizationId, name, masterAdmin };
 }

@@ -1,10 +1,8 @@
-import type { QueryClient } from '@tanstack/react-query';
 import { render, type RenderResult } from '@testing-library/react';
 import { useEffect, type ReactElement } from 'react';
 import { MemoryRouter, useLocation, type Location } from 'react-router-dom';
 import { AppProviders } from '../app/providers.tsx';
 import { AppRoutes } from '../app/routes.tsx';
-import { createQueryClient } from '../lib/query-client.ts';
 import { setSupabaseClient, type AppSupabaseClient } from '../lib/supabase.ts';
 import { newClient } from './backend.ts';
 
@@ -35,12 +33,8 @@ function LocationProbe({ onChange }: { onChange: (location: Location) => void })
 export function renderApp({
   client = newClient(),
   route = '/',
-}: RenderAppOptions = {}): RenderResult & {
-  router: RouterProbe;
-  queryClient: QueryClient;
-} {
+}: RenderAppOptions = {}): RenderResult & { router: RouterProbe } {
   setSupabaseClient(client);
-  const queryClient = createQueryClient();
   let current = { pathname: route.split('?')[0] } as Location;
   const router: RouterProbe = {
     get state() {
@@ -54,12 +48,12 @@ export function renderApp({
           current = location;
         }}
       />
-      <AppProviders queryClient={queryClient}>
+      <AppProviders>
         <AppRoutes />
       </AppProviders>
     </MemoryRouter>,
   );
-  return { ...result, router, queryClient };
+  return { ...result, router };
 }
 
 /**
@@ -69,13 +63,11 @@ export function renderApp({
 export function renderWithProviders(
   ui: ReactElement,
   { client = newClient() }: { client?: AppSupabaseClient } = {},
-): RenderResult & { queryClient: QueryClient } {
+): RenderResult {
   setSupabaseClient(client);
-  const queryClient = createQueryClient();
-  const result = render(
+  return render(
     <MemoryRouter>
-      <AppProviders queryClient={queryClient}>{ui}</AppProviders>
+      <AppProviders>{ui}</AppProviders>
     </MemoryRouter>,
   );
-  return { ...result, queryClient };
 }

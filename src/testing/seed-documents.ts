@@ -3,6 +3,7 @@ import { inject } from 'vitest';
 import type { Database, TablesInsert } from '../lib/database.types.ts';
 import type { AppSupabaseClient } from '../lib/supabase.ts';
 import type { TestOrganization } from './backend.ts';
+import { succeeded } from '../lib/errors.ts';
 
 /** A service-role client: test set-up that the API does not let members do (e.g. `created_at`). */
 export function serviceClient(): AppSupabaseClient {
@@ -29,8 +30,7 @@ export async function seedDocuments(
     ...document,
     organization_id: organization.organizationId,
   }));
-  const { data, error } = await serviceClient().from('documents').insert(rows).select('*');
-  if (error) throw new Error(error.message);
+  const { data } = await succeeded(serviceClient().from('documents').insert(rows).select('*'));
   return data;
 }
 
@@ -43,10 +43,11 @@ export async function storeFile(
 ): Promise<string> {
   const extension = fileName.split('.').pop();
   const path = `documents/${organization.organizationId}/${Date.now()}-t${(counter += 1)}.${extension}`;
-  const { error } = await organization.masterAdmin.client.storage
-    .from('documents')
-    .upload(path, content, { contentType });
-  if (error) throw new Error(error.message);
+  await succeeded(
+    organization.masterAdmin.client.storage
+      .from('documents')
+      .upload(path, content, { contentType }),
+  );
   return path;
 }
 
@@ -69,9 +70,8 @@ export async function readStoredText(
   organization: TestOrganization,
   path: string,
 ): Promise<string> {
-  const { data, error } = await organization.masterAdmin.client.storage
-    .from('documents')
-    .download(path);
-  if (error) throw new Error(error.message);
+  const { data } = await succeeded(
+    organization.masterAdmin.client.storage.from('documents').download(path),
+  );
   return data.text();
 }

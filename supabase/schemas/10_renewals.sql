@@ -45,8 +45,9 @@ create trigger documents_check_responsible
 -- ============================================================================================
 -- Renew: the document gets a new file (already uploaded by the caller to `file_path` in the
 -- organisation's folder) and a new expiry date in one step; the previous file stays as the
--- newest version. The marker is cleared, and a new expiry date starts a new reminder cycle.
--- A document in the trash is not found.
+-- newest version. The new file is claimed first (claim_new_document_file, 09_versions.sql), and
+-- the document's size and SHA-256 follow it. The marker is cleared, and a new expiry date
+-- starts a new reminder cycle. A document in the trash is not found.
 create function public.renew_document(document_id uuid, file_path text, expiry_date date)
 returns public.documents
 language plpgsql
@@ -57,7 +58,7 @@ declare
   _me public.user_profiles := private.caller_profile();
   _document public.documents;
   _path text := private.trim_whitespace(coalesce(renew_document.file_path, ''));
-  _size bigint;
+  _file storage.objects;
   _next integer;
 begin
   if _me.organization_id is null or not _me.is_active then
@@ -76,21 +77,7 @@ begin
   if renew_document.expiry_date not between date '1900-01-01' and date '9999-12-31' then
     raise exception 'Expiry date must be between 1900 and 9999';
   end if;
-  if _path !~ ('^documents/' || _me.organization_id::text || '/[^/]+$')
-     or split_part(_path, '/', 3) in ('.', '..') then
-    raise exception 'The new file must be uploaded to the organization''s documents folder';
-  end if;
-  if _path = _document.file_path
-     or exists (select 1 from public.documents d where d.file_path = _path)
-     or exists (select 1 from public.document_versions v where v.file_path = _path) then
-    raise exception 'The new file must be a new upload';
-  end if;
-  select (o.metadata ->> 'size')::bigint into _size
-  from storage.objects o
-  where o.bucket_id = 'documents' and o.name = _path and o.metadata ->> 'size' ~ '^[0-9]{1,18}$';
-  if not found then
-    raise exception 'The new file has not been uploaded';
-  end if;
+  _file := private.claim_new_document_file(_me.organization_id, _document.file_path, _path);
 
   select coalesce(max(v.version_number), 0) + 1 into _next
   from public.document_versions v where v.document_id = _document.id;
@@ -108,7 +95,8 @@ begin
   -- upload_date and uploaded_by describe the current file; created_at stays the document's.
   update public.documents d
   set file_path = _path,
-      size = _size,
+      size = (_file.metadata ->> 'size')::bigint,
+      content_sha256 = private.object_sha256(_file.metadata, _file.user_metadata),
       expiry_date = renew_document.expiry_date,
       upload_date = now(),
       uploaded_by = _me.id,

@@ -237,6 +237,38 @@ create trigger documents_text_follows_file
   when (new.bucket_id = 'documents' and new.version is not null)
   execute function private.document_text_on_new_version();
 
+-- A document's new file (edited content, a replacement, a renewal, a restored version) is read
+-- for the search as its new upload is not: that object had no document when it was written,
+-- so the trigger above on storage.objects found none to queue (it finds a document only for a
+-- file overwritten where it is, which no member may do to a file a document holds:
+-- 09_versions.sql). The old text stays searchable until the new one is ready.
+create function private.document_text_on_new_file()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  _version text;
+begin
+  if not private.text_extraction_enabled() then
+    return null;
+  end if;
+  _version := private.document_object_version(new.file_path);
+  update public.document_texts t
+     set object_version = _version, state = 'pending', reason = null, updated_at = now()
+   where t.document_id = new.id;
+  perform private.queue_text_extraction(new.id, new.organization_id, _version);
+  return null;
+end
+$$;
+
+create trigger documents_text_follows_file_path
+  after update of file_path on public.documents
+  for each row
+  when (old.file_path is distinct from new.file_path)
+  execute function private.document_text_on_new_file();
+
 -- Called by the embedded server at every start, a batch at a time (no single statement holds
 -- the database for long: with 100,000 documents one statement kept PGlite, which runs one
 -- statement at a time, busy for seconds just after start).
@@ -382,6 +414,7 @@ revoke all on function private.text_extraction_enabled() from public, anon, auth
 revoke all on function private.document_text_on_insert() from public, anon, authenticated;
 revoke all on function private.document_text_on_update() from public, anon, authenticated;
 revoke all on function private.document_text_on_new_version() from public, anon, authenticated;
+revoke all on function private.document_text_on_new_file() from public, anon, authenticated;
 revoke all on function private.start_text_extraction_batch(uuid, integer) from public, anon, authenticated;
 revoke all on function private.record_document_text(uuid, text, text, text, text, integer, boolean)
   from public, anon, authenticated;

@@ -11,6 +11,13 @@
 -- a message and nothing is written) and then adds its documents in one transaction, within
 -- the organisation's storage quota. Both are recorded in the history. Neither table is written
 -- through the API: the functions below and the server's jobs write them.
+--
+-- The storage quota (04_storage.sql) counts the uploaded ZIPs like the organisation's other
+-- folders, but not the exports (issue 22, R4): an organisation must be able to take its
+-- documents out also when its storage is full, which is when it most needs to. Each export is
+-- bounded instead: one export at a time is made, and when one is ready the organisation's
+-- earlier exports are removed (the app offers only the latest; each could be as large as
+-- everything the organisation holds).
 
 -- ============================================================================================
 -- Tables
@@ -99,10 +106,15 @@ $$;
 
 -- Adds the documents of an import (checked by the server) to its organisation in the caller's
 -- transaction, which the server runs as the admin who started it (so the history and
--- `uploaded_by` name them): each file's storage row (the bytes are already stored under
--- `version`), then the document. The responsible member is the person of the same e-mail
--- address when they are an active member here, else the admin. The quota trigger on
--- storage.objects refuses the whole import when it does not fit.
+-- `uploaded_by` name them), in two statements: their files' storage rows (the bytes are
+-- already stored under `version`), then the documents, so that the checks made once per
+-- statement (the storage quota, the document counters) run once per import. The uploaded
+-- ZIP's row goes in the same transaction, so that it does not count against the room its
+-- documents need (the server removes its bytes after the commit). The responsible member is
+-- the person of the same e-mail address when they are an active member here, else the admin.
+-- The quota trigger on storage.objects refuses the whole import when it does not fit (the job
+-- asks `private.organization_storage_room` first, 04_storage.sql). Returns how many documents
+-- were added.
 create function private.finish_organization_import(import_id uuid, documents jsonb)
 returns integer
 language plpgsql
@@ -111,32 +123,42 @@ set search_path = ''
 as $$
 declare
   _import public.organization_imports;
-  _document jsonb;
-  _path text;
-  _responsible uuid;
-  _count integer := 0;
+  _folder text;
+  _count integer;
 begin
   select * into _import from public.organization_imports i where i.id = import_id for update;
   if _import.id is null or _import.status <> 'running' then
     raise exception 'The import is not running';
   end if;
-  for _document in select * from jsonb_array_elements(documents) loop
-    _path := 'documents/' || _import.organization_id || '/' || (_document ->> 'object_name');
-    insert into storage.objects (bucket_id, name, owner, owner_id, version, metadata)
-    values ('documents', _path, _import.requested_by, _import.requested_by::text,
-            _document ->> 'version', _document -> 'metadata');
-    select p.id into _responsible from public.user_profiles p
-    where p.organization_id = _import.organization_id and p.is_active
-      and lower(p.email) = lower(_document ->> 'responsible_email');
-    insert into public.documents (organization_id, name, category, expiry_date, size, file_path,
-                                  tags, description, uploaded_by, responsible_id)
-    values (_import.organization_id, _document ->> 'name', _document ->> 'category',
-            (_document ->> 'expiry_date')::date, (_document ->> 'size')::bigint, _path,
-            coalesce(array(select jsonb_array_elements_text(_document -> 'tags')), '{}'),
-            _document ->> 'description', _import.requested_by,
-            coalesce(_responsible, _import.requested_by));
-    _count := _count + 1;
-  end loop;
+  _folder := 'documents/' || _import.organization_id || '/';
+  -- Storage refuses a direct delete of its rows unless asked to, as hosted Storage does.
+  perform set_config('storage.allow_delete_query', 'true', true);
+  delete from storage.objects o where o.bucket_id = 'imports' and o.name = _import.file_path;
+
+  insert into storage.objects (bucket_id, name, owner, owner_id, version, metadata)
+  select 'documents', _folder || (x.value ->> 'object_name'), _import.requested_by,
+         _import.requested_by::text, x.value ->> 'version', x.value -> 'metadata'
+  from jsonb_array_elements(finish_organization_import.documents) with ordinality x
+  order by x.ordinality;
+
+  -- The responsible member is the person of the same e-mail address when they are an active
+  -- member here, else the admin.
+  insert into public.documents (organization_id, name, category, expiry_date, size, file_path,
+                                tags, description, uploaded_by, responsible_id)
+  select _import.organization_id, x.value ->> 'name', x.value ->> 'category',
+         (x.value ->> 'expiry_date')::date, (x.value ->> 'size')::bigint,
+         _folder || (x.value ->> 'object_name'),
+         coalesce(array(select jsonb_array_elements_text(x.value -> 'tags')), '{}'),
+         x.value ->> 'description', _import.requested_by,
+         coalesce((select p.id from public.user_profiles p
+                   where p.organization_id = _import.organization_id and p.is_active
+                     and lower(p.email) = lower(x.value ->> 'responsible_email')
+                   limit 1),
+                  _import.requested_by)
+  from jsonb_array_elements(finish_organization_import.documents) with ordinality x
+  order by x.ordinality;
+  get diagnostics _count = row_count;
+
   update public.organization_imports
   set status = 'done', document_count = _count, finished_at = now(), error = null
   where id = import_id;
@@ -181,6 +203,42 @@ begin
   if cardinality(_versions) > 0 then
     perform private.enqueue_job('storage.remove-files',
                                 jsonb_build_object('versions', to_jsonb(_versions)));
+  end if;
+  return cardinality(_versions);
+end
+$$;
+
+-- Removes earlier exports of an organisation once `export_id` is ready: their rows stay,
+-- `expired`, as a record; their files' bytes go by the job `storage.remove-files`.
+create function private.remove_earlier_exports(organization_id uuid, export_id uuid)
+returns integer
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  _versions text[];
+begin
+  perform set_config('storage.allow_delete_query', 'true', true);
+  with earlier as (
+    update public.organization_exports e
+    set status = 'expired', file_path = null
+    where e.organization_id = remove_earlier_exports.organization_id
+      and e.status = 'ready' and e.id <> remove_earlier_exports.export_id
+    returning e.id
+  ), removed as (
+    delete from storage.objects o
+    using earlier e
+    where o.bucket_id = 'exports'
+      and o.name = remove_earlier_exports.organization_id || '/' || e.id || '.zip'
+    returning o.version
+  )
+  select coalesce(array_agg(r.version) filter (where r.version is not null), '{}')
+  into _versions from removed r;
+  if cardinality(_versions) > 0 then
+    perform private.enqueue_job('storage.remove-files',
+                                jsonb_build_object('versions', to_jsonb(_versions)),
+                                remove_earlier_exports.organization_id);
   end if;
   return cardinality(_versions);
 end
@@ -300,6 +358,8 @@ revoke all on function private.transfer_admin(text) from public, anon, authentic
 revoke all on function private.finish_organization_import(uuid, jsonb)
   from public, anon, authenticated;
 revoke all on function private.expire_organization_transfers(timestamptz)
+  from public, anon, authenticated;
+revoke all on function private.remove_earlier_exports(uuid, uuid)
   from public, anon, authenticated;
 revoke all on function public.start_organization_export(boolean) from public, anon, authenticated;
 revoke all on function public.start_organization_import(text) from public, anon, authenticated;

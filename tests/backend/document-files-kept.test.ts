@@ -184,6 +184,30 @@ describe('the files of documents, versions and the trash', () => {
     expect(await bytesOf(document.versions[0]!)).toBe('v1');
   });
 
+  it('refuses a second document pointing at a file another document, version or the trash holds', async () => {
+    const document = await documentWithVersions();
+    const trashed = await uploadDocument(user, church, { name: 'old.txt', content: 'old' });
+    unwrap(await user.client.rpc('delete_documents', { document_ids: [trashed.id] }), 'trash');
+    for (const file_path of [document.current, document.versions[0]!, trashed.file_path]) {
+      const { error } = await user.client.from('documents').insert({
+        organization_id: church.id,
+        name: 'copy.txt',
+        category: 'Other',
+        size: 2,
+        file_path,
+      });
+      expect(error).toMatchObject({
+        code: '23505',
+        message: 'This file belongs to another document',
+      });
+    }
+    const { count } = await church.master.client
+      .from('documents')
+      .select('id', { count: 'exact', head: true })
+      .eq('name', 'copy.txt');
+    expect(count).toBe(0);
+  });
+
   it('refuses a new upload under a name a document holds whose file is missing', async () => {
     const document = await uploadDocument(user, church, { name: 'lost.txt', content: 'lost' });
     await server.db.transaction(async (tx) => {

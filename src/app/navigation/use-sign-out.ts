@@ -1,26 +1,14 @@
-import { useState } from 'react';
-import { useFeedback } from '../../components/feedback.tsx';
-import { errorMessage } from '../../lib/errors.ts';
+import { useMutation } from '@tanstack/react-query';
 import { useSession } from '../../lib/session.tsx';
 
 /** Signs out; the shell then shows the sign-in form in place of the page. */
 export function useSignOut() {
   const { signOut } = useSession();
-  const { alert } = useFeedback();
-  const [signingOut, setSigningOut] = useState(false);
-
-  const run = async () => {
-    setSigningOut(true);
-    try {
-      await signOut();
-    } catch (error) {
-      // The specification gives no text for this; say it plainly and keep the user informed.
-      console.error('Sign out error', error);
-      await alert(`Failed to sign out: ${errorMessage(error)}`);
-    } finally {
-      setSigningOut(false);
-    }
-  };
-
-  return { signingOut, signOut: run };
+  // The specification gives no text for this failure; it says plainly what failed.
+  const signingOut = useMutation({
+    mutationFn: signOut,
+    meta: { errorMessage: 'Failed to sign out' },
+    onError: (error) => console.error('Sign out error', error),
+  });
+  return { signingOut: signingOut.isPending, signOut: () => signingOut.mutate() };
 }

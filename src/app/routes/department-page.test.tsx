@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { addMember, createOrganization } from '../../testing/backend.ts';
+import { findNotice } from '../../testing/notices.ts';
 import { renderApp } from '../../testing/render.tsx';
 import { seedDocuments } from '../../testing/seed-documents.ts';
 import { TEAM_MANAGED_BY_ADMINS } from './department-page.tsx';
@@ -80,8 +81,7 @@ describe('department page', { timeout: 60_000 }, () => {
     expect(quickActions().queryByRole('button', { name: 'Manage Access' })).not.toBeInTheDocument();
 
     await user.click(quickActions().getByRole('button', { name: 'Manage Team' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent(TEAM_MANAGED_BY_ADMINS);
-    await user.click(screen.getByRole('button', { name: 'OK' }));
+    expect(await findNotice(TEAM_MANAGED_BY_ADMINS)).toBeInTheDocument();
 
     await user.click(quickActions().getByRole('button', { name: 'Department Settings' }));
     const settings = await screen.findByRole('dialog', { name: 'Department Settings' });

@@ -2,10 +2,10 @@ import { Settings, ShieldCheck, Upload, Users } from 'lucide-react';
 import { useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { DetailPageHeader } from '../../components/detail-page-header.tsx';
-import { useFeedback } from '../../components/feedback.tsx';
 import { NotFoundPanel } from '../../components/not-found-panel.tsx';
 import { QuickActions, type QuickAction } from '../../components/quick-actions.tsx';
-import { Spinner } from '../../components/spinner.tsx';
+import { Spinner } from '../../components/ui/spinner.tsx';
+import { useToast } from '../../components/ui/toast.tsx';
 import { findDepartment, type DepartmentDetails } from '../../config/department-details.ts';
 import { paths } from '../../config/paths.ts';
 import { useCategoryDocumentCount } from '../../features/category-documents/api/list-category-documents.ts';
@@ -26,7 +26,7 @@ export const TEAM_MANAGED_BY_ADMINS =
 
 function DepartmentContent({ department }: { department: DepartmentDetails }) {
   const { profile } = useSession();
-  const { alert } = useFeedback();
+  const toast = useToast();
   const organizationId = profile?.organization_id ?? null;
   const isAdmin = isAdminRole(profile?.role);
   // The documents that belong here, listed at the bottom and counted on the Documents card.
@@ -44,7 +44,7 @@ function DepartmentContent({ department }: { department: DepartmentDetails }) {
     { label: 'Upload Documents', icon: Upload, to: paths.upload },
     isAdmin
       ? { label: 'Manage Team', icon: Users, to: paths.users }
-      : { label: 'Manage Team', icon: Users, onClick: () => void alert(TEAM_MANAGED_BY_ADMINS) },
+      : { label: 'Manage Team', icon: Users, onClick: () => toast(TEAM_MANAGED_BY_ADMINS, 'info') },
     { label: 'Department Settings', icon: Settings, onClick: () => setSettingsOpen(true) },
     ...(isAdmin ? [{ label: 'Manage Access', icon: ShieldCheck, to: paths.users }] : []),
   ];

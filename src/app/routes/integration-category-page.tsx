@@ -1,12 +1,12 @@
 import { BarChart3, KeyRound, Plus, Upload } from 'lucide-react';
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { DetailPageHeader } from '../../components/detail-page-header.tsx';
 import { NotFoundPanel } from '../../components/not-found-panel.tsx';
 import { QuickActions } from '../../components/quick-actions.tsx';
-import { Spinner } from '../../components/spinner.tsx';
+import { Spinner } from '../../components/ui/spinner.tsx';
 import { Button } from '../../components/ui/button.tsx';
-import { FormError } from '../../components/ui/form-error.tsx';
+import { ErrorPanel } from '../../components/ui/form-error.tsx';
 import {
   findOperationsCategory,
   type OperationsCategoryDetails,
@@ -17,10 +17,7 @@ import {
   tagSpellings,
   type DocumentMatch,
 } from '../../features/category-documents/lib/document-match.ts';
-import {
-  useSaveIntegrationContact,
-  type ContactDetails,
-} from '../../features/operations/api/save-integration-contact.ts';
+import { useSaveContact } from '../../features/operations/api/save-integration-contact.ts';
 import { CategoryPanel } from '../../features/operations/components/category-panel.tsx';
 import { CategoryStatCards } from '../../features/operations/components/category-stat-cards.tsx';
 import { CorporateStatusPanel } from '../../features/operations/components/corporate-status-panel.tsx';
@@ -52,12 +49,7 @@ function CategoryContent({ category }: { category: OperationsCategoryDetails }) 
   const canEdit = isMasterAdminRole(profile?.role) && !cards.error;
   const canEditContacts = isAdmin && !cards.error;
   const editor = useIntegrationEditor(organizationId, category.key);
-  const { mutateAsync: saveContactAsync } = useSaveIntegrationContact(organizationId);
-  const saveContact = useCallback(
-    (integrationKey: string, contact: ContactDetails) =>
-      saveContactAsync({ integrationKey, contact }),
-    [saveContactAsync],
-  );
+  const saveContact = useSaveContact(organizationId);
   const [adding, setAdding] = useState(false);
 
   return (
@@ -96,10 +88,11 @@ function CategoryContent({ category }: { category: OperationsCategoryDetails }) 
           <h2 id="integrations-heading" className="text-lg font-semibold text-gray-900">
             {category.label} Tools
           </h2>
-          <FormError>
-            {cards.error &&
-              `Your organization’s integration settings could not be loaded: ${cards.error}`}
-          </FormError>
+          {cards.error && (
+            <ErrorPanel
+              title={`Your organization’s integration settings could not be loaded: ${cards.error}`}
+            />
+          )}
           {cards.loading ? (
             <Spinner label="Loading integrations..." />
           ) : (

@@ -11,6 +11,7 @@ import {
   type TestOrganization,
   type TestUser,
 } from '../../testing/backend.ts';
+import { findNotice } from '../../testing/notices.ts';
 import { renderApp } from '../../testing/render.tsx';
 
 // The first render loads the route's chunk and talks to a real backend on a busy machine.
@@ -51,10 +52,10 @@ async function confirmWith(answer: string, question: string) {
   await waitFor(() => expect(dialog).not.toBeInTheDocument());
 }
 
-async function expectAlert(text: string) {
-  const dialog = await screen.findByRole('dialog', { name: 'Notice' });
-  expect(within(dialog).getByRole('alert')).toHaveTextContent(text);
-  await userEvent.click(within(dialog).getByRole('button', { name: 'OK' }));
+/** The notice of an action's outcome; nothing opens over the page to say it. */
+async function expectNotice(text: string) {
+  expect(await findNotice(text)).toBeInTheDocument();
+  expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
 }
 
 describe('User Management', () => {
@@ -194,7 +195,7 @@ describe('User Management', () => {
     expect(restored.data).toEqual([{ id: org.organizationId }]);
   });
 
-  it('alerts with the reason when an action is refused', async () => {
+  it('says why when an action is refused', async () => {
     const org = await createOrganization();
     const admin = await addMember(org, 'admin');
     const member = await addMember(org, 'user');
@@ -209,22 +210,22 @@ describe('User Management', () => {
 
     await userEvent.click(within(rowOf(member.email)).getByRole('button', { name: /Deactivate/ }));
     await confirmWith('Deactivate', 'Are you sure you want to deactivate this user?');
-    await expectAlert('Failed to deactivate user: Insufficient permissions to deactivate users');
+    await expectNotice('Failed to deactivate user: Insufficient permissions to deactivate users');
 
     await userEvent.click(
       within(rowOf(inactive.email)).getByRole('button', { name: /Reactivate/ }),
     );
-    await expectAlert('Failed to reactivate user: Insufficient permissions to reactivate users');
+    await expectNotice('Failed to reactivate user: Insufficient permissions to reactivate users');
   });
 
-  it('alerts "Failed to update user role: …" when the member is gone', async () => {
+  it('says "Failed to update user role: …" when the member is gone', async () => {
     const org = await createOrganization();
     const member = await addMember(org, 'user');
     await openUsersPage(org.masterAdmin);
     await serviceClient().from('user_profiles').delete().eq('id', member.userId);
 
     await userEvent.selectOptions(within(rowOf(member.email)).getByRole('combobox'), 'admin');
-    await expectAlert('Failed to update user role: User not found');
+    await expectNotice('Failed to update user role: User not found');
   });
 
   it('shows "Error: {message}" when the members cannot be loaded', async () => {
@@ -313,7 +314,7 @@ describe('Pending Invitations', () => {
 
     await userEvent.click(within(rowOf(gone.email)).getByRole('button', { name: /Cancel/ }));
     await confirmWith('Cancel invitation', 'Are you sure you want to cancel this invitation?');
-    await expectAlert('Failed to cancel invitation: Invitation not found');
+    await expectNotice('Failed to cancel invitation: Invitation not found');
 
     // A failure that carries no message at all.
     network.use(
@@ -324,7 +325,7 @@ describe('Pending Invitations', () => {
     );
     await userEvent.click(within(rowOf(other.email)).getByRole('button', { name: /Cancel/ }));
     await confirmWith('Cancel invitation', 'Are you sure you want to cancel this invitation?');
-    await expectAlert('Failed to cancel invitation: Unknown error');
+    await expectNotice('Failed to cancel invitation: Unknown error');
   });
 
   it('sends a member a password reset link, and says when e-mail is not set up', async () => {
@@ -341,14 +342,16 @@ describe('Pending Invitations', () => {
       `Send ${member.email} a link to set a new password? The link goes to their own address and works once, for one hour.`,
     );
     // The test backend has no SMTP server: nothing can be sent, and the admin is told so.
-    await expectAlert('E-mail is not set up on this installation, so no reset link could be sent.');
+    await expectNotice(
+      'E-mail is not set up on this installation, so no reset link could be sent.',
+    );
 
     // A second request within the minute is refused by the server.
     await userEvent.click(
       within(rowOf(member.email)).getByRole('button', { name: /Reset password/ }),
     );
     await confirmWith('Send link', `Send ${member.email} a link`);
-    await expectAlert(
+    await expectNotice(
       'Failed to send reset link: A reset link was sent to this member less than a minute ago',
     );
   });

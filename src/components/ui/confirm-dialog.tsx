@@ -1,6 +1,7 @@
 import { useRef, type ReactNode } from 'react';
-import { Modal } from '../modal.tsx';
+import { Modal } from './modal.tsx';
 import { Button } from './button.tsx';
+import { DialogActions } from './dialog-actions.tsx';
 
 export interface ConfirmDialogProps {
   /** The dialog's name; "Please confirm" unless the question needs another. */
@@ -35,14 +36,14 @@ export function ConfirmDialog({
   return (
     <Modal title={title} onClose={onCancel} size="sm" initialFocus={cancelRef}>
       <p className="text-sm text-gray-700">{message}</p>
-      <div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+      <DialogActions>
         <Button ref={cancelRef} variant="secondary" onClick={onCancel}>
           {cancelLabel}
         </Button>
         <Button variant={destructive ? 'destructive' : 'primary'} onClick={onConfirm}>
           {confirmLabel}
         </Button>
-      </div>
+      </DialogActions>
     </Modal>
   );
 }

@@ -1,4 +1,12 @@
-import { useId, type ComponentProps, type ReactNode } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type ComponentProps,
+  type ReactNode,
+} from 'react';
 
 /** The look of a text field, select or text area; red while it holds an error. */
 export function controlClass(invalid = false): string {
@@ -100,4 +108,46 @@ export function FormField({
       )}
     </div>
   );
+}
+
+/** What a form found wrong when it was sent, by field, in the words to show under each. */
+export type FieldProblems<Field extends string> = Partial<Record<Field, string>>;
+
+/**
+ * The problems a form found when it was sent, shown under their fields (`FormField`'s
+ * `error`): `report(problems)` on sending, which also puts the focus on the first field in
+ * error so that a screen reader reads its label and error; `clear(field)` when a field
+ * changes, so its message goes as it is corrected (and the focus stays where the person types).
+ * Attach `formRef` to the form.
+ */
+export function useFormProblems<Field extends string>() {
+  const formRef = useRef<HTMLFormElement>(null);
+  const [state, setState] = useState<{ problems: FieldProblems<Field> | null; sent: number }>({
+    problems: null,
+    sent: 0,
+  });
+  const focusedFor = useRef(0);
+  const { problems, sent } = state;
+  useEffect(() => {
+    if (sent === focusedFor.current) return;
+    focusedFor.current = sent;
+    if (problems) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [problems, sent]);
+
+  /** Shows what was found (nothing: clears them all); true when there is something. */
+  const report = useCallback((found: FieldProblems<Field> | null): boolean => {
+    const any = found !== null && Object.values(found).some(Boolean);
+    setState((current) => ({ problems: any ? found : null, sent: current.sent + 1 }));
+    return any;
+  }, []);
+  const clear = useCallback((...fields: Field[]) => {
+    setState((current) => {
+      if (!current.problems || !fields.some((field) => current.problems?.[field])) return current;
+      const rest = { ...current.problems };
+      for (const field of fields) delete rest[field];
+      return { ...current, problems: Object.keys(rest).length > 0 ? rest : null };
+    });
+  }, []);
+
+  return { formRef, problems, report, clear };
 }

@@ -1,21 +1,21 @@
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { TOAST_DURATION_MS, ToastProvider, useToast } from './toast.tsx';
+import { TOAST_DURATION_MS, ToastProvider, useToast, type ToastTone } from './toast.tsx';
 
-function Trigger({ message }: { message: string }) {
+function Trigger({ message, tone }: { message: string; tone?: ToastTone }) {
   const toast = useToast();
   return (
-    <button type="button" onClick={() => toast(message)}>
+    <button type="button" onClick={() => toast(message, tone)}>
       Send
     </button>
   );
 }
 
-function setup() {
+function setup(message = 'Email sent successfully!', tone?: ToastTone) {
   render(
     <ToastProvider>
-      <Trigger message="Email sent successfully!" />
+      <Trigger message={message} tone={tone} />
     </ToastProvider>,
   );
   return screen.getByRole('log', { name: 'Notifications' });
@@ -52,6 +52,29 @@ describe('toasts', () => {
     act(() => vi.advanceTimersByTime(TOAST_DURATION_MS * 2));
     expect(region).toHaveTextContent('Email sent successfully!');
     act(() => notice.dispatchEvent(new MouseEvent('mouseout', { bubbles: true })));
+    act(() => vi.advanceTimersByTime(TOAST_DURATION_MS));
+    expect(region).toBeEmptyDOMElement();
+  });
+
+  it('keeps a failure on screen until it is dismissed, in the danger tone', () => {
+    vi.useFakeTimers();
+    const region = setup('Failed to delete document: permission denied', 'error');
+    act(() => screen.getByRole('button', { name: 'Send' }).click());
+    act(() => vi.advanceTimersByTime(TOAST_DURATION_MS * 5));
+    const notice = screen.getByText('Failed to delete document: permission denied').parentElement!;
+    expect(notice).toHaveAttribute('data-tone', 'danger');
+    act(() => screen.getByRole('button', { name: 'Dismiss notification' }).click());
+    expect(region).toBeEmptyDOMElement();
+  });
+
+  it('shows information in its own tone, and lets it go by itself', () => {
+    vi.useFakeTimers();
+    const region = setup('Ask an admin to invite someone.', 'info');
+    act(() => screen.getByRole('button', { name: 'Send' }).click());
+    expect(screen.getByText('Ask an admin to invite someone.').parentElement).toHaveAttribute(
+      'data-tone',
+      'info',
+    );
     act(() => vi.advanceTimersByTime(TOAST_DURATION_MS));
     expect(region).toBeEmptyDOMElement();
   });

@@ -1,4 +1,4 @@
-import { CheckCircle2, X } from 'lucide-react';
+import { AlertTriangle, CheckCircle2, Info, X, type LucideIcon } from 'lucide-react';
 import {
   createContext,
   useCallback,
@@ -13,34 +13,50 @@ import { createPortal } from 'react-dom';
 /** How long a notice stays, unless the pointer or the focus rests on it. */
 export const TOAST_DURATION_MS = 6000;
 
+/**
+ * What a notice reports: something done (`success`, the default), something to know (`info`),
+ * or an action that failed (`error`: the one handler of failed mutations, `lib/query-client.ts`).
+ */
+export type ToastTone = 'success' | 'info' | 'error';
+
 interface Notice {
   id: number;
   message: string;
+  tone: ToastTone;
 }
 
-type ShowToast = (message: string) => void;
+type ShowToast = (message: string, tone?: ToastTone) => void;
+
+const LOOKS: Record<ToastTone, { icon: LucideIcon; dataTone: string }> = {
+  success: { icon: CheckCircle2, dataTone: 'success' },
+  info: { icon: Info, dataTone: 'info' },
+  error: { icon: AlertTriangle, dataTone: 'danger' },
+};
 
 const ToastContext = createContext<ShowToast | null>(null);
 
 function ToastItem({ notice, onDismiss }: { notice: Notice; onDismiss: (id: number) => void }) {
   // Reading a notice (pointer over it, or the focus on its button) keeps it on screen.
   const [held, setHeld] = useState(false);
+  // A failure stays until it is dismissed: the person must be able to read why, at their pace.
+  const lasting = notice.tone === 'error';
   useEffect(() => {
-    if (held) return;
+    if (held || lasting) return;
     const timer = setTimeout(() => onDismiss(notice.id), TOAST_DURATION_MS);
     return () => clearTimeout(timer);
-  }, [held, notice.id, onDismiss]);
+  }, [held, lasting, notice.id, onDismiss]);
+  const { icon: Icon, dataTone } = LOOKS[notice.tone];
 
   return (
     <div
-      data-tone="success"
+      data-tone={dataTone}
       onMouseEnter={() => setHeld(true)}
       onMouseLeave={() => setHeld(false)}
       onFocus={() => setHeld(true)}
       onBlur={() => setHeld(false)}
       className="pointer-events-auto flex w-full max-w-sm items-start gap-3 rounded-lg border border-tone-200 bg-white p-3 shadow-lg"
     >
-      <CheckCircle2 className="mt-0.5 h-5 w-5 shrink-0 text-tone-600" aria-hidden="true" />
+      <Icon className="mt-0.5 h-5 w-5 shrink-0 text-tone-600" aria-hidden="true" />
       <p className="min-w-0 flex-1 text-sm break-words text-gray-900">{notice.message}</p>
       <button
         type="button"
@@ -55,8 +71,10 @@ function ToastItem({ notice, onDismiss }: { notice: Notice; onDismiss: (id: numb
 }
 
 /**
- * Passing notices that need no decision ("Email sent successfully!"): shown at the bottom of
- * the screen for a few seconds, each with a Dismiss button, without taking the focus.
+ * Notices that need no decision ("Email sent successfully!", "Failed to delete document: …"):
+ * shown at the bottom right of the screen (on a phone at the top, where they cannot cover a
+ * dialog's buttons, which sit at the bottom there), each with a Dismiss button, without taking
+ * the focus; a success or information for a few seconds, a failure until it is dismissed.
  *
  * The notices sit in one live region that is always on the page, so screen readers announce
  * each one as it is added. It is a `log` (polite: new entries are read in order, old ones may
@@ -70,10 +88,10 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   const dismiss = useCallback((id: number) => {
     setNotices((current) => current.filter((notice) => notice.id !== id));
   }, []);
-  const show = useCallback<ShowToast>((message) => {
+  const show = useCallback<ShowToast>((message, tone = 'success') => {
     nextId.current += 1;
     const id = nextId.current;
-    setNotices((current) => [...current, { id, message }]);
+    setNotices((current) => [...current, { id, message, tone }]);
   }, []);
   return (
     <ToastContext.Provider value={show}>
@@ -83,7 +101,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
           role="log"
           aria-live="polite"
           aria-label="Notifications"
-          className="pointer-events-none fixed inset-x-0 bottom-0 z-[60] flex flex-col items-center gap-2 p-4 sm:items-end"
+          className="pointer-events-none fixed inset-x-0 top-0 z-[60] flex flex-col items-center gap-2 p-4 sm:top-auto sm:bottom-0 sm:items-end"
         >
           {notices.map((notice) => (
             <ToastItem key={notice.id} notice={notice} onDismiss={dismiss} />
@@ -95,7 +113,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   );
 }
 
-/** Shows a passing notice: `toast('Email sent successfully!')`. */
+/** Shows a notice: `toast('Email sent successfully!')`, `toast(TEAM_MANAGED_BY_ADMINS, 'info')`. */
 export function useToast(): ShowToast {
   const value = useContext(ToastContext);
   if (!value) throw new Error('useToast must be used inside <ToastProvider>');

@@ -1,7 +1,7 @@
 import { History } from 'lucide-react';
 import { useState } from 'react';
 import { ActivityList } from '../../components/activity-list.tsx';
-import { Spinner } from '../../components/spinner.tsx';
+import { Spinner } from '../../components/ui/spinner.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { ErrorPanel } from '../../components/ui/form-error.tsx';
 import { ACTIVITY_AREAS, type ActivityArea } from '../../lib/activity.ts';
@@ -10,6 +10,7 @@ import { isAdminRole } from '../../lib/roles.ts';
 import { useSession } from '../../lib/session.tsx';
 import { ACTIVITY_PAGE_SIZE, useActivity, useMembers, type ActivityQuery } from './api/activity.ts';
 import { TransferPanel } from './transfer-panel.tsx';
+import { Card } from '../../components/ui/card.tsx';
 
 /**
  * `/activity` (admins): the organisation's history, newest first, filterable by person, kind
@@ -121,9 +122,9 @@ function ActivityLog() {
         <p className="text-sm text-gray-600">No activity found.</p>
       )}
       {activity.data && activity.data.entries.length > 0 && (
-        <div className="rounded-lg border border-gray-200 bg-white px-4 shadow-sm">
+        <Card padding="none" className="px-4">
           <ActivityList entries={activity.data.entries} label="Activity" />
-        </div>
+        </Card>
       )}
       {activity.data && activity.data.total > ACTIVITY_PAGE_SIZE && (
         <nav aria-label="Pages" className="flex items-center justify-between text-sm text-gray-600">

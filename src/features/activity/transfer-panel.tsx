@@ -1,13 +1,17 @@
 import { Download, FileArchive, Upload } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button } from '../../components/ui/button.tsx';
+import { Card } from '../../components/ui/card.tsx';
+import { Checkbox } from '../../components/ui/checkbox.tsx';
+import { FileDrop } from '../../components/ui/file-drop.tsx';
 import { ErrorPanel } from '../../components/ui/form-error.tsx';
+import { FormField } from '../../components/ui/form-field.tsx';
 import { errorMessage } from '../../lib/errors.ts';
 import { formatDateTime, formatFileSize } from '../../lib/format.ts';
 import { useSession } from '../../lib/session.tsx';
 import {
-  exportDownloadUrl,
+  useDownloadExport,
   useLatestExport,
   useLatestImport,
   useStartExport,
@@ -22,10 +26,7 @@ import {
  */
 export function TransferPanel() {
   return (
-    <section
-      aria-labelledby="transfer-heading"
-      className="space-y-4 rounded-lg border border-gray-200 bg-white p-4 shadow-sm"
-    >
+    <Card as="section" aria-labelledby="transfer-heading" className="space-y-4">
       <div>
         <h2
           id="transfer-heading"
@@ -40,7 +41,7 @@ export function TransferPanel() {
       </div>
       <ExportControls />
       <ImportControls />
-    </section>
+    </Card>
   );
 }
 
@@ -65,7 +66,7 @@ function ExportControls() {
   const latest = useLatestExport();
   const start = useStartExport();
   const [includeVersions, setIncludeVersions] = useState(false);
-  const [downloadError, setDownloadError] = useState<string | null>(null);
+  const download = useDownloadExport();
   const queryClient = useQueryClient();
   const row = latest.data;
   const running = row?.status === 'queued' || row?.status === 'running';
@@ -77,16 +78,6 @@ function ExportControls() {
       void queryClient.invalidateQueries({ queryKey: ['activity'] });
     }
   }, [status, queryClient]);
-
-  const download = async () => {
-    if (!row) return;
-    setDownloadError(null);
-    try {
-      window.location.assign(await exportDownloadUrl(row));
-    } catch (error) {
-      setDownloadError(errorMessage(error));
-    }
-  };
 
   return (
     <div className="space-y-2">
@@ -100,16 +91,19 @@ function ExportControls() {
         >
           Start export
         </Button>
-        <label className="flex items-center gap-2 text-sm text-gray-700">
-          <input
-            type="checkbox"
-            checked={includeVersions}
-            onChange={(event) => setIncludeVersions(event.target.checked)}
-          />
-          Include earlier versions
-        </label>
+        <Checkbox
+          checked={includeVersions}
+          onChange={(event) => setIncludeVersions(event.target.checked)}
+          label="Include earlier versions"
+        />
         {row?.status === 'ready' && (
-          <Button variant="secondary" icon={Download} onClick={() => void download()}>
+          <Button
+            variant="secondary"
+            icon={Download}
+            busy={download.isPending}
+            busyLabel="Preparing..."
+            onClick={() => download.mutate(row)}
+          >
             Download
           </Button>
         )}
@@ -119,15 +113,11 @@ function ExportControls() {
           {exportStatus(row)}
         </p>
       )}
-      {start.isError && (
-        <ErrorPanel title={`The export could not be started: ${errorMessage(start.error)}`} />
-      )}
       {latest.isError && (
         <ErrorPanel
           title={`The export status could not be loaded: ${errorMessage(latest.error)}`}
         />
       )}
-      {downloadError && <ErrorPanel title={downloadError} />}
     </div>
   );
 }
@@ -149,7 +139,6 @@ function ImportControls() {
   const latest = useLatestImport();
   const start = useStartImport();
   const queryClient = useQueryClient();
-  const input = useRef<HTMLInputElement>(null);
   const [file, setFile] = useState<File | null>(null);
   const row = latest.data;
   const running = row?.status === 'queued' || row?.status === 'running';
@@ -168,27 +157,25 @@ function ImportControls() {
     start.mutate(
       { file, organizationId: profile.organization_id },
       {
-        onSuccess: () => {
-          setFile(null);
-          if (input.current) input.current.value = '';
-        },
+        onSuccess: () => setFile(null),
       },
     );
   };
 
   return (
     <div className="space-y-2 border-t border-gray-200 pt-4">
-      <div className="flex flex-wrap items-center gap-3">
-        <label className="text-sm font-medium text-gray-700">
-          ZIP to import
-          <input
-            ref={input}
-            type="file"
+      <FormField label="ZIP to import" hint="A ZIP exported from Steward.">
+        {(field) => (
+          <FileDrop
+            {...field}
             accept=".zip,application/zip"
-            className="mt-1 block text-sm text-gray-700"
-            onChange={(event) => setFile(event.target.files?.[0] ?? null)}
+            chosen={file}
+            disabled={start.isPending || running}
+            onFiles={([chosen]) => chosen && setFile(chosen)}
           />
-        </label>
+        )}
+      </FormField>
+      <div className="flex flex-wrap items-center gap-3">
         <Button
           variant="secondary"
           icon={Upload}
@@ -204,9 +191,6 @@ function ImportControls() {
         <p role="status" className="text-sm text-gray-700">
           {importStatus(row)}
         </p>
-      )}
-      {start.isError && (
-        <ErrorPanel title={`The import could not be started: ${errorMessage(start.error)}`} />
       )}
     </div>
   );

@@ -1,5 +1,7 @@
-import { MailCheck, XCircle } from 'lucide-react';
+import { MailCheck } from 'lucide-react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
+import { InvalidLink } from '../../components/invalid-link.tsx';
+import { AuthLayout } from '../../components/ui/auth-layout.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { FormError } from '../../components/ui/form-error.tsx';
 import { paths } from '../../config/paths.ts';
@@ -43,67 +45,38 @@ export function ConfirmEmailPage() {
   const navigate = useNavigate();
   const confirm = useConfirmEmail();
 
-  let content;
-  if (
-    !tokenHash ||
-    !isConfirmation(type) ||
-    confirm.error instanceof ConfirmationLinkInvalidError
-  ) {
-    content = (
-      <>
-        <XCircle className="mx-auto h-12 w-12 text-destructive-500" aria-hidden="true" />
-        <h1 className="mt-4 text-2xl font-bold text-gray-900">Invalid Link</h1>
-        <p role="alert" className="mt-2 text-sm text-gray-600">
-          {tokenHash && isConfirmation(type)
-            ? CONFIRMATION_LINK_INVALID
-            : 'Invalid confirmation link'}
-        </p>
-        <Button className="mt-6" onClick={() => void navigate(paths.dashboard)}>
-          Go to Login
-        </Button>
-      </>
-    );
-  } else {
-    const text = TEXTS[type];
-    content = (
-      <>
-        <MailCheck className="mx-auto h-12 w-12 text-primary-600" aria-hidden="true" />
-        <h1 className="mt-4 text-2xl font-bold text-gray-900">{text.heading}</h1>
-        {confirm.isSuccess ? (
-          <>
-            <p role="status" className="mt-2 text-sm text-gray-600">
-              {'email' in confirm.data ? `${text.done} ${confirm.data.email}.` : OTHER_LINK_NEEDED}
-            </p>
-            <Button className="mt-6" onClick={() => void navigate(paths.dashboard)}>
-              Continue
-            </Button>
-          </>
-        ) : (
-          <>
-            <div className="mt-4 text-left">
-              <FormError>
-                {confirm.isError ? errorMessage(confirm.error, 'Failed to confirm') : null}
-              </FormError>
-            </div>
-            <Button
-              className="mt-6"
-              busy={confirm.isPending}
-              busyLabel="Confirming..."
-              onClick={() => confirm.mutate({ tokenHash, type })}
-            >
-              {text.action}
-            </Button>
-          </>
-        )}
-      </>
-    );
+  if (!tokenHash || !isConfirmation(type))
+    return <InvalidLink message="Invalid confirmation link" />;
+  if (confirm.error instanceof ConfirmationLinkInvalidError) {
+    return <InvalidLink message={CONFIRMATION_LINK_INVALID} />;
   }
-
+  const text = TEXTS[type];
   return (
-    <main className="flex min-h-screen items-center justify-center bg-gray-50 px-4 py-12">
-      <section className="w-full max-w-md rounded-lg border border-gray-200 bg-white p-8 text-center shadow-sm">
-        {content}
-      </section>
-    </main>
+    <AuthLayout icon={MailCheck} title={text.heading}>
+      {confirm.isSuccess ? (
+        <>
+          <p role="status" className="text-center text-sm text-gray-600">
+            {'email' in confirm.data ? `${text.done} ${confirm.data.email}.` : OTHER_LINK_NEEDED}
+          </p>
+          <Button className="mt-6 w-full" onClick={() => void navigate(paths.dashboard)}>
+            Continue
+          </Button>
+        </>
+      ) : (
+        <>
+          <FormError>
+            {confirm.isError ? errorMessage(confirm.error, 'Failed to confirm') : null}
+          </FormError>
+          <Button
+            className="mt-6 w-full"
+            busy={confirm.isPending}
+            busyLabel="Confirming..."
+            onClick={() => confirm.mutate({ tokenHash, type })}
+          >
+            {text.action}
+          </Button>
+        </>
+      )}
+    </AuthLayout>
   );
 }

@@ -5,6 +5,7 @@ import { FetchInterceptor } from '@mswjs/interceptors/fetch';
 import { SetupServerApi } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, createOrganization, signUpUser } from '../../testing/backend.ts';
+import { findNotice } from '../../testing/notices.ts';
 import { renderApp } from '../../testing/render.tsx';
 import {
   readStoredText,
@@ -386,9 +387,9 @@ describe('documents page', () => {
         name: 'Delete',
       }),
     );
-    expect(await screen.findByRole('alert')).toHaveTextContent(
-      'Failed to delete document: permission denied for table documents',
-    );
+    expect(
+      await findNotice('Failed to delete document: permission denied for table documents'),
+    ).toBeInTheDocument();
     expect(screen.getByText('locked.pdf', { selector: 'span' })).toBeInTheDocument();
   });
 
@@ -408,8 +409,12 @@ describe('documents page', () => {
     expect(within(dialog).getByLabelText('Tags')).toHaveValue('a');
     await user.selectOptions(within(dialog).getByLabelText(/Category/), '');
     await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('Please select a category.');
-    await user.click(screen.getByRole('button', { name: 'OK' }));
+    // Said under the field, which takes the focus; the dialog stays as it was.
+    expect(await within(dialog).findByText('Please select a category.')).toBeInTheDocument();
+    expect(within(dialog).getByLabelText(/Category/)).toHaveAccessibleDescription(
+      'Please select a category.',
+    );
+    expect(within(dialog).getByLabelText(/Category/)).toHaveFocus();
 
     await user.selectOptions(within(dialog).getByLabelText(/Category/), 'Governance');
     await user.clear(within(dialog).getByLabelText('Tags'));
@@ -754,8 +759,11 @@ describe('documents page', () => {
     const dialog = await screen.findByRole('dialog');
     await user.clear(within(dialog).getByLabelText('Name'));
     await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('Please enter a name.');
-    await user.click(screen.getByRole('button', { name: 'OK' }));
+    expect(await within(dialog).findByText('Please enter a name.')).toBeInTheDocument();
+    expect(within(dialog).getByLabelText('Name')).toHaveAccessibleDescription(
+      /^The file itself keeps its stored name; its extension stays\. Please enter a name\.$/,
+    );
+    expect(within(dialog).getByLabelText('Name')).toHaveFocus();
     await user.type(within(dialog).getByLabelText('Name'), 'Architect report');
     await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
     expect(await screen.findByText('Architect report.pdf')).toBeInTheDocument();

@@ -1,7 +1,7 @@
 import { Upload } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
-import { Spinner } from '../../components/spinner.tsx';
+import { Spinner } from '../../components/ui/spinner.tsx';
 import { ButtonLink } from '../../components/ui/button-link.tsx';
 import { paths } from '../../config/paths.ts';
 import type { DocumentRecord } from '../../lib/documents.ts';
@@ -13,7 +13,7 @@ import {
   type SearchedDocument,
   type SortColumn,
 } from './api/search-documents.ts';
-import { fetchDocument } from './api/fetch-document.ts';
+import { useDocument } from './api/fetch-document.ts';
 import { BulkActionsBar } from './components/bulk-actions-bar.tsx';
 import { DocumentFilters } from './components/document-filters.tsx';
 import { DocumentPreviewModal } from './components/document-preview-modal.tsx';
@@ -63,31 +63,22 @@ export function DocumentsPage() {
 function useLinkedDocument(open: (document: DocumentRecord) => void) {
   const [params, setParams] = useSearchParams();
   const documentId = params.get('document');
+  const linked = useDocument(documentId);
+  const settled = documentId !== null && !linked.isPending;
+  const found = linked.data ?? null;
   useEffect(() => {
-    if (!documentId) return;
-    let current = true;
-    const forget = () =>
-      setParams(
-        (now) => {
-          const next = new URLSearchParams(now);
-          next.delete('document');
-          return next;
-        },
-        { replace: true },
-      );
-    fetchDocument(documentId).then(
-      (document) => {
-        if (!current) return;
-        open(document);
-        forget();
+    if (!settled) return;
+    // Deleted, or not this organisation's: the list is shown as it is.
+    if (found) open(found);
+    setParams(
+      (now) => {
+        const next = new URLSearchParams(now);
+        next.delete('document');
+        return next;
       },
-      // Deleted, or not this organisation's: the list is shown as it is.
-      () => current && forget(),
+      { replace: true },
     );
-    return () => {
-      current = false;
-    };
-  }, [documentId, open, setParams]);
+  }, [settled, found, open, setParams]);
 }
 
 /**

@@ -5,6 +5,7 @@ import { FetchInterceptor } from '@mswjs/interceptors/fetch';
 import { SetupServerApi } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createOrganization, signUpUser } from '../../testing/backend.ts';
+import { notices } from '../../testing/notices.ts';
 import { renderApp } from '../../testing/render.tsx';
 import { seedStoredDocument, serviceClient } from '../../testing/seed-documents.ts';
 
@@ -48,17 +49,25 @@ async function storedObjects(organizationId: string) {
 }
 
 describe('upload page', () => {
-  it('asks for at least one file, then for a category', async () => {
+  it('asks for at least one file, then for a category, under the fields', async () => {
     const { user } = await openUpload();
     await user.click(screen.getByRole('button', { name: 'Upload Documents' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent(
-      'Please select at least one file to upload.',
-    );
-    await user.click(screen.getByRole('button', { name: 'OK' }));
+    expect(
+      await screen.findByText('Please select at least one file to upload.'),
+    ).toBeInTheDocument();
+    const files = screen.getByLabelText('Choose files to upload');
+    expect(files).toHaveAccessibleDescription(/Please select at least one file to upload\.$/);
+    expect(files).toHaveFocus();
 
-    await user.upload(screen.getByLabelText('Choose files to upload'), file('a.pdf', 'x'));
+    await user.upload(files, file('a.pdf', 'x'));
     await user.click(screen.getByRole('button', { name: 'Upload Documents' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('Please select a category.');
+    expect(await screen.findByText('Please select a category.')).toBeInTheDocument();
+    const category = screen.getByLabelText(/Category/);
+    expect(category).toHaveAccessibleDescription('Please select a category.');
+    expect(category).toHaveFocus();
+    expect(screen.queryByText('Please select at least one file to upload.')).toBeNull();
+    // Nothing opens over the form to say so.
+    expect(screen.queryByRole('dialog')).toBeNull();
   });
 
   it('lists the selected files with sizes and removes one', async () => {
@@ -155,10 +164,13 @@ describe('upload page', () => {
     await user.selectOptions(screen.getByLabelText(/Category/), 'Reports');
     await user.click(screen.getByRole('button', { name: 'Upload Documents' }));
 
-    const alert = await screen.findByRole('alert', {}, { timeout: 10_000 });
-    expect(alert).toHaveTextContent(
-      /^Upload failed: 1 of 2 files could not be uploaded: x+\.pdf \(.+\)\. The other file was uploaded\.$/,
-    );
+    expect(
+      await within(notices()).findByText(
+        /^Upload failed: 1 of 2 files could not be uploaded: x+\.pdf \(.+\)\. The other file was uploaded\.$/,
+        {},
+        { timeout: 10_000 },
+      ),
+    ).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/upload');
     const list = screen.getByRole('region', { name: /Selected files/ });
     expect(within(list).getByText('Uploaded')).toBeInTheDocument();
@@ -171,17 +183,16 @@ describe('upload page', () => {
     ]);
 
     // Trying again sends only the failed file, which fails again; nothing is duplicated.
-    await user.click(screen.getByRole('button', { name: 'OK' }));
     await user.click(screen.getByRole('button', { name: 'Upload Documents' }));
-    expect(await screen.findByRole('alert', {}, { timeout: 10_000 })).toHaveTextContent(
-      /^Upload failed: /,
+    await waitFor(
+      () => expect(within(notices()).getAllByText(/^Upload failed: /)).toHaveLength(2),
+      { timeout: 10_000 },
     );
     expect((await storedDocuments(organization.organizationId)).map((row) => row.name)).toEqual([
       'good.pdf',
     ]);
 
     // The one that went in is a link away, marked in the list.
-    await user.click(screen.getByRole('button', { name: 'OK' }));
     await user.click(screen.getByRole('link', { name: 'See the uploaded file in Documents' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/documents'));
     expect(
@@ -210,7 +221,7 @@ describe('upload page', () => {
   });
 
   it('refuses dropped files of other types up front, naming them', async () => {
-    const { user } = await openUpload();
+    await openUpload();
     const zone = screen.getByText(/Drag and drop files here/).parentElement!;
     fireEvent.drop(zone, {
       dataTransfer: {
@@ -219,14 +230,26 @@ describe('upload page', () => {
     });
     const list = screen.getByRole('region', { name: 'Selected files (1)' });
     expect(within(list).getByText('Budget 2026.pdf')).toBeInTheDocument();
-    expect(screen.getByRole('alert')).toHaveTextContent(
-      'setup.exe, a.sh were not added: only PDF, Word, Excel and image files (JPG, PNG, GIF) can be uploaded.',
+    // Said under the zone, whose picker it describes.
+    const refused =
+      'setup.exe, a.sh were not added: only PDF, Word, Excel and image files (JPG, PNG, GIF) can be uploaded.';
+    expect(screen.getByText(refused)).toBeInTheDocument();
+    expect(screen.getByLabelText('Choose files to upload')).toHaveAccessibleDescription(
+      new RegExp(`${refused.replace(/[.()]/g, '\\$&')}$`),
     );
     expect(list).not.toHaveTextContent('setup.exe');
 
-    // Files chosen afterwards clear the message.
-    await user.upload(screen.getByLabelText('Choose files to upload'), file('two.pdf', 'y'));
-    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    // Files chosen afterwards clear the message; what the picker gives is taken as chosen (the
+    // picker's types are its offer, spec §5), a text file too ("All files" in the picker).
+    const picker = userEvent.setup({ applyAccept: false });
+    await picker.upload(screen.getByLabelText('Choose files to upload'), [
+      file('two.pdf', 'y'),
+      file('notes.txt', 'z', 'text/plain'),
+    ]);
+    expect(screen.queryByText(refused)).not.toBeInTheDocument();
+    expect(
+      within(screen.getByRole('region', { name: 'Selected files (3)' })).getByText('notes.txt'),
+    ).toBeInTheDocument();
   });
 
   it('asks before leaving while files are still uploading', async () => {
@@ -271,7 +294,15 @@ describe('upload page', () => {
     const own = screen.getByRole('group', { name: 'Details of contract.pdf' });
     // Starts from the batch's values.
     expect(within(own).getByLabelText(/Category/)).toHaveValue('Financial');
+    // A file's own details need a category too: said under that file's field.
+    await user.selectOptions(within(own).getByLabelText(/Category/), '');
+    await user.click(screen.getByRole('button', { name: 'Upload Documents' }));
+    expect(within(own).getByLabelText(/Category/)).toHaveAccessibleDescription(
+      'Please select a category for contract.pdf.',
+    );
+    expect(within(own).getByLabelText(/Category/)).toHaveFocus();
     await user.selectOptions(within(own).getByLabelText(/Category/), 'Legal');
+    expect(within(own).getByLabelText(/Category/)).not.toBeInvalid();
     await user.type(within(own).getByLabelText('Tags'), 'lease');
     expect(screen.getByRole('button', { name: 'Apply to all files' })).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Upload Documents' }));
@@ -336,9 +367,9 @@ describe('upload page', () => {
     ]);
     await user.selectOptions(screen.getByLabelText(/Category/), 'Reports');
     await user.click(screen.getByRole('button', { name: 'Upload Documents' }));
-    expect(await screen.findByRole('alert', {}, PAGE)).toHaveTextContent(
-      'empty.pdf (The file is empty)',
-    );
+    expect(
+      await within(notices()).findByText(/empty\.pdf \(The file is empty\)/, {}, PAGE),
+    ).toBeInTheDocument();
     expect((await storedDocuments(organization.organizationId)).map((d) => d.name)).toEqual([
       'full.pdf',
     ]);

@@ -1,8 +1,12 @@
+import { useMutation } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { useFeedback } from '../../components/feedback.tsx';
-import { Spinner } from '../../components/spinner.tsx';
+import { Spinner } from '../../components/ui/spinner.tsx';
 import { Button } from '../../components/ui/button.tsx';
+import { Card } from '../../components/ui/card.tsx';
+import { DialogActions } from '../../components/ui/dialog-actions.tsx';
+import { useFormProblems, type FieldProblems } from '../../components/ui/form-field.tsx';
 import { useLeaveGuard } from '../../components/ui/use-leave-guard.ts';
 import { paths } from '../../config/paths.ts';
 import { useSession } from '../../lib/session.tsx';
@@ -10,7 +14,7 @@ import { DocumentPropertyFields } from './components/document-property-fields.ts
 import { FileDropZone } from './components/file-drop-zone.tsx';
 import { OrganizationRequired } from './components/organization-required.tsx';
 import { SelectedFilesList } from './components/selected-files-list.tsx';
-import { useUploadQueue, type QueuedFile } from './hooks/use-upload-queue.ts';
+import { useUploadQueue, type QueuedFile, type UploadOptions } from './hooks/use-upload-queue.ts';
 import type { DocumentCategory } from '../../config/document-categories.ts';
 import {
   EMPTY_PROPERTY_INPUT,
@@ -32,6 +36,42 @@ function uploadedDocuments(files: readonly QueuedFile[]): UploadedDocument[] {
   );
 }
 
+/** The fields of the form: the files, the batch's category, and a file's own category. */
+type UploadField = 'files' | 'category' | `category-of-${string}`;
+
+/** What the form finds missing when it is sent, in the specification's words (§5). */
+function uploadProblems(
+  pending: readonly QueuedFile[],
+  batch: PropertyInput,
+): FieldProblems<UploadField> {
+  if (pending.length === 0) return { files: 'Please select at least one file to upload.' };
+  const problems: FieldProblems<UploadField> = {};
+  if (pending.some((item) => !item.details) && !hasCategory(batch)) {
+    problems.category = 'Please select a category.';
+  }
+  for (const item of pending) {
+    if (item.details && !hasCategory(item.details)) {
+      problems[`category-of-${item.key}`] = `Please select a category for ${item.file.name}.`;
+    }
+  }
+  return problems;
+}
+
+/**
+ * Sending the queue as one write: when a file fails, the write fails, and the one handler of
+ * failed writes says which files and why (spec §8 `Upload failed: {message}`); the files
+ * that went in stay, marked Uploaded.
+ */
+function useSendQueue(queue: ReturnType<typeof useUploadQueue>) {
+  return useMutation({
+    mutationFn: async (options: UploadOptions) => {
+      const outcome = await queue.upload(options);
+      if (outcome.failed.length > 0) throw new Error(uploadFailureMessage(outcome));
+      return outcome;
+    },
+  });
+}
+
 /**
  * /upload: several files at once, with category, expiry date, tags and description (spec §2),
  * for the whole batch or per file; each file's progress; a warning, with the choice to skip
@@ -41,8 +81,10 @@ function uploadedDocuments(files: readonly QueuedFile[]): UploadedDocument[] {
 export function UploadPage() {
   const { organization, profileLoading } = useSession();
   const navigate = useNavigate();
-  const { alert, confirm } = useFeedback();
+  const { confirm } = useFeedback();
   const queue = useUploadQueue();
+  const send = useSendQueue(queue);
+  const { formRef, problems, report, clear } = useFormProblems<UploadField>();
   const [values, setValues] = useState(EMPTY_PROPERTY_INPUT);
   const [started, setStarted] = useState(false);
   // Every file is in: these are the documents made, for the list to mark.
@@ -61,43 +103,33 @@ export function UploadPage() {
   const uploaded = uploadedDocuments(queue.files);
   const uploadedCount = uploaded.length;
 
-  async function submit(event: React.FormEvent) {
+  function submit(event: React.FormEvent) {
     event.preventDefault();
     if (queue.running) return;
-    if (pending.length === 0) {
-      await alert('Please select at least one file to upload.');
-      return;
-    }
-    const withoutCategory = pending.find((item) => !hasCategory(item.details ?? values));
-    if (withoutCategory) {
-      await alert(
-        withoutCategory.details
-          ? `Please select a category for ${withoutCategory.file.name}.`
-          : 'Please select a category.',
-      );
-      return;
-    }
+    if (report(uploadProblems(pending, values))) return;
     setStarted(true);
     const uploadedBefore = uploadedDocuments(queue.files);
-    const outcome = await queue.upload({
-      organizationId,
-      // Every file about to be uploaded has a category: checked above.
-      propertiesOf: (item) =>
-        toDocumentProperties(
-          (item.details ?? values) as PropertyInput & { category: DocumentCategory },
-        ),
-      keepDuplicate: (file, existing) =>
-        confirm(
-          `"${file.name}" is already in your documents as "${existing[0]}". Upload it again?`,
-          { confirmLabel: 'Keep both', cancelLabel: 'Skip' },
-        ),
-    });
-    if (outcome.failed.length === 0) {
-      const made = [...uploadedBefore, ...uploadedDocuments(outcome.succeeded)];
-      if (made.length > 0) setFinished(made);
-      return;
-    }
-    await alert(uploadFailureMessage(outcome));
+    send.mutate(
+      {
+        organizationId,
+        // Every file about to be uploaded has a category: checked above.
+        propertiesOf: (item) =>
+          toDocumentProperties(
+            (item.details ?? values) as PropertyInput & { category: DocumentCategory },
+          ),
+        keepDuplicate: (file, existing) =>
+          confirm(
+            `"${file.name}" is already in your documents as "${existing[0]}". Upload it again?`,
+            { confirmLabel: 'Keep both', cancelLabel: 'Skip' },
+          ),
+      },
+      {
+        onSuccess: (outcome) => {
+          const made = [...uploadedBefore, ...uploadedDocuments(outcome.succeeded)];
+          if (made.length > 0) setFinished(made);
+        },
+      },
+    );
   }
 
   return (
@@ -106,15 +138,32 @@ export function UploadPage() {
         <h1 className="text-2xl font-semibold text-gray-900">Upload Documents</h1>
         <p className="text-sm text-gray-600">Add files to your organization’s document library.</p>
       </div>
-      <form onSubmit={submit} noValidate className="space-y-6" aria-busy={queue.running}>
-        <FileDropZone onFiles={queue.add} disabled={queue.running} />
+      <form
+        ref={formRef}
+        onSubmit={submit}
+        noValidate
+        className="space-y-6"
+        aria-busy={queue.running}
+      >
+        <FileDropZone
+          onFiles={(files) => {
+            queue.add(files);
+            clear('files');
+          }}
+          disabled={queue.running}
+          error={problems?.files}
+        />
         <SelectedFilesList
           files={queue.files}
           running={queue.running}
           started={started}
           onRemove={queue.remove}
           batch={values}
-          onDetails={queue.setDetails}
+          onDetails={(key, details) => {
+            queue.setDetails(key, details);
+            clear(`category-of-${key}`);
+          }}
+          categoryErrorOf={(key) => problems?.[`category-of-${key}`]}
         />
         {started && !queue.running && uploadedCount > 0 && pending.length > 0 && (
           <p
@@ -133,8 +182,16 @@ export function UploadPage() {
             </Link>
           </p>
         )}
-        <div className="rounded-lg border border-gray-200 bg-white p-4 shadow-sm sm:p-6">
-          <DocumentPropertyFields values={values} onChange={setValues} disabled={queue.running} />
+        <Card>
+          <DocumentPropertyFields
+            values={values}
+            onChange={(next) => {
+              setValues(next);
+              clear('category');
+            }}
+            disabled={queue.running}
+            categoryError={problems?.category}
+          />
           {queue.files.some((item) => item.details !== null) && (
             <div className="mt-4 flex items-center justify-between gap-3 text-sm text-gray-600">
               <p>Some files have their own details; the others get these.</p>
@@ -148,8 +205,8 @@ export function UploadPage() {
               </Button>
             </div>
           )}
-        </div>
-        <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+        </Card>
+        <DialogActions className="">
           <Button
             variant="secondary"
             onClick={() => navigate(paths.documents)}
@@ -160,7 +217,7 @@ export function UploadPage() {
           <Button type="submit" busy={queue.running} busyLabel="Uploading...">
             Upload Documents
           </Button>
-        </div>
+        </DialogActions>
       </form>
     </div>
   );

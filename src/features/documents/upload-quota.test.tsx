@@ -1,10 +1,11 @@
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { File as NodeFile } from 'node:buffer';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { createOrganization } from '../../testing/backend.ts';
+import { notices } from '../../testing/notices.ts';
 import { renderApp } from '../../testing/render.tsx';
 import { serviceClient } from '../../testing/seed-documents.ts';
 
@@ -18,7 +19,7 @@ afterAll(() => network.close());
 
 const FULL = "Your organization's storage is full (quota: 10 GB)";
 
-it("says in the upload alert that the organisation's storage is full, and stores nothing", async () => {
+it("says in the upload's notice that the organisation's storage is full, and stores nothing", async () => {
   const organization = await createOrganization();
   network.use(
     http.post(/\/storage\/v1\/object\/documents\//, () =>
@@ -38,8 +39,8 @@ it("says in the upload alert that the organisation's storage is full, and stores
   await user.selectOptions(screen.getByLabelText(/Category/), 'Reports');
   await user.click(screen.getByRole('button', { name: 'Upload Documents' }));
 
-  const alert = await screen.findByRole('alert', {}, { timeout: 10_000 });
-  expect(alert.textContent).toBe(`Upload failed: ${FULL}`);
+  const notice = await within(notices()).findByText(/^Upload failed/, {}, { timeout: 10_000 });
+  expect(notice.textContent).toBe(`Upload failed: ${FULL}`);
   const { data } = await serviceClient()
     .from('documents')
     .select('id')

@@ -85,15 +85,20 @@ describe('the accept-invitation page', () => {
     await userEvent.type(screen.getByLabelText('Confirm Password'), 'secret2');
     expect(submitButton()).toBeEnabled();
     await userEvent.click(submitButton());
-    expect(screen.getByRole('alert')).toHaveTextContent('Passwords do not match');
+    // Under the field it is about, which takes the focus.
+    expect(screen.getByLabelText('Confirm Password')).toHaveAccessibleDescription(
+      'Passwords do not match',
+    );
+    expect(screen.getByLabelText('Confirm Password')).toHaveFocus();
 
     await userEvent.clear(screen.getByLabelText('Create Password'));
     await userEvent.clear(screen.getByLabelText('Confirm Password'));
     await fillPasswords('12345');
     await userEvent.click(submitButton());
-    expect(screen.getByRole('alert')).toHaveTextContent(
+    expect(screen.getByLabelText('Create Password')).toHaveAccessibleDescription(
       'Password must be at least 6 characters long',
     );
+    expect(screen.queryByText('Passwords do not match')).toBeNull();
 
     // Both fields have their own show/hide toggle.
     const toggles = screen.getAllByRole('button', { name: 'Show password' });

@@ -8,6 +8,7 @@ import {
   signUpUser,
   type TestUser,
 } from '../../testing/backend.ts';
+import { findNotice } from '../../testing/notices.ts';
 import { renderApp } from '../../testing/render.tsx';
 import { configureProvider, connectAs, MockProvider } from './testing/connect.ts';
 
@@ -84,7 +85,11 @@ describe('OAuth Connections page', () => {
     // hosts (the server says so: it alone knows which hosts the installation allows).
     await userEvent.type(within(dialog).getByLabelText('Client ID'), 'gh-client');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
-    expect(within(dialog).getByRole('alert')).toHaveTextContent('Client secret is required');
+    // Said under the field, which takes the focus.
+    expect(within(dialog).getByLabelText('Client secret')).toHaveAccessibleDescription(
+      /Client secret is required$/,
+    );
+    expect(within(dialog).getByLabelText('Client secret')).toHaveFocus();
     await userEvent.type(within(dialog).getByLabelText('Client secret'), 'gh-secret-value');
     await userEvent.type(
       within(dialog).getByLabelText('Token URL'),
@@ -170,7 +175,7 @@ describe('OAuth Connections page', () => {
     expect(within(card('Slack')).queryByText('Connected')).toBeNull();
   });
 
-  it('alerts "Failed to disconnect: …" when the disconnection fails', async () => {
+  it('says "Failed to disconnect: …" when the disconnection fails', async () => {
     const org = await createOrganization();
     await configureProvider(org, provider);
     const member = await addMember(org, 'user');
@@ -188,10 +193,7 @@ describe('OAuth Connections page', () => {
     expect(error).toBeNull();
     await userEvent.click(within(card('Slack')).getByRole('button', { name: 'Disconnect' }));
     await confirmWith('Disconnect', 'Are you sure you want to disconnect Slack?');
-    const notice = await screen.findByRole('dialog', { name: 'Notice' });
-    expect(within(notice).getByRole('alert')).toHaveTextContent(
-      'Failed to disconnect: Connection not found',
-    );
+    expect(await findNotice('Failed to disconnect: Connection not found')).toBeInTheDocument();
   });
 
   it('refreshes a connection that is about to expire when the page opens', async () => {

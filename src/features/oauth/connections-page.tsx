@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Spinner } from '../../components/spinner.tsx';
+import { Spinner } from '../../components/ui/spinner.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { ButtonLink } from '../../components/ui/button-link.tsx';
 import { ErrorPanel } from '../../components/ui/form-error.tsx';
@@ -14,6 +14,7 @@ import { ProviderSettingsDialog } from './components/provider-settings-dialog.ts
 import { useConnectionActions } from './hooks/use-connection-actions.ts';
 import { useConnections } from './hooks/use-connections.ts';
 import { OAUTH_PROVIDERS, type OAuthProvider } from './providers.ts';
+import { Card } from '../../components/ui/card.tsx';
 
 /**
  * The OAuth Connections page (/oauth, spec §2): one card per provider of the catalogue. Every
@@ -37,7 +38,7 @@ export function ConnectionsPage() {
   if (profileLoading) return <Spinner />;
   if (!organizationId) {
     return (
-      <div className="mx-auto max-w-xl rounded-lg border border-gray-200 bg-white p-6 text-center">
+      <Card padding="none" className="mx-auto max-w-xl p-6 text-center">
         <h1 className="text-xl font-semibold text-gray-900">OAuth Connections</h1>
         <p className="mt-2 text-sm text-gray-600">
           Connections belong to an organization. Set up your organization first.
@@ -45,7 +46,7 @@ export function ConnectionsPage() {
         <ButtonLink to={paths.users} className="mt-4">
           Set Up Organization
         </ButtonLink>
-      </div>
+      </Card>
     );
   }
 

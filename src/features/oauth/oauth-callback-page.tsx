@@ -1,12 +1,13 @@
 import { CheckCircle2, XCircle } from 'lucide-react';
 import { useEffect } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
-import { Spinner } from '../../components/spinner.tsx';
+import { Spinner } from '../../components/ui/spinner.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { paths } from '../../config/paths.ts';
 import { useSession } from '../../lib/session.tsx';
 import { useOAuthCallback } from './hooks/use-oauth-callback.ts';
 import { findProvider } from './providers.ts';
+import { Card } from '../../components/ui/card.tsx';
 
 /** Spec §9: back to the dashboard 2 seconds after a successful connection. */
 export const SUCCESS_REDIRECT_MS = 2000;
@@ -38,7 +39,7 @@ export function OAuthCallbackPage() {
   }, [result.status, navigate]);
 
   return (
-    <div className="mx-auto mt-12 max-w-md rounded-lg border border-gray-200 bg-white p-8 text-center shadow-sm">
+    <Card padding="none" className="mx-auto mt-12 max-w-md p-8 text-center">
       {result.status === 'loading' && <Spinner label={`Connecting to ${providerName}...`} />}
       {result.status === 'success' && (
         <div role="status" data-tone="success">
@@ -59,6 +60,6 @@ export function OAuthCallbackPage() {
           </Button>
         </div>
       )}
-    </div>
+    </Card>
   );
 }

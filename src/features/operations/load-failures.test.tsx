@@ -4,6 +4,7 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createOrganization } from '../../testing/backend.ts';
+import { notices } from '../../testing/notices.ts';
 import { renderApp } from '../../testing/render.tsx';
 
 const slow = { timeout: 8000 };
@@ -75,7 +76,7 @@ describe('when the server cannot answer', { timeout: 60_000 }, () => {
     expect(screen.queryByRole('button', { name: 'Edit Status' })).not.toBeInTheDocument();
   });
 
-  it('the edit dialog stays open with the server’s message when saving is refused', async () => {
+  it('the edit dialog stays open, and a notice gives the server’s message, when saving is refused', async () => {
     const organization = await createOrganization();
     network.use(
       http.post(/\/rest\/v1\/custom_integrations/, () =>
@@ -96,9 +97,15 @@ describe('when the server cannot answer', { timeout: 60_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Add Integration' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add Integration' });
     await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
-    expect(await within(dialog).findByRole('alert', {}, slow)).toHaveTextContent(
-      'Could not save: permission denied for table custom_integrations',
-    );
+    expect(
+      await within(notices()).findByText(
+        'Could not save: permission denied for table custom_integrations',
+        {},
+        slow,
+      ),
+    ).toBeInTheDocument();
+    // One failure, one notice: the save is one mutation.
+    expect(within(notices()).getAllByText(/permission denied/)).toHaveLength(1);
     expect(within(dialog).getByRole('button', { name: 'Save Changes' })).toBeEnabled();
     expect(statValue('Available Tools')).toBe('1');
   });

@@ -1,7 +1,7 @@
 import { FileText, Layers, Plug, ShieldCheck } from 'lucide-react';
-import { Spinner } from '../../components/spinner.tsx';
+import { Spinner } from '../../components/ui/spinner.tsx';
 import { StatCard } from '../../components/stat-card.tsx';
-import { FormError } from '../../components/ui/form-error.tsx';
+import { ErrorPanel } from '../../components/ui/form-error.tsx';
 import { OPERATIONS_CATEGORIES } from '../../config/operations-categories.ts';
 import { isAdminRole } from '../../lib/roles.ts';
 import { useSession } from '../../lib/session.tsx';
@@ -53,9 +53,9 @@ export function OperationsPage() {
           tone="orange"
         />
       </div>
-      <FormError>
-        {overview.error && `Some figures could not be loaded: ${overview.error}`}
-      </FormError>
+      {overview.error && (
+        <ErrorPanel title={`Some figures could not be loaded: ${overview.error}`} />
+      )}
 
       <OperationsTiles />
       <AccessManagementNote isAdmin={isAdmin} />

@@ -1,8 +1,9 @@
 import { Inbox } from 'lucide-react';
 import { useState } from 'react';
-import { Spinner } from '../../components/spinner.tsx';
+import { Spinner } from '../../components/ui/spinner.tsx';
 import { Button } from '../../components/ui/button.tsx';
-import { ErrorPanel, FormError } from '../../components/ui/form-error.tsx';
+import { Card } from '../../components/ui/card.tsx';
+import { ErrorPanel } from '../../components/ui/form-error.tsx';
 import { errorMessage } from '../../lib/errors.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { isAdminRole } from '../../lib/roles.ts';
@@ -59,10 +60,9 @@ function OutboxList() {
       {outbox.isError && (
         <ErrorPanel title={`The outbox could not be loaded: ${errorMessage(outbox.error)}`} />
       )}
-      {retry.isError && <FormError>{errorMessage(retry.error)}</FormError>}
       {outbox.data?.length === 0 && <p className="text-sm text-gray-600">No messages yet.</p>}
       {outbox.data && outbox.data.length > 0 && (
-        <ul className="divide-y divide-gray-100 rounded-lg border border-gray-200 bg-white shadow-sm">
+        <Card as="ul" padding="none" className="divide-y divide-gray-100">
           {outbox.data.map((message) => (
             <li key={message.id} className="px-4 py-3">
               <div className="flex flex-col gap-1 sm:flex-row sm:items-center sm:justify-between">
@@ -108,7 +108,7 @@ function OutboxList() {
               )}
             </li>
           ))}
-        </ul>
+        </Card>
       )}
     </div>
   );

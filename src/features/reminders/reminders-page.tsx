@@ -1,4 +1,4 @@
-import { Spinner } from '../../components/spinner.tsx';
+import { Spinner } from '../../components/ui/spinner.tsx';
 import { isAdminRole } from '../../lib/roles.ts';
 import { useSession } from '../../lib/session.tsx';
 import { CalendarSubscription } from './components/calendar-subscription.tsx';

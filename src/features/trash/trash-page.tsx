@@ -1,5 +1,5 @@
 import { RotateCcw, Trash2 } from 'lucide-react';
-import { Spinner } from '../../components/spinner.tsx';
+import { Spinner } from '../../components/ui/spinner.tsx';
 import { useFeedback } from '../../components/feedback.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { ErrorPanel } from '../../components/ui/form-error.tsx';
@@ -14,6 +14,7 @@ import {
   type TrashAction,
   type TrashEntry,
 } from './api/trash.ts';
+import { Card } from '../../components/ui/card.tsx';
 
 const documentsCount = (n: number) => (n === 1 ? '1 document' : `${n} documents`);
 
@@ -28,7 +29,7 @@ export function TrashPage() {
   const isAdmin = isAdminRole(profile?.role);
   const trash = useTrash();
   const action = useTrashAction();
-  const { alert, confirm } = useFeedback();
+  const { confirm } = useFeedback();
   const entries = trash.data ?? [];
 
   async function run(request: TrashAction, question?: string) {
@@ -39,12 +40,7 @@ export function TrashPage() {
       });
       if (!confirmed) return;
     }
-    try {
-      await action.mutateAsync(request);
-    } catch (error) {
-      const failed = request.kind === 'restore' ? 'restore' : 'delete';
-      await alert(`Failed to ${failed} document: ${errorMessage(error)}`);
-    }
+    action.mutate(request);
   }
 
   const busyOn = (entry: TrashEntry) =>
@@ -87,9 +83,11 @@ export function TrashPage() {
         <p className="text-sm text-gray-600">The trash is empty.</p>
       )}
       {entries.length > 0 && (
-        <ul
+        <Card
+          as="ul"
+          padding="none"
           aria-label="Deleted documents"
-          className="divide-y divide-gray-100 rounded-lg border border-gray-200 bg-white shadow-sm"
+          className="divide-y divide-gray-100"
         >
           {entries.map((entry) => (
             <li
@@ -133,7 +131,7 @@ export function TrashPage() {
               </span>
             </li>
           ))}
-        </ul>
+        </Card>
       )}
       {entries.length === TRASH_PAGE_SIZE && (
         <p className="text-sm text-gray-600">

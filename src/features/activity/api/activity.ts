@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { ACTIVITY_COLUMNS, type ActivityArea, type ActivityEntry } from '../../../lib/activity.ts';
 import { supabase } from '../../../lib/supabase.ts';
+import { succeeded } from '../../../lib/errors.ts';
 
 /** Entries per page of the Activity page. */
 export const ACTIVITY_PAGE_SIZE = 50;
@@ -44,8 +45,7 @@ export async function listActivity(query: ActivityQuery): Promise<ActivityPage> 
   if (query.area) request = request.like('kind', `${query.area}.%`);
   if (query.from) request = request.gte('occurred_at', startOfDay(query.from));
   if (query.to) request = request.lt('occurred_at', startOfNextDay(query.to));
-  const { data, error, count } = await request;
-  if (error) throw new Error(error.message || 'Failed to load the activity');
+  const { data, count } = await succeeded(request, 'Failed to load the activity');
   return { entries: data, total: count ?? data.length };
 }
 
@@ -65,11 +65,10 @@ export interface Member {
 
 /** Everyone of the organisation, deactivated members included, for the person filter. */
 export async function listMembers(): Promise<Member[]> {
-  const { data, error } = await supabase()
-    .from('user_profiles')
-    .select('id, full_name, email')
-    .order('email');
-  if (error) throw new Error(error.message || 'Failed to load the members');
+  const { data } = await succeeded(
+    supabase().from('user_profiles').select('id, full_name, email').order('email'),
+    'Failed to load the members',
+  );
   return data.map((p) => ({ id: p.id, name: p.full_name?.trim() || p.email }));
 }
 

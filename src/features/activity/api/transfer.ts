@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Tables } from '../../../lib/database.types.ts';
 import { supabase } from '../../../lib/supabase.ts';
+import { succeeded } from '../../../lib/errors.ts';
 
 export type OrganizationExport = Tables<'organization_exports'>;
 export type OrganizationImport = Tables<'organization_imports'>;
@@ -16,13 +17,15 @@ const busy = (status: string | undefined) => status === 'queued' || status === '
 async function latest<T>(
   table: 'organization_exports' | 'organization_imports',
 ): Promise<T | null> {
-  const { data, error } = await supabase()
-    .from(table)
-    .select('*')
-    .order('created_at', { ascending: false })
-    .limit(1)
-    .maybeSingle();
-  if (error) throw new Error(error.message || 'Failed to load the status');
+  const { data } = await succeeded(
+    supabase()
+      .from(table)
+      .select('*')
+      .order('created_at', { ascending: false })
+      .limit(1)
+      .maybeSingle(),
+    'Failed to load the status',
+  );
   return data as T | null;
 }
 
@@ -46,11 +49,11 @@ export const useLatestImport = () =>
 export function useStartExport() {
   const queryClient = useQueryClient();
   return useMutation({
+    meta: { errorMessage: 'The export could not be started' },
     mutationFn: async (includeVersions: boolean) => {
-      const { error } = await supabase().rpc('start_organization_export', {
-        include_versions: includeVersions,
-      });
-      if (error) throw new Error(error.message || 'The export could not be started');
+      await succeeded(
+        supabase().rpc('start_organization_export', { include_versions: includeVersions }),
+      );
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: exportKey }),
   });
@@ -60,12 +63,23 @@ export function useStartExport() {
 export async function exportDownloadUrl(row: OrganizationExport): Promise<string> {
   if (!row.file_path) throw new Error('This export is no longer available');
   const day = row.finished_at?.slice(0, 10) ?? 'export';
-  const { data, error } = await supabase()
-    .storage.from('exports')
-    .createSignedUrl(row.file_path, 60, { download: `steward-export-${day}.zip` });
-  if (error) throw new Error(error.message || 'The export could not be downloaded');
+  const { data } = await succeeded(
+    supabase()
+      .storage.from('exports')
+      .createSignedUrl(row.file_path, 60, { download: `steward-export-${day}.zip` }),
+    'The export could not be downloaded',
+  );
   return data.signedUrl;
 }
+
+/** Downloads a ready export (the browser follows a short-lived link). */
+export const useDownloadExport = () =>
+  useMutation({
+    meta: { errorMessage: 'The export could not be downloaded' },
+    mutationFn: async (row: OrganizationExport) => {
+      window.location.assign(await exportDownloadUrl(row));
+    },
+  });
 
 /**
  * The bytes of a chosen file (bounded by Storage's file size limit), read with FileReader,
@@ -87,6 +101,7 @@ function bytesOf(file: File): Promise<ArrayBuffer> {
 export function useStartImport() {
   const queryClient = useQueryClient();
   return useMutation({
+    meta: { errorMessage: 'The import could not be started' },
     mutationFn: async ({ file, organizationId }: { file: File; organizationId: string }) => {
       const name = `${organizationId}/${Date.now()}-${crypto.randomUUID()}.zip`;
       const client = supabase();
@@ -94,8 +109,7 @@ export function useStartImport() {
         .from('imports')
         .upload(name, await bytesOf(file), { contentType: 'application/zip' });
       if (upload.error) throw new Error(upload.error.message || 'The file could not be uploaded');
-      const { error } = await client.rpc('start_organization_import', { file_path: name });
-      if (error) throw new Error(error.message || 'The import could not be started');
+      await succeeded(client.rpc('start_organization_import', { file_path: name }));
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: importKey }),
   });

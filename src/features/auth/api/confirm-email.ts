@@ -33,4 +33,6 @@ export async function confirmEmail({
   return { email: data.user?.email ?? '' };
 }
 
-export const useConfirmEmail = () => useMutation({ mutationFn: confirmEmail });
+/** The confirmation page shows a refusal above its button. */
+export const useConfirmEmail = () =>
+  useMutation({ mutationFn: confirmEmail, meta: { errorShownInPlace: true } });

@@ -1,17 +1,19 @@
 import { useMutation } from '@tanstack/react-query';
 import { useRef } from 'react';
 import { supabase } from '../../../lib/supabase.ts';
+import { succeeded } from '../../../lib/errors.ts';
 
 /**
  * Asks the server to e-mail a link to set a new password. The server answers alike whether or
  * not the address has an account, so success says only that the request was taken.
  */
 export async function requestPasswordReset(email: string): Promise<void> {
-  const { error } = await supabase().auth.resetPasswordForEmail(email.trim());
-  if (error) throw error;
+  await succeeded(supabase().auth.resetPasswordForEmail(email.trim()));
 }
 
-export const useRequestPasswordReset = () => useMutation({ mutationFn: requestPasswordReset });
+/** The form shows a refusal above it, as the sign-in form does. */
+export const useRequestPasswordReset = () =>
+  useMutation({ mutationFn: requestPasswordReset, meta: { errorShownInPlace: true } });
 
 /** Raised when the e-mailed link is used up, expired or not one at all. */
 export class ResetLinkInvalidError extends Error {}
@@ -30,6 +32,7 @@ export interface NewPassword {
 export function useResetPassword() {
   const verified = useRef<string | null>(null);
   return useMutation({
+    meta: { errorShownInPlace: true },
     mutationFn: async ({ tokenHash, password }: NewPassword) => {
       const auth = supabase().auth;
       if (verified.current !== tokenHash) {
@@ -42,8 +45,7 @@ export function useResetPassword() {
         }
         verified.current = tokenHash;
       }
-      const { error } = await auth.updateUser({ password });
-      if (error) throw error;
+      await succeeded(auth.updateUser({ password }));
     },
   });
 }

@@ -3,6 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import { supabase, type AppSupabaseClient } from '../../../lib/supabase.ts';
 import { projectOf } from './project.ts';
 import type { Credentials } from './sign-in.ts';
+import { succeeded } from '../../../lib/errors.ts';
 
 /** One sign-up client per app client, kept in memory only (see `signUpWithPassword`). */
 const signUpClients = new WeakMap<AppSupabaseClient, SupabaseClient>();
@@ -37,8 +38,7 @@ export async function signUpWithPassword({
   password,
 }: Credentials): Promise<{ confirmationSent: boolean }> {
   const client = signUpClientFor(supabase());
-  const { data, error } = await client.auth.signUp({ email, password });
-  if (error) throw error;
+  const { data } = await succeeded(client.auth.signUp({ email, password }));
   if (data.session) {
     // The account exists either way; a session the server could not end expires on its own
     // and is stored nowhere.
@@ -49,4 +49,6 @@ export async function signUpWithPassword({
 }
 
 /** Creating an account (nothing cached changes: the new user is not signed in). */
-export const useSignUp = () => useMutation({ mutationFn: signUpWithPassword });
+/** The form shows a refusal in its red box (spec §8). */
+export const useSignUp = () =>
+  useMutation({ mutationFn: signUpWithPassword, meta: { errorShownInPlace: true } });

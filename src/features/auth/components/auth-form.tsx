@@ -1,6 +1,7 @@
 import { FileText } from 'lucide-react';
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { PasswordInput } from '../../../components/password-input.tsx';
+import { AuthLayout } from '../../../components/ui/auth-layout.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { FormError } from '../../../components/ui/form-error.tsx';
 import { FormField, Input } from '../../../components/ui/form-field.tsx';
@@ -58,73 +59,63 @@ export function AuthForm() {
   }
 
   return (
-    <main className="flex min-h-screen items-center justify-center bg-gray-50 px-4 py-12">
-      <div className="w-full max-w-md">
-        <div className="text-center">
-          <span className="mx-auto flex h-12 w-12 items-center justify-center rounded-full bg-primary-100 text-primary-700">
-            <FileText className="h-6 w-6" aria-hidden="true" />
-          </span>
-          <h1 className="mt-4 text-2xl font-bold text-gray-900">{text.heading}</h1>
-          <p className="mt-1 text-sm text-gray-600">{text.subheading}</p>
+    <AuthLayout icon={FileText} title={text.heading} description={text.subheading}>
+      <form
+        ref={formRef}
+        onSubmit={onSubmit}
+        aria-describedby={form.error ? errorId : undefined}
+        className="space-y-5"
+      >
+        <div id={errorId}>
+          <FormError>{form.error}</FormError>
         </div>
-
-        <form
-          ref={formRef}
-          onSubmit={onSubmit}
-          aria-describedby={form.error ? errorId : undefined}
-          className="mt-8 space-y-5 rounded-lg border border-gray-200 bg-white p-6 shadow-sm"
-        >
-          <div id={errorId}>
-            <FormError>{form.error}</FormError>
-          </div>
-          <FormField label="Email address">
-            {(field) => (
-              <Input
-                {...field}
-                name="email"
-                type="email"
-                required
-                autoComplete="email"
-                value={form.email}
-                onChange={(event) => form.setEmail(event.target.value)}
-              />
-            )}
-          </FormField>
-          <FormField label="Password">
-            {({ invalid: _invalid, ...field }) => (
-              <PasswordInput
-                {...field}
-                name="password"
-                required
-                autoComplete={form.mode === 'sign-in' ? 'current-password' : 'new-password'}
-                value={form.password}
-                onChange={(event) => form.setPassword(event.target.value)}
-              />
-            )}
-          </FormField>
-          {form.mode === 'sign-in' && (
-            <p className="-mt-2 text-right text-sm">
-              <Button variant="link" onClick={() => setForgotten(true)}>
-                Forgot your password?
-              </Button>
-            </p>
+        <FormField label="Email address">
+          {(field) => (
+            <Input
+              {...field}
+              name="email"
+              type="email"
+              required
+              autoComplete="email"
+              value={form.email}
+              onChange={(event) => form.setEmail(event.target.value)}
+            />
           )}
-          <Button type="submit" busy={form.submitting} busyLabel={text.busy} className="w-full">
-            {text.submit}
-          </Button>
-          {signUpOpen === true && (
-            <p className="text-center text-sm text-gray-600">
-              {text.togglePrompt}{' '}
-              <Button variant="link" onClick={form.toggleMode}>
-                {text.toggle}
-              </Button>
-            </p>
+        </FormField>
+        <FormField label="Password">
+          {(field) => (
+            <PasswordInput
+              {...field}
+              name="password"
+              required
+              autoComplete={form.mode === 'sign-in' ? 'current-password' : 'new-password'}
+              value={form.password}
+              onChange={(event) => form.setPassword(event.target.value)}
+            />
           )}
-          {signUpOpen === false && (
-            <p className="text-center text-sm text-gray-600">{INVITATION_ONLY}</p>
-          )}
-        </form>
-      </div>
-    </main>
+        </FormField>
+        {form.mode === 'sign-in' && (
+          <p className="-mt-2 text-right text-sm">
+            <Button variant="link" onClick={() => setForgotten(true)}>
+              Forgot your password?
+            </Button>
+          </p>
+        )}
+        <Button type="submit" busy={form.submitting} busyLabel={text.busy} className="w-full">
+          {text.submit}
+        </Button>
+        {signUpOpen === true && (
+          <p className="text-center text-sm text-gray-600">
+            {text.togglePrompt}{' '}
+            <Button variant="link" onClick={form.toggleMode}>
+              {text.toggle}
+            </Button>
+          </p>
+        )}
+        {signUpOpen === false && (
+          <p className="text-center text-sm text-gray-600">{INVITATION_ONLY}</p>
+        )}
+      </form>
+    </AuthLayout>
   );
 }

@@ -1,5 +1,6 @@
 import { KeyRound } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
+import { AuthLayout } from '../../../components/ui/auth-layout.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { FormError } from '../../../components/ui/form-error.tsx';
 import { FormField, Input } from '../../../components/ui/form-field.tsx';
@@ -31,61 +32,54 @@ export function ForgotPasswordForm({
   };
 
   return (
-    <main className="flex min-h-screen items-center justify-center bg-gray-50 px-4 py-12">
-      <div className="w-full max-w-md">
-        <div className="text-center">
-          <span className="mx-auto flex h-12 w-12 items-center justify-center rounded-full bg-primary-100 text-primary-700">
-            <KeyRound className="h-6 w-6" aria-hidden="true" />
-          </span>
-          <h1 className="mt-4 text-2xl font-bold text-gray-900">Reset your password</h1>
-          <p className="mt-1 text-sm text-gray-600">
-            Enter your email address and we will send you a link to set a new password.
-          </p>
+    <AuthLayout
+      icon={KeyRound}
+      title="Reset your password"
+      description="Enter your email address and we will send you a link to set a new password."
+    >
+      <form
+        onSubmit={onSubmit}
+        aria-describedby={error ? errorId : undefined}
+        className="space-y-5"
+      >
+        <div id={errorId}>
+          <FormError>{error}</FormError>
         </div>
-        <form
-          onSubmit={onSubmit}
-          aria-describedby={error ? errorId : undefined}
-          className="mt-8 space-y-5 rounded-lg border border-gray-200 bg-white p-6 shadow-sm"
-        >
-          <div id={errorId}>
-            <FormError>{error}</FormError>
-          </div>
-          {request.isSuccess ? (
-            <p role="status" className="rounded-md bg-green-50 p-3 text-sm text-green-800">
-              {RESET_LINK_SENT}
-            </p>
-          ) : (
-            <>
-              <FormField label="Email address">
-                {(field) => (
-                  <Input
-                    {...field}
-                    name="email"
-                    type="email"
-                    required
-                    autoComplete="email"
-                    value={email}
-                    onChange={(event) => setEmail(event.target.value)}
-                  />
-                )}
-              </FormField>
-              <Button
-                type="submit"
-                busy={request.isPending}
-                busyLabel="Sending..."
-                className="w-full"
-              >
-                Send reset link
-              </Button>
-            </>
-          )}
-          <p className="text-center text-sm text-gray-600">
-            <Button variant="link" onClick={onBack}>
-              Back to sign in
-            </Button>
+        {request.isSuccess ? (
+          <p role="status" className="rounded-md bg-green-50 p-3 text-sm text-green-800">
+            {RESET_LINK_SENT}
           </p>
-        </form>
-      </div>
-    </main>
+        ) : (
+          <>
+            <FormField label="Email address">
+              {(field) => (
+                <Input
+                  {...field}
+                  name="email"
+                  type="email"
+                  required
+                  autoComplete="email"
+                  value={email}
+                  onChange={(event) => setEmail(event.target.value)}
+                />
+              )}
+            </FormField>
+            <Button
+              type="submit"
+              busy={request.isPending}
+              busyLabel="Sending..."
+              className="w-full"
+            >
+              Send reset link
+            </Button>
+          </>
+        )}
+        <p className="text-center text-sm text-gray-600">
+          <Button variant="link" onClick={onBack}>
+            Back to sign in
+          </Button>
+        </p>
+      </form>
+    </AuthLayout>
   );
 }

@@ -2,6 +2,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import { supabase } from '../../../lib/supabase.ts';
 import { readFileBytes } from '../lib/read-file-bytes.ts';
 import { svgDataUrl } from '../lib/svg-data-url.ts';
+import { succeeded } from '../../../lib/errors.ts';
 
 const BUCKET = 'branding';
 const LOGO_FILE = 'logo.svg';
@@ -28,13 +29,14 @@ export async function downloadLogo(organizationId: string): Promise<ArrayBuffer 
 
 /** Stores (or replaces) the organisation's logo. */
 export async function uploadLogo(organizationId: string, bytes: ArrayBuffer): Promise<void> {
-  const { error } = await supabase().storage.from(BUCKET).upload(logoPath(organizationId), bytes, {
-    upsert: true,
-    contentType: 'image/svg+xml',
-    // Revalidate on every load, so a replaced logo shows for the whole team at once.
-    cacheControl: '0',
-  });
-  if (error) throw new Error(error.message);
+  await succeeded(
+    supabase().storage.from(BUCKET).upload(logoPath(organizationId), bytes, {
+      upsert: true,
+      contentType: 'image/svg+xml',
+      // Revalidate on every load, so a replaced logo shows for the whole team at once.
+      cacheControl: '0',
+    }),
+  );
 }
 
 /** The logo of an organisation, led by the bucket it is stored in. */
@@ -63,10 +65,15 @@ export function useOrganizationLogo(organizationId: string | null) {
   return organizationId ? (logo.data ?? null) : null;
 }
 
-/** Uploading a logo file; the navigation shows it at once, without downloading it again. */
+/**
+ * Uploading a logo file; the navigation shows it at once, without downloading it again. A
+ * refusal is the specification's "Failed to upload logo." (§8).
+ */
 export function useUploadLogo(organizationId: string) {
   const queryClient = useQueryClient();
   return useMutation({
+    meta: { errorMessage: () => 'Failed to upload logo.' },
+    onError: (error) => console.error('Logo upload failed', error),
     mutationFn: async (file: File) => {
       const bytes = await readFileBytes(file);
       await uploadLogo(organizationId, bytes);

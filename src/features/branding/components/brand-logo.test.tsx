@@ -2,6 +2,7 @@ import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { addMember, createOrganization } from '../../../testing/backend.ts';
+import { findNotice } from '../../../testing/notices.ts';
 import { renderApp } from '../../../testing/render.tsx';
 
 // The first render loads the route's chunk and talks to a real backend on a busy machine.
@@ -22,7 +23,8 @@ function decoded(src: string): string {
 async function openUploadDialog(user: ReturnType<typeof userEvent.setup>) {
   await screen.findByRole('navigation', { name: 'Main' });
   await user.click(await within(nav()).findByRole('button', { name: 'Upload custom logo' }));
-  return screen.getByRole('dialog', { name: 'Upload Custom Logo' });
+  // The dialog is loaded when first opened.
+  return screen.findByRole('dialog', { name: 'Upload Custom Logo' });
 }
 
 describe('the custom logo', () => {
@@ -65,20 +67,20 @@ describe('the custom logo', () => {
     expect(input).toHaveAttribute('accept', '.svg,image/svg+xml');
 
     await user.upload(input, new File(['png'], 'logo.png', { type: 'image/png' }));
-    let notice = await screen.findByRole('dialog', { name: 'Notice' });
-    expect(within(notice).getByRole('alert')).toHaveTextContent('Please upload an SVG file only.');
-    await user.click(within(notice).getByRole('button', { name: 'OK' }));
+    // Said under the field, which it describes; nothing is kept to upload.
+    expect(await within(dialog).findByText('Please upload an SVG file only.')).toBeInTheDocument();
+    expect(input).toHaveAccessibleDescription(/Please upload an SVG file only\.$/);
     expect(within(dialog).getByRole('button', { name: 'Upload Logo' })).toBeDisabled();
     expect(input.value).toBe('');
 
     await user.upload(input, svgFile(`<svg>${' '.repeat(1024 * 1024)}</svg>`));
-    notice = await screen.findByRole('dialog', { name: 'Notice' });
-    expect(within(notice).getByRole('alert')).toHaveTextContent('File size must be less than 1MB.');
-    await user.click(within(notice).getByRole('button', { name: 'OK' }));
+    expect(await within(dialog).findByText('File size must be less than 1MB.')).toBeInTheDocument();
     expect(within(dialog).getByRole('button', { name: 'Upload Logo' })).toBeDisabled();
+    // No dialog is opened over the form to say so.
+    expect(screen.getAllByRole('dialog')).toHaveLength(1);
   });
 
-  it('alerts "Failed to upload logo." when the server refuses the upload', async () => {
+  it('says "Failed to upload logo." when the server refuses the upload', async () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     const user = userEvent.setup({ applyAccept: false });
     const org = await createOrganization();
@@ -93,9 +95,9 @@ describe('the custom logo', () => {
     });
 
     await user.click(within(dialog).getByRole('button', { name: 'Upload Logo' }));
-    const notice = await screen.findByRole('dialog', { name: 'Notice' });
-    expect(within(notice).getByRole('alert')).toHaveTextContent('Failed to upload logo.');
-    await user.click(within(notice).getByRole('button', { name: 'OK' }));
+    expect(await findNotice('Failed to upload logo.')).toBeInTheDocument();
+    // The dialog stays, with the file chosen, to try again or cancel.
+    expect(within(dialog).getByRole('button', { name: 'Upload Logo' })).toBeEnabled();
     expect(within(nav()).getByText('Steward')).toBeInTheDocument();
     expect(logged).toHaveBeenCalledWith('Logo upload failed', expect.anything());
     logged.mockRestore();

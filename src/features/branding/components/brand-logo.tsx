@@ -1,10 +1,14 @@
 import { ImageUp } from 'lucide-react';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button.tsx';
 import { paths } from '../../../config/paths.ts';
 import { useOrganizationLogo } from '../api/logo.ts';
-import { LogoUploadDialog } from './logo-upload-dialog.tsx';
+
+// Loaded when opened: the navigation bar is on the path of every page.
+const LogoUploadDialog = lazy(async () => ({
+  default: (await import('./logo-upload-dialog.tsx')).LogoUploadDialog,
+}));
 
 export interface BrandLogoProps {
   organizationId: string | null;
@@ -49,7 +53,12 @@ export function BrandLogo({ organizationId, organizationName, canUpload }: Brand
             <ImageUp className="h-4 w-4" aria-hidden="true" />
           </Button>
           {uploading && (
-            <LogoUploadDialog organizationId={organizationId} onClose={() => setUploading(false)} />
+            <Suspense fallback={null}>
+              <LogoUploadDialog
+                organizationId={organizationId}
+                onClose={() => setUploading(false)}
+              />
+            </Suspense>
           )}
         </>
       )}

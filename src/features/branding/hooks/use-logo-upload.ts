@@ -1,42 +1,26 @@
 import { useState } from 'react';
-import { useFeedback } from '../../../components/feedback.tsx';
 import { useUploadLogo } from '../api/logo.ts';
 import { logoFileProblem } from '../lib/validate-logo.ts';
 
-/** Choosing and uploading a logo file, with the specification's messages (§5, §8). */
+/**
+ * Choosing and uploading a logo file. A file that is not a logo is not kept, and `problem` says
+ * why in the specification's words (§5), for the field to show.
+ */
 export function useLogoUpload(organizationId: string) {
-  const { alert } = useFeedback();
   const [file, setFile] = useState<File | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
   const uploading = useUploadLogo(organizationId);
 
-  /** Keeps `chosen` when it is a valid logo; otherwise says why and returns false. */
-  const choose = async (chosen: File | null): Promise<boolean> => {
-    if (!chosen) {
-      setFile(null);
-      return true;
-    }
-    const problem = logoFileProblem(chosen);
-    if (problem) {
-      setFile(null);
-      await alert(problem);
-      return false;
-    }
-    setFile(chosen);
-    return true;
+  const choose = (chosen: File) => {
+    const found = logoFileProblem(chosen);
+    setProblem(found);
+    setFile(found ? null : chosen);
   };
 
-  /** Uploads the chosen file; resolves true when it was stored. */
-  const upload = async (): Promise<boolean> => {
-    if (!file) return false;
-    try {
-      await uploading.mutateAsync(file);
-      return true;
-    } catch (error) {
-      console.error('Logo upload failed', error);
-      await alert('Failed to upload logo.');
-      return false;
-    }
+  /** Uploads the chosen file; `onStored` runs once it is stored. */
+  const upload = (onStored: () => void) => {
+    if (file) uploading.mutate(file, { onSuccess: onStored });
   };
 
-  return { file, uploading: uploading.isPending, choose, upload };
+  return { file, problem, uploading: uploading.isPending, choose, upload };
 }

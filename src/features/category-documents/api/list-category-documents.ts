@@ -4,6 +4,7 @@ import type { DocumentRecord } from '../../../lib/documents.ts';
 import { supabase } from '../../../lib/supabase.ts';
 import type { DocumentMatch } from '../lib/document-match.ts';
 import { categoryDocumentKeys } from './query-keys.ts';
+import { succeeded } from '../../../lib/errors.ts';
 
 /** Rows per page of a category page's list. */
 export const CATEGORY_PAGE_SIZE = 50;
@@ -52,14 +53,15 @@ export async function listCategoryDocuments(
   if (!match.documentCategory && match.tags.length === 0) {
     return { rows: [], total: 0, totalCapped: false };
   }
-  const { data, error } = await supabase().rpc('search_documents', {
-    search: search.trim() || undefined,
-    section_category: match.documentCategory ?? undefined,
-    section_tags: [...match.tags],
-    page_offset: page * pageSize,
-    page_size: pageSize,
-  });
-  if (error) throw new Error(error.message);
+  const { data } = await succeeded(
+    supabase().rpc('search_documents', {
+      search: search.trim() || undefined,
+      section_category: match.documentCategory ?? undefined,
+      section_tags: [...match.tags],
+      page_offset: page * pageSize,
+      page_size: pageSize,
+    }),
+  );
   const rows = (data ?? []) as SearchRow[];
   return {
     rows: rows.map(toDocument),

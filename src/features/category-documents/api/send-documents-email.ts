@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { DocumentRecord } from '../../../lib/documents.ts';
 import { supabase } from '../../../lib/supabase.ts';
+import { succeeded } from '../../../lib/errors.ts';
 
 /** What the e-mail dialog sends. */
 export interface DocumentsEmail {
@@ -28,23 +29,32 @@ export type SendDocumentsEmail = (email: DocumentsEmail) => Promise<SentStatus>;
  * none. Nothing here claims a delivery that has not happened.
  */
 export const sendDocumentsEmail: SendDocumentsEmail = async (email) => {
-  const { data, error } = await supabase().rpc('send_documents_email', {
-    recipients: email.to,
-    subject: email.subject,
-    // The function trims the message and keeps none when it is empty.
-    message: email.message.trim(),
-    document_ids: email.attachments.map((document) => document.id),
-    as_links: email.asLinks,
-  });
-  if (error) throw new Error(error.message || 'Failed to send email');
+  const { data } = await succeeded(
+    supabase().rpc('send_documents_email', {
+      recipients: email.to,
+      subject: email.subject,
+      // The function trims the message and keeps none when it is empty.
+      message: email.message.trim(),
+      document_ids: email.attachments.map((document) => document.id),
+      as_links: email.asLinks,
+    }),
+    'Failed to send email',
+  );
   return data?.status === 'outbox' ? 'outbox' : 'queued';
 };
+
+/** The specification's words for a send that failed (§8). */
+export const SEND_FAILED_MESSAGE = 'Failed to send email. Please try again.';
 
 /** Sending an e-mail with `send` (the server's sender unless another is given). */
 export function useSendDocumentsEmail(send: SendDocumentsEmail = sendDocumentsEmail) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: send,
+    meta: {
+      errorMessage: (error) =>
+        `${SEND_FAILED_MESSAGE}${error.message ? ` (${error.message})` : ''}`,
+    },
     // The Outbox lists every message.
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['outbox_messages'] }),
   });

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { addMember, createOrganization } from '../../../testing/backend.ts';
+import { findNotice } from '../../../testing/notices.ts';
 import { renderApp, renderWithProviders } from '../../../testing/render.tsx';
 import type { DocumentRecord } from '../../../lib/documents.ts';
 import { seedDocuments } from '../../../testing/seed-documents.ts';
@@ -228,15 +229,13 @@ describe('category document list', { timeout: 60_000 }, () => {
 
     await user.type(to, ' , ,');
     await user.click(send);
-    expect(within(dialog).getByRole('alert')).toHaveTextContent(
-      'Please enter at least one recipient email address.',
-    );
+    // Said under the To field, which takes the focus.
+    expect(to).toHaveAccessibleDescription(/Please enter at least one recipient email address\.$/);
+    expect(to).toHaveFocus();
     await user.clear(to);
     await user.type(to, 'elder@grace.example, not-an-address');
     await user.click(send);
-    expect(within(dialog).getByRole('alert')).toHaveTextContent(
-      'This is not a valid email address: not-an-address',
-    );
+    expect(to).toHaveAccessibleDescription(/This is not a valid email address: not-an-address$/);
     expect(sent).toBe(0);
     await user.clear(to);
     await user.type(to, 'elder@grace.example');
@@ -260,9 +259,9 @@ describe('category document list', { timeout: 60_000 }, () => {
     );
     await user.type(screen.getByLabelText('To'), 'elder@grace.example');
     await user.click(screen.getByRole('button', { name: 'Send Email' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent(
-      'Failed to send email. Please try again.',
-    );
+    expect(
+      await findNotice('Failed to send email. Please try again. (mail server unreachable)'),
+    ).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Send Email' })).toBeEnabled();
     expect(sentCalls).toBe(0);
   });

@@ -1,9 +1,11 @@
 import { Mail, Search, Upload } from 'lucide-react';
 import { useId, useState } from 'react';
-import { Spinner } from '../../../components/spinner.tsx';
+import { Spinner } from '../../../components/ui/spinner.tsx';
 import { ButtonLink } from '../../../components/ui/button-link.tsx';
 import { Button } from '../../../components/ui/button.tsx';
-import { FormError } from '../../../components/ui/form-error.tsx';
+import { Card } from '../../../components/ui/card.tsx';
+import { Checkbox } from '../../../components/ui/checkbox.tsx';
+import { ErrorPanel } from '../../../components/ui/form-error.tsx';
 import { FormField, Input } from '../../../components/ui/form-field.tsx';
 import { useToast } from '../../../components/ui/toast.tsx';
 import { paths } from '../../../config/paths.ts';
@@ -53,10 +55,7 @@ export function CategoryDocumentList({
   };
 
   return (
-    <section
-      aria-labelledby={headingId}
-      className="rounded-lg border border-gray-200 bg-white shadow-sm"
-    >
+    <Card as="section" padding="none" aria-labelledby={headingId}>
       <div className="flex flex-col gap-3 border-b border-gray-200 px-4 py-3 sm:flex-row sm:items-center sm:justify-between">
         <h2 id={headingId} className="text-lg font-semibold text-gray-900">
           {title}
@@ -73,7 +72,9 @@ export function CategoryDocumentList({
       {list.loading && !list.error ? (
         <Spinner label="Loading documents..." />
       ) : list.error ? (
-        <FormError className="m-4">Error loading documents: {list.error}</FormError>
+        <div className="m-4">
+          <ErrorPanel title={`Error loading documents: ${list.error}`} />
+        </div>
       ) : list.empty ? (
         <div className="px-4 py-10 text-center">
           <p className="text-sm text-gray-600">No documents found for this page yet.</p>
@@ -102,16 +103,12 @@ export function CategoryDocumentList({
                 </>
               )}
             </FormField>
-            <label className="inline-flex items-center gap-2 text-sm text-gray-700">
-              <input
-                type="checkbox"
-                checked={list.allVisibleSelected}
-                onChange={list.toggleAll}
-                disabled={list.visible.length === 0}
-                className="h-4 w-4 rounded border-gray-300 accent-primary-600"
-              />
-              Select all
-            </label>
+            <Checkbox
+              checked={list.allVisibleSelected}
+              onChange={list.toggleAll}
+              disabled={list.visible.length === 0}
+              label="Select all"
+            />
           </div>
           {list.visible.length === 0 ? (
             <p className="px-4 pb-6 text-sm text-gray-600">No documents match your search.</p>
@@ -175,6 +172,6 @@ export function CategoryDocumentList({
           onSent={onSent}
         />
       )}
-    </section>
+    </Card>
   );
 }

@@ -1,5 +1,6 @@
 import { Download, Eye, Mail } from 'lucide-react';
 import { TagList } from '../../../components/tag-list.tsx';
+import { Checkbox } from '../../../components/ui/checkbox.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { ExpiryDate } from '../../../components/expiry-date.tsx';
 import type { DocumentRecord } from '../../../lib/documents.ts';
@@ -26,12 +27,12 @@ export function CategoryDocumentRow({
   return (
     <li className="flex flex-col gap-3 px-4 py-3 sm:flex-row sm:items-center">
       <div className="flex min-w-0 flex-1 items-start gap-3">
-        <input
-          type="checkbox"
+        <Checkbox
+          className="mt-0.5"
           checked={selected}
           onChange={() => onToggle(document)}
-          aria-label={`Select ${document.name}`}
-          className="mt-1 h-4 w-4 shrink-0 rounded border-gray-300 accent-primary-600"
+          label={`Select ${document.name}`}
+          hideLabel
         />
         <div className="min-w-0 flex-1">
           <p className="truncate font-medium text-gray-900" title={document.name}>

@@ -1,8 +1,8 @@
 import { AlertTriangle, FileText, Info } from 'lucide-react';
-import { Modal } from '../../../components/modal.tsx';
 import { Button } from '../../../components/ui/button.tsx';
-import { FormError } from '../../../components/ui/form-error.tsx';
+import { DialogActions } from '../../../components/ui/dialog-actions.tsx';
 import { FormField, Input, Textarea } from '../../../components/ui/form-field.tsx';
+import { Modal } from '../../../components/ui/modal.tsx';
 import { useLeaveGuard } from '../../../components/ui/use-leave-guard.ts';
 import { formatFileSize } from '../../../lib/format.ts';
 import type { DocumentRecord } from '../../../lib/documents.ts';
@@ -36,8 +36,12 @@ export function EmailDocumentsDialog({
 
   return (
     <Modal title="Email Documents" onClose={onClose} size="lg" dismissible={!form.sending}>
-      <form onSubmit={form.submit} noValidate className="space-y-4">
-        <FormField label="To" hint="Separate several addresses with commas.">
+      <form ref={form.formRef} onSubmit={form.submit} noValidate className="space-y-4">
+        <FormField
+          label="To"
+          hint="Separate several addresses with commas."
+          error={form.problems?.to}
+        >
           {(props) => (
             <Input
               {...props}
@@ -51,7 +55,7 @@ export function EmailDocumentsDialog({
             />
           )}
         </FormField>
-        <FormField label="Subject">
+        <FormField label="Subject" error={form.problems?.subject}>
           {(props) => (
             <Input
               {...props}
@@ -132,16 +136,14 @@ export function EmailDocumentsDialog({
           </span>
         </p>
 
-        <FormError>{form.error}</FormError>
-
-        <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+        <DialogActions className="">
           <Button variant="secondary" onClick={onClose} disabled={form.sending}>
             Cancel
           </Button>
           <Button type="submit" disabled={!form.canSend} busy={form.sending} busyLabel="Sending...">
             Send Email
           </Button>
-        </div>
+        </DialogActions>
       </form>
     </Modal>
   );

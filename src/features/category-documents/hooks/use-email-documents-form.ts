@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { useFormProblems } from '../../../components/ui/form-field.tsx';
 import type { DocumentRecord } from '../../../lib/documents.ts';
 import {
   useSendDocumentsEmail,
@@ -10,7 +11,6 @@ import { parseRecipients } from '../lib/email-addresses.ts';
 
 export const NO_RECIPIENT_MESSAGE = 'Please enter at least one recipient email address.';
 export const SUBJECT_REQUIRED_MESSAGE = 'Please enter a subject.';
-export const SEND_FAILED_MESSAGE = 'Failed to send email. Please try again.';
 
 /** A subject to start from, so the common case needs only the recipients. */
 function defaultSubject(documents: readonly Pick<DocumentRecord, 'name'>[]): string {
@@ -21,7 +21,8 @@ function defaultSubject(documents: readonly Pick<DocumentRecord, 'name'>[]): str
 /**
  * State and rules of the e-mail dialog (product-spec §5): To and Subject required (the send
  * button stays disabled while either is blank), every comma-separated address well-formed,
- * then the one sender function; its failure shows "Failed to send email. Please try again."
+ * each problem under its field; then the one sender function, whose failure is the notice
+ * "Failed to send email. Please try again." (spec §8).
  */
 export function useEmailDocumentsForm(
   documents: readonly DocumentRecord[],
@@ -33,7 +34,7 @@ export function useEmailDocumentsForm(
   const [message, setMessage] = useState('');
   // Large attachments are better sent as links (many mail services refuse over 25 MB).
   const [asLinks, setAsLinks] = useState(() => attachmentsTooLarge(documents));
-  const [invalid, setInvalid] = useState<string | null>(null);
+  const { formRef, problems, report, clear } = useFormProblems<'to' | 'subject'>();
   const sending = useSendDocumentsEmail(send);
 
   const canSend = !sending.isPending && to.trim() !== '' && subject.trim() !== '';
@@ -44,21 +45,16 @@ export function useEmailDocumentsForm(
     event?.preventDefault();
     if (sending.isPending) return;
     const recipients = parseRecipients(to);
-    if (recipients.invalid.length > 0) {
-      setInvalid(
-        `${recipients.invalid.length === 1 ? 'This is not a valid email address' : 'These are not valid email addresses'}: ${recipients.invalid.join(', ')}`,
-      );
-      return;
-    }
-    if (recipients.valid.length === 0) {
-      setInvalid(NO_RECIPIENT_MESSAGE);
-      return;
-    }
-    if (!subject.trim()) {
-      setInvalid(SUBJECT_REQUIRED_MESSAGE);
-      return;
-    }
-    setInvalid(null);
+    const invalid = report({
+      to:
+        recipients.invalid.length > 0
+          ? `${recipients.invalid.length === 1 ? 'This is not a valid email address' : 'These are not valid email addresses'}: ${recipients.invalid.join(', ')}`
+          : recipients.valid.length === 0
+            ? NO_RECIPIENT_MESSAGE
+            : undefined,
+      subject: subject.trim() ? undefined : SUBJECT_REQUIRED_MESSAGE,
+    });
+    if (invalid) return;
     sending.mutate(
       {
         to: recipients.valid,
@@ -77,19 +73,22 @@ export function useEmailDocumentsForm(
   }
 
   return {
+    formRef,
     to,
-    setTo,
+    setTo: (next: string) => {
+      setTo(next);
+      clear('to');
+    },
     subject,
-    setSubject,
+    setSubject: (next: string) => {
+      setSubject(next);
+      clear('subject');
+    },
     message,
     setMessage,
     asLinks,
     setAsLinks,
-    error:
-      invalid ??
-      (sending.isError
-        ? `${SEND_FAILED_MESSAGE}${sending.error.message ? ` (${sending.error.message})` : ''}`
-        : null),
+    problems,
     sending: sending.isPending,
     sent: sending.isSuccess,
     canSend,

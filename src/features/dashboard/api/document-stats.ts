@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase.ts';
 import { dashboardKeys } from './query-keys.ts';
+import { succeeded } from '../../../lib/errors.ts';
 
 /** The four dashboard counters (rpc `document_stats`, docs/data-model.md). */
 export interface DocumentStats {
@@ -17,8 +18,7 @@ export interface DocumentStats {
 export async function fetchDocumentStats(signal?: AbortSignal): Promise<DocumentStats> {
   let query = supabase().rpc('document_stats');
   if (signal) query = query.abortSignal(signal);
-  const { data, error } = await query;
-  if (error) throw new Error(error.message || 'Failed to load document statistics');
+  const { data } = await succeeded(query, 'Failed to load document statistics');
   const row = (Array.isArray(data) ? data[0] : data) ?? null;
   return {
     total: row?.total ?? 0,

@@ -2,6 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase.ts';
 import { DASHBOARD_LIST_SIZE, LIST_COLUMNS, type DashboardDocument } from './dashboard-document.ts';
 import { dashboardKeys } from './query-keys.ts';
+import { succeeded } from '../../../lib/errors.ts';
 
 /** The five newest documents. */
 export async function listRecentDocuments(signal?: AbortSignal): Promise<DashboardDocument[]> {
@@ -12,8 +13,7 @@ export async function listRecentDocuments(signal?: AbortSignal): Promise<Dashboa
     .order('id', { ascending: false })
     .limit(DASHBOARD_LIST_SIZE);
   if (signal) query = query.abortSignal(signal);
-  const { data, error } = await query;
-  if (error) throw new Error(error.message || 'Failed to load recent documents');
+  const { data } = await succeeded(query, 'Failed to load recent documents');
   return data ?? [];
 }
 

@@ -2,6 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase.ts';
 import { DASHBOARD_LIST_SIZE, LIST_COLUMNS, type DashboardDocument } from './dashboard-document.ts';
 import { dashboardKeys } from './query-keys.ts';
+import { succeeded } from '../../../lib/errors.ts';
 
 /** The five documents whose expiry date comes first (overdue ones included, oldest first). */
 export async function listUpcomingRenewals(signal?: AbortSignal): Promise<DashboardDocument[]> {
@@ -13,8 +14,7 @@ export async function listUpcomingRenewals(signal?: AbortSignal): Promise<Dashbo
     .order('id', { ascending: true })
     .limit(DASHBOARD_LIST_SIZE);
   if (signal) query = query.abortSignal(signal);
-  const { data, error } = await query;
-  if (error) throw new Error(error.message || 'Failed to load upcoming renewals');
+  const { data } = await succeeded(query, 'Failed to load upcoming renewals');
   return data ?? [];
 }
 

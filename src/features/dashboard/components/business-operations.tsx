@@ -2,6 +2,7 @@ import { Briefcase } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { ButtonLink } from '../../../components/ui/button-link.tsx';
 import { paths } from '../../../config/paths.ts';
+import { Card } from '../../../components/ui/card.tsx';
 
 /** The chips of the Business Operations panel and the categories they open (spec §2). */
 const CHIPS = [
@@ -14,10 +15,7 @@ const CHIPS = [
 /** Business Operations: the Operations Center button and four category chips. */
 export function BusinessOperations() {
   return (
-    <section
-      aria-labelledby="operations-heading"
-      className="rounded-lg border border-gray-200 bg-white p-4 shadow-sm sm:p-6"
-    >
+    <Card as="section" aria-labelledby="operations-heading" className="sm:p-6">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
         <div>
           <h2 id="operations-heading" className="text-lg font-semibold text-gray-900">
@@ -43,6 +41,6 @@ export function BusinessOperations() {
           </li>
         ))}
       </ul>
-    </section>
+    </Card>
   );
 }

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
+import { Card } from '../../../components/ui/card.tsx';
 
 /** A titled dashboard list with a link to where it is managed. */
 export function DashboardPanel({
@@ -18,10 +19,7 @@ export function DashboardPanel({
   // min-w-0: as a grid item the panel would otherwise grow to its longest unbroken line (a long
   // document name) and widen the whole page on a phone; with it the names are shortened instead.
   return (
-    <section
-      aria-labelledby={id}
-      className="flex min-w-0 flex-col rounded-lg border border-gray-200 bg-white shadow-sm"
-    >
+    <Card as="section" padding="none" aria-labelledby={id} className="flex min-w-0 flex-col">
       <div className="flex items-center justify-between border-b border-gray-100 px-4 py-3">
         <h2 id={id} className="text-lg font-semibold text-gray-900">
           {title}
@@ -31,6 +29,6 @@ export function DashboardPanel({
         </Link>
       </div>
       <div className="flex-1">{children}</div>
-    </section>
+    </Card>
   );
 }

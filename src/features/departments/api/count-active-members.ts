@@ -1,14 +1,16 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase.ts';
+import { succeeded } from '../../../lib/errors.ts';
 
 /** How many active members the organisation has (the department page's Team Members card). */
 export async function countActiveMembers(organizationId: string): Promise<number> {
-  const { count, error } = await supabase()
-    .from('user_profiles')
-    .select('id', { count: 'exact', head: true })
-    .eq('organization_id', organizationId)
-    .eq('is_active', true);
-  if (error) throw new Error(error.message);
+  const { count } = await succeeded(
+    supabase()
+      .from('user_profiles')
+      .select('id', { count: 'exact', head: true })
+      .eq('organization_id', organizationId)
+      .eq('is_active', true),
+  );
   return count ?? 0;
 }
 

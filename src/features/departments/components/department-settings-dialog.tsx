@@ -1,6 +1,7 @@
 import { FileText, Upload } from 'lucide-react';
-import { Modal } from '../../../components/modal.tsx';
+import { Modal } from '../../../components/ui/modal.tsx';
 import { ButtonLink } from '../../../components/ui/button-link.tsx';
+import { DialogActions } from '../../../components/ui/dialog-actions.tsx';
 import type { DepartmentDetails } from '../../../config/department-details.ts';
 import { paths } from '../../../config/paths.ts';
 
@@ -26,14 +27,14 @@ export function DepartmentSettingsDialog({
           Add one of these tags when you upload a document, or later with Edit Properties on the
           Documents page. Everyone in your organization sees the same department pages.
         </p>
-        <div className="flex flex-col gap-2 sm:flex-row sm:justify-end">
+        <DialogActions className="">
           <ButtonLink to={paths.documents} variant="secondary" icon={FileText}>
             Open Documents
           </ButtonLink>
           <ButtonLink to={paths.upload} icon={Upload}>
             Upload Documents
           </ButtonLink>
-        </div>
+        </DialogActions>
       </div>
     </Modal>
   );

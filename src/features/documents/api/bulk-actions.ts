@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { DocumentCategory } from '../../../config/document-categories.ts';
+import { succeeded } from '../../../lib/errors.ts';
 import { supabase } from '../../../lib/supabase.ts';
 import { apiEndpoint } from './api-endpoint.ts';
 import { documentsChanged } from './document-cache.ts';
@@ -13,12 +14,6 @@ export type BulkAction =
   | { kind: 'expiry'; expiryDate: string | null }
   | { kind: 'delete' };
 
-async function call<T>(result: PromiseLike<{ data: T | null; error: { message: string } | null }>) {
-  const { data, error } = await result;
-  if (error) throw new Error(error.message);
-  return data;
-}
-
 /**
  * Applies `action` to the documents `ids` in one request (the database's bulk functions,
  * docs/data-model.md). A delete then removes the files, as for one document: the rows first.
@@ -27,20 +22,22 @@ export async function applyBulkAction(ids: string[], action: BulkAction): Promis
   const rpc = supabase();
   switch (action.kind) {
     case 'category':
-      await call(
+      await succeeded(
         rpc.rpc('set_documents_category', { document_ids: ids, new_category: action.category }),
       );
       return;
     case 'add-tags':
-      await call(rpc.rpc('add_documents_tags', { document_ids: ids, tags_to_add: action.tags }));
+      await succeeded(
+        rpc.rpc('add_documents_tags', { document_ids: ids, tags_to_add: action.tags }),
+      );
       return;
     case 'remove-tags':
-      await call(
+      await succeeded(
         rpc.rpc('remove_documents_tags', { document_ids: ids, tags_to_remove: action.tags }),
       );
       return;
     case 'expiry':
-      await call(
+      await succeeded(
         rpc.rpc('set_documents_expiry', {
           document_ids: ids,
           // Null clears the date. The generated types, as supabase gen types', never say that
@@ -51,7 +48,7 @@ export async function applyBulkAction(ids: string[], action: BulkAction): Promis
       return;
     case 'delete':
       // To the trash, with their files (restored from there, or deleted for ever by admins).
-      await call(rpc.rpc('delete_documents', { document_ids: ids }));
+      await succeeded(rpc.rpc('delete_documents', { document_ids: ids }));
   }
 }
 
@@ -59,6 +56,7 @@ export async function applyBulkAction(ids: string[], action: BulkAction): Promis
 export function useBulkAction() {
   const queryClient = useQueryClient();
   return useMutation({
+    meta: { errorMessage: 'Failed to update documents' },
     mutationFn: ({ ids, action }: { ids: string[]; action: BulkAction }) =>
       applyBulkAction(ids, action),
     onSettled: () => documentsChanged(queryClient),
@@ -82,3 +80,10 @@ export async function downloadDocumentsZip(ids: string[]): Promise<void> {
   }
   saveBlobAs(await response.blob(), 'documents.zip');
 }
+
+/** Downloading the selected documents as one ZIP; a failure is "Failed to download documents". */
+export const useDownloadDocumentsZip = () =>
+  useMutation({
+    mutationFn: downloadDocumentsZip,
+    meta: { errorMessage: 'Failed to download documents' },
+  });

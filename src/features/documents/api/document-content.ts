@@ -71,6 +71,7 @@ export function useSaveDocumentText(
 ) {
   const queryClient = useQueryClient();
   return useMutation({
+    meta: { errorMessage: () => 'Failed to save document' },
     mutationFn: (text: string) => saveDocumentText(document, text),
     onSuccess: async (saved, text) => {
       queryClient.setQueryData(documentKeys.text(saved.file_path), text);

@@ -2,6 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Tables } from '../../../lib/database.types.ts';
 import { supabase } from '../../../lib/supabase.ts';
 import { documentKeys } from './query-keys.ts';
+import { succeeded } from '../../../lib/errors.ts';
 
 /** An earlier version of a document: its file as it was, who uploaded it, when it was replaced. */
 export type DocumentVersion = Pick<
@@ -19,14 +20,16 @@ export type DocumentVersion = Pick<
 
 /** A document's earlier versions, newest first. */
 export async function listDocumentVersions(documentId: string): Promise<DocumentVersion[]> {
-  const { data, error } = await supabase()
-    .from('document_versions')
-    .select(
-      'id, version_number, change, file_path, size, name, expiry_date, uploaded_at, replaced_at, uploader:user_profiles!document_versions_uploaded_by_fkey(full_name, email)',
-    )
-    .eq('document_id', documentId)
-    .order('version_number', { ascending: false });
-  if (error) throw new Error(error.message || 'Failed to load the earlier versions');
+  const { data } = await succeeded(
+    supabase()
+      .from('document_versions')
+      .select(
+        'id, version_number, change, file_path, size, name, expiry_date, uploaded_at, replaced_at, uploader:user_profiles!document_versions_uploaded_by_fkey(full_name, email)',
+      )
+      .eq('document_id', documentId)
+      .order('version_number', { ascending: false }),
+    'Failed to load the earlier versions',
+  );
   return data as DocumentVersion[];
 }
 

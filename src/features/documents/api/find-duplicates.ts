@@ -1,4 +1,5 @@
 import { supabase } from '../../../lib/supabase.ts';
+import { succeeded } from '../../../lib/errors.ts';
 
 /**
  * The SHA-256 of a file's bytes (lower-case hex), with WebCrypto: what the database records
@@ -25,7 +26,6 @@ function readBytes(file: File): Promise<ArrayBuffer> {
 
 /** Names of the organisation's documents with exactly these bytes, newest first. */
 export async function findDuplicateDocuments(sha256: string): Promise<string[]> {
-  const { data, error } = await supabase().rpc('find_duplicate_documents', { sha256 });
-  if (error) throw new Error(error.message);
+  const { data } = await succeeded(supabase().rpc('find_duplicate_documents', { sha256 }));
   return (data ?? []).map((document) => document.name);
 }

@@ -4,6 +4,7 @@ import {
   type DocumentProperties,
   type DocumentRecord,
 } from '../../../lib/documents.ts';
+import { succeeded } from '../../../lib/errors.ts';
 
 export interface NewDocument extends DocumentProperties {
   organization_id: string;
@@ -14,11 +15,13 @@ export interface NewDocument extends DocumentProperties {
 
 /** Inserts the row of an uploaded file, with status Active (spec §4). */
 export async function insertDocument(document: NewDocument): Promise<DocumentRecord> {
-  const { data, error } = await supabase()
-    .from('documents')
-    .insert({ ...document, status: 'Active' })
-    .select(DOCUMENT_COLUMNS)
-    .single();
-  if (error) throw new Error(error.message || 'Upload failed');
+  const { data } = await succeeded(
+    supabase()
+      .from('documents')
+      .insert({ ...document, status: 'Active' })
+      .select(DOCUMENT_COLUMNS)
+      .single(),
+    'Upload failed',
+  );
   return data;
 }

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase.ts';
 import { documentKeys } from './query-keys.ts';
+import { succeeded } from '../../../lib/errors.ts';
 
 /** An active member of the organisation, as the responsible-member choice lists them. */
 export interface OrganizationMember {
@@ -11,14 +12,16 @@ export interface OrganizationMember {
 
 /** The organisation's active members by name (row-level security: the caller's organisation). */
 export async function listOrganizationMembers(): Promise<OrganizationMember[]> {
-  const { data, error } = await supabase()
-    .from('user_profiles')
-    .select('id, full_name, email')
-    .eq('is_active', true)
-    .not('organization_id', 'is', null)
-    .order('full_name', { nullsFirst: false })
-    .order('email');
-  if (error) throw new Error(error.message || 'Failed to fetch users');
+  const { data } = await succeeded(
+    supabase()
+      .from('user_profiles')
+      .select('id, full_name, email')
+      .eq('is_active', true)
+      .not('organization_id', 'is', null)
+      .order('full_name', { nullsFirst: false })
+      .order('email'),
+    'Failed to fetch users',
+  );
   return data;
 }
 

@@ -10,6 +10,8 @@ export const documentKeys = {
   /** Pages of the documents list, by search, filters, order and page. */
   searches: () => ['documents', 'search'] as const,
   search: (query: DocumentQuery) => ['documents', 'search', query] as const,
+  /** One document, by id (a link that opens it). */
+  one: (id: string) => ['documents', 'one', id] as const,
   /** The stored text of a text file (the edit-content modal). */
   text: (filePath: string) => ['documents', 'text', filePath] as const,
   /** A document's earlier versions. */

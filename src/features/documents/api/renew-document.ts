@@ -48,6 +48,7 @@ export async function renewDocument({
 export function useRenewDocument() {
   const queryClient = useQueryClient();
   return useMutation({
+    meta: { errorMessage: 'Renewal failed' },
     mutationFn: renewDocument,
     onSuccess: async (saved) => {
       await queryClient.invalidateQueries({ queryKey: documentKeys.versions(saved.id) });

@@ -37,6 +37,7 @@ export function useRestoreDocumentVersion(
 ) {
   const queryClient = useQueryClient();
   return useMutation({
+    meta: { errorMessage: 'Failed to restore the version' },
     mutationFn: (version: Pick<DocumentVersion, 'id' | 'name' | 'file_path'>) =>
       restoreDocumentVersion(document, version),
     onSuccess: async (saved) => {

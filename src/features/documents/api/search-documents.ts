@@ -3,6 +3,7 @@ import type { CompositeTypes, Database, Enums } from '../../../lib/database.type
 import { supabase } from '../../../lib/supabase.ts';
 import type { DocumentRecord } from '../../../lib/documents.ts';
 import { documentKeys } from './query-keys.ts';
+import { succeeded } from '../../../lib/errors.ts';
 
 /** Rows per page of the documents list. */
 export const PAGE_SIZE = 50;
@@ -113,8 +114,7 @@ export async function searchDocuments(
   };
   let call = supabase().rpc('search_documents', args);
   if (signal) call = call.abortSignal(signal);
-  const { data, error } = await call;
-  if (error) throw new Error(error.message || 'Failed to load documents');
+  const { data } = await succeeded(call, 'Failed to load documents');
   const rows = (data ?? []) as SearchRow[];
   return {
     rows: rows.map(toDocument),

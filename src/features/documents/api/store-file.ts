@@ -2,6 +2,7 @@ import { mimeTypeFor } from '../../../lib/file-kinds.ts';
 import { supabase } from '../../../lib/supabase.ts';
 import { DOCUMENTS_BUCKET } from '../../../lib/documents.ts';
 import { apiEndpoint } from './api-endpoint.ts';
+import { succeeded } from '../../../lib/errors.ts';
 
 export interface StoreFileOptions {
   /** The file's SHA-256 (hex), kept as its user metadata: the record where storage computes none. */
@@ -131,6 +132,5 @@ function storageMessage(body: string): string | null {
 
 /** Removes stored files by object name. */
 export async function removeDocumentFiles(objectNames: string[]): Promise<void> {
-  const { error } = await supabase().storage.from(DOCUMENTS_BUCKET).remove(objectNames);
-  if (error) throw new Error(error.message || 'Delete failed');
+  await succeeded(supabase().storage.from(DOCUMENTS_BUCKET).remove(objectNames), 'Delete failed');
 }

@@ -7,19 +7,17 @@ import {
   type DocumentRecord,
   type DocumentRenewalFields,
 } from '../../../lib/documents.ts';
+import { succeeded } from '../../../lib/errors.ts';
 
 /** Saves a document's category, expiry date, tags and description; returns the saved row. */
 export async function updateDocumentProperties(
   id: string,
   properties: DocumentProperties & Partial<DocumentRenewalFields>,
 ): Promise<DocumentRecord> {
-  const { data, error } = await supabase()
-    .from('documents')
-    .update(properties)
-    .eq('id', id)
-    .select(DOCUMENT_COLUMNS)
-    .single();
-  if (error) throw new Error(error.message || 'Update failed');
+  const { data } = await succeeded(
+    supabase().from('documents').update(properties).eq('id', id).select(DOCUMENT_COLUMNS).single(),
+    'Update failed',
+  );
   return data;
 }
 
@@ -27,6 +25,7 @@ export async function updateDocumentProperties(
 export function useUpdateDocumentProperties() {
   const queryClient = useQueryClient();
   return useMutation({
+    meta: { errorMessage: 'Failed to update document' },
     mutationFn: ({
       id,
       properties,

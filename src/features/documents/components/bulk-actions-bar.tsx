@@ -4,9 +4,8 @@ import { Button } from '../../../components/ui/button.tsx';
 import { FormField, Input, Select } from '../../../components/ui/form-field.tsx';
 import { DOCUMENT_CATEGORIES } from '../../../config/document-categories.ts';
 import type { DocumentCategory } from '../../../config/document-categories.ts';
-import { errorMessage } from '../../../lib/errors.ts';
 import { parseTags } from '../../../lib/tags.ts';
-import { downloadDocumentsZip, useBulkAction, type BulkAction } from '../api/bulk-actions.ts';
+import { useBulkAction, useDownloadDocumentsZip, type BulkAction } from '../api/bulk-actions.ts';
 import type { SearchedDocument } from '../api/search-documents.ts';
 
 const count = (n: number) => `${n} ${n === 1 ? 'document' : 'documents'}`;
@@ -23,14 +22,14 @@ export function BulkActionsBar({
   documents: SearchedDocument[];
   onDone: () => void;
 }) {
-  const { alert, confirm } = useFeedback();
+  const { confirm } = useFeedback();
   const bulk = useBulkAction();
+  const zip = useDownloadDocumentsZip();
   const [category, setCategory] = useState('');
   const [tags, setTags] = useState('');
   const [expiry, setExpiry] = useState('');
-  const [zipping, setZipping] = useState(false);
   const ids = documents.map((document) => document.id);
-  const busy = bulk.isPending || zipping;
+  const busy = bulk.isPending || zip.isPending;
 
   async function run(action: BulkAction) {
     if (action.kind === 'delete') {
@@ -40,24 +39,15 @@ export function BulkActionsBar({
       });
       if (!confirmed) return;
     }
-    try {
-      await bulk.mutateAsync({ ids, action });
-      setTags('');
-      onDone();
-    } catch (error) {
-      await alert(`Failed to update documents: ${errorMessage(error)}`);
-    }
-  }
-
-  async function zip() {
-    setZipping(true);
-    try {
-      await downloadDocumentsZip(ids);
-    } catch (error) {
-      await alert(`Failed to download documents: ${errorMessage(error)}`);
-    } finally {
-      setZipping(false);
-    }
+    bulk.mutate(
+      { ids, action },
+      {
+        onSuccess: () => {
+          setTags('');
+          onDone();
+        },
+      },
+    );
   }
 
   return (
@@ -133,9 +123,9 @@ export function BulkActionsBar({
       <Button
         variant="secondary"
         size="sm"
-        busy={zipping}
+        busy={zip.isPending}
         busyLabel="Preparing..."
-        onClick={() => void zip()}
+        onClick={() => zip.mutate(ids)}
         disabled={busy}
       >
         Download ZIP

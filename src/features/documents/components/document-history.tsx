@@ -1,5 +1,5 @@
 import { ActivityList } from '../../../components/activity-list.tsx';
-import { Spinner } from '../../../components/spinner.tsx';
+import { Spinner } from '../../../components/ui/spinner.tsx';
 import { ErrorPanel } from '../../../components/ui/form-error.tsx';
 import { errorMessage } from '../../../lib/errors.ts';
 import { useDocumentHistory } from '../api/document-history.ts';

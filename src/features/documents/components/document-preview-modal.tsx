@@ -1,8 +1,9 @@
 import { Download } from 'lucide-react';
 import { useState } from 'react';
-import { Modal } from '../../../components/modal.tsx';
-import { Spinner } from '../../../components/spinner.tsx';
+import { Modal } from '../../../components/ui/modal.tsx';
+import { Spinner } from '../../../components/ui/spinner.tsx';
 import { Button } from '../../../components/ui/button.tsx';
+import { Tabs, type TabItem } from '../../../components/ui/tabs.tsx';
 import { LOAD_ERROR } from '../api/document-preview.ts';
 import type { DocumentRecord } from '../../../lib/documents.ts';
 import { useDocumentPreview } from '../hooks/use-document-preview.ts';
@@ -24,10 +25,10 @@ export type PreviewableDocument = Pick<
 };
 
 type Tab = 'preview' | 'versions' | 'history';
-const TABS: [Tab, string][] = [
-  ['preview', 'Preview'],
-  ['versions', 'Versions'],
-  ['history', 'History'],
+const TABS: readonly TabItem<Tab>[] = [
+  { value: 'preview', label: 'Preview' },
+  { value: 'versions', label: 'Versions' },
+  { value: 'history', label: 'History' },
 ];
 
 export interface DocumentPreviewModalProps {
@@ -45,9 +46,25 @@ export interface DocumentPreviewModalProps {
  */
 export function DocumentPreviewModal({ document, onClose }: DocumentPreviewModalProps) {
   const [tab, setTab] = useState<Tab>('preview');
-  const preview = useDocumentPreview(document.name, document.file_path);
+  const shown = useDocumentPreview(document.name, document.file_path);
   const download = useDownloadDocument();
-  const onDownload = () => void download(document);
+  const onDownload = () => download(document);
+  const preview = (
+    <>
+      {shown.status === 'loading' && <Spinner label="Loading preview..." />}
+      {shown.status === 'error' && (
+        <PreviewErrorPanel message={shown.error ?? LOAD_ERROR} onDownload={onDownload} />
+      )}
+      {shown.status === 'ready' && (
+        <PreviewBody
+          name={document.name}
+          preview={shown}
+          onDisplayError={shown.reportDisplayError}
+          onDownload={onDownload}
+        />
+      )}
+    </>
+  );
 
   return (
     <Modal
@@ -69,61 +86,24 @@ export function DocumentPreviewModal({ document, onClose }: DocumentPreviewModal
         </Button>
       }
     >
-      {document.id && (
-        <div
-          role="tablist"
-          aria-label="Document"
-          className="mb-4 flex gap-1 border-b border-gray-200"
-        >
-          {TABS.map(([value, label]) => (
-            <button
-              key={value}
-              type="button"
-              role="tab"
-              id={`document-tab-${value}`}
-              aria-selected={tab === value}
-              aria-controls={`document-panel-${value}`}
-              className={`-mb-px border-b-2 px-3 py-1.5 text-sm font-medium ${
-                tab === value
-                  ? 'border-primary-600 text-primary-700'
-                  : 'border-transparent text-gray-600 hover:text-gray-900'
-              }`}
-              onClick={() => setTab(value)}
-            >
-              {label}
-            </button>
-          ))}
-        </div>
-      )}
-      {tab === 'history' && document.id ? (
-        <div role="tabpanel" id="document-panel-history" aria-labelledby="document-tab-history">
-          <DocumentHistory documentId={document.id} />
-        </div>
-      ) : tab === 'versions' && document.id && document.organization_id ? (
-        <div role="tabpanel" id="document-panel-versions" aria-labelledby="document-tab-versions">
-          <DocumentVersionsTab
-            document={{
-              id: document.id,
-              organization_id: document.organization_id,
-              name: document.name,
-            }}
-          />
-        </div>
-      ) : (
-        <div role="tabpanel" id="document-panel-preview" aria-labelledby="document-tab-preview">
-          {preview.status === 'loading' && <Spinner label="Loading preview..." />}
-          {preview.status === 'error' && (
-            <PreviewErrorPanel message={preview.error ?? LOAD_ERROR} onDownload={onDownload} />
-          )}
-          {preview.status === 'ready' && (
-            <PreviewBody
-              name={document.name}
-              preview={preview}
-              onDisplayError={preview.reportDisplayError}
-              onDownload={onDownload}
+      {document.id && document.organization_id ? (
+        <Tabs label="Document" tabs={TABS} selected={tab} onSelect={setTab}>
+          {tab === 'history' ? (
+            <DocumentHistory documentId={document.id} />
+          ) : tab === 'versions' ? (
+            <DocumentVersionsTab
+              document={{
+                id: document.id,
+                organization_id: document.organization_id,
+                name: document.name,
+              }}
             />
+          ) : (
+            preview
           )}
-        </div>
+        </Tabs>
+      ) : (
+        preview
       )}
     </Modal>
   );

@@ -10,10 +10,13 @@ export function DocumentPropertyFields({
   values,
   onChange,
   disabled = false,
+  categoryError = null,
 }: {
   values: PropertyInput;
   onChange: (next: PropertyInput) => void;
   disabled?: boolean;
+  /** Why the category cannot be taken ("Please select a category."), shown under it. */
+  categoryError?: string | null;
 }) {
   const set =
     (key: keyof PropertyInput) =>
@@ -22,7 +25,7 @@ export function DocumentPropertyFields({
 
   return (
     <div className="grid gap-4 sm:grid-cols-2">
-      <FormField label="Category" required>
+      <FormField label="Category" required error={categoryError}>
         {(props) => (
           <Select {...props} value={values.category} onChange={set('category')} disabled={disabled}>
             <option value="">Select a category</option>

@@ -16,19 +16,14 @@ export function DocumentVersionsTab({
 }) {
   const versions = useDocumentVersions(document.id);
   const restore = useRestoreDocumentVersion(document);
-  const { alert, confirm } = useFeedback();
+  const { confirm } = useFeedback();
 
   async function onRestore(version: DocumentVersion) {
     const confirmed = await confirm(
       `Restore version ${version.version_number} of "${document.name}"? The current file will be kept as an earlier version.`,
       { confirmLabel: 'Restore' },
     );
-    if (!confirmed) return;
-    try {
-      await restore.mutateAsync(version);
-    } catch (error) {
-      await alert(`Failed to restore the version: ${errorMessage(error)}`);
-    }
+    if (confirmed) restore.mutate(version);
   }
 
   return (

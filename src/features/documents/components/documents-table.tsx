@@ -1,6 +1,7 @@
 import { FileText } from 'lucide-react';
 import { memo, useCallback, useMemo } from 'react';
 import { ExpiryDate } from '../../../components/expiry-date.tsx';
+import { Checkbox } from '../../../components/ui/checkbox.tsx';
 import {
   DataTable,
   type DataTableColumn,
@@ -150,10 +151,9 @@ export const DocumentsTable = memo(function DocumentsTable({
         width: 'w-[5%]',
         className: 'max-sm:hidden',
         cell: (document) => (
-          <input
-            type="checkbox"
-            className="h-4 w-4"
-            aria-label={`Select ${document.name}`}
+          <Checkbox
+            label={`Select ${document.name}`}
+            hideLabel
             checked={selected.has(document.id)}
             onChange={(event) => onSelect(document, event.target.checked)}
           />

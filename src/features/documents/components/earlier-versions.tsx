@@ -1,6 +1,6 @@
 import { Download, History } from 'lucide-react';
 import { Button } from '../../../components/ui/button.tsx';
-import { FormError } from '../../../components/ui/form-error.tsx';
+import { ErrorPanel } from '../../../components/ui/form-error.tsx';
 import { formatDate, formatDateTime, formatFileSize } from '../../../lib/format.ts';
 import type { DocumentVersion } from '../api/document-versions.ts';
 import { useDownloadDocument } from '../hooks/use-download-document.ts';
@@ -30,7 +30,11 @@ export function EarlierVersions({
         <History className="h-4 w-4" aria-hidden="true" /> Earlier versions
       </h3>
       {loading && <p className="mt-2 text-sm text-gray-500">Loading...</p>}
-      {error && <FormError>{`Failed to load the earlier versions: ${error}`}</FormError>}
+      {error && (
+        <div className="mt-2">
+          <ErrorPanel title={`Failed to load the earlier versions: ${error}`} />
+        </div>
+      )}
       {!loading && !error && versions.length === 0 && (
         <p className="mt-2 text-sm text-gray-500">
           None yet: renewing or editing keeps the current file here.

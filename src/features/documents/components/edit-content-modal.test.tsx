@@ -4,6 +4,7 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createOrganization, type TestOrganization } from '../../../testing/backend.ts';
+import { findNotice } from '../../../testing/notices.ts';
 import { renderWithProviders } from '../../../testing/render.tsx';
 import type { DocumentRecord } from '../../../lib/documents.ts';
 import {
@@ -123,7 +124,7 @@ describe('edit-content modal', () => {
     const editor = await screen.findByRole('textbox', { name: 'Content of keep.txt' });
     await user.type(editor, ' and more');
     await user.click(screen.getByRole('button', { name: 'Save' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to save document');
+    expect(await findNotice('Failed to save document')).toBeInTheDocument();
     expect(editor).toHaveValue('stored and more');
     await waitFor(() => expect(screen.getByRole('button', { name: 'Save' })).toBeEnabled());
     expect(await readStoredText(organization, document.file_path)).toBe('stored');

@@ -1,10 +1,10 @@
 import { Download, FileX, Save } from 'lucide-react';
 import { useId, useState } from 'react';
 import { useFeedback } from '../../../components/feedback.tsx';
-import { Modal } from '../../../components/modal.tsx';
-import { Spinner } from '../../../components/spinner.tsx';
+import { Modal } from '../../../components/ui/modal.tsx';
+import { Spinner } from '../../../components/ui/spinner.tsx';
 import { Button } from '../../../components/ui/button.tsx';
-import { ErrorPanel, FormError } from '../../../components/ui/form-error.tsx';
+import { ErrorPanel } from '../../../components/ui/form-error.tsx';
 import { controlClass } from '../../../components/ui/form-field.tsx';
 import { useLeaveGuard } from '../../../components/ui/use-leave-guard.ts';
 import { errorMessage } from '../../../lib/errors.ts';
@@ -136,7 +136,6 @@ export function EditContentModal({ document, onClose, onSaved }: EditContentModa
       )}
       {loaded.isSuccess && (
         <div className="flex flex-col gap-2">
-          <FormError>{save.isError ? 'Failed to save document' : null}</FormError>
           <label htmlFor={editorId} className="sr-only">
             Content of {document.name}
           </label>

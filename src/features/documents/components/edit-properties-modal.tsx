@@ -1,12 +1,11 @@
 import { useState } from 'react';
-import { useFeedback } from '../../../components/feedback.tsx';
-import { Modal } from '../../../components/modal.tsx';
+import { Modal } from '../../../components/ui/modal.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { useLeaveGuard } from '../../../components/ui/use-leave-guard.ts';
-import { errorMessage } from '../../../lib/errors.ts';
 import type { DocumentRecord } from '../../../lib/documents.ts';
 import { useUpdateDocumentProperties } from '../api/update-document.ts';
-import { FormField, Input } from '../../../components/ui/form-field.tsx';
+import { FormField, Input, useFormProblems } from '../../../components/ui/form-field.tsx';
+import { DialogActions } from '../../../components/ui/dialog-actions.tsx';
 import {
   hasCategory,
   MAX_NAME_LENGTH,
@@ -31,7 +30,7 @@ export const UNSAVED_PROPERTIES_QUESTION =
  * modal; the name is Steward's own addition).
  */
 export function EditPropertiesModal({ document, onClose }: EditPropertiesModalProps) {
-  const { alert } = useFeedback();
+  const { formRef, problems, report, clear } = useFormProblems<'name' | 'category'>();
   const [initial] = useState(() => toPropertyInput(document));
   const [values, setValues] = useState(initial);
   const [name, setName] = useState(document.name);
@@ -52,21 +51,18 @@ export function EditPropertiesModal({ document, onClose }: EditPropertiesModalPr
     );
   useLeaveGuard(changed && !update.isSuccess, UNSAVED_PROPERTIES_QUESTION);
 
-  async function submit(event: React.FormEvent) {
+  function submit(event: React.FormEvent) {
     event.preventDefault();
     const newName = renamedTo(name, document.name);
-    if (!newName) {
-      await alert('Please enter a name.');
-      return;
-    }
-    if (newName.length > MAX_NAME_LENGTH) {
-      await alert(`A name can be at most ${MAX_NAME_LENGTH} characters long.`);
-      return;
-    }
-    if (!hasCategory(values)) {
-      await alert('Please select a category.');
-      return;
-    }
+    const invalid = report({
+      name: !newName
+        ? 'Please enter a name.'
+        : newName.length > MAX_NAME_LENGTH
+          ? `A name can be at most ${MAX_NAME_LENGTH} characters long.`
+          : undefined,
+      category: hasCategory(values) ? undefined : 'Please select a category.',
+    });
+    if (invalid || !newName || !hasCategory(values)) return;
     update.mutate(
       {
         id: document.id,
@@ -77,10 +73,7 @@ export function EditPropertiesModal({ document, onClose }: EditPropertiesModalPr
           renewal_note: renewal.renewal_in_progress ? renewal.renewal_note?.trim() || null : null,
         },
       },
-      {
-        onSuccess: onClose,
-        onError: (error) => void alert(`Failed to update document: ${errorMessage(error)}`),
-      },
+      { onSuccess: onClose },
     );
   }
 
@@ -98,9 +91,10 @@ export function EditPropertiesModal({ document, onClose }: EditPropertiesModalPr
       size="lg"
       dismissible={!update.isPending}
     >
-      <form onSubmit={submit} noValidate>
+      <form ref={formRef} onSubmit={submit} noValidate>
         <FormField
           label="Name"
+          error={problems?.name}
           hint="The file itself keeps its stored name; its extension stays."
           className="mb-4"
         >
@@ -108,22 +102,33 @@ export function EditPropertiesModal({ document, onClose }: EditPropertiesModalPr
             <Input
               {...props}
               value={name}
-              onChange={(event) => setName(event.target.value)}
+              onChange={(event) => {
+                setName(event.target.value);
+                clear('name');
+              }}
               disabled={update.isPending}
               maxLength={MAX_NAME_LENGTH}
             />
           )}
         </FormField>
-        <DocumentPropertyFields values={values} onChange={setValues} disabled={update.isPending} />
+        <DocumentPropertyFields
+          values={values}
+          onChange={(next) => {
+            setValues(next);
+            clear('category');
+          }}
+          disabled={update.isPending}
+          categoryError={problems?.category}
+        />
         <RenewalFields values={renewal} onChange={setRenewal} disabled={update.isPending} />
-        <div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+        <DialogActions>
           <Button variant="secondary" onClick={onClose} disabled={update.isPending}>
             Cancel
           </Button>
           <Button type="submit" busy={update.isPending} busyLabel="Saving...">
             Save Changes
           </Button>
-        </div>
+        </DialogActions>
       </form>
     </Modal>
   );

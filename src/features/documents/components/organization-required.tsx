@@ -1,6 +1,7 @@
 import { Building2 } from 'lucide-react';
 import { ButtonLink } from '../../../components/ui/button-link.tsx';
 import { paths } from '../../../config/paths.ts';
+import { Card } from '../../../components/ui/card.tsx';
 
 /**
  * Documents belong to an organisation: a member without one is shown the way to set it up,
@@ -8,7 +9,7 @@ import { paths } from '../../../config/paths.ts';
  */
 export function OrganizationRequired({ title }: { title: string }) {
   return (
-    <div className="mx-auto max-w-xl rounded-lg border border-gray-200 bg-white p-6 text-center shadow-sm">
+    <Card padding="none" className="mx-auto max-w-xl p-6 text-center">
       <Building2 className="mx-auto h-10 w-10 text-gray-400" aria-hidden="true" />
       <h1 className="mt-3 text-xl font-semibold text-gray-900">{title}</h1>
       <p className="mt-2 text-sm text-gray-600">
@@ -18,6 +19,6 @@ export function OrganizationRequired({ title }: { title: string }) {
       <ButtonLink to={paths.users} className="mt-4">
         Set Up Organization
       </ButtonLink>
-    </div>
+    </Card>
   );
 }

@@ -1,8 +1,9 @@
 import { useState, type FormEvent } from 'react';
-import { Modal } from '../../../components/modal.tsx';
+import { Modal } from '../../../components/ui/modal.tsx';
 import { Button } from '../../../components/ui/button.tsx';
-import { FormError } from '../../../components/ui/form-error.tsx';
-import { FormField, Input } from '../../../components/ui/form-field.tsx';
+import { DialogActions } from '../../../components/ui/dialog-actions.tsx';
+import { FileDrop } from '../../../components/ui/file-drop.tsx';
+import { FormField, Input, useFormProblems } from '../../../components/ui/form-field.tsx';
 import { useLeaveGuard } from '../../../components/ui/use-leave-guard.ts';
 import { errorMessage } from '../../../lib/errors.ts';
 import { formatDate } from '../../../lib/format.ts';
@@ -37,22 +38,18 @@ export function RenewDialog({
 }) {
   const [file, setFile] = useState<File | null>(null);
   const [expiryDate, setExpiryDate] = useState(() => aYearLater(document.expiry_date));
-  const [problem, setProblem] = useState<string | null>(null);
+  const { formRef, problems, report, clear } = useFormProblems<'file' | 'expiryDate'>();
   const renew = useRenewDocument();
   const versions = useDocumentVersions(document.id);
   useLeaveGuard(file !== null && !renew.isSuccess, UNSAVED_RENEWAL_QUESTION);
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    if (!file) {
-      setProblem('Choose the new file.');
-      return;
-    }
-    if (!expiryDate) {
-      setProblem('Enter the new expiry date.');
-      return;
-    }
-    setProblem(null);
+    const invalid = report({
+      file: file ? undefined : 'Choose the new file.',
+      expiryDate: expiryDate ? undefined : 'Enter the new expiry date.',
+    });
+    if (invalid || !file) return;
     renew.mutate({ document, file, expiryDate }, { onSuccess: onClose });
   }
 
@@ -70,24 +67,28 @@ export function RenewDialog({
       size="lg"
       dismissible={!renew.isPending}
     >
-      <form onSubmit={submit} noValidate className="space-y-4">
+      <form ref={formRef} onSubmit={submit} noValidate className="space-y-4">
         <p className="text-sm text-gray-600">
           {document.expiry_date
             ? `The current file expires on ${formatDate(document.expiry_date)}. `
             : ''}
           It will be kept as an earlier version of this document.
         </p>
-        <FormField label="New file" required>
+        <FormField label="New file" required error={problems?.file}>
           {(props) => (
-            <Input
+            <FileDrop
               {...props}
-              type="file"
-              onChange={(event) => setFile(event.target.files?.[0] ?? null)}
+              chosen={file}
+              onFiles={([chosen]) => {
+                if (!chosen) return;
+                setFile(chosen);
+                clear('file');
+              }}
               disabled={renew.isPending}
             />
           )}
         </FormField>
-        <FormField label="New expiry date" required>
+        <FormField label="New expiry date" required error={problems?.expiryDate}>
           {(props) => (
             <Input
               {...props}
@@ -95,22 +96,22 @@ export function RenewDialog({
               value={expiryDate}
               min="1900-01-01"
               max="9999-12-31"
-              onChange={(event) => setExpiryDate(event.target.value)}
+              onChange={(event) => {
+                setExpiryDate(event.target.value);
+                clear('expiryDate');
+              }}
               disabled={renew.isPending}
             />
           )}
         </FormField>
-        <FormError>
-          {problem ?? (renew.isError ? `Renewal failed: ${errorMessage(renew.error)}` : null)}
-        </FormError>
-        <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+        <DialogActions className="">
           <Button variant="secondary" onClick={onClose} disabled={renew.isPending}>
             Cancel
           </Button>
           <Button type="submit" busy={renew.isPending} busyLabel="Renewing...">
             Renew
           </Button>
-        </div>
+        </DialogActions>
       </form>
 
       <EarlierVersions

@@ -1,3 +1,4 @@
+import { Checkbox } from '../../../components/ui/checkbox.tsx';
 import { FormField, Select, Textarea } from '../../../components/ui/form-field.tsx';
 import type { DocumentRenewalFields } from '../../../lib/documents.ts';
 import { useOrganizationMembers } from '../api/organization-members.ts';
@@ -43,16 +44,12 @@ export function RenewalFields({
           </Select>
         )}
       </FormField>
-      <label className="flex items-center gap-2 text-sm text-gray-700">
-        <input
-          type="checkbox"
-          checked={values.renewal_in_progress}
-          disabled={disabled}
-          onChange={(event) => onChange({ ...values, renewal_in_progress: event.target.checked })}
-          className="h-4 w-4 rounded border-gray-300 accent-primary-600"
-        />
-        Renewal in progress (pauses the reminders)
-      </label>
+      <Checkbox
+        checked={values.renewal_in_progress}
+        disabled={disabled}
+        onChange={(event) => onChange({ ...values, renewal_in_progress: event.target.checked })}
+        label="Renewal in progress (pauses the reminders)"
+      />
       {values.renewal_in_progress && (
         <FormField label="Renewal note (optional)">
           {(props) => (

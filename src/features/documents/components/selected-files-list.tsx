@@ -1,5 +1,6 @@
 import { AlertCircle, CheckCircle2, Clock, FileText, Loader2, X } from 'lucide-react';
 import { Button } from '../../../components/ui/button.tsx';
+import { Card } from '../../../components/ui/card.tsx';
 import type { Tone } from '../../../components/ui/tone.ts';
 import { formatFileSize } from '../../../lib/format.ts';
 import type { QueuedFile, UploadState } from '../hooks/use-upload-queue.ts';
@@ -69,6 +70,7 @@ export function SelectedFilesList({
   onRemove,
   batch,
   onDetails,
+  categoryErrorOf,
 }: {
   files: QueuedFile[];
   running: boolean;
@@ -78,6 +80,8 @@ export function SelectedFilesList({
   /** The batch form's values, where a file's own details start from. */
   batch: PropertyInput;
   onDetails: (key: string, details: PropertyInput | null) => void;
+  /** Why a file's own details cannot be taken ("Please select a category for a.pdf."). */
+  categoryErrorOf?: (key: string) => string | undefined;
 }) {
   if (files.length === 0) return null;
   return (
@@ -85,7 +89,7 @@ export function SelectedFilesList({
       <h2 id="selected-files-heading" className="text-sm font-medium text-gray-900">
         Selected files ({files.length})
       </h2>
-      <ul className="mt-2 divide-y divide-gray-100 rounded-lg border border-gray-200 bg-white">
+      <Card as="ul" padding="none" className="mt-2 divide-y divide-gray-100">
         {files.map((item) => {
           const { key, file, state, error, details } = item;
           return (
@@ -134,13 +138,14 @@ export function SelectedFilesList({
                     values={details}
                     onChange={(next) => onDetails(key, next)}
                     disabled={running}
+                    categoryError={categoryErrorOf?.(key)}
                   />
                 </fieldset>
               )}
             </li>
           );
         })}
-      </ul>
+      </Card>
     </section>
   );
 }

@@ -1,31 +1,26 @@
 import { useCallback } from 'react';
 import { useFeedback } from '../../../components/feedback.tsx';
-import { errorMessage } from '../../../lib/errors.ts';
-import { useDeleteDocument } from '../api/delete-document.ts';
 import type { DocumentRecord } from '../../../lib/documents.ts';
+import { useDeleteDocument } from '../api/delete-document.ts';
 
 /**
  * Delete with the spec's question (`Are you sure you want to delete "{name}"?`), answered with
- * Cancel (focused) or Delete; on failure `Failed to delete document: {message}` (spec §8).
+ * Cancel (focused) or Delete; a failure is `Failed to delete document: {message}` (spec §8),
+ * shown by the one handler of failures.
  */
 export function useConfirmedDelete(): (
   document: Pick<DocumentRecord, 'id' | 'name' | 'file_path'>,
 ) => Promise<void> {
-  const { alert, confirm } = useFeedback();
-  const { mutateAsync } = useDeleteDocument();
+  const { confirm } = useFeedback();
+  const { mutate } = useDeleteDocument();
   return useCallback(
     async (document) => {
       const confirmed = await confirm(`Are you sure you want to delete "${document.name}"?`, {
         confirmLabel: 'Delete',
         destructive: true,
       });
-      if (!confirmed) return;
-      try {
-        await mutateAsync(document);
-      } catch (error) {
-        await alert(`Failed to delete document: ${errorMessage(error)}`);
-      }
+      if (confirmed) mutate(document);
     },
-    [alert, confirm, mutateAsync],
+    [confirm, mutate],
   );
 }

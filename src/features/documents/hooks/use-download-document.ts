@@ -1,22 +1,13 @@
-import { useCallback } from 'react';
-import { useFeedback } from '../../../components/feedback.tsx';
-import { errorMessage } from '../../../lib/errors.ts';
+import { useMutation } from '@tanstack/react-query';
 import { downloadDocument, type DownloadableDocument } from '../api/download-document.ts';
 
 /**
- * A download action for any list of documents: downloads under the document's name, and on
- * failure shows `Failed to download document: {message}` (spec §8). Resolves either way.
+ * A download action for any list of documents: downloads under the document's name; a failure
+ * is `Failed to download document: {message}` (spec §8), shown by the one handler of failures.
  */
-export function useDownloadDocument(): (document: DownloadableDocument) => Promise<void> {
-  const { alert } = useFeedback();
-  return useCallback(
-    async (document) => {
-      try {
-        await downloadDocument(document);
-      } catch (error) {
-        await alert(`Failed to download document: ${errorMessage(error)}`);
-      }
-    },
-    [alert],
-  );
+export function useDownloadDocument(): (document: DownloadableDocument) => void {
+  return useMutation({
+    mutationFn: downloadDocument,
+    meta: { errorMessage: 'Failed to download document' },
+  }).mutate;
 }

@@ -1,7 +1,7 @@
 import type { UploadOutcome } from '../hooks/use-upload-queue.ts';
 
 /**
- * The alert after an upload with failures (spec §8 `Upload failed: {message}`): which files
+ * The notice after an upload with failures (spec §8 `Upload failed: {message}`): which files
  * failed and why, and that the others were kept.
  */
 export function uploadFailureMessage({ succeeded, failed }: UploadOutcome): string {

@@ -1,7 +1,7 @@
 import { supabase } from '../../../lib/supabase.ts';
+import { succeeded } from '../../../lib/errors.ts';
 
 /** Joins the invitation's organisation as the signed-in user (rpc `accept_invitation`). */
 export async function acceptInvitation(token: string): Promise<void> {
-  const { error } = await supabase().rpc('accept_invitation', { token });
-  if (error) throw new Error(error.message || 'Failed to accept invitation');
+  await succeeded(supabase().rpc('accept_invitation', { token }), 'Failed to accept invitation');
 }

@@ -2,13 +2,15 @@ import type { UseMutationResult } from '@tanstack/react-query';
 import { Mail } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { EMPTY_NEW_PASSWORD, NewPasswordFields } from '../../../components/new-password-fields.tsx';
+import { AuthLayout } from '../../../components/ui/auth-layout.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { FormError } from '../../../components/ui/form-error.tsx';
+import { useFormProblems } from '../../../components/ui/form-field.tsx';
 import { errorMessage } from '../../../lib/errors.ts';
 import { ROLE_LABELS, type Role } from '../../../lib/roles.ts';
 import type { InvitationDetails } from '../api/get-invitation.ts';
 import type { AcceptRequest } from '../hooks/use-accept-invitation.ts';
-import { passwordProblem } from '../../../lib/passwords.ts';
+import { passwordProblem, type NewPasswordField } from '../../../lib/passwords.ts';
 
 export interface AcceptInvitationFormProps {
   invitation: InvitationDetails;
@@ -20,35 +22,28 @@ export interface AcceptInvitationFormProps {
 export function AcceptInvitationForm({ invitation, accept }: AcceptInvitationFormProps) {
   const [newPassword, setNewPassword] = useState(EMPTY_NEW_PASSWORD);
   const { password, confirmation } = newPassword;
-  const [problem, setProblem] = useState<string | null>(null);
+  const { formRef, problems, report, clear } = useFormProblems<NewPasswordField>();
   const errorId = useId();
   const organization = invitation.organization_name ?? 'your organization';
   const inviter = invitation.invited_by_name?.trim() || invitation.invited_by_email || null;
-  const error =
-    problem ?? (accept.isError ? errorMessage(accept.error, 'Failed to accept invitation') : null);
+  const error = accept.isError ? errorMessage(accept.error, 'Failed to accept invitation') : null;
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    const found = passwordProblem(password, confirmation);
-    setProblem(found);
-    if (!found) accept.mutate({ invitation, password });
+    if (!report(passwordProblem(password, confirmation))) accept.mutate({ invitation, password });
   };
 
   return (
-    <section className="w-full max-w-md rounded-lg border border-gray-200 bg-white p-6 shadow-sm sm:p-8">
-      <div className="text-center">
-        <span className="mx-auto flex h-12 w-12 items-center justify-center rounded-full bg-primary-100 text-primary-700">
-          <Mail className="h-6 w-6" aria-hidden="true" />
-        </span>
-        <h1 className="mt-4 text-2xl font-bold text-gray-900">Join {organization}</h1>
-        <p className="mt-2 text-sm text-gray-600">
-          {inviter
-            ? `${inviter} has invited you to join ${organization}.`
-            : `You have been invited to join ${organization}.`}
-        </p>
-      </div>
-
-      <dl className="mt-6 space-y-2 rounded-md bg-gray-50 p-4 text-sm">
+    <AuthLayout
+      icon={Mail}
+      title={`Join ${organization}`}
+      description={
+        inviter
+          ? `${inviter} has invited you to join ${organization}.`
+          : `You have been invited to join ${organization}.`
+      }
+    >
+      <dl className="space-y-2 rounded-md bg-gray-50 p-4 text-sm">
         <div className="flex justify-between gap-4">
           <dt className="shrink-0 text-gray-500">Email</dt>
           {/* Wrapped, not cut off: on a phone the whole address must still be readable. */}
@@ -71,6 +66,7 @@ export function AcceptInvitationForm({ invitation, accept }: AcceptInvitationFor
       </dl>
 
       <form
+        ref={formRef}
         onSubmit={onSubmit}
         aria-describedby={error ? errorId : undefined}
         className="mt-6 space-y-4"
@@ -80,8 +76,12 @@ export function AcceptInvitationForm({ invitation, accept }: AcceptInvitationFor
         </div>
         <NewPasswordFields
           value={newPassword}
-          onChange={setNewPassword}
+          onChange={(next) => {
+            setNewPassword(next);
+            clear('password', 'confirmation');
+          }}
           passwordLabel="Create Password"
+          problems={problems}
         />
         <Button
           type="submit"
@@ -96,6 +96,6 @@ export function AcceptInvitationForm({ invitation, accept }: AcceptInvitationFor
           Already have an account with this email? Enter its password in both fields to join.
         </p>
       </form>
-    </section>
+    </AuthLayout>
   );
 }

@@ -29,6 +29,8 @@ export function useAcceptInvitation(token: string) {
   const { refreshProfile } = useSession();
 
   return useMutation({
+    // The invitation page shows a refusal above the password fields.
+    meta: { errorShownInPlace: true },
     mutationFn: async ({ invitation, password }: AcceptRequest) => {
       const outcome = await createInvitedAccount(invitation.email, password, token);
       if (outcome === 'needs-confirmation') throw new Error(CONFIRM_EMAIL_FIRST);

@@ -16,13 +16,14 @@ export async function refreshConnection(providerId: string): Promise<Connection>
 }
 
 /**
- * Refreshing a connection. Whatever the outcome the list is read again: a failed refresh
- * marks the connection for reconnection on the server.
+ * Refreshing a connection, in the background. Whatever the outcome the list is read again: a
+ * failed refresh marks the connection for reconnection on the server, and the list shows it.
  */
 export function useRefreshConnection() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: oauthKeys.refresh,
+    meta: { errorShownInPlace: true },
     mutationFn: (connection: Connection) => refreshConnection(connection.provider_id),
     onSettled: () => queryClient.invalidateQueries({ queryKey: oauthKeys.connections }),
   });

@@ -20,11 +20,15 @@ export async function saveProviderConfig(input: ProviderConfigInput): Promise<vo
   await invokeOAuth({ action: 'configure', ...input });
 }
 
-/** Saving a provider's settings; the organisation's settings are read again. */
+/**
+ * Saving a provider's settings; the organisation's settings are read again. A refusal is about
+ * what was typed (an address not allowed): the form shows it above its fields.
+ */
 export function useSaveProviderConfig() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: saveProviderConfig,
+    meta: { errorShownInPlace: true },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: oauthKeys.providerSettings }),
   });
 }

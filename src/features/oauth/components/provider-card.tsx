@@ -5,6 +5,7 @@ import type { ProviderSettings } from '../api/list-provider-settings.ts';
 import type { OAuthProvider } from '../providers.ts';
 import { ConnectionDetails } from './connection-details.tsx';
 import { ConnectionStatusBadge } from './connection-status-badge.tsx';
+import { Card } from '../../../components/ui/card.tsx';
 
 export interface ProviderCardProps {
   provider: OAuthProvider;
@@ -41,10 +42,7 @@ export function ProviderCard({
   const usable = connection && !connection.needs_reconnect;
   const headingId = `provider-${provider.id}`;
   return (
-    <article
-      aria-labelledby={headingId}
-      className="flex flex-col rounded-lg border border-gray-200 bg-white p-5 shadow-sm"
-    >
+    <Card as="article" padding="none" aria-labelledby={headingId} className="flex flex-col p-5">
       <div className="flex items-start justify-between gap-3">
         <div className="min-w-0">
           <h2 id={headingId} className="text-base font-semibold text-gray-900">
@@ -113,6 +111,6 @@ export function ProviderCard({
           </Button>
         )}
       </div>
-    </article>
+    </Card>
   );
 }

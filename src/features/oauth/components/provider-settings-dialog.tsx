@@ -1,7 +1,8 @@
-import { Modal } from '../../../components/modal.tsx';
 import { Button } from '../../../components/ui/button.tsx';
+import { DialogActions } from '../../../components/ui/dialog-actions.tsx';
 import { FormError } from '../../../components/ui/form-error.tsx';
 import { FormField, Input } from '../../../components/ui/form-field.tsx';
+import { Modal } from '../../../components/ui/modal.tsx';
 import { useLeaveGuard } from '../../../components/ui/use-leave-guard.ts';
 import type { ProviderSettings } from '../api/list-provider-settings.ts';
 import { useProviderConfigForm } from '../hooks/use-provider-config-form.ts';
@@ -33,9 +34,9 @@ export function ProviderSettingsDialog({
 
   return (
     <Modal title={`${provider.name} settings`} onClose={onClose} dismissible={!form.saving}>
-      <form onSubmit={form.submit} noValidate className="space-y-4">
+      <form ref={form.formRef} onSubmit={form.submit} noValidate className="space-y-4">
         <FormError>{form.error}</FormError>
-        <FormField label="Client ID">
+        <FormField label="Client ID" error={form.problems?.clientId}>
           {(field) => (
             <Input
               {...field}
@@ -48,6 +49,7 @@ export function ProviderSettingsDialog({
         </FormField>
         <FormField
           label="Client secret"
+          error={form.problems?.clientSecret}
           hint={
             form.hasSecret
               ? 'Set. For your security it is never shown again; enter a new one to replace it.'
@@ -75,7 +77,7 @@ export function ProviderSettingsDialog({
               ? `Enter the addresses of your company's ${provider.name} site.`
               : 'Only needed for a company-specific or self-hosted service. Leave blank to use the standard addresses.'}
           </p>
-          <FormField label="Authorization URL">
+          <FormField label="Authorization URL" error={form.problems?.authorizeUrl}>
             {(field) => (
               <Input
                 {...field}
@@ -86,7 +88,7 @@ export function ProviderSettingsDialog({
               />
             )}
           </FormField>
-          <FormField label="Token URL">
+          <FormField label="Token URL" error={form.problems?.tokenUrl}>
             {(field) => (
               <Input
                 {...field}
@@ -111,14 +113,14 @@ export function ProviderSettingsDialog({
             />
           )}
         </FormField>
-        <div className="flex justify-end gap-2 pt-2">
+        <DialogActions className="pt-2">
           <Button variant="secondary" onClick={onClose} disabled={form.saving}>
             Cancel
           </Button>
           <Button type="submit" busy={form.saving} busyLabel="Saving...">
             Save
           </Button>
-        </div>
+        </DialogActions>
       </form>
     </Modal>
   );

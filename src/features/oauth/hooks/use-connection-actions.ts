@@ -1,8 +1,6 @@
 import { useFeedback } from '../../../components/feedback.tsx';
-import { errorMessage } from '../../../lib/errors.ts';
 import { useDisconnectConnection } from '../api/disconnect-connection.ts';
 import type { Connection } from '../api/list-connections.ts';
-import { OAuthFunctionError } from '../api/oauth-function.ts';
 import { useStartAuthorization } from '../api/start-authorization.ts';
 import { rememberAuthorization } from '../lib/oauth-storage.ts';
 import type { OAuthProvider } from '../providers.ts';
@@ -12,32 +10,25 @@ import type { OAuthProvider } from '../providers.ts';
  * under way (or whose authorisation page is loading), so its buttons can wait.
  */
 export function useConnectionActions() {
-  const { alert, confirm } = useFeedback();
+  const { confirm } = useFeedback();
   const start = useStartAuthorization();
   const disconnect = useDisconnectConnection();
 
   /** Starts the authorisation and leaves for the provider (spec §4, OAuth flow). */
-  const connect = async (provider: OAuthProvider) => {
-    try {
-      const { url, state } = await start.mutateAsync(provider.id);
-      rememberAuthorization(state, provider.id);
-      window.location.assign(url);
-    } catch (error) {
-      await alert(error instanceof OAuthFunctionError ? error.message : 'Failed to initiate OAuth');
-    }
-  };
+  const connect = (provider: OAuthProvider) =>
+    start.mutate(provider.id, {
+      onSuccess: ({ url, state }) => {
+        rememberAuthorization(state, provider.id);
+        window.location.assign(url);
+      },
+    });
 
   const disconnectFrom = async (provider: OAuthProvider, connection: Connection) => {
     const confirmed = await confirm(`Are you sure you want to disconnect ${provider.name}?`, {
       confirmLabel: 'Disconnect',
       destructive: true,
     });
-    if (!confirmed) return;
-    try {
-      await disconnect.mutateAsync(connection);
-    } catch (error) {
-      await alert(`Failed to disconnect: ${errorMessage(error)}`);
-    }
+    if (confirmed) disconnect.mutate(connection);
   };
 
   const busyProviderId =

@@ -1,5 +1,6 @@
 import { MockProvider } from '../../../../tests/backend/oauth-provider.ts';
 import type { TestOrganization, TestUser } from '../../../testing/backend.ts';
+import { succeeded } from '../../../lib/errors.ts';
 
 export { MockProvider };
 
@@ -10,14 +11,15 @@ export async function configureProvider(
   providerId = 'slack',
   clientSecret = 'component-test-secret',
 ): Promise<void> {
-  const { error } = await org.masterAdmin.client.rpc('save_oauth_config', {
-    provider_id: providerId,
-    client_id: 'component-test-client',
-    client_secret: clientSecret,
-    authorize_url: provider.authorizeUrl,
-    token_url: provider.tokenUrl,
-  });
-  if (error) throw new Error(error.message);
+  await succeeded(
+    org.masterAdmin.client.rpc('save_oauth_config', {
+      provider_id: providerId,
+      client_id: 'component-test-client',
+      client_secret: clientSecret,
+      authorize_url: provider.authorizeUrl,
+      token_url: provider.tokenUrl,
+    }),
+  );
 }
 
 /**
@@ -25,20 +27,21 @@ export async function configureProvider(
  * named, so the provider would send the user back to the test backend's site address.
  */
 export async function startAuthorizationAs(user: TestUser, providerId = 'slack'): Promise<string> {
-  const { data, error } = await user.client.functions.invoke<{ state: string }>('oauth', {
-    body: { action: 'start', providerId },
-  });
-  if (error) throw error;
+  const { data } = await succeeded(
+    user.client.functions.invoke<{ state: string }>('oauth', {
+      body: { action: 'start', providerId },
+    }),
+  );
   return data!.state;
 }
 
 /** Connects `user` to the provider through the real function; answers the connection id. */
 export async function connectAs(user: TestUser, providerId = 'slack'): Promise<string> {
   const state = await startAuthorizationAs(user, providerId);
-  const { data, error } = await user.client.functions.invoke<{ connection: { id: string } }>(
-    'oauth',
-    { body: { action: 'complete', providerId, code: 'component-code', state } },
+  const { data } = await succeeded(
+    user.client.functions.invoke<{ connection: { id: string } }>('oauth', {
+      body: { action: 'complete', providerId, code: 'component-code', state },
+    }),
   );
-  if (error) throw error;
   return data!.connection.id;
 }

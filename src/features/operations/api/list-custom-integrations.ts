@@ -3,17 +3,19 @@ import type { OperationsCategoryKey } from '../../../config/operations-categorie
 import { supabase } from '../../../lib/supabase.ts';
 import type { CustomIntegration } from '../lib/integration-view.ts';
 import { operationsKeys } from './query-keys.ts';
+import { succeeded } from '../../../lib/errors.ts';
 
 /** The organisation's own integrations of one operations category, oldest first. */
 export async function listCustomIntegrations(
   category: OperationsCategoryKey,
 ): Promise<CustomIntegration[]> {
-  const { data, error } = await supabase()
-    .from('custom_integrations')
-    .select('*')
-    .eq('operations_category', category)
-    .order('created_at', { ascending: true });
-  if (error) throw new Error(error.message);
+  const { data } = await succeeded(
+    supabase()
+      .from('custom_integrations')
+      .select('*')
+      .eq('operations_category', category)
+      .order('created_at', { ascending: true }),
+  );
   return data ?? [];
 }
 

@@ -2,17 +2,19 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { supabase } from '../../../lib/supabase.ts';
 import type { IntegrationContact } from '../lib/integration-view.ts';
 import { operationsKeys } from './query-keys.ts';
+import { succeeded } from '../../../lib/errors.ts';
 
 /** The organisation's saved contacts of the given integrations. */
 export async function listIntegrationContacts(
   integrationKeys: readonly string[],
 ): Promise<IntegrationContact[]> {
   if (integrationKeys.length === 0) return [];
-  const { data, error } = await supabase()
-    .from('integration_contacts')
-    .select('*')
-    .in('integration_key', [...integrationKeys]);
-  if (error) throw new Error(error.message);
+  const { data } = await succeeded(
+    supabase()
+      .from('integration_contacts')
+      .select('*')
+      .in('integration_key', [...integrationKeys]),
+  );
   return data ?? [];
 }
 

@@ -2,17 +2,19 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase.ts';
 import type { IntegrationCustomization } from '../lib/integration-view.ts';
 import { operationsKeys } from './query-keys.ts';
+import { succeeded } from '../../../lib/errors.ts';
 
 /** The organisation's customisations of the given built-in integrations. */
 export async function listIntegrationCustomizations(
   integrationKeys: readonly string[],
 ): Promise<IntegrationCustomization[]> {
   if (integrationKeys.length === 0) return [];
-  const { data, error } = await supabase()
-    .from('integration_customizations')
-    .select('*')
-    .in('integration_key', [...integrationKeys]);
-  if (error) throw new Error(error.message);
+  const { data } = await succeeded(
+    supabase()
+      .from('integration_customizations')
+      .select('*')
+      .in('integration_key', [...integrationKeys]),
+  );
   return data ?? [];
 }
 

@@ -1,7 +1,6 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase.ts';
 import type { CorporateStatus } from './fetch-corporate-status.ts';
-import { operationsKeys } from './query-keys.ts';
+import { succeeded } from '../../../lib/errors.ts';
 
 /** The fields an admin edits; `last_updated` is set by the server. */
 export type CorporateStatusDetails = Omit<CorporateStatus, 'organization_id' | 'last_updated'>;
@@ -11,23 +10,12 @@ export async function saveCorporateStatus(
   organizationId: string,
   details: CorporateStatusDetails,
 ): Promise<CorporateStatus> {
-  const { data, error } = await supabase()
-    .from('corporate_status')
-    .upsert({ organization_id: organizationId, ...details }, { onConflict: 'organization_id' })
-    .select('*')
-    .single();
-  if (error) throw new Error(error.message);
+  const { data } = await succeeded(
+    supabase()
+      .from('corporate_status')
+      .upsert({ organization_id: organizationId, ...details }, { onConflict: 'organization_id' })
+      .select('*')
+      .single(),
+  );
   return data;
-}
-
-/** Saving the corporate status; the dashboard of every member shows the saved one. */
-export function useSaveCorporateStatus(organizationId: string | null) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (details: CorporateStatusDetails) => {
-      if (!organizationId) throw new Error('No organization found');
-      return saveCorporateStatus(organizationId, details);
-    },
-    onSuccess: (saved) => queryClient.setQueryData(operationsKeys.corporateStatus(), saved),
-  });
 }

@@ -1,8 +1,10 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import { supabase } from '../../../lib/supabase.ts';
 import type { IntegrationContact } from '../lib/integration-view.ts';
 import { operationsKeys } from './query-keys.ts';
 import { removeIntegrationContact } from './remove-integration-contact.ts';
+import { succeeded } from '../../../lib/errors.ts';
 
 /** The contact fields an admin edits (product-spec §3, Integration contact). */
 export type ContactDetails = Pick<
@@ -16,28 +18,30 @@ export async function saveIntegrationContact(
   integrationKey: string,
   contact: ContactDetails,
 ): Promise<void> {
-  const { error } = await supabase()
-    .from('integration_contacts')
-    .upsert(
-      { organization_id: organizationId, integration_key: integrationKey, ...contact },
-      { onConflict: 'organization_id,integration_key' },
-    );
-  if (error) throw new Error(error.message);
+  await succeeded(
+    supabase()
+      .from('integration_contacts')
+      .upsert(
+        { organization_id: organizationId, integration_key: integrationKey, ...contact },
+        { onConflict: 'organization_id,integration_key' },
+      ),
+  );
 }
 
 /**
- * Saving an integration's contact for the whole organisation (admins); a contact whose fields
- * were all cleared is removed rather than kept empty.
+ * Saving an integration's contact (or removing it when every field is blank), for the contact
+ * dialog's save; the contacts are read again.
  */
-export function useSaveIntegrationContact(organizationId: string | null) {
+export function useSaveContact(organizationId: string | null) {
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: async (input: { integrationKey: string; contact: ContactDetails }) => {
+  return useCallback(
+    async (integrationKey: string, contact: ContactDetails) => {
       if (!organizationId) throw new Error('No organization found');
-      const empty = Object.values(input.contact).every((value) => !value);
-      if (empty) await removeIntegrationContact(input.integrationKey);
-      else await saveIntegrationContact(organizationId, input.integrationKey, input.contact);
+      const empty = Object.values(contact).every((value) => !value);
+      if (empty) await removeIntegrationContact(integrationKey);
+      else await saveIntegrationContact(organizationId, integrationKey, contact);
+      await queryClient.invalidateQueries({ queryKey: operationsKeys.contacts });
     },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: operationsKeys.contacts }),
-  });
+    [organizationId, queryClient],
+  );
 }

@@ -1,7 +1,6 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase.ts';
 import type { IntegrationDetails } from '../lib/integration-draft.ts';
-import { operationsKeys } from './query-keys.ts';
+import { succeeded } from '../../../lib/errors.ts';
 
 /**
  * Saves a master admin's edit of a built-in integration for the whole organisation: one row per
@@ -12,20 +11,12 @@ export async function saveIntegrationCustomization(
   integrationKey: string,
   details: IntegrationDetails,
 ): Promise<void> {
-  const { error } = await supabase()
-    .from('integration_customizations')
-    .upsert(
-      { organization_id: organizationId, integration_key: integrationKey, ...details },
-      { onConflict: 'organization_id,integration_key' },
-    );
-  if (error) throw new Error(error.message);
-}
-
-export function useSaveIntegrationCustomization() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (input: { organizationId: string; key: string; details: IntegrationDetails }) =>
-      saveIntegrationCustomization(input.organizationId, input.key, input.details),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: operationsKeys.customizations }),
-  });
+  await succeeded(
+    supabase()
+      .from('integration_customizations')
+      .upsert(
+        { organization_id: organizationId, integration_key: integrationKey, ...details },
+        { onConflict: 'organization_id,integration_key' },
+      ),
+  );
 }

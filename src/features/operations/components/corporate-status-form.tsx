@@ -8,7 +8,7 @@ import {
   validateCorporateStatusDraft,
 } from '../lib/corporate-status-draft.ts';
 import { Button } from '../../../components/ui/button.tsx';
-import { FormError } from '../../../components/ui/form-error.tsx';
+import { DialogActions } from '../../../components/ui/dialog-actions.tsx';
 import { FormField, Input, Select } from '../../../components/ui/form-field.tsx';
 import { useLeaveGuard } from '../../../components/ui/use-leave-guard.ts';
 import { useDraftForm } from '../hooks/use-draft-form.ts';
@@ -36,10 +36,11 @@ export const UNSAVED_STATUS_QUESTION =
 
 /** Edit mode of the Corporate Status Dashboard (admins). */
 export function CorporateStatusForm({ status, onSave, onCancel }: CorporateStatusFormProps) {
-  const { draft, setField, errors, serverError, saving, changed, submit } = useDraftForm(
+  const { draft, setField, errors, saving, changed, submit } = useDraftForm(
     () => draftFromCorporateStatus(status),
     validateCorporateStatusDraft,
     onSave,
+    'Could not save the corporate status',
   );
   useLeaveGuard(changed, UNSAVED_STATUS_QUESTION);
 
@@ -87,15 +88,14 @@ export function CorporateStatusForm({ status, onSave, onCancel }: CorporateStatu
           </FormField>
         ))}
       </div>
-      <FormError>{serverError && `Could not save the corporate status: ${serverError}`}</FormError>
-      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+      <DialogActions className="">
         <Button variant="secondary" onClick={onCancel} disabled={saving}>
           Cancel
         </Button>
         <Button type="submit" busy={saving} busyLabel="Saving...">
           Save Status
         </Button>
-      </div>
+      </DialogActions>
     </form>
   );
 }

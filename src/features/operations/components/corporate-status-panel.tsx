@@ -1,8 +1,9 @@
 import { Building2, ExternalLink, Pencil, Search } from 'lucide-react';
 import { useState } from 'react';
-import { Spinner } from '../../../components/spinner.tsx';
+import { Spinner } from '../../../components/ui/spinner.tsx';
 import { Button, buttonClass } from '../../../components/ui/button.tsx';
-import { FormError } from '../../../components/ui/form-error.tsx';
+import { Card } from '../../../components/ui/card.tsx';
+import { ErrorPanel } from '../../../components/ui/form-error.tsx';
 import { STATE_CORPORATE_PORTAL } from '../../../config/integrations.ts';
 import { useCorporateStatus } from '../hooks/use-corporate-status.ts';
 import { filingState } from '../lib/filing-state.ts';
@@ -28,10 +29,7 @@ export function CorporateStatusPanel({
   const filing = filingState(corporate.status?.next_due_date);
 
   return (
-    <section
-      aria-labelledby="corporate-status-heading"
-      className="rounded-lg border border-gray-200 bg-white p-4 shadow-sm sm:p-6"
-    >
+    <Card as="section" aria-labelledby="corporate-status-heading" className="sm:p-6">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
         <div className="flex items-start gap-3">
           <Building2
@@ -59,7 +57,7 @@ export function CorporateStatusPanel({
         {corporate.loading ? (
           <Spinner label="Loading corporate status..." />
         ) : corporate.error ? (
-          <FormError>The corporate status could not be loaded: {corporate.error}</FormError>
+          <ErrorPanel title={`The corporate status could not be loaded: ${corporate.error}`} />
         ) : editing ? (
           <CorporateStatusForm
             status={corporate.status}
@@ -99,6 +97,6 @@ export function CorporateStatusPanel({
           </a>
         </div>
       </div>
-    </section>
+    </Card>
   );
 }

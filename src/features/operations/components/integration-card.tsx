@@ -3,6 +3,7 @@ import { Button, buttonClass } from '../../../components/ui/button.tsx';
 import type { Tone } from '../../../components/ui/tone.ts';
 import { hasNamedContact } from '../lib/integration-stats.ts';
 import type { IntegrationContact, IntegrationView } from '../lib/integration-view.ts';
+import { Card } from '../../../components/ui/card.tsx';
 
 export interface IntegrationCardProps {
   integration: IntegrationView;
@@ -49,10 +50,7 @@ export function IntegrationCard({
         : null;
 
   return (
-    <article
-      aria-label={integration.name}
-      className="flex h-full flex-col rounded-lg border border-gray-200 bg-white p-4 shadow-sm"
-    >
+    <Card as="article" aria-label={integration.name} className="flex h-full flex-col">
       <div className="flex items-start justify-between gap-2">
         <div className="min-w-0">
           <h3 className="font-semibold break-words text-gray-900">{integration.name}</h3>
@@ -134,6 +132,6 @@ export function IntegrationCard({
           <span className="text-xs text-gray-500">No contact saved yet</span>
         )}
       </div>
-    </article>
+    </Card>
   );
 }

@@ -1,8 +1,8 @@
 import { Pencil } from 'lucide-react';
 import { useState } from 'react';
-import { Modal } from '../../../components/modal.tsx';
+import { Modal } from '../../../components/ui/modal.tsx';
 import { Button } from '../../../components/ui/button.tsx';
-import { FormError } from '../../../components/ui/form-error.tsx';
+import { DialogActions } from '../../../components/ui/dialog-actions.tsx';
 import { FormField, Input, Textarea } from '../../../components/ui/form-field.tsx';
 import { useLeaveGuard } from '../../../components/ui/use-leave-guard.ts';
 import type { ContactDetails } from '../api/save-integration-contact.ts';
@@ -56,10 +56,11 @@ export function IntegrationContactDialog({
   onClose,
 }: IntegrationContactDialogProps) {
   const [editing, setEditing] = useState(canEdit && !contact);
-  const { draft, setField, errors, serverError, saving, changed, submit } = useDraftForm(
+  const { draft, setField, errors, saving, changed, submit } = useDraftForm(
     () => draftFromContact(contact),
     validateContactDraft,
     onSave,
+    'Could not save the contact',
   );
   useLeaveGuard(editing && changed, UNSAVED_CONTACT_QUESTION);
 
@@ -94,8 +95,7 @@ export function IntegrationContactDialog({
           <p className="text-xs text-gray-500">
             Everyone in your organization can see this contact. Clear every field to remove it.
           </p>
-          <FormError>{serverError && `Could not save the contact: ${serverError}`}</FormError>
-          <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+          <DialogActions className="">
             <Button
               variant="secondary"
               onClick={() => (contact ? setEditing(false) : onClose())}
@@ -106,7 +106,7 @@ export function IntegrationContactDialog({
             <Button type="submit" busy={saving} busyLabel="Saving...">
               Save Contact
             </Button>
-          </div>
+          </DialogActions>
         </form>
       ) : (
         <div className="space-y-4">
@@ -126,7 +126,7 @@ export function IntegrationContactDialog({
               No contact has been saved for this integration yet.
             </p>
           )}
-          <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+          <DialogActions className="">
             <Button variant="secondary" onClick={onClose}>
               Done
             </Button>
@@ -135,7 +135,7 @@ export function IntegrationContactDialog({
                 Edit Contact
               </Button>
             )}
-          </div>
+          </DialogActions>
         </div>
       )}
     </Modal>

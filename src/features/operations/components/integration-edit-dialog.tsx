@@ -1,7 +1,7 @@
 import { RotateCcw, Trash2 } from 'lucide-react';
-import { Modal } from '../../../components/modal.tsx';
+import { Modal } from '../../../components/ui/modal.tsx';
 import { Button } from '../../../components/ui/button.tsx';
-import { FormError } from '../../../components/ui/form-error.tsx';
+import { DialogActions } from '../../../components/ui/dialog-actions.tsx';
 import { FormField, Input, Select, Textarea } from '../../../components/ui/form-field.tsx';
 import { useLeaveGuard } from '../../../components/ui/use-leave-guard.ts';
 import { INTEGRATION_CATEGORIES } from '../../../config/integration-categories.ts';
@@ -127,8 +127,6 @@ export function IntegrationEditDialog({
           )}
         </FormField>
 
-        <FormError>{form.serverError && `Could not save: ${form.serverError}`}</FormError>
-
         {form.confirmingRemoval ? (
           <div
             role="group"
@@ -160,9 +158,10 @@ export function IntegrationEditDialog({
           </div>
         ) : null}
 
-        <div className="flex flex-col-reverse gap-2 sm:flex-row sm:items-center sm:justify-between">
-          <div>
-            {onRemove && !form.confirmingRemoval && (
+        <DialogActions
+          className=""
+          start={
+            onRemove && !form.confirmingRemoval ? (
               <Button
                 variant="destructive-outline"
                 icon={RemoveIcon}
@@ -172,22 +171,21 @@ export function IntegrationEditDialog({
               >
                 {removeLabel}
               </Button>
-            )}
-          </div>
-          <div className="flex flex-col-reverse gap-2 sm:flex-row">
-            <Button variant="secondary" onClick={onClose} disabled={Boolean(form.busy)}>
-              Cancel
-            </Button>
-            <Button
-              type="submit"
-              disabled={Boolean(form.busy)}
-              busy={form.busy === 'saving'}
-              busyLabel="Saving..."
-            >
-              Save Changes
-            </Button>
-          </div>
-        </div>
+            ) : null
+          }
+        >
+          <Button variant="secondary" onClick={onClose} disabled={Boolean(form.busy)}>
+            Cancel
+          </Button>
+          <Button
+            type="submit"
+            disabled={Boolean(form.busy)}
+            busy={form.busy === 'saving'}
+            busyLabel="Saving..."
+          >
+            Save Changes
+          </Button>
+        </DialogActions>
       </form>
     </Modal>
   );

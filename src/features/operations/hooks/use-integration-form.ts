@@ -1,6 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { errorMessage } from '../../../lib/errors.ts';
 import {
   NEW_INTEGRATION_DRAFT,
   draftFromIntegration,
@@ -13,7 +12,8 @@ import type { IntegrationView } from '../lib/integration-view.ts';
 
 /**
  * State of the edit-integration dialog: the draft (a new integration starts from the
- * specification's defaults), its field errors, and saving / removing with the server's error.
+ * specification's defaults), its field errors, and saving / removing; a refusal is the notice
+ * "Could not save: {reason}" and the dialog stays open.
  */
 export function useIntegrationForm(
   integration: IntegrationView | null,
@@ -28,8 +28,14 @@ export function useIntegrationForm(
   const [draft, setDraft] = useState<IntegrationDraft>(start);
   const [errors, setErrors] = useState<IntegrationDraftErrors>({});
   const [confirmingRemoval, setConfirmingRemoval] = useState(false);
-  const saving = useMutation({ mutationFn: actions.onSave });
-  const removing = useMutation({ mutationFn: async () => actions.onRemove?.() });
+  const saving = useMutation({
+    mutationFn: actions.onSave,
+    meta: { errorMessage: 'Could not save' },
+  });
+  const removing = useMutation({
+    mutationFn: async () => actions.onRemove?.(),
+    meta: { errorMessage: 'Could not save' },
+  });
   // After success the dialog is closing: it stays busy until it is gone.
   const busy =
     saving.isPending || saving.isSuccess
@@ -37,7 +43,6 @@ export function useIntegrationForm(
       : removing.isPending || removing.isSuccess
         ? ('removing' as const)
         : null;
-  const failure = saving.error ?? removing.error;
 
   function update<K extends keyof IntegrationDraft>(field: K, value: IntegrationDraft[K]) {
     setDraft((previous) => ({ ...previous, [field]: value }));
@@ -68,7 +73,6 @@ export function useIntegrationForm(
     draft,
     update,
     errors,
-    serverError: failure ? errorMessage(failure) : null,
     busy,
     /** Something was typed that is not saved. */
     changed: busy === null && JSON.stringify(draft) !== JSON.stringify(start),

@@ -2,11 +2,11 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Tables } from '../../../lib/database.types.ts';
 import { accountKeys } from '../../../lib/session-api.ts';
 import { supabase } from '../../../lib/supabase.ts';
+import { succeeded } from '../../../lib/errors.ts';
 
 /** Creates an organisation; the caller becomes its master admin (rpc `create_organization`). */
 export async function createOrganization(name: string): Promise<Tables<'organizations'>> {
-  const { data, error } = await supabase().rpc('create_organization', { name });
-  if (error) throw new Error(error.message);
+  const { data } = await succeeded(supabase().rpc('create_organization', { name }));
   return data;
 }
 
@@ -19,6 +19,7 @@ export function useCreateOrganization() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createOrganization,
+    meta: { errorMessage: 'Failed to create organization' },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: accountKeys.all }),
   });
 }

@@ -1,15 +1,13 @@
 import { Building2 } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
-import { useFeedback } from '../../../components/feedback.tsx';
 import { Button } from '../../../components/ui/button.tsx';
+import { Card } from '../../../components/ui/card.tsx';
 import { FormField, Input } from '../../../components/ui/form-field.tsx';
-import { errorMessage } from '../../../lib/errors.ts';
 import { useCreateOrganization } from '../api/create-organization.ts';
 
 /** The organisation set-up screen for a signed-in user without an organisation (spec §2). */
 export function OrganizationSetup() {
   const creating = useCreateOrganization();
-  const { alert } = useFeedback();
   const [name, setName] = useState('');
 
   const onSubmit = (event: FormEvent) => {
@@ -17,13 +15,11 @@ export function OrganizationSetup() {
     // A name of only spaces is not submitted (spec §5).
     const trimmed = name.trim();
     if (!trimmed) return;
-    creating.mutate(trimmed, {
-      onError: (error) => void alert(`Failed to create organization: ${errorMessage(error)}`),
-    });
+    creating.mutate(trimmed);
   };
 
   return (
-    <section className="mx-auto max-w-lg rounded-lg border border-gray-200 bg-white p-6 shadow-sm sm:p-8">
+    <Card as="section" padding="lg" className="mx-auto max-w-lg">
       <span
         data-tone="info"
         className="flex h-12 w-12 items-center justify-center rounded-full bg-tone-100 text-tone-700"
@@ -58,6 +54,6 @@ export function OrganizationSetup() {
           Create Organization
         </Button>
       </form>
-    </section>
+    </Card>
   );
 }

@@ -5,6 +5,7 @@ import type { Enums, Tables } from '../../../lib/database.types.ts';
 export type CalendarFeedScope = Enums<'calendar_feeds_scope'>;
 import { functionUrl, supabase } from '../../../lib/supabase.ts';
 import { reminderKeys } from './query-keys.ts';
+import { succeeded } from '../../../lib/errors.ts';
 
 export type CalendarFeed = Pick<
   Tables<'calendar_feeds'>,
@@ -13,12 +14,14 @@ export type CalendarFeed = Pick<
 
 /** The signed-in member's calendar address, if they made one (its secret is not stored). */
 export async function getCalendarFeed(userId: string): Promise<CalendarFeed | null> {
-  const { data, error } = await supabase()
-    .from('calendar_feeds')
-    .select('id, scope, created_at, last_fetched_at')
-    .eq('user_id', userId)
-    .maybeSingle();
-  if (error) throw new Error(error.message || 'Failed to load your calendar address');
+  const { data } = await succeeded(
+    supabase()
+      .from('calendar_feeds')
+      .select('id, scope, created_at, last_fetched_at')
+      .eq('user_id', userId)
+      .maybeSingle(),
+    'Failed to load your calendar address',
+  );
   return data;
 }
 
@@ -38,14 +41,14 @@ export async function createCalendarFeed(scope: CalendarFeedScope): Promise<stri
 }
 
 export async function revokeCalendarFeed(): Promise<void> {
-  const { error } = await supabase().rpc('revoke_calendar_feed');
-  if (error) throw new Error(error.message || 'Failed to remove your calendar address');
+  await succeeded(supabase().rpc('revoke_calendar_feed'), 'Failed to remove your calendar address');
 }
 
 export function useCreateCalendarFeed(userId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createCalendarFeed,
+    meta: { errorMessage: 'Failed to make a calendar address' },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: reminderKeys.calendar(userId) }),
   });
 }
@@ -54,6 +57,7 @@ export function useRevokeCalendarFeed(userId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: revokeCalendarFeed,
+    meta: { errorMessage: 'Failed to remove your calendar address' },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: reminderKeys.calendar(userId) }),
   });
 }

@@ -1,15 +1,14 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase.ts';
 import { reminderKeys } from './query-keys.ts';
+import { succeeded } from '../../../lib/errors.ts';
 
 /** Whether the signed-in member receives reminder e-mails. */
 export async function getEmailReminders(userId: string): Promise<boolean> {
-  const { data, error } = await supabase()
-    .from('user_profiles')
-    .select('email_reminders')
-    .eq('id', userId)
-    .single();
-  if (error) throw new Error(error.message || 'Failed to fetch user profile');
+  const { data } = await succeeded(
+    supabase().from('user_profiles').select('email_reminders').eq('id', userId).single(),
+    'Failed to fetch user profile',
+  );
   return data.email_reminders;
 }
 
@@ -20,13 +19,15 @@ export const useEmailReminders = (userId: string) => useQuery(emailRemindersQuer
 
 /** Turns one's own reminder e-mails on or off. */
 export async function setEmailReminders(userId: string, on: boolean): Promise<boolean> {
-  const { data, error } = await supabase()
-    .from('user_profiles')
-    .update({ email_reminders: on })
-    .eq('id', userId)
-    .select('email_reminders')
-    .single();
-  if (error) throw new Error(error.message || 'Failed to save your reminder choice');
+  const { data } = await succeeded(
+    supabase()
+      .from('user_profiles')
+      .update({ email_reminders: on })
+      .eq('id', userId)
+      .select('email_reminders')
+      .single(),
+    'Failed to save your reminder choice',
+  );
   return data.email_reminders;
 }
 
@@ -34,6 +35,7 @@ export function useSetEmailReminders(userId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (on: boolean) => setEmailReminders(userId, on),
+    meta: { errorMessage: 'Failed to save your reminder choice' },
     onSuccess: (saved) => queryClient.setQueryData(reminderKeys.mine(userId), saved),
   });
 }

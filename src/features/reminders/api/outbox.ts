@@ -2,6 +2,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import type { Tables } from '../../../lib/database.types.ts';
 import { supabase } from '../../../lib/supabase.ts';
 import { reminderKeys } from './query-keys.ts';
+import { succeeded } from '../../../lib/errors.ts';
 
 export type OutboxMessage = Pick<
   Tables<'outbox_messages'>,
@@ -19,14 +20,16 @@ export type OutboxMessage = Pick<
 
 /** The organisation's 200 newest messages (admins; row-level security decides). */
 export async function listOutbox(): Promise<OutboxMessage[]> {
-  const { data, error } = await supabase()
-    .from('outbox_messages')
-    .select(
-      'id, kind, recipients, subject, text_body, status, attempts, last_error, created_at, sent_at',
-    )
-    .order('created_at', { ascending: false })
-    .limit(200);
-  if (error) throw new Error(error.message || 'Failed to load the outbox');
+  const { data } = await succeeded(
+    supabase()
+      .from('outbox_messages')
+      .select(
+        'id, kind, recipients, subject, text_body, status, attempts, last_error, created_at, sent_at',
+      )
+      .order('created_at', { ascending: false })
+      .limit(200),
+    'Failed to load the outbox',
+  );
   return data;
 }
 
@@ -45,14 +48,17 @@ export const useOutbox = () => useQuery(outboxQueryOptions());
 
 /** Sends a failed message again (admins, with SMTP configured). */
 export async function retryOutboxMessage(id: string): Promise<void> {
-  const { error } = await supabase().rpc('retry_outbox_message', { message_id: id });
-  if (error) throw new Error(error.message || 'Failed to send the message again');
+  await succeeded(
+    supabase().rpc('retry_outbox_message', { message_id: id }),
+    'Failed to send the message again',
+  );
 }
 
 export function useRetryOutboxMessage() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: retryOutboxMessage,
+    meta: { errorMessage: 'Failed to send the message again' },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: reminderKeys.outbox() }),
   });
 }

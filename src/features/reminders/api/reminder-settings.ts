@@ -5,6 +5,7 @@ import type { Enums, Tables } from '../../../lib/database.types.ts';
 export type ReminderRecipients = Enums<'reminder_settings_recipients'>;
 import { supabase } from '../../../lib/supabase.ts';
 import { reminderKeys } from './query-keys.ts';
+import { succeeded } from '../../../lib/errors.ts';
 
 export type ReminderSettings = Pick<
   Tables<'reminder_settings'>,
@@ -22,12 +23,14 @@ export const DEFAULT_REMINDER_SETTINGS: ReminderSettings = {
 
 /** The organisation's reminder settings, or the defaults. */
 export async function getReminderSettings(organizationId: string): Promise<ReminderSettings> {
-  const { data, error } = await supabase()
-    .from('reminder_settings')
-    .select('days_before, remind_overdue, send_hour, time_zone, recipients')
-    .eq('organization_id', organizationId)
-    .maybeSingle();
-  if (error) throw new Error(error.message || 'Failed to load the reminder settings');
+  const { data } = await succeeded(
+    supabase()
+      .from('reminder_settings')
+      .select('days_before, remind_overdue, send_hour, time_zone, recipients')
+      .eq('organization_id', organizationId)
+      .maybeSingle(),
+    'Failed to load the reminder settings',
+  );
   return data ?? DEFAULT_REMINDER_SETTINGS;
 }
 
@@ -45,12 +48,14 @@ export async function saveReminderSettings(
   organizationId: string,
   settings: ReminderSettings,
 ): Promise<ReminderSettings> {
-  const { data, error } = await supabase()
-    .from('reminder_settings')
-    .upsert({ organization_id: organizationId, ...settings })
-    .select('days_before, remind_overdue, send_hour, time_zone, recipients')
-    .single();
-  if (error) throw new Error(error.message || 'Failed to save the reminder settings');
+  const { data } = await succeeded(
+    supabase()
+      .from('reminder_settings')
+      .upsert({ organization_id: organizationId, ...settings })
+      .select('days_before, remind_overdue, send_hour, time_zone, recipients')
+      .single(),
+    'Failed to save the reminder settings',
+  );
   return data;
 }
 
@@ -58,6 +63,7 @@ export function useSaveReminderSettings(organizationId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (settings: ReminderSettings) => saveReminderSettings(organizationId, settings),
+    meta: { errorMessage: 'Failed to save the reminder settings' },
     onSuccess: (saved) => {
       queryClient.setQueryData(reminderKeys.settings(organizationId), saved);
       // The calendar's alarms follow the first reminder day.

@@ -2,7 +2,8 @@ import { CalendarDays } from 'lucide-react';
 import { useState } from 'react';
 import { useFeedback } from '../../../components/feedback.tsx';
 import { Button } from '../../../components/ui/button.tsx';
-import { FormError } from '../../../components/ui/form-error.tsx';
+import { Card } from '../../../components/ui/card.tsx';
+import { ErrorPanel } from '../../../components/ui/form-error.tsx';
 import { FormField, Input, Select } from '../../../components/ui/form-field.tsx';
 import type { CalendarFeedScope } from '../api/calendar-feed.ts';
 import { errorMessage } from '../../../lib/errors.ts';
@@ -33,19 +34,9 @@ export function CalendarSubscription({ userId }: { userId: string }) {
     );
     if (sure) revoke.mutate(undefined, { onSuccess: () => setAddress(null) });
   };
-  const problem = create.isError
-    ? errorMessage(create.error)
-    : revoke.isError
-      ? errorMessage(revoke.error)
-      : feed.isError
-        ? errorMessage(feed.error)
-        : null;
 
   return (
-    <section
-      aria-labelledby="calendar-subscription"
-      className="rounded-lg border border-gray-200 bg-white p-4 shadow-sm"
-    >
+    <Card as="section" aria-labelledby="calendar-subscription">
       <h2
         id="calendar-subscription"
         className="flex items-center gap-2 text-lg font-semibold text-gray-900"
@@ -102,7 +93,11 @@ export function CalendarSubscription({ userId }: { userId: string }) {
           </Button>
         )}
       </div>
-      <FormError>{problem}</FormError>
-    </section>
+      {feed.isError && (
+        <div className="mt-3">
+          <ErrorPanel title={errorMessage(feed.error)} />
+        </div>
+      )}
+    </Card>
   );
 }

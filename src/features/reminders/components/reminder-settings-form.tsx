@@ -1,8 +1,11 @@
 import { Settings } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
-import { FormError } from '../../../components/ui/form-error.tsx';
-import { FormField, Input, Select } from '../../../components/ui/form-field.tsx';
+import { Card } from '../../../components/ui/card.tsx';
+import { Spinner } from '../../../components/ui/spinner.tsx';
+import { Checkbox } from '../../../components/ui/checkbox.tsx';
+import { ErrorPanel } from '../../../components/ui/form-error.tsx';
+import { FormField, Input, Select, useFormProblems } from '../../../components/ui/form-field.tsx';
 import { errorMessage } from '../../../lib/errors.ts';
 import type { ReminderRecipients } from '../api/reminder-settings.ts';
 import type { ReminderSettings } from '../api/reminder-settings.ts';
@@ -24,8 +27,8 @@ export function parseDays(text: string): number[] | null {
 /** The organisation's reminder settings (admins). */
 export function ReminderSettingsForm({ organizationId }: { organizationId: string }) {
   const settings = useReminderSettings(organizationId);
-  if (settings.isPending) return <p className="text-sm text-gray-500">Loading...</p>;
-  if (settings.isError) return <FormError>{errorMessage(settings.error)}</FormError>;
+  if (settings.isPending) return <Spinner label="Loading the reminder settings..." />;
+  if (settings.isError) return <ErrorPanel title={errorMessage(settings.error)} />;
   return <SettingsForm organizationId={organizationId} initial={settings.data} />;
 }
 
@@ -42,20 +45,19 @@ function SettingsForm({
   const [hour, setHour] = useState(String(initial.send_hour));
   const [timeZone, setTimeZone] = useState(initial.time_zone);
   const [recipients, setRecipients] = useState<ReminderRecipients>(initial.recipients);
-  const [problem, setProblem] = useState<string | null>(null);
+  const { formRef, problems, report, clear } = useFormProblems<'days'>();
   const zones =
     typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
 
   function submit(event: FormEvent) {
     event.preventDefault();
     const parsed = parseDays(days);
-    if (!parsed) {
-      setProblem(
-        'Enter the days before the expiry date as whole numbers from 0 to 365, separated by commas (at most 10).',
-      );
-      return;
-    }
-    setProblem(null);
+    report({
+      days: parsed
+        ? undefined
+        : 'Enter the days before the expiry date as whole numbers from 0 to 365, separated by commas (at most 10).',
+    });
+    if (!parsed) return;
     save.mutate({
       days_before: parsed,
       remind_overdue: overdue,
@@ -66,10 +68,7 @@ function SettingsForm({
   }
 
   return (
-    <section
-      aria-labelledby="reminder-settings"
-      className="rounded-lg border border-gray-200 bg-white p-4 shadow-sm"
-    >
+    <Card as="section" aria-labelledby="reminder-settings">
       <h2
         id="reminder-settings"
         className="flex items-center gap-2 text-lg font-semibold text-gray-900"
@@ -80,9 +79,22 @@ function SettingsForm({
         For the whole organisation. Each reminder is sent once per renewal cycle, in one daily
         e-mail per person; a document marked "renewal in progress" is skipped.
       </p>
-      <form onSubmit={submit} noValidate className="mt-3 grid gap-3 sm:grid-cols-2">
-        <FormField label="Days before the expiry date" hint="For example: 30, 7, 1">
-          {(props) => <Input {...props} value={days} onChange={(e) => setDays(e.target.value)} />}
+      <form ref={formRef} onSubmit={submit} noValidate className="mt-3 grid gap-3 sm:grid-cols-2">
+        <FormField
+          label="Days before the expiry date"
+          hint="For example: 30, 7, 1"
+          error={problems?.days}
+        >
+          {(props) => (
+            <Input
+              {...props}
+              value={days}
+              onChange={(e) => {
+                setDays(e.target.value);
+                clear('days');
+              }}
+            />
+          )}
         </FormField>
         <FormField label="Who receives them">
           {(props) => (
@@ -123,17 +135,13 @@ function SettingsForm({
             </>
           )}
         </FormField>
-        <label className="flex items-center gap-2 text-sm text-gray-800 sm:col-span-2">
-          <input
-            type="checkbox"
-            className="h-4 w-4 rounded border-gray-300 accent-primary-600"
-            checked={overdue}
-            onChange={(e) => setOverdue(e.target.checked)}
-          />
-          Remind on the day a document becomes overdue, then weekly
-        </label>
+        <Checkbox
+          className="sm:col-span-2"
+          checked={overdue}
+          onChange={(e) => setOverdue(e.target.checked)}
+          label="Remind on the day a document becomes overdue, then weekly"
+        />
         <div className="sm:col-span-2">
-          <FormError>{problem ?? (save.isError ? errorMessage(save.error) : null)}</FormError>
           {save.isSuccess && (
             <p role="status" className="text-sm text-green-700">
               Saved.
@@ -144,6 +152,6 @@ function SettingsForm({
           </Button>
         </div>
       </form>
-    </section>
+    </Card>
   );
 }

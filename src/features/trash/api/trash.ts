@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { DocumentCategory } from '../../../config/document-categories.ts';
 import { supabase } from '../../../lib/supabase.ts';
+import { errorMessage, succeeded } from '../../../lib/errors.ts';
 
 /** A document in the trash: who deleted it, when, and when it will be deleted for ever. */
 export interface TrashEntry {
@@ -24,10 +25,12 @@ export const TRASH_PAGE_SIZE = 200;
 export const trashKey = ['documents', 'trash'] as const;
 
 export async function listTrash(): Promise<TrashEntry[]> {
-  const { data, error } = await supabase()
-    .rpc('list_trash')
-    .range(0, TRASH_PAGE_SIZE - 1);
-  if (error) throw new Error(error.message || 'Failed to load the trash');
+  const { data } = await succeeded(
+    supabase()
+      .rpc('list_trash')
+      .range(0, TRASH_PAGE_SIZE - 1),
+    'Failed to load the trash',
+  );
   return (data ?? []) as TrashEntry[];
 }
 
@@ -41,18 +44,22 @@ export type TrashAction =
 
 async function applyTrashAction(action: TrashAction): Promise<void> {
   const client = supabase();
-  const { error } =
+  await succeeded(
     action.kind === 'restore'
-      ? await client.rpc('restore_documents', { document_ids: action.ids })
+      ? client.rpc('restore_documents', { document_ids: action.ids })
       : action.kind === 'purge'
-        ? await client.rpc('purge_documents', { document_ids: action.ids })
-        : await client.rpc('empty_trash');
-  if (error) throw new Error(error.message || 'Unknown error');
+        ? client.rpc('purge_documents', { document_ids: action.ids })
+        : client.rpc('empty_trash'),
+  );
 }
 
 export function useTrashAction() {
   const queryClient = useQueryClient();
   return useMutation({
+    meta: {
+      errorMessage: (error, action) =>
+        `Failed to ${(action as TrashAction).kind === 'restore' ? 'restore' : 'delete'} document: ${errorMessage(error)}`,
+    },
     mutationFn: applyTrashAction,
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['documents'] }),
   });

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase.ts';
+import { succeeded } from '../../../lib/errors.ts';
 
 /** A TOTP factor being set up: its QR code (an SVG data URI) and the key typed by hand. */
 export interface PendingFactor {
@@ -13,11 +14,12 @@ export const INVALID_CODE = 'Invalid code. Please try again.';
 
 /** Starts a new TOTP factor (replacing one still pending); the QR code is shown to scan. */
 export async function enrolFactor(): Promise<PendingFactor> {
-  const { data, error } = await supabase().auth.mfa.enroll({
-    factorType: 'totp',
-    friendlyName: 'Authenticator app',
-  });
-  if (error) throw error;
+  const { data } = await succeeded(
+    supabase().auth.mfa.enroll({
+      factorType: 'totp',
+      friendlyName: 'Authenticator app',
+    }),
+  );
   return { id: data.id, qrCode: data.totp.qr_code, secret: data.totp.secret };
 }
 
@@ -47,12 +49,13 @@ export async function verifyCode({ factorId, code }: { factorId: string; code: s
   }
 }
 
-export const useVerifyCode = () => useMutation({ mutationFn: verifyCode });
+/** The code form shows a refusal above the code. */
+export const useVerifyCode = () =>
+  useMutation({ mutationFn: verifyCode, meta: { errorShownInPlace: true } });
 
 /** The verified TOTP factor of the signed-in user, if any. */
 export async function verifiedFactor(): Promise<{ id: string } | null> {
-  const { data, error } = await supabase().auth.mfa.listFactors();
-  if (error) throw error;
+  const { data } = await succeeded(supabase().auth.mfa.listFactors());
   return data.totp[0] ? { id: data.totp[0].id } : null;
 }
 
@@ -65,9 +68,9 @@ export const useVerifiedFactor = () =>
 export function useRemoveFactor() {
   const queryClient = useQueryClient();
   return useMutation({
+    meta: { errorMessage: 'Failed to turn off two-factor sign-in' },
     mutationFn: async (factorId: string) => {
-      const { error } = await supabase().auth.mfa.unenroll({ factorId });
-      if (error) throw error;
+      await succeeded(supabase().auth.mfa.unenroll({ factorId }));
       // The user object (and so the session's list of factors) changes with it.
       await supabase().auth.refreshSession();
     },

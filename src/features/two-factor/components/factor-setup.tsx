@@ -1,5 +1,5 @@
-import { Spinner } from '../../../components/spinner.tsx';
-import { FormError } from '../../../components/ui/form-error.tsx';
+import { Spinner } from '../../../components/ui/spinner.tsx';
+import { ErrorPanel } from '../../../components/ui/form-error.tsx';
 import { errorMessage } from '../../../lib/errors.ts';
 import { usePendingFactor } from '../api/two-factor.ts';
 import { CodeForm } from './code-form.tsx';
@@ -11,9 +11,7 @@ import { CodeForm } from './code-form.tsx';
 export function FactorSetup({ screen, onVerified }: { screen: string; onVerified?: () => void }) {
   const pending = usePendingFactor(screen);
   if (pending.isError) {
-    return (
-      <FormError>{errorMessage(pending.error, 'Failed to start two-factor set-up')}</FormError>
-    );
+    return <ErrorPanel title={errorMessage(pending.error, 'Failed to start two-factor set-up')} />;
   }
   if (!pending.data) return <Spinner label="Preparing..." />;
   return (

@@ -1,8 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Spinner } from '../../../components/spinner.tsx';
+import { Spinner } from '../../../components/ui/spinner.tsx';
 import { Button } from '../../../components/ui/button.tsx';
-import { FormError } from '../../../components/ui/form-error.tsx';
+import { ErrorPanel } from '../../../components/ui/form-error.tsx';
 import { useToast } from '../../../components/ui/toast.tsx';
 import { errorMessage } from '../../../lib/errors.ts';
 import { factorKeys, useRemoveFactor, useVerifiedFactor } from '../api/two-factor.ts';
@@ -21,18 +21,13 @@ export function TwoFactorSettings() {
 
   let body;
   if (factor.isPending) body = <Spinner />;
-  else if (factor.isError) body = <FormError>{errorMessage(factor.error)}</FormError>;
+  else if (factor.isError) body = <ErrorPanel title={errorMessage(factor.error)} />;
   else if (factor.data) {
     body = (
       <>
         <p className="text-sm text-gray-700">
           {TWO_FACTOR_ON} Signing in asks for a code from your authenticator app.
         </p>
-        <FormError>
-          {remove.isError
-            ? errorMessage(remove.error, 'Failed to turn off two-factor sign-in')
-            : null}
-        </FormError>
         <Button
           variant="destructive-outline"
           busy={remove.isPending}

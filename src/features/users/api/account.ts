@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase.ts';
+import { succeeded } from '../../../lib/errors.ts';
 
 export interface PasswordChange {
   currentPassword: string;
@@ -27,23 +28,29 @@ export async function changePassword({
   }
 }
 
-export const useChangePassword = () => useMutation({ mutationFn: changePassword });
+/** The form shows a refusal: at the current password when that is wrong, else above it. */
+export const useChangePassword = () =>
+  useMutation({ mutationFn: changePassword, meta: { errorShownInPlace: true } });
 
 /**
  * Asks to change one's e-mail address to `email`: the server sends a link to the new address
  * and one to the current address, and the address changes only when they are used.
  */
 export async function changeEmail(email: string): Promise<void> {
-  const { error } = await supabase().auth.updateUser({ email: email.trim() });
-  if (error) throw error;
+  await succeeded(supabase().auth.updateUser({ email: email.trim() }));
 }
 
-export const useChangeEmail = () => useMutation({ mutationFn: changeEmail });
+/** The form shows a refusal of the address above it. */
+export const useChangeEmail = () =>
+  useMutation({ mutationFn: changeEmail, meta: { errorShownInPlace: true } });
 
 /** Ends every session of the account but this one (other browsers, a lost phone). */
 export async function signOutOtherSessions(): Promise<void> {
-  const { error } = await supabase().auth.signOut({ scope: 'others' });
-  if (error) throw error;
+  await succeeded(supabase().auth.signOut({ scope: 'others' }));
 }
 
-export const useSignOutOtherSessions = () => useMutation({ mutationFn: signOutOtherSessions });
+export const useSignOutOtherSessions = () =>
+  useMutation({
+    mutationFn: signOutOtherSessions,
+    meta: { errorMessage: 'Failed to sign out other sessions' },
+  });

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase.ts';
 import { userKeys } from './query-keys.ts';
+import { succeeded } from '../../../lib/errors.ts';
 
 /** Withdraws a pending invitation (rpc `cancel_invitation`). */
 export async function cancelInvitation(invitationId: string): Promise<void> {
-  const { error } = await supabase().rpc('cancel_invitation', { invitation_id: invitationId });
-  if (error) throw new Error(error.message);
+  await succeeded(supabase().rpc('cancel_invitation', { invitation_id: invitationId }));
 }
 
 /** Cancelling an invitation (its id is the variable); the pending invitations are read again. */
@@ -14,6 +14,7 @@ export function useCancelInvitation() {
   return useMutation({
     mutationKey: userKeys.teamChange('cancel-invitation'),
     mutationFn: cancelInvitation,
+    meta: { errorMessage: 'Failed to cancel invitation' },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: userKeys.invitations }),
   });
 }

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase.ts';
 import { userKeys } from './query-keys.ts';
+import { succeeded } from '../../../lib/errors.ts';
 
 /** Deactivates a member: they keep their account but see nothing of the organisation. */
 export async function deactivateUser(userId: string): Promise<void> {
-  const { error } = await supabase().rpc('deactivate_user', { user_id: userId });
-  if (error) throw new Error(error.message);
+  await succeeded(supabase().rpc('deactivate_user', { user_id: userId }));
 }
 
 /** Deactivating a member (their id is the variable); the members are read again. */
@@ -14,6 +14,7 @@ export function useDeactivateUser() {
   return useMutation({
     mutationKey: userKeys.teamChange('deactivate'),
     mutationFn: deactivateUser,
+    meta: { errorMessage: 'Failed to deactivate user' },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: userKeys.profiles }),
   });
 }

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase.ts';
 import { userKeys } from './query-keys.ts';
+import { succeeded } from '../../../lib/errors.ts';
 
 /** What takes an organisation's room, in bytes; together they make `usedBytes`. */
 export interface StorageParts {
@@ -30,8 +31,10 @@ export interface StorageUsage {
 
 /** The organisation's storage against its quota (admins only; rpc `organization_storage_usage`). */
 export async function getStorageUsage(): Promise<StorageUsage> {
-  const { data, error } = await supabase().rpc('organization_storage_usage');
-  if (error) throw new Error(error.message || 'Failed to load storage usage');
+  const { data } = await succeeded(
+    supabase().rpc('organization_storage_usage'),
+    'Failed to load storage usage',
+  );
   const row = (Array.isArray(data) ? data[0] : data) ?? null;
   return {
     usedBytes: row?.used_bytes ?? 0,

@@ -5,6 +5,7 @@ import type { Enums } from '../../../lib/database.types.ts';
 export type InvitableRole = Enums<'user_invitations_role'>;
 import { supabase } from '../../../lib/supabase.ts';
 import { userKeys } from './query-keys.ts';
+import { succeeded } from '../../../lib/errors.ts';
 
 export interface InviteRequest {
   email: string;
@@ -65,8 +66,7 @@ export async function inviteUser({
       mailStatus: (MAIL_STATUSES.includes(status) ? status : 'queued') as InvitationMailStatus,
     };
   }
-  const { data, error } = await supabase().rpc('invite_user', args);
-  if (error) throw new Error(error.message);
+  const { data } = await succeeded(supabase().rpc('invite_user', args));
   if (!data?.token || !data.email) throw new Error('Failed to invite user');
   return { email: data.email, token: data.token, mailStatus: null };
 }
@@ -76,6 +76,7 @@ export function useInviteUser() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: inviteUser,
+    meta: { errorMessage: 'Failed to send invitation' },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: userKeys.invitations }),
   });
 }

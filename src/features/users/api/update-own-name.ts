@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useSession } from '../../../lib/session.tsx';
 import { supabase } from '../../../lib/supabase.ts';
 import { userKeys } from './query-keys.ts';
+import { errorMessage, succeeded } from '../../../lib/errors.ts';
 
 export const PROFILE_NOT_SAVED = 'Failed to update profile';
 
@@ -11,12 +12,14 @@ export const PROFILE_NOT_SAVED = 'Failed to update profile';
  * no row, and is said so).
  */
 export async function updateOwnName(userId: string, fullName: string): Promise<void> {
-  const { data, error } = await supabase()
-    .from('user_profiles')
-    .update({ full_name: fullName.trim() || null })
-    .eq('id', userId)
-    .select('id');
-  if (error) throw new Error(error.message || PROFILE_NOT_SAVED);
+  const { data } = await succeeded(
+    supabase()
+      .from('user_profiles')
+      .update({ full_name: fullName.trim() || null })
+      .eq('id', userId)
+      .select('id'),
+    PROFILE_NOT_SAVED,
+  );
   if (data.length === 0) throw new Error(PROFILE_NOT_SAVED);
 }
 
@@ -28,6 +31,7 @@ export function useUpdateOwnName() {
   const queryClient = useQueryClient();
   const { user, refreshProfile } = useSession();
   return useMutation({
+    meta: { errorMessage: (error) => errorMessage(error, PROFILE_NOT_SAVED) },
     mutationFn: (fullName: string) => {
       if (!user) throw new Error('User not authenticated');
       return updateOwnName(user.id, fullName);

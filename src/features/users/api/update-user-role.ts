@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase.ts';
 import { userKeys } from './query-keys.ts';
+import { succeeded } from '../../../lib/errors.ts';
 
 export interface RoleChange {
   userId: string;
@@ -9,8 +10,7 @@ export interface RoleChange {
 
 /** Moves a member between user and admin (master admins only; rpc `update_user_role`). */
 export async function updateUserRole({ userId, role }: RoleChange): Promise<void> {
-  const { error } = await supabase().rpc('update_user_role', { user_id: userId, new_role: role });
-  if (error) throw new Error(error.message);
+  await succeeded(supabase().rpc('update_user_role', { user_id: userId, new_role: role }));
 }
 
 /** Changing a role; the members are read again. */
@@ -19,6 +19,7 @@ export function useUpdateUserRole() {
   return useMutation({
     mutationKey: userKeys.teamChange('role'),
     mutationFn: updateUserRole,
+    meta: { errorMessage: 'Failed to update user role' },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: userKeys.profiles }),
   });
 }

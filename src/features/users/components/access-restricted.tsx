@@ -1,9 +1,10 @@
 import { ShieldAlert } from 'lucide-react';
+import { Card } from '../../../components/ui/card.tsx';
 
 /** What a member who is not an admin sees on /users (spec §2). */
 export function AccessRestricted() {
   return (
-    <section className="mx-auto max-w-lg rounded-lg border border-gray-200 bg-white p-8 text-center shadow-sm">
+    <Card as="section" padding="none" className="mx-auto max-w-lg p-8 text-center">
       <ShieldAlert
         data-tone="warning"
         className="mx-auto h-10 w-10 text-tone-500"
@@ -13,6 +14,6 @@ export function AccessRestricted() {
       <p className="mt-2 text-sm text-gray-600">
         You need admin privileges to access user management.
       </p>
-    </section>
+    </Card>
   );
 }

@@ -47,11 +47,20 @@ describe('your account in the profile dialog', () => {
     await user.type(form.getByLabelText('Confirm New Password'), 'secret2X');
     await user.click(submit);
     expect(await form.findByText('Passwords do not match')).toBeInTheDocument();
+    // Under its field, which takes the focus.
+    expect(form.getByLabelText('Confirm New Password')).toHaveAccessibleDescription(
+      'Passwords do not match',
+    );
+    expect(form.getByLabelText('Confirm New Password')).toHaveFocus();
 
     await user.clear(form.getByLabelText('Confirm New Password'));
     await user.type(form.getByLabelText('Confirm New Password'), 'secret2');
     await user.click(submit);
     expect(await form.findByText(WRONG_CURRENT_PASSWORD)).toBeInTheDocument();
+    expect(form.getByLabelText('Current Password')).toHaveAccessibleDescription(
+      WRONG_CURRENT_PASSWORD,
+    );
+    expect(form.getByLabelText('Current Password')).toHaveFocus();
     expect(await signsIn(member.email, TEST_PASSWORD)).toBe(true);
 
     await user.clear(form.getByLabelText('Current Password'));

@@ -3,11 +3,16 @@ import { EMPTY_NEW_PASSWORD, NewPasswordFields } from '../../../components/new-p
 import { PasswordInput } from '../../../components/password-input.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { FormError } from '../../../components/ui/form-error.tsx';
-import { FormField, Input } from '../../../components/ui/form-field.tsx';
+import { FormField, Input, useFormProblems } from '../../../components/ui/form-field.tsx';
 import { useToast } from '../../../components/ui/toast.tsx';
 import { errorMessage } from '../../../lib/errors.ts';
-import { passwordProblem } from '../../../lib/passwords.ts';
-import { useChangeEmail, useChangePassword, useSignOutOtherSessions } from '../api/account.ts';
+import { passwordProblem, type NewPasswordField } from '../../../lib/passwords.ts';
+import {
+  useChangeEmail,
+  useChangePassword,
+  useSignOutOtherSessions,
+  WRONG_CURRENT_PASSWORD,
+} from '../api/account.ts';
 
 export const PASSWORD_CHANGED =
   'Your password has been changed. Your other sessions have been signed out.';
@@ -18,21 +23,25 @@ function ChangePasswordForm() {
   const [current, setCurrent] = useState('');
   const [newPassword, setNewPassword] = useState(EMPTY_NEW_PASSWORD);
   const { password, confirmation } = newPassword;
-  const [problem, setProblem] = useState<string | null>(null);
+  const { formRef, problems, report, clear } = useFormProblems<NewPasswordField | 'current'>();
   const change = useChangePassword();
   const toast = useToast();
   const errorId = useId();
-  const error =
-    problem ?? (change.isError ? errorMessage(change.error, 'Failed to change password') : null);
+  const refusal = change.isError ? errorMessage(change.error, 'Failed to change password') : null;
+  // The server's refusal: above the form; a wrong current password is that field's problem.
+  const error = refusal === WRONG_CURRENT_PASSWORD ? null : refusal;
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    const found = passwordProblem(password, confirmation);
-    setProblem(found);
-    if (found) return;
+    if (report(passwordProblem(password, confirmation))) return;
     change.mutate(
       { currentPassword: current, newPassword: password },
       {
+        onError: (failure) => {
+          if (failure.message === WRONG_CURRENT_PASSWORD) {
+            report({ current: WRONG_CURRENT_PASSWORD });
+          }
+        },
         onSuccess: () => {
           setCurrent('');
           setNewPassword(EMPTY_NEW_PASSWORD);
@@ -44,6 +53,7 @@ function ChangePasswordForm() {
 
   return (
     <form
+      ref={formRef}
       onSubmit={onSubmit}
       aria-label="Change password"
       aria-describedby={error ? errorId : undefined}
@@ -53,12 +63,15 @@ function ChangePasswordForm() {
       <div id={errorId}>
         <FormError>{error}</FormError>
       </div>
-      <FormField label="Current Password">
-        {({ invalid: _invalid, ...field }) => (
+      <FormField label="Current Password" error={problems?.current}>
+        {(field) => (
           <PasswordInput
             {...field}
             value={current}
-            onChange={(event) => setCurrent(event.target.value)}
+            onChange={(event) => {
+              setCurrent(event.target.value);
+              clear('current');
+            }}
             autoComplete="current-password"
             required
           />
@@ -66,8 +79,12 @@ function ChangePasswordForm() {
       </FormField>
       <NewPasswordFields
         value={newPassword}
-        onChange={setNewPassword}
+        onChange={(next) => {
+          setNewPassword(next);
+          clear('password', 'confirmation');
+        }}
         confirmationLabel="Confirm New Password"
+        problems={problems}
       />
       <Button
         type="submit"
@@ -146,9 +163,6 @@ function OtherSessions() {
   return (
     <div className="space-y-2">
       <h3 className="text-sm font-semibold text-gray-900">Sessions</h3>
-      <FormError>
-        {signOut.isError ? errorMessage(signOut.error, 'Failed to sign out other sessions') : null}
-      </FormError>
       <p className="text-sm text-gray-600">
         Signed in on a computer you no longer use, or lost a phone? Sign out everywhere but here.
       </p>

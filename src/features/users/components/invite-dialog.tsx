@@ -1,8 +1,10 @@
 import { CheckCircle2 } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
-import { Modal } from '../../../components/modal.tsx';
 import { Button } from '../../../components/ui/button.tsx';
+import { Checkbox } from '../../../components/ui/checkbox.tsx';
+import { DialogActions } from '../../../components/ui/dialog-actions.tsx';
 import { FormField, Input, Select } from '../../../components/ui/form-field.tsx';
+import { Modal } from '../../../components/ui/modal.tsx';
 import { useLeaveGuard } from '../../../components/ui/use-leave-guard.ts';
 import type { InvitableRole } from '../api/invite-user.ts';
 import { formatDate } from '../../../lib/format.ts';
@@ -88,9 +90,9 @@ export function InviteDialog({ organizationName, pendingInvitations, onClose }: 
             For security the link is shown only this once. If it gets lost, invite the same e-mail
             again to get a new link.
           </p>
-          <div className="flex justify-end">
+          <DialogActions className="">
             <Button onClick={onClose}>Done</Button>
-          </div>
+          </DialogActions>
         </div>
       ) : (
         <form onSubmit={onSubmit} className="space-y-4">
@@ -144,23 +146,19 @@ export function InviteDialog({ organizationName, pendingInvitations, onClose }: 
               </Select>
             )}
           </FormField>
-          <label className="flex items-center gap-2 text-sm text-gray-700">
-            <input
-              type="checkbox"
-              checked={byEmail}
-              onChange={(event) => setByEmail(event.target.checked)}
-              className="h-4 w-4 rounded border-gray-300 accent-primary-600"
-            />
-            Send invitation by e-mail
-          </label>
-          <div className="flex justify-end gap-2 pt-2">
+          <Checkbox
+            checked={byEmail}
+            onChange={(event) => setByEmail(event.target.checked)}
+            label="Send invitation by e-mail"
+          />
+          <DialogActions className="pt-2">
             <Button variant="secondary" onClick={onClose} disabled={sending}>
               Cancel
             </Button>
             <Button type="submit" busy={sending} busyLabel="Sending...">
               Send Invitation
             </Button>
-          </div>
+          </DialogActions>
         </form>
       )}
     </Modal>

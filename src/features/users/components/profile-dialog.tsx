@@ -1,12 +1,11 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { Modal } from '../../../components/modal.tsx';
 import { Button } from '../../../components/ui/button.tsx';
-import { FormError } from '../../../components/ui/form-error.tsx';
+import { DialogActions } from '../../../components/ui/dialog-actions.tsx';
 import { FormField, Input } from '../../../components/ui/form-field.tsx';
+import { Modal } from '../../../components/ui/modal.tsx';
 import { useToast } from '../../../components/ui/toast.tsx';
 import { useLeaveGuard } from '../../../components/ui/use-leave-guard.ts';
-import { errorMessage } from '../../../lib/errors.ts';
-import { PROFILE_NOT_SAVED, useUpdateOwnName } from '../api/update-own-name.ts';
+import { useUpdateOwnName } from '../api/update-own-name.ts';
 import { AccountSecurity } from './account-security.tsx';
 
 export const PROFILE_SAVED = 'Your profile has been saved.';
@@ -45,7 +44,6 @@ export function ProfileDialog({ fullName, email, onClose, children }: ProfileDia
   return (
     <Modal title="Your profile" onClose={onClose} dismissible={!save.isPending}>
       <form onSubmit={onSubmit} className="space-y-4">
-        <FormError>{save.isError ? errorMessage(save.error, PROFILE_NOT_SAVED) : null}</FormError>
         <FormField
           label="Full name"
           hint="Shown to the members of your organization instead of your e-mail address."
@@ -64,14 +62,14 @@ export function ProfileDialog({ fullName, email, onClose, children }: ProfileDia
           <dt className="font-medium text-gray-700">Email address</dt>
           <dd className="mt-1 wrap-anywhere text-gray-900">{email}</dd>
         </dl>
-        <div className="flex justify-end gap-2 pt-2">
+        <DialogActions className="pt-2">
           <Button variant="secondary" onClick={onClose} disabled={save.isPending}>
             Cancel
           </Button>
           <Button type="submit" busy={save.isPending} busyLabel="Saving...">
             Save
           </Button>
-        </div>
+        </DialogActions>
       </form>
       <div className="mt-6">
         <AccountSecurity email={email} />

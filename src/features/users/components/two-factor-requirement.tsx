@@ -1,6 +1,6 @@
 import { ShieldCheck } from 'lucide-react';
-import { FormError } from '../../../components/ui/form-error.tsx';
-import { errorMessage } from '../../../lib/errors.ts';
+import { Card } from '../../../components/ui/card.tsx';
+import { Checkbox } from '../../../components/ui/checkbox.tsx';
 import { useSession } from '../../../lib/session.tsx';
 import { useSetTwoFactorRequirement } from '../api/two-factor-admin.ts';
 
@@ -15,10 +15,7 @@ export function TwoFactorRequirement() {
   const required = organization.require_two_factor_for_admins;
 
   return (
-    <section
-      aria-labelledby="two-factor-requirement-heading"
-      className="rounded-lg border border-gray-200 bg-white p-4 shadow-sm"
-    >
+    <Card as="section" aria-labelledby="two-factor-requirement-heading">
       <h2
         id="two-factor-requirement-heading"
         className="flex items-center gap-2 text-lg font-semibold text-gray-900"
@@ -26,24 +23,15 @@ export function TwoFactorRequirement() {
         <ShieldCheck className="h-5 w-5 text-primary-600" aria-hidden="true" />
         Two-factor sign-in
       </h2>
-      <FormError>
-        {change.isError ? errorMessage(change.error, 'Failed to change the setting') : null}
-      </FormError>
-      <label className="mt-2 flex items-start gap-2 text-sm text-gray-700">
-        <input
-          type="checkbox"
-          className="mt-0.5"
-          checked={required}
-          disabled={change.isPending}
-          onChange={(event) =>
-            change.mutate(event.target.checked, { onSuccess: () => void refreshProfile() })
-          }
-        />
-        <span>
-          Require two-factor sign-in for admins and master admins. Admins without it are asked to
-          set it up before they can do anything else.
-        </span>
-      </label>
-    </section>
+      <Checkbox
+        className="mt-2"
+        checked={required}
+        disabled={change.isPending}
+        onChange={(event) =>
+          change.mutate(event.target.checked, { onSuccess: () => void refreshProfile() })
+        }
+        label="Require two-factor sign-in for admins and master admins. Admins without it are asked to set it up before they can do anything else."
+      />
+    </Card>
   );
 }

@@ -1,3 +1,5 @@
+import { Card } from '../../../components/ui/card.tsx';
+
 /** Placeholder shapes while members and invitations load (spec §2: a loading skeleton). */
 export function UsersSkeleton() {
   return (
@@ -8,11 +10,11 @@ export function UsersSkeleton() {
           <div key={key} className="h-24 rounded-lg bg-gray-200" />
         ))}
       </div>
-      <div className="space-y-3 rounded-lg border border-gray-200 bg-white p-4">
+      <Card className="space-y-3">
         {[0, 1, 2, 3, 4].map((key) => (
           <div key={key} className="h-10 rounded bg-gray-100" />
         ))}
-      </div>
+      </Card>
     </div>
   );
 }

@@ -1,6 +1,4 @@
-import { useFeedback } from '../../../components/feedback.tsx';
 import { paths } from '../../../config/paths.ts';
-import { errorMessage } from '../../../lib/errors.ts';
 import {
   useInviteUser,
   type InvitationMailStatus,
@@ -16,7 +14,6 @@ export interface SentInvitation {
 
 /** Sending an invitation; on success, the shareable link `{origin}/invite/{token}`. */
 export function useInvite() {
-  const { alert } = useFeedback();
   const invite = useInviteUser();
   const sent: SentInvitation | null = invite.data
     ? {
@@ -26,10 +23,8 @@ export function useInvite() {
       }
     : null;
 
-  const send = (request: InviteRequest) =>
-    invite.mutate(request, {
-      onError: (error) => void alert(`Failed to send invitation: ${errorMessage(error)}`),
-    });
+  // A refusal is shown by the one handler of failed writes ("Failed to send invitation: …").
+  const send = (request: InviteRequest) => invite.mutate(request);
 
   return { sending: invite.isPending, sent, send };
 }

@@ -1,6 +1,6 @@
 import { useMutationState } from '@tanstack/react-query';
 import { useFeedback } from '../../../components/feedback.tsx';
-import { errorMessage } from '../../../lib/errors.ts';
+import { useToast } from '../../../components/ui/toast.tsx';
 import { useCancelInvitation } from '../api/cancel-invitation.ts';
 import { useDeactivateUser } from '../api/deactivate-user.ts';
 import { userKeys } from '../api/query-keys.ts';
@@ -14,12 +14,14 @@ const rowOf = (variables: unknown) =>
   typeof variables === 'string' ? variables : (variables as RoleChange).userId;
 
 /**
- * The row actions of User Management, each with the specification's confirmation and alert
- * texts (§5, §8); the confirming buttons name the action. `busyIds` are the members and
+ * The row actions of User Management, each with the specification's confirmation (§5); the
+ * confirming buttons name the action. A refusal is shown by the one handler of failed writes,
+ * with the specification's words (§8, each mutation's `meta`). `busyIds` are the members and
  * invitations being changed, so their controls can wait.
  */
 export function useTeamActions() {
-  const { alert, confirm } = useFeedback();
+  const { confirm } = useFeedback();
+  const toast = useToast();
   const updateRole = useUpdateUserRole();
   const deactivate = useDeactivateUser();
   const reactivate = useReactivateUser();
@@ -33,36 +35,23 @@ export function useTeamActions() {
     }),
   );
 
-  /** Runs a change; a refusal is alerted as "{failure}: {reason}". */
-  const run = async (change: Promise<unknown>, failure: string) => {
-    try {
-      await change;
-    } catch (error) {
-      await alert(`${failure}: ${errorMessage(error)}`);
-    }
-  };
-
   return {
     busyIds,
-    changeRole: (userId: string, role: 'user' | 'admin') =>
-      run(updateRole.mutateAsync({ userId, role }), 'Failed to update user role'),
+    changeRole: (userId: string, role: 'user' | 'admin') => updateRole.mutate({ userId, role }),
     deactivate: async (userId: string) => {
       const confirmed = await confirm('Are you sure you want to deactivate this user?', {
         confirmLabel: 'Deactivate',
         destructive: true,
       });
-      if (confirmed) await run(deactivate.mutateAsync(userId), 'Failed to deactivate user');
+      if (confirmed) deactivate.mutate(userId);
     },
-    reactivate: (userId: string) =>
-      run(reactivate.mutateAsync(userId), 'Failed to reactivate user'),
+    reactivate: (userId: string) => reactivate.mutate(userId),
     removeTwoFactor: async (userId: string, email: string) => {
       const confirmed = await confirm(
         `Remove the two-factor sign-in of ${email}? They are signed out, and sign in with their password alone until they set it up again.`,
         { confirmLabel: 'Remove', destructive: true },
       );
-      if (confirmed) {
-        await run(removeTwoFactor.mutateAsync(userId), 'Failed to remove two-factor sign-in');
-      }
+      if (confirmed) removeTwoFactor.mutate(userId);
     },
     sendPasswordReset: async (userId: string, email: string) => {
       const confirmed = await confirm(
@@ -70,18 +59,15 @@ export function useTeamActions() {
         { confirmLabel: 'Send link' },
       );
       if (!confirmed) return;
-      await run(
-        passwordReset
-          .mutateAsync(userId)
-          .then((status) =>
-            alert(
-              status === 'queued'
-                ? `A password reset link has been sent to ${email}.`
-                : 'E-mail is not set up on this installation, so no reset link could be sent.',
-            ),
-          ),
-        'Failed to send reset link',
-      );
+      passwordReset.mutate(userId, {
+        onSuccess: (status) =>
+          status === 'queued'
+            ? toast(`A password reset link has been sent to ${email}.`)
+            : toast(
+                'E-mail is not set up on this installation, so no reset link could be sent.',
+                'info',
+              ),
+      });
     },
     cancelInvitation: async (invitationId: string) => {
       const confirmed = await confirm('Are you sure you want to cancel this invitation?', {
@@ -89,9 +75,7 @@ export function useTeamActions() {
         cancelLabel: 'Keep invitation',
         destructive: true,
       });
-      if (confirmed) {
-        await run(cancelInvitation.mutateAsync(invitationId), 'Failed to cancel invitation');
-      }
+      if (confirmed) cancelInvitation.mutate(invitationId);
     },
   };
 }

@@ -13,7 +13,7 @@ export function Spinner({
     >
       <span
         aria-hidden="true"
-        className="h-6 w-6 animate-spin rounded-full border-2 border-blue-600 border-t-transparent"
+        className="h-6 w-6 animate-spin rounded-full border-2 border-primary-600 border-t-transparent"
       />
       <span className="text-sm">{label}</span>
     </div>
