@@ -1,10 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { databaseTestFiles } from './database-test-files.ts';
 
 // `npm test`: every suite, in order, stopping at the first failure.
 //   1. vitest: unit, component and backend tests (the backend on PGlite)
-//   2. the backend tests again on PostgreSQL, when TEST_DATABASE_URL names a server
+//   2. the backend tests that use a database again on PostgreSQL, when TEST_DATABASE_URL names
+//      a server (database-test-files.ts: the others would run the same code a second time)
 //   3. end to end in Chromium, against `npm start` on a temporary data directory
 const rootDir = path.resolve(import.meta.dirname, '..');
 const extraArgs = process.argv.slice(2);
@@ -27,10 +29,11 @@ run(
   withoutPostgres,
 );
 if (TEST_DATABASE_URL) {
+  const files = extraArgs.length > 0 ? extraArgs : databaseTestFiles(rootDir);
   run(
     'backend tests (PostgreSQL)',
     'npx',
-    ['vitest', 'run', '--project', 'backend', ...extraArgs],
+    ['vitest', 'run', '--project', 'backend', ...files],
     process.env,
   );
 }

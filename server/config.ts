@@ -14,6 +14,7 @@ import {
   byteSizeSetting,
   durationSetting,
   integerSetting,
+  choiceSetting,
   stringListSetting,
 } from './config/values.ts';
 
@@ -41,7 +42,21 @@ export interface ApiSettings {
    * full-text search on a text column 16 times): see server/rest/sql-filter.ts.
    */
   maxFilteredTextBytes: number;
+  /**
+   * How a request's transaction ends (steward.toml `[api] db_tx_end`, PostgREST's `db-tx-end`):
+   * `commit` or `rollback`, and with `-allow-override` a request may choose with `Prefer:
+   * tx=commit` or `tx=rollback`.
+   */
+  txEnd: TxEnd;
 }
+
+export const TX_ENDS = [
+  'commit',
+  'commit-allow-override',
+  'rollback',
+  'rollback-allow-override',
+] as const;
+export type TxEnd = (typeof TX_ENDS)[number];
 
 /** Database roles whose statements are bounded in time. */
 export type TimedRole = 'anon' | 'authenticated' | 'service_role';
@@ -300,6 +315,11 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
           'API_MAX_FILTERED_TEXT',
         ),
         8 * 1024 ** 2,
+      ),
+      txEnd: choiceSetting(
+        source(stewardApi, `${stewardName} [api]`, 'db_tx_end', env, 'API_DB_TX_END'),
+        TX_ENDS,
+        'commit',
       ),
     },
     database: {

@@ -1,6 +1,6 @@
 import { expect, test as base } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -46,7 +46,9 @@ async function waitUntilServing(url: string, child: ChildProcess, output: () => 
 async function startAccountServer(smtpUrl: string) {
   const port = await freePort();
   const url = `http://localhost:${port}`;
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'steward-e2e-accounts-'));
+  // On the RAM file system when there is one, as the shared e2e server's (playwright.config.ts).
+  const temporary = existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir();
+  const dataDir = mkdtempSync(path.join(temporary, 'steward-e2e-accounts-'));
   // One process (tsx as Node's loader, not the npx and tsx wrappers), so that stopping it stops
   // the server.
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
@@ -65,6 +67,8 @@ async function startAccountServer(smtpUrl: string) {
       AUTH_RATE_LIMIT_SIGN_IN_SIGN_UPS: '100000',
       AUTH_RATE_LIMIT_TOKEN_REFRESH: '100000',
       AUTH_RATE_LIMIT_EMAIL_SENT: '100000',
+      // As the shared e2e server (playwright.config.ts): cheaper hashes, real sign-ins.
+      AUTH_BCRYPT_COST: '4',
       AUTH_EMAIL_REQUESTS_PER_ADDRESS: '100000',
       AUTH_EMAIL_MAX_FREQUENCY: '1ms',
     },

@@ -51,6 +51,20 @@ export function stringSetting(source: SettingSource, fallback: string): string {
   return found.value;
 }
 
+/** One of a fixed list of strings. */
+export function choiceSetting<T extends string>(
+  source: SettingSource,
+  choices: readonly T[],
+  fallback: T,
+): T {
+  const found = raw(source);
+  if (!found) return fallback;
+  if (!(choices as readonly unknown[]).includes(found.value)) {
+    fail(found.name, `one of ${choices.map((c) => JSON.stringify(c)).join(', ')}`, found.value);
+  }
+  return found.value as T;
+}
+
 /** A list of strings; from the environment, a comma-separated list. */
 export function stringListSetting(source: SettingSource, fallback: string[]): string[] {
   const found = raw(source);

@@ -3,6 +3,7 @@ import type { BatchOptions, Database, Queryable, QueryResult, Row, Statement } f
 import { DatabaseUnavailableError, settleBatch, statementTimeoutError } from './database.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { FairQueue, QueueTimeoutError } from './fair-queue.ts';
+import { compiledPglite } from './pglite-wasm.ts';
 import { currentRequestScope, outsideRequestScope } from './request-scope.ts';
 import { WorkerConnection } from './worker-connection.ts';
 import { WriteClock } from './write-clock.ts';
@@ -44,14 +45,16 @@ export class PgliteHost implements Database {
   private constructor(
     private readonly options: PgliteHostOptions,
     private readonly unlock: () => Promise<void>,
+    private readonly wasmModule: WebAssembly.Module,
   ) {
     this.#connection = this.#spawn(options.loadDataDir);
   }
 
   /** Opens the data directory in a new worker, holding its lock until `close`. */
   static async open(options: PgliteHostOptions): Promise<PgliteHost> {
+    const wasmModule = await compiledPglite();
     const unlock = await lockDataDir(options.dataDir);
-    const host = new PgliteHost(options, unlock);
+    const host = new PgliteHost(options, unlock, wasmModule);
     try {
       await host.#connection.started;
     } catch (error) {
@@ -179,7 +182,11 @@ export class PgliteHost implements Database {
 
   #spawn(loadDataDir?: Uint8Array): WorkerConnection {
     return new WorkerConnection(
-      { dataDir: this.options.dataDir, ...(loadDataDir ? { loadDataDir } : {}) },
+      {
+        dataDir: this.options.dataDir,
+        wasmModule: this.wasmModule,
+        ...(loadDataDir ? { loadDataDir } : {}),
+      },
       (error) => {
         // A worker that died by itself (out of memory in WebAssembly, say): open a new one.
         if (this.#closed || this.#restarting) return;

@@ -14,6 +14,8 @@ export interface PgliteWorkerData {
   dataDir: string;
   /** A dumped data directory (`dumpDataDir`) to start a new database from. */
   loadDataDir?: Uint8Array;
+  /** PGlite's WebAssembly, compiled once by the main thread (pglite-wasm.ts). */
+  wasmModule?: WebAssembly.Module;
 }
 
 const port = parentPort!;
@@ -22,6 +24,7 @@ const options = workerData as PgliteWorkerData;
 async function start() {
   const db = await openPglite({
     dataDir: options.dataDir,
+    ...(options.wasmModule ? { wasmModule: options.wasmModule } : {}),
     ...(options.loadDataDir
       ? { loadDataDir: new Blob([options.loadDataDir as Uint8Array<ArrayBuffer>]) }
       : {}),

@@ -26,9 +26,15 @@ function wrap(target: Pick<PGlite, 'query' | 'exec'>): Queryable {
  * tools that open a stopped server's data directory; the server itself uses pglite-host.ts.
  */
 export async function openPglite(
-  options: { dataDir?: string; loadDataDir?: Blob | File } = {},
+  options: {
+    dataDir?: string;
+    loadDataDir?: Blob | File;
+    /** PGlite's WebAssembly already compiled (pglite-wasm.ts). */
+    wasmModule?: WebAssembly.Module;
+  } = {},
 ): Promise<Database & { pglite: PGlite; batches: BatchRunner }> {
   const pglite = await PGlite.create({
+    ...(options.wasmModule ? { pgliteWasmModule: options.wasmModule } : {}),
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
     parsers,

@@ -1,3 +1,4 @@
+import { isCacheableRead } from './cacheable-read.ts';
 import { RestError } from './errors.ts';
 import type { Prepared, RestRequest } from './handler-types.ts';
 import { PROFILE_HEADER } from './handler-types.ts';
@@ -60,5 +61,6 @@ export function prepareRead(cache: SchemaCache, req: RestRequest): Prepared {
     params: params.values,
     readOnly: true,
     respond: (row) => readResponse(req, row, offset, head),
+    cacheable: isCacheableRead(cache, root, params.values),
   };
 }

@@ -1,6 +1,7 @@
 import { RestError, invalidBody } from './errors.ts';
 import { findRoutine } from './find-routine.ts';
 import { readResponse } from './handle-read.ts';
+import { appliedPreferences } from './preferences.ts';
 import type { Prepared, RestRequest } from './handler-types.ts';
 import { planRead } from './plan-read.ts';
 import { assertMaxAffected, rangeStatus, reply, totalOf } from './respond.ts';
@@ -140,6 +141,7 @@ export function prepareRpc(cache: SchemaCache, req: RestRequest): Prepared {
     sql = wrapStatement({ prefix, source, total, body });
   }
 
+  const APPLIED = ['count', 'handling', 'maxAffected'] as const;
   return {
     sql,
     params: params.values,
@@ -150,9 +152,10 @@ export function prepareRpc(cache: SchemaCache, req: RestRequest): Prepared {
       if (routine.returnKind === 'void') {
         return reply(204, null, {
           'Content-Range': rangeStatus(offset, row.page, totalOf(row)).range,
+          'Preference-Applied': appliedPreferences(req.prefs, APPLIED),
         });
       }
-      return readResponse(req, row, offset, head, ['count', 'handling', 'maxAffected']);
+      return readResponse(req, row, offset, head, APPLIED);
     },
   };
 }

@@ -30,6 +30,8 @@ export interface Prepared {
   readOnly: boolean;
   /** Builds the response; throwing a RestError rolls the transaction back. */
   respond(row: ResultRow): Response;
+  /** A table read whose answer PGlite's read cache may keep (`cacheable-read.ts`). */
+  cacheable?: boolean;
 }
 
 export const PROFILE_HEADER = 'Content-Profile';

@@ -8,6 +8,10 @@ export interface Preferences {
   missing?: 'default' | 'null';
   handling?: 'strict' | 'lenient';
   maxAffected?: number;
+  /** `tx=commit` or `tx=rollback`, only when `[api] db_tx_end` allows the override. */
+  tx?: 'commit' | 'rollback';
+  /** A time zone of `pg_timezone_names`; the responses' times are written in it. */
+  timezone?: string;
   /** Values that are not preferences at all. */
   invalid: string[];
 }
@@ -20,18 +24,39 @@ const CHOICES = {
   handling: ['strict', 'lenient'],
 } as const;
 
-// Understood but not applied, as with PostgREST's default configuration (no tx override).
-const IGNORED = /^(tx=(commit|rollback)|timezone=.+|params=single-object)$/;
+// Understood but not applied.
+const IGNORED = /^params=single-object$/;
+const TIMEZONE = 'timezone=';
+
+export interface PreferenceContext {
+  /** `tx=commit` and `tx=rollback` may end the transaction (`[api] db_tx_end` `*-allow-override`). */
+  txOverride: boolean;
+  /** The names of `pg_timezone_names`; needed when the header names a time zone. */
+  timezones?: ReadonlySet<string>;
+}
+
+/** Whether a `Prefer` header names a time zone, so that the names must be known to parse it. */
+export function namesTimezone(header: string | null | undefined): boolean {
+  return header?.includes(TIMEZONE) ?? false;
+}
 
 /**
  * Parses every `Prefer` header (comma-separated, first occurrence wins, as PostgREST). With
- * `handling=strict`, anything unrecognised is a 400 PGRST122.
+ * `handling=strict`, anything unrecognised is a 400 PGRST122; so is a time zone Postgres does
+ * not know, which is otherwise ignored (PostgREST 12 to 14: the first `timezone=` counts, and
+ * when it is unknown every `timezone=` is invalid).
  */
-export function parsePreferences(header: string | null | undefined): Preferences {
+export function parsePreferences(
+  header: string | null | undefined,
+  context: PreferenceContext = { txOverride: false },
+): Preferences {
   const prefs: Preferences = { invalid: [] };
   if (!header) return prefs;
-  for (const raw of header.split(',')) {
-    const value = raw.trim();
+  const values = header.split(',').map((raw) => raw.trim());
+  const zone = values.find((value) => value.startsWith(TIMEZONE))?.slice(TIMEZONE.length);
+  const zoneKnown = zone !== undefined && context.timezones?.has(zone) === true;
+  if (zoneKnown) prefs.timezone = zone;
+  for (const value of values) {
     if (!value) continue;
     const eq = value.indexOf('=');
     const key = eq === -1 ? value : value.slice(0, eq);
@@ -44,6 +69,10 @@ export function parsePreferences(header: string | null | undefined): Preferences
       if (prefs[k] === undefined) (prefs as unknown as Record<string, unknown>)[k] = choice;
     } else if (key === 'max-affected' && /^\d{1,15}$/.test(choice)) {
       prefs.maxAffected ??= Number(choice);
+    } else if (key === 'tx' && (choice === 'commit' || choice === 'rollback')) {
+      if (context.txOverride) prefs.tx ??= choice;
+    } else if (value.startsWith(TIMEZONE)) {
+      if (!zoneKnown) prefs.invalid.push(value);
     } else if (!IGNORED.test(value)) {
       prefs.invalid.push(value);
     }
@@ -59,14 +88,19 @@ export function parsePreferences(header: string | null | undefined): Preferences
 type AppliedKey = 'resolution' | 'missing' | 'return' | 'count' | 'handling' | 'maxAffected';
 
 // PostgREST's order in `Preference-Applied`.
-const APPLIED_ORDER: readonly AppliedKey[] = [
+const APPLIED_ORDER = [
   'resolution',
   'missing',
   'return',
   'count',
+  'tx',
   'handling',
+  'timezone',
   'maxAffected',
-];
+] as const;
+
+// Applied by every request that got them, whatever it does.
+const ALWAYS_APPLIED: ReadonlySet<string> = new Set(['tx', 'timezone']);
 
 /**
  * The `Preference-Applied` header value for the preferences a response honoured, in PostgREST's
@@ -75,7 +109,7 @@ const APPLIED_ORDER: readonly AppliedKey[] = [
 export function appliedPreferences(prefs: Preferences, keys: readonly AppliedKey[]): string | null {
   const applied: string[] = [];
   for (const key of APPLIED_ORDER) {
-    if (!keys.includes(key)) continue;
+    if (!ALWAYS_APPLIED.has(key) && !keys.includes(key as AppliedKey)) continue;
     const value = prefs[key];
     if (value === undefined) continue;
     if (key === 'maxAffected') {

@@ -15,13 +15,14 @@ import { prepareRpc } from './handle-rpc.ts';
 import { prepareWrite } from './handle-write.ts';
 import type { Prepared, RestRequest } from './handler-types.ts';
 import { checkProfile, negotiateMedia } from './negotiate.ts';
-import { parsePreferences } from './preferences.ts';
+import { namesTimezone, parsePreferences } from './preferences.ts';
 import { parseQuery } from './query-params.ts';
 import { applyRangeHeader } from './range-header.ts';
 import { ReadCache, answerOf, readCacheFor, responseOf } from './read-cache.ts';
 import type { SchemaCacheHolder } from './schema-cache.ts';
 import { schemaCacheFor } from './schema-cache.ts';
 import type { SchemaCache } from './schema-types.ts';
+import { timezoneNames } from './timezones.ts';
 
 type Resource = { kind: 'table' | 'rpc'; name: string };
 
@@ -62,19 +63,27 @@ function checkContentType(headers: Headers): void {
     throw invalidBody(`Content-Type not acceptable: ${type}`);
 }
 
+/** What `run` answered, and whether the read cache may keep it. */
+interface Answer {
+  response: Response;
+  cacheable: boolean;
+}
+
 /** A table read answered from the read cache when it is still current, else run and kept. */
 async function cachedRead(
   cache: ReadCache,
   c: Context,
-  run: () => Promise<Response>,
+  run: () => Promise<Answer>,
 ): Promise<Response> {
   const key = ReadCache.keyOf(c.req.method, c.req.url, c.req.raw.headers);
   const hit = cache.get(key);
   if (hit) return responseOf(hit);
   const ticket = cache.ticket();
-  const response = await run();
-  // Not kept while a write runs, nor any answer but rows.
-  if (!ticket || (response.status !== 200 && response.status !== 206)) return response;
+  const { response, cacheable } = await run();
+  // Not kept while a write runs, nor any answer but rows, nor one that may change by itself.
+  if (!ticket || !cacheable || (response.status !== 200 && response.status !== 206)) {
+    return response;
+  }
   const answer = await answerOf(response);
   cache.set(key, ticket, answer);
   return responseOf(answer);
@@ -95,11 +104,16 @@ async function run(
   resource: Resource,
   caller: Caller,
   holder: SchemaCacheHolder,
-): Promise<Response> {
+): Promise<Answer> {
   const headers = c.req.raw.headers;
   const method = c.req.method;
   const profileNegotiated = checkProfile(method, headers);
-  const prefs = parsePreferences(headers.get('prefer'));
+  const prefer = headers.get('prefer');
+  const txEnd = ctx.config.api.txEnd;
+  const prefs = parsePreferences(prefer, {
+    txOverride: txEnd.endsWith('-allow-override'),
+    ...(namesTimezone(prefer) ? { timezones: await timezoneNames(ctx.db) } : {}),
+  });
   const media = negotiateMedia(headers.get('accept'));
   const isRpcRead = resource.kind === 'rpc' && method !== 'POST';
   const query = parseQuery(rawQuery(c.req.url), isRpcRead);
@@ -136,20 +150,14 @@ async function run(
         : prepareWrite;
   const prepared = await planWithRefresh(holder, (cache) => prepare(cache, req));
   const path = resource.kind === 'rpc' ? `/rpc/${resource.name}` : `/${resource.name}`;
-  return execute(ctx.db, caller, prepared, { method, path, headers });
-}
-
-/**
- * Whether a read of `table` (with its `select`, which may embed others) may answer differently
- * as time passes: such answers never come from the read cache.
- */
-function readsClock(schema: SchemaCache, table: string, select: string | undefined): boolean {
-  if (schema.clockReaders.has(table)) return true;
-  if (!select) return false;
-  for (const name of schema.clockReaders) {
-    if (new RegExp(`(^|[^\\w$])${name}([^\\w$]|$)`).test(select)) return true;
-  }
-  return false;
+  const response = await execute(ctx.db, caller, prepared, {
+    method,
+    path,
+    headers,
+    ...(prefs.timezone !== undefined ? { timezone: prefs.timezone } : {}),
+    rollback: prefs.tx === 'rollback' || (txEnd.startsWith('rollback') && prefs.tx !== 'commit'),
+  });
+  return { response, cacheable: prepared.cacheable === true };
 }
 
 async function handle(ctx: AppContext, c: Context<ApiEnv>, resource: Resource): Promise<Response> {
@@ -161,11 +169,8 @@ async function handle(ctx: AppContext, c: Context<ApiEnv>, resource: Resource): 
     checkMethod(resource, method);
     const answer = () => run(ctx, c, resource, caller, holder);
     const tableRead = resource.kind === 'table' && (method === 'GET' || method === 'HEAD');
-    let readCache = tableRead ? readCacheFor(ctx.db.writeClock) : null;
-    if (readCache && readsClock(await holder.get(), resource.name, c.req.query('select'))) {
-      readCache = null;
-    }
-    return await (readCache ? cachedRead(readCache, c, answer) : answer());
+    const readCache = tableRead ? readCacheFor(ctx.db.writeClock) : null;
+    return await (readCache ? cachedRead(readCache, c, answer) : (await answer()).response);
   } catch (error) {
     // The app's onError answers (restErrors); the next request should see a fresh cache.
     if (isPostgresError(error) && STALE_SQLSTATES.has(error.code)) await holder.refreshIfChanged();

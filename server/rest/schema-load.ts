@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/database.ts';
-import { clockReaders, type ClockSource } from './clock-readers.ts';
+import { unrepeatableRelations, type ReadSource } from './unrepeatable-reads.ts';
 import {
-  CLOCK_SOURCES_SQL,
+  UNREPEATABLE_SOURCES_SQL,
   COLUMNS_SQL,
   COMPOSITE_COLUMNS_SQL,
   CONSTRAINTS_SQL,
@@ -204,7 +204,7 @@ export async function loadSchemaCache(db: Queryable, schema: string): Promise<Sc
   const constraints = await db.query<ConstraintRow>(CONSTRAINTS_SQL, [schema]);
   const routines = await db.query<RoutineRow>(ROUTINES_SQL, [schema]);
   const types = await db.query<{ name: string }>(TYPES_SQL, [schema]);
-  const clockSources = await db.query<ClockSource>(CLOCK_SOURCES_SQL, [schema]);
+  const readSources = await db.query<ReadSource>(UNREPEATABLE_SOURCES_SQL);
 
   const relids = [
     ...new Set(routines.rows.filter((r) => r.ret_typtype === 'c').map((r) => r.ret_relid)),
@@ -243,6 +243,6 @@ export async function loadSchemaCache(db: Queryable, schema: string): Promise<Sc
     routines: routineMap,
     typeNames: new Set(types.rows.map((row) => row.name)),
     fingerprint: fingerprint.rows[0]?.fingerprint ?? '',
-    clockReaders: clockReaders(clockSources.rows),
+    unrepeatable: unrepeatableRelations(readSources.rows),
   };
 }

@@ -97,19 +97,28 @@ export const TYPES_SQL = `
     and t.typname not like 'pg\\_%'`;
 
 /**
- * What may make a read depend on the clock (the PGlite read cache keeps such answers out): the
- * source of every function outside the system schemas, the definition of every view of the
- * exposed schema, and the expressions of every policy on its tables. Matched by
- * `clock-readers.ts`.
+ * What may make a read answer differently with no write in between (the PGlite read cache keeps
+ * such answers out), matched by `unrepeatable-reads.ts`: the source of every function outside
+ * the system schemas whose body is SQL or PL/pgSQL; the name of every other volatile function
+ * (those of the system schemas included: `random`, `nextval`, …); the definition of every view
+ * and the expressions of every policy outside the system schemas (a view or a policy of the
+ * exposed schema may read a table of another schema).
  */
-export const CLOCK_SOURCES_SQL = `
-  select 'function' as kind, p.proname as name, coalesce(p.prosrc, '') as source
-    from pg_proc p join pg_namespace n on n.oid = p.pronamespace
-   where n.nspname not in ('pg_catalog', 'information_schema') and n.nspname not like 'pg\\_%'
+export const UNREPEATABLE_SOURCES_SQL = `
+  select case when l.lanname in ('sql', 'plpgsql') and n.nspname <> 'pg_catalog'
+              then 'function' else 'opaque' end as kind,
+         p.proname as name, coalesce(p.prosrc, '') as source
+    from pg_proc p
+    join pg_namespace n on n.oid = p.pronamespace
+    join pg_language l on l.oid = p.prolang
+   where (l.lanname in ('sql', 'plpgsql') and n.nspname <> 'pg_catalog'
+          and n.nspname <> 'information_schema' and n.nspname not like 'pg\\_%')
+      or p.provolatile = 'v'
   union all
   select 'relation', c.relname, pg_get_viewdef(c.oid)
     from pg_class c join pg_namespace n on n.oid = c.relnamespace
-   where n.nspname = $1 and c.relkind in ('v', 'm')
+   where c.relkind in ('v', 'm')
+     and n.nspname not in ('pg_catalog', 'information_schema') and n.nspname not like 'pg\\_%'
   union all
   select 'relation', c.relname,
          coalesce(pg_get_expr(pol.polqual, pol.polrelid), '') || ' ' ||
@@ -117,4 +126,4 @@ export const CLOCK_SOURCES_SQL = `
     from pg_policy pol
     join pg_class c on c.oid = pol.polrelid
     join pg_namespace n on n.oid = c.relnamespace
-   where n.nspname = $1`;
+   where n.nspname not in ('pg_catalog', 'information_schema') and n.nspname not like 'pg\\_%'`;

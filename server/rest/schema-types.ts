@@ -76,6 +76,9 @@ export interface SchemaCache {
   typeNames: Set<string>;
   /** Catalog fingerprint the cache was built from. */
   fingerprint: string;
-  /** Relations whose reads may depend on the clock (`clock-readers.ts`): never read-cached. */
-  clockReaders: Set<string>;
+  /**
+   * Relations whose reads may change with no write in between (`unrepeatable-reads.ts`): never
+   * answered from the read cache.
+   */
+  unrepeatable: Set<string>;
 }

@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { Header } from 'tar';
@@ -24,6 +23,7 @@ import {
 import { nodeClient, startTestServer, type TestServer } from '../support/server.ts';
 import { postgresAdminUrl, rootDir } from '../support/template.ts';
 import { uploadDocument, uploadFile } from './document-helpers.ts';
+import { scratchDir } from '../support/scratch.ts';
 
 // Item 5 of issue 15: `npm run backup` copies the whole installation (database, stored files,
 // secrets) consistently while the server serves; `npm run restore` puts it into an empty data
@@ -38,7 +38,7 @@ afterAll(async () => {
 });
 
 async function tempDir(label: string): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), `steward-${label}-`));
+  const dir = await scratchDir(`steward-${label}-`);
   cleanups.push(() => rm(dir, { recursive: true, force: true }));
   return dir;
 }

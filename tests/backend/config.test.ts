@@ -30,6 +30,8 @@ describe('server configuration', () => {
   it("reads the project's own files: config.toml and steward.toml", () => {
     const config = readConfig({});
     expect(config.api.maxRows).toBe(1000);
+    // PostgREST's default: every transaction commits, whatever the request prefers.
+    expect(config.api.txEnd).toBe('commit');
     expect(config.auth.enableSignup).toBe(true);
     expect(config.auth.siteUrl).toBe('http://localhost:8080');
     expect(config.auth.emailOtpExpirySeconds).toBe(3600);
@@ -68,7 +70,7 @@ describe('server configuration', () => {
         `double_confirm_changes = false\nsecure_password_change = true\n` +
         `[storage]\nfile_size_limit = "5MB"\n[functions.open]\nverify_jwt = false\n`,
       `[database]\nstatement_timeout_anon = "500ms"\n[storage]\nquota_per_organization = "2GiB"\n` +
-        `max_signed_url_expiry = "1h"\n[api]\nmax_embed_depth = 2\nmax_filtered_text = "2MiB"\n[oauth]\nallowed_hosts = ["id.example.org"]\n` +
+        `max_signed_url_expiry = "1h"\n[api]\nmax_embed_depth = 2\nmax_filtered_text = "2MiB"\ndb_tx_end = "rollback-allow-override"\n[oauth]\nallowed_hosts = ["id.example.org"]\n` +
         `[workers]\ncpu_threads = 3\n[text_extraction]\ntimeout = "30s"\nmax_ocr_pages = 0\n`,
     );
     expect(config.api).toEqual({
@@ -77,6 +79,8 @@ describe('server configuration', () => {
       maxSelectItems: 200,
       maxEmbeddedBytes: 8 * 1024 ** 2,
       maxFilteredTextBytes: 2 * 1024 ** 2,
+      txEnd: 'rollback-allow-override',
+      txEnd: 'rollback-allow-override',
     });
     expect(config.auth.enableSignup).toBe(false);
     expect(config.auth.siteUrl).toBe('https://office.example.org');
@@ -235,6 +239,12 @@ describe('server configuration', () => {
     );
     await expect(configFrom('', '', { STORAGE_MAX_SIGNED_URL_EXPIRY: '59m' })).rejects.toThrow(
       /STORAGE_MAX_SIGNED_URL_EXPIRY must be at least "1h"/,
+    );
+    await expect(configFrom('', '[api]\ndb_tx_end = "abort"\n')).rejects.toThrow(
+      /steward\.toml \[api\] db_tx_end must be one of "commit", "commit-allow-override", "rollback", "rollback-allow-override", got "abort"/,
+    );
+    await expect(configFrom('', '', { API_DB_TX_END: 'never' })).rejects.toThrow(
+      /API_DB_TX_END must be one of/,
     );
     await expect(configFrom('', '[text_extraction]\nmax_characters = 10\n')).rejects.toThrow(
       /\[text_extraction\] max_characters must be/,

@@ -1,8 +1,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../../server/config.ts';
@@ -17,6 +16,7 @@ import {
   postgresAdminUrl,
   rootDir,
 } from '../support/template.ts';
+import { scratchDir } from '../support/scratch.ts';
 
 // The consistency check is run as administrators run it (`tsx scripts/check-consistency.ts`)
 // against stores made inconsistent for real: through the API as the app would leave them after
@@ -429,7 +429,7 @@ describe('check-consistency on a data directory', () => {
   }
 
   async function newDataDir(): Promise<string> {
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'steward-consistency-'));
+    const dataDir = await scratchDir('steward-consistency-');
     cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
     return dataDir;
   }

@@ -1,8 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -18,6 +17,7 @@ import {
   rootDir,
 } from '../support/template.ts';
 import { filesUnder } from './storage-helpers.ts';
+import { scratchDir } from '../support/scratch.ts';
 
 // The embedded server is killed (SIGKILL) in the middle of a stream of writes, then started
 // again on the same data directory: every write it acknowledged must still be there, byte for
@@ -75,7 +75,7 @@ interface Backend {
 }
 
 async function prepareBackend(): Promise<Backend> {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'steward-durability-'));
+  const dataDir = await scratchDir('steward-durability-');
   cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
   const adminUrl = postgresAdminUrl();
   if (adminUrl) {

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { lstat, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backupInstallation } from '../../server/backup/backup.ts';
@@ -14,6 +13,7 @@ import { createOrganisation, type Person } from '../security/world.ts';
 import { nodeClient, type TestServer } from '../support/server.ts';
 import { freshPostgresDatabase, pgliteTemplate, postgresAdminUrl } from '../support/template.ts';
 import { uploadDocument } from './document-helpers.ts';
+import { scratchDir } from '../support/scratch.ts';
 
 // Files on disk are private (issue 22, R9): the data directory is 0700 and everything the
 // server writes under it (the embedded database's files, stored objects, unfinished uploads,
@@ -32,7 +32,7 @@ afterAll(async () => {
 });
 
 async function tempDir(label: string): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), `steward-${label}-`));
+  const dir = await scratchDir(`steward-${label}-`);
   cleanups.push(() => rm(dir, { recursive: true, force: true }));
   return dir;
 }

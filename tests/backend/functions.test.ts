@@ -1,6 +1,6 @@
 import { FunctionsHttpError } from '@supabase/supabase-js';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import { functionSecret } from '../../server/functions/secrets.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { rootDir } from '../support/template.ts';
 import { accessTokenFor, clientWithToken } from '../support/tokens.ts';
+import { scratchDir } from '../support/scratch.ts';
 
 const fixtures = path.join(rootDir, 'tests', 'fixtures', 'functions');
 
@@ -247,7 +248,7 @@ describe('functions: generated secrets', () => {
   });
 
   it('functionSecret makes one 256-bit secret per name and keeps it', async () => {
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'steward-secrets-'));
+    const dataDir = await scratchDir('steward-secrets-');
     try {
       const first = await functionSecret(dataDir, 'alpha');
       expect(await functionSecret(dataDir, 'alpha')).toBe(first);

@@ -1,5 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../../server/config.ts';
@@ -21,6 +20,7 @@ import { startSmtpServer, type TestSmtpServer } from '../support/smtp.ts';
 import { freshPostgresDatabase, pgliteTemplate, postgresAdminUrl } from '../support/template.ts';
 import { authRequest } from './auth-helpers.ts';
 import { uploadDocument, type StoredDocument } from './document-helpers.ts';
+import { scratchDir } from '../support/scratch.ts';
 
 // No relay (issue 22, R8): every e-mail people cause takes its recipients from the
 // installation's allowance (`[auth.rate_limit] email_sent`) and its organisation's (steward.toml
@@ -264,7 +264,7 @@ describe("the installation's limit, kept in the database", () => {
    * holds it at a time). An allowance kept in one process's memory would start afresh there.
    */
   async function persistedDatabase() {
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'steward-mail-limits-'));
+    const dataDir = await scratchDir('steward-mail-limits-');
     cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
     const adminUrl = postgresAdminUrl();
     if (adminUrl) {

@@ -1,5 +1,4 @@
-import { cp, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { cp, mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { extract } from 'tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +14,7 @@ import {
   postgresAdminUrl,
   rootDir,
 } from '../support/template.ts';
+import { scratchDir } from '../support/scratch.ts';
 
 // The 34 migrations up to 20261127001201 were squashed into one baseline of that version
 // (scripts/squash-migrations.ts); the files themselves are kept in a fixture. A database they
@@ -191,7 +191,7 @@ function asBefore(
 }
 
 beforeAll(async () => {
-  workDir = await mkdtemp(path.join(os.tmpdir(), 'steward-upgrade-'));
+  workDir = await scratchDir('steward-upgrade-');
   oldMigrations = path.join(workDir, 'old-migrations');
   await mkdir(oldMigrations);
   await extract({ file: fixture, cwd: oldMigrations });

@@ -171,6 +171,22 @@ describe.each([
   });
 });
 
+describe('PostgREST: tx=rollback with the default db_tx_end ("commit")', () => {
+  it('commits the write and names no tx in Preference-Applied, as PostgREST', async () => {
+    const db = server.service();
+    const inserted = await db.from('people').insert({ id: 9, name: 'Dee' }).select().rollback();
+    expect(inserted).toMatchObject({ status: 201, data: [{ id: 9, name: 'Dee' }], error: null });
+    expect((await db.from('people').select('name').eq('id', 9)).data).toEqual([{ name: 'Dee' }]);
+    const raw = await rest(server, '/people?id=eq.9', {
+      method: 'DELETE',
+      headers: { Prefer: 'tx=rollback, return=minimal' },
+    });
+    expect(raw.status).toBe(204);
+    expect(raw.headers.get('preference-applied')).toBe('return=minimal');
+    expect((await db.from('people').select('name').eq('id', 9)).data).toEqual([]);
+  });
+});
+
 interface StorageCase {
   name: string;
   path: string;

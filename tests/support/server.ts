@@ -1,13 +1,12 @@
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+import { readFile, rm } from 'node:fs/promises';
 import WebSocket from 'ws';
 import { readConfig } from '../../server/config.ts';
 import type { Database } from '../../server/db/database.ts';
 import { openDatabase } from '../../server/db/open.ts';
 import type { Clock } from '../../server/jobs/clock.ts';
 import { startServer, type RunningServer } from '../../server/server.ts';
+import { scratchDir } from './scratch.ts';
 import {
   freshPostgresDatabase,
   pgliteTemplate,
@@ -47,7 +46,7 @@ export interface TestServerOptions {
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const schema = options.schema ?? 'app';
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'steward-test-'));
+  const dataDir = await scratchDir('steward-test-');
   const config = {
     ...readConfig({
       // bcrypt at GoTrue's cost of 10 takes ~100 ms of CPU per hash in JavaScript; the hashing

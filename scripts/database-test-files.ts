@@ -1,0 +1,69 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * Which backend test files the PostgreSQL pass of `npm test` runs: those whose imports reach
+ * tests/support/template.ts (where test servers and databases read TEST_DATABASE_URL), or that
+ * read the variable themselves. The others (units of pure code, the bundle budget, the type
+ * generator on its own PGlite) run the very same code on both passes; the PGlite pass has them.
+ */
+const DATABASE_SUPPORT = path.join('tests', 'support', 'template.ts');
+const READS_VARIABLE = /process\.env\.TEST_DATABASE_URL\b/;
+// `from '…'`, `import '…'` and `import('…')` of a path relative to the file.
+const RELATIVE_IMPORT = /(?:\bfrom|\bimport)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g;
+
+/** The backend project's test files, as vitest finds them (absolute paths). */
+export function backendTestFiles(rootDir: string): string[] {
+  const listed = spawnSync(
+    'npx',
+    ['vitest', 'list', '--project', 'backend', '--filesOnly', '--json'],
+    { cwd: rootDir, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 },
+  );
+  if (listed.status !== 0) throw new Error(`vitest list failed: ${listed.stderr}`);
+  return (JSON.parse(listed.stdout) as { file: string }[]).map((entry) => entry.file);
+}
+
+/** What a file says about the database: that it reads the variable, or which files it imports. */
+type Reading = { readsVariable: boolean; imports: string[] };
+
+function read(file: string): Reading {
+  let source: string;
+  try {
+    source = readFileSync(file, 'utf8');
+  } catch {
+    return { readsVariable: false, imports: [] }; // not a file of ours
+  }
+  const imports = [...source.matchAll(RELATIVE_IMPORT)]
+    .map((match) => path.resolve(path.dirname(file), match[1]!))
+    .filter((target) => !target.includes(`${path.sep}node_modules${path.sep}`));
+  return { readsVariable: READS_VARIABLE.test(source), imports };
+}
+
+/** Whether `file` reaches the test database support, following relative imports. */
+export function reachesTestDatabase(
+  file: string,
+  rootDir: string,
+  readings = new Map<string, Reading>(),
+): boolean {
+  const support = path.join(rootDir, DATABASE_SUPPORT);
+  const seen = new Set<string>();
+  const pending = [file];
+  while (pending.length > 0) {
+    const next = pending.pop()!;
+    if (next === support) return true;
+    if (seen.has(next)) continue;
+    seen.add(next);
+    let reading = readings.get(next);
+    if (!reading) readings.set(next, (reading = read(next)));
+    if (reading.readsVariable) return true;
+    pending.push(...reading.imports);
+  }
+  return false;
+}
+
+/** The backend test files that use the database a run names. */
+export function databaseTestFiles(rootDir: string): string[] {
+  const readings = new Map<string, Reading>();
+  return backendTestFiles(rootDir).filter((file) => reachesTestDatabase(file, rootDir, readings));
+}
