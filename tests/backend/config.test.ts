@@ -80,7 +80,6 @@ describe('server configuration', () => {
       maxEmbeddedBytes: 8 * 1024 ** 2,
       maxFilteredTextBytes: 2 * 1024 ** 2,
       txEnd: 'rollback-allow-override',
-      txEnd: 'rollback-allow-override',
     });
     expect(config.auth.enableSignup).toBe(false);
     expect(config.auth.siteUrl).toBe('https://office.example.org');
