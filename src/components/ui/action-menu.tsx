@@ -1,5 +1,6 @@
 import { Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react';
 import { EllipsisVertical, type LucideIcon } from 'lucide-react';
+import { useRef } from 'react';
 
 export interface ActionMenuItem {
   /** What the item does, one or two words ("Edit Properties"). */
@@ -24,9 +25,11 @@ export interface ActionMenuProps {
  * scrolling box, so a table that scrolls sideways does not cut it off.
  */
 export function ActionMenu({ label, items }: ActionMenuProps) {
+  const buttonRef = useRef<HTMLButtonElement>(null);
   return (
     <Menu>
       <MenuButton
+        ref={buttonRef}
         aria-label={label}
         title="Actions"
         className="inline-flex h-11 w-11 items-center justify-center rounded-md text-gray-600 hover:bg-gray-100 hover:text-gray-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary-600 data-open:bg-gray-100 sm:h-9 sm:w-9"
@@ -42,7 +45,13 @@ export function ActionMenu({ label, items }: ActionMenuProps) {
           <MenuItem key={itemLabel}>
             <button
               type="button"
-              onClick={onSelect}
+              onClick={() => {
+                // The focus goes back to the menu's button before the item acts: a dialog the
+                // item opens then gives the focus back to it when it closes, not to the list
+                // that has gone.
+                buttonRef.current?.focus();
+                onSelect();
+              }}
               className={`flex min-h-11 w-full items-center gap-3 px-4 text-left text-sm data-focus:bg-gray-100 sm:min-h-9 ${
                 tone === 'destructive'
                   ? 'border-t border-gray-100 text-destructive-700'
