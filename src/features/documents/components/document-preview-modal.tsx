@@ -142,11 +142,12 @@ export function DocumentPreviewModal({ document: given, onClose }: DocumentPrevi
                 setNewVersion({ file: null });
               }}
             >
-              New version
+              <span className="max-sm:sr-only">New version</span>
             </Button>
           )}
+          {/* On a phone the buttons are their icons (named all the same), leaving the name room. */}
           <Button variant="secondary" size="sm" icon={Download} onClick={onDownload}>
-            Download
+            <span className="max-sm:sr-only">Download</span>
           </Button>
         </>
       }
