@@ -11,6 +11,7 @@ import {
   signedInContext,
   type SeededWorld,
 } from './support/a11y.ts';
+import { chooseRowAction } from './support/documents.ts';
 
 // Issue 8, accessibility: axe-core on every route and every dialog (no serious or critical
 // violation), labelled form fields and badges that carry words, for every kind of visitor:
@@ -116,7 +117,7 @@ test('every dialog a master admin opens', async () => {
 
   await test.step('document previews of every kind', async () => {
     for (const [kind, file] of Object.entries(SAMPLE_FILES)) {
-      await documentRow(page, file.name).getByRole('button', { name: 'View' }).click();
+      await chooseRowAction(page, file.name, 'View');
       const dialog = openDialog(page);
       await expect(dialog).toContainText(file.name);
       if (kind === 'image') await expect(dialog.getByRole('img')).toBeVisible();
@@ -131,25 +132,19 @@ test('every dialog a master admin opens', async () => {
   });
 
   await test.step('edit properties and edit content', async () => {
-    await documentRow(page, SAMPLE_FILES.text.name)
-      .getByRole('button', { name: 'Edit Properties' })
-      .click();
+    await chooseRowAction(page, SAMPLE_FILES.text.name, 'Edit Properties');
     await expect(openDialog(page).getByLabel('Category')).toBeVisible();
     await checkDialog(page, 'edit properties');
     await openDialog(page).getByRole('button', { name: 'Cancel' }).click();
 
-    await documentRow(page, SAMPLE_FILES.text.name)
-      .getByRole('button', { name: 'Edit Content' })
-      .click();
+    await chooseRowAction(page, SAMPLE_FILES.text.name, 'Edit Content');
     await expect(openDialog(page).getByRole('textbox')).toHaveValue(/budget approved/);
     await checkDialog(page, 'edit content');
     await openDialog(page).getByRole('button', { name: 'Close', exact: true }).click();
   });
 
   await test.step('the in-app confirmation, a field in error and a notice', async () => {
-    await documentRow(page, SAMPLE_FILES.other.name)
-      .getByRole('button', { name: 'Delete' })
-      .click();
+    await chooseRowAction(page, SAMPLE_FILES.other.name, 'Delete');
     await expect(openDialog(page, 'Please confirm')).toBeVisible();
     await checkDialog(page, 'confirmation');
     await openDialog(page).getByRole('button', { name: 'Cancel' }).click();
@@ -416,10 +411,14 @@ test.describe('by keyboard alone', () => {
     await expect(logo).toBeFocused();
 
     // A preview, and the confirmation over the documents table: Cancel (the safe choice) has
-    // the focus, Escape answers Cancel, and the row's button has the focus again.
+    // the focus, Escape answers Cancel, and the row's button has the focus again. The name
+    // opens the preview; the other actions are in the row's menu (arrow keys, Enter).
     await page.goto('/documents');
     await settled(page, 'Documents');
-    const view = documentRow(page, SAMPLE_FILES.text.name).getByRole('button', { name: 'View' });
+    const view = documentRow(page, SAMPLE_FILES.text.name).getByRole('button', {
+      name: SAMPLE_FILES.text.name,
+      exact: true,
+    });
     await tabTo(page, view);
     await page.keyboard.press('Enter');
     const preview = openDialog(page);
@@ -428,11 +427,18 @@ test.describe('by keyboard alone', () => {
     await page.keyboard.press('Escape');
     await expect(view).toBeFocused();
 
-    const remove = documentRow(page, SAMPLE_FILES.text.name).getByRole('button', {
-      name: 'Delete',
+    const actions = documentRow(page, SAMPLE_FILES.text.name).getByRole('button', {
+      name: `Actions for ${SAMPLE_FILES.text.name}`,
     });
-    await tabTo(page, remove);
+    await tabTo(page, actions);
     await page.keyboard.press('Enter');
+    // The menu holds the focus and points at its active item (aria-activedescendant).
+    await expect(page.getByRole('menuitem', { name: 'View' })).toHaveAttribute('data-focus', '');
+    // Delete is the last item.
+    await page.keyboard.press('End');
+    await expect(page.getByRole('menuitem', { name: 'Delete' })).toHaveAttribute('data-focus', '');
+    await page.keyboard.press('Enter');
+    const remove = actions;
     const confirmation = openDialog(page, 'Please confirm');
     await expect(confirmation.getByRole('button', { name: 'Cancel' })).toBeFocused();
     await expectFocusTrapped(page, confirmation);
@@ -443,10 +449,16 @@ test.describe('by keyboard alone', () => {
 
     // A dialog over a dialog: with unsaved text, Escape in the editor asks first; Escape then
     // answers only that question, and the focus is back in the editor, which stays open.
-    const editContent = documentRow(page, SAMPLE_FILES.text.name).getByRole('button', {
-      name: 'Edit Content',
-    });
+    const editContent = actions;
     await tabTo(page, editContent);
+    await page.keyboard.press('Enter');
+    await page.getByRole('menuitem', { name: 'View' }).waitFor();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await expect(page.getByRole('menuitem', { name: 'Edit Content' })).toHaveAttribute(
+      'data-focus',
+      '',
+    );
     await page.keyboard.press('Enter');
     const editor = page.getByRole('textbox', { name: `Content of ${SAMPLE_FILES.text.name}` });
     await expect(editor).toHaveValue(/budget approved/);

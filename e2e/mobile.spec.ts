@@ -8,6 +8,7 @@ import {
   signedInContext,
   type SeededWorld,
 } from './support/a11y.ts';
+import { chooseRowAction } from './support/documents.ts';
 import { expectFitsScreen, expectReachable, PHONE, saveScreenshot } from './support/mobile.ts';
 
 // Issue 8, mobile: every page and dialog at 375 px wide. The page never scrolls sideways (wide
@@ -131,9 +132,18 @@ test('the documents list fits a phone: the name, the expiry date and the actions
   await page.goto('/documents');
   await settled(page, 'Documents');
   const row = documentRow(page, SAMPLE_FILES.pdf.name);
-  for (const action of ['View', 'Edit Properties', 'Download', 'Delete']) {
-    await expectReachable(row.getByRole('button', { name: action }), `${action} of a row`);
+  // A row's actions are one menu, each of its items a 44 px target.
+  const actions = row.getByRole('button', { name: `Actions for ${SAMPLE_FILES.pdf.name}` });
+  await expectReachable(actions, 'actions of a row');
+  expect((await actions.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+  await actions.click();
+  for (const action of ['View', 'Edit Properties', 'Upload new version', 'Download', 'Delete']) {
+    const item = page.getByRole('menuitem', { name: action, exact: true });
+    await expectReachable(item, `${action} of a row`);
+    expect((await item.boundingBox())!.height).toBeGreaterThanOrEqual(44);
   }
+  await saveScreenshot(page, 'documents row actions', false);
+  await page.keyboard.press('Escape');
   // Nothing to scroll sideways: every row is laid out within the screen.
   const table = page.getByRole('table');
   const scroller = table.locator('xpath=..');
@@ -142,10 +152,11 @@ test('the documents list fits a phone: the name, the expiry date and the actions
     scroll: element.scrollWidth,
   }));
   expect(widths.scroll).toBeLessThanOrEqual(widths.client);
-  // The name is shown, cut with an ellipsis when too long, and the expiry date under it.
-  const name = row.getByText(SAMPLE_FILES.pdf.name, { exact: true });
+  // The name is shown on up to two lines (cut with an ellipsis only after the second), and the
+  // expiry date under it.
+  const name = row.getByRole('button', { name: SAMPLE_FILES.pdf.name, exact: true });
   await expectReachable(name, 'document name');
-  expect(await name.evaluate((element) => getComputedStyle(element).textOverflow)).toBe('ellipsis');
+  expect(await name.evaluate((element) => getComputedStyle(element).webkitLineClamp)).toBe('2');
   const expiry = row.getByRole('cell').filter({ hasText: /Expiry Date/ });
   await expectReachable(expiry, 'expiry date');
   await expect(expiry).toContainText(/\w{3} \d{2}, \d{4}/);
@@ -190,24 +201,20 @@ test('dialogs fit a phone screen', async () => {
   await page.goto('/documents');
   await settled(page, 'Documents');
   for (const [kind, file] of Object.entries(SAMPLE_FILES)) {
-    await documentRow(page, file.name).getByRole('button', { name: 'View' }).click();
+    await chooseRowAction(page, file.name, 'View');
     await expect(openDialog(page)).toContainText(file.name);
     await checkDialog(page, `${kind} preview`);
     await openDialog(page).getByRole('button', { name: 'Close', exact: true }).click();
   }
-  await documentRow(page, SAMPLE_FILES.text.name)
-    .getByRole('button', { name: 'Edit Properties' })
-    .click();
+  await chooseRowAction(page, SAMPLE_FILES.text.name, 'Edit Properties');
   await checkDialog(page, 'edit properties');
   await expectReachable(openDialog(page).getByRole('button', { name: 'Save Changes' }), 'Save');
   await openDialog(page).getByRole('button', { name: 'Cancel' }).click();
-  await documentRow(page, SAMPLE_FILES.text.name)
-    .getByRole('button', { name: 'Edit Content' })
-    .click();
+  await chooseRowAction(page, SAMPLE_FILES.text.name, 'Edit Content');
   await expect(openDialog(page).getByRole('textbox')).toHaveValue(/budget approved/);
   await checkDialog(page, 'edit content');
   await openDialog(page).getByRole('button', { name: 'Close', exact: true }).click();
-  await documentRow(page, SAMPLE_FILES.other.name).getByRole('button', { name: 'Delete' }).click();
+  await chooseRowAction(page, SAMPLE_FILES.other.name, 'Delete');
   await checkDialog(page, 'confirmation');
   await openDialog(page).getByRole('button', { name: 'Cancel' }).click();
 

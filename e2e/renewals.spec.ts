@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { readFile } from 'node:fs/promises';
-import { isoDate, makePdf, signInNewOrganization } from './support/documents.ts';
+import { chooseRowAction, isoDate, makePdf, signInNewOrganization } from './support/documents.ts';
 
 // Renewals in Chromium (issue 14): an overdue certificate reads as overdue in the list, the
 // dashboard's counter opens the filtered list, Renew replaces the file and keeps the old one as
@@ -76,7 +76,7 @@ test('an overdue certificate is renewed, and the reminder digest links back to t
 
   // Renew: a new file and date in one dialog; the old file stays as version 1.
   await page.goto('/documents');
-  await certificate.getByRole('button', { name: 'Renew Safeguarding certificate.pdf' }).click();
+  await chooseRowAction(page, 'Safeguarding certificate.pdf', 'Renew');
   let dialog = page.getByRole('dialog', { name: /Renew/ });
   await dialog.getByLabel(/New file/).setInputFiles({
     name: 'certificate-2026.pdf',
@@ -87,7 +87,7 @@ test('an overdue certificate is renewed, and the reminder digest links back to t
   await dialog.getByRole('button', { name: 'Renew' }).click();
   await expect(dialog).toBeHidden();
   await expect(certificate).not.toContainText('Overdue');
-  await certificate.getByRole('button', { name: 'Renew Safeguarding certificate.pdf' }).click();
+  await chooseRowAction(page, 'Safeguarding certificate.pdf', 'Renew');
   dialog = page.getByRole('dialog', { name: /Renew/ });
   const versions = dialog.getByRole('region', { name: 'Earlier versions' });
   await expect(versions).toContainText('Version 1: Safeguarding certificate.pdf');

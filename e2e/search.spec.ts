@@ -3,6 +3,7 @@ import { unzipSync } from 'fflate';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
+  chooseRowAction,
   isoDate,
   makePdf,
   signInNewOrganization,
@@ -160,7 +161,7 @@ test('rename, tag several at once, and download them as one ZIP', async ({ page,
   const owner = await signInNewOrganization(page, baseURL!);
   for (const file of [scan, report, big]) await addDocument(owner, file);
   await page.goto('/documents');
-  await row(page, scan.name).getByRole('button', { name: 'Edit Properties' }).click();
+  await chooseRowAction(page, scan.name, 'Edit Properties');
   const dialog = page.getByRole('dialog');
   await dialog.getByLabel('Name').fill('Insurance certificate');
   await dialog.getByRole('button', { name: 'Save Changes' }).click();

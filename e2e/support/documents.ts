@@ -157,3 +157,12 @@ export async function signInNewOrganization(page: Page, baseURL: string): Promis
 export function isoDate(days: number): string {
   return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 }
+
+/**
+ * Chooses `action` ("View", "Edit Properties"…) in the actions menu of the document named
+ * `name`: one menu per row, named "Actions for <name>" (issue 25).
+ */
+export async function chooseRowAction(page: Page, name: string, action: string): Promise<void> {
+  await page.getByRole('button', { name: `Actions for ${name}`, exact: true }).click();
+  await page.getByRole('menuitem', { name: action, exact: true }).click();
+}

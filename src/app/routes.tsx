@@ -33,10 +33,7 @@ const ConfirmEmailPage = lazyPage(
   'ConfirmEmailPage',
 );
 const DashboardPage = lazyPage(() => import('./routes/dashboard-page.tsx'), 'DashboardPage');
-const DocumentsPage = lazyPage(
-  () => import('../features/documents/documents-page.tsx'),
-  'DocumentsPage',
-);
+const DocumentsPage = lazyPage(() => import('./routes/documents-page.tsx'), 'DocumentsPage');
 const UploadPage = lazyPage(() => import('../features/documents/upload-page.tsx'), 'UploadPage');
 const OperationsPage = lazyPage(
   () => import('../features/operations/operations-page.tsx'),

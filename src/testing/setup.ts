@@ -7,6 +7,15 @@ import { setSupabaseClient } from '../lib/supabase.ts';
 // Library's 1-second default for findBy/waitFor is too short for that.
 configure({ asyncUtilTimeout: 10_000 });
 
+// jsdom lays nothing out, so it has no ResizeObserver; menus anchored to their button (Headless
+// UI's Menu, through Floating UI) watch their button's size with one. Nothing is ever resized
+// here, so an observer that never reports is what jsdom would give.
+globalThis.ResizeObserver ??= class {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+};
+
 afterEach(() => {
   cleanup();
   setSupabaseClient(null);

@@ -9,6 +9,8 @@ export type MobileCell = 'title' | 'detail' | 'hidden';
 export interface DataTableColumn<Row> {
   key: string;
   header: string;
+  /** What the header shows instead of `header` (a "select all" box); `header` still names it. */
+  headerCell?: ReactNode;
   cell: (row: Row) => ReactNode;
   /** A width class for the wide layout, e.g. `w-[28%]`. */
   width?: string;
@@ -243,7 +245,7 @@ function HeaderCell<Row>({
           />
         </button>
       ) : (
-        column.header
+        (column.headerCell ?? column.header)
       )}
     </th>
   );

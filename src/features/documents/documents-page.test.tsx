@@ -1,5 +1,5 @@
-import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { FetchInterceptor } from '@mswjs/interceptors/fetch';
 import { SetupServerApi } from 'msw/node';
@@ -31,7 +31,18 @@ async function openDocuments() {
 }
 
 function rowOf(name: string) {
-  return screen.getByText(name, { selector: 'span' }).closest('tr')!;
+  return screen.getByText(name, { selector: '[data-document-name]' }).closest('tr')!;
+}
+
+/** A row's Status cell, which says a renewal in progress on a wide screen. */
+function statusCell(name: string) {
+  return within(rowOf(name)).getAllByRole('cell')[6]!;
+}
+
+/** Chooses `action` in the row's actions menu ("Actions for <name>"). */
+async function chooseRowAction(user: UserEvent, name: string, action: string) {
+  await user.click(within(rowOf(name)).getByRole('button', { name: `Actions for ${name}` }));
+  await user.click(await screen.findByRole('menuitem', { name: action }));
 }
 
 describe('documents page', () => {
@@ -52,7 +63,7 @@ describe('documents page', () => {
   });
 
   it('lists documents newest first with tags, dates, N/A, sizes and status', async () => {
-    const { organization } = await openDocuments();
+    const { organization, user } = await openDocuments();
     await seedDocuments(organization, [
       {
         name: 'older.pdf',
@@ -77,7 +88,7 @@ describe('documents page', () => {
     await screen.findByText('older.pdf', {}, PAGE);
     const headers = screen.getAllByRole('columnheader').map((header) => header.textContent);
     expect(headers).toEqual([
-      'Select',
+      'Select all documents on this page',
       'Name',
       'Category',
       'Upload Date',
@@ -104,21 +115,40 @@ describe('documents page', () => {
     expect(older.getByText('Feb 03, 2031')).toBeInTheDocument();
     expect(older.getByText('1.5 KB')).toBeInTheDocument();
     expect(older.getByText('Active')).toBeInTheDocument();
-    expect(older.queryByRole('button', { name: /^Edit Content/ })).not.toBeInTheDocument();
 
     const newer = within(rowOf('newer.txt'));
     expect(newer.getByText('N/A')).toBeInTheDocument();
     expect(newer.getByText('3 MB')).toBeInTheDocument();
-    // Icon buttons named with their action and the document they act on.
-    expect(newer.getAllByRole('button').map((button) => button.getAttribute('aria-label'))).toEqual(
-      [
-        'View newer.txt',
-        'Edit Properties newer.txt',
-        'Edit Content newer.txt',
-        'Download newer.txt',
-        'Delete newer.txt',
-      ],
-    );
+    // One menu named after the document, its actions as menu items; Renew only with an expiry date.
+    await user.click(newer.getByRole('button', { name: 'Actions for newer.txt' }));
+    expect(
+      within(await screen.findByRole('menu'))
+        .getAllByRole('menuitem')
+        .map((item) => item.textContent),
+    ).toEqual([
+      'View',
+      'Edit Properties',
+      'Edit Content',
+      'Upload new version',
+      'Download',
+      'Email',
+      'Delete',
+    ]);
+    await user.keyboard('{Escape}');
+    await user.click(older.getByRole('button', { name: 'Actions for older.pdf' }));
+    expect(
+      within(await screen.findByRole('menu'))
+        .getAllByRole('menuitem')
+        .map((item) => item.textContent),
+    ).toEqual([
+      'View',
+      'Edit Properties',
+      'Renew',
+      'Upload new version',
+      'Download',
+      'Email',
+      'Delete',
+    ]);
   });
 
   it('shows each expiry date with its state in colour, icon and words, and keeps the Status column', async () => {
@@ -142,8 +172,15 @@ describe('documents page', () => {
     expect(expiryCell('insurance.pdf')).toHaveTextContent('Expires in 3 days');
     expect(expiryCell('lease.pdf')).toHaveTextContent('Expires today');
     expect(expiryCell('licence.pdf')).not.toHaveTextContent(/Overdue|Expires/);
-    // The Status column stays as specified.
-    expect(within(rowOf('expired certificate.pdf')).getByText('Active')).toBeInTheDocument();
+    // The Status column keeps the specified word, but beside an overdue or expiring date it is
+    // not drawn as the green "all is well" mark.
+    const status = (name: string) => within(rowOf(name)).getByText('Active');
+    expect(status('expired certificate.pdf')).toHaveAttribute('data-status-mark', 'plain');
+    expect(status('insurance.pdf')).toHaveAttribute('data-status-mark', 'plain');
+    expect(status('lease.pdf')).toHaveAttribute('data-status-mark', 'plain');
+    expect(status('licence.pdf')).toHaveAttribute('data-status-mark', 'shown');
+    expect(status('licence.pdf')).toHaveAttribute('data-tone', 'status-active');
+    expect(status('minutes.pdf')).toHaveAttribute('data-status-mark', 'shown');
   });
 
   it('takes the expiry filter, the order and the document to open from the address', async () => {
@@ -223,8 +260,10 @@ describe('documents page', () => {
     const options = within(screen.getByLabelText('Filter by category')).getAllByRole('option');
     expect(options[0]).toHaveTextContent('All Categories');
     expect(options).toHaveLength(15);
-    // The box says what it searches and how to narrow.
-    expect(screen.getByText(/tag:, category: or expires:/)).toBeInTheDocument();
+    // The box says in plain words what it searches.
+    expect(screen.getByLabelText('Search documents')).toHaveAccessibleDescription(
+      'Search names, tags and the words inside files',
+    );
   });
 
   it('filters by tag and by uploader, keeps both in the address, and opens with them', async () => {
@@ -322,7 +361,8 @@ describe('documents page', () => {
     await screen.findByText('scan-0042.txt', {}, PAGE);
     await user.type(screen.getByLabelText('Search documents'), 'lakeside');
     const snippet = await screen.findByTestId('search-snippet', {}, PAGE);
-    expect(snippet).toHaveTextContent('Certificate of insurance for the youth camp at Lakeside');
+    // Started a few words before the word found, so that it is on the snippet's two lines.
+    expect(snippet).toHaveTextContent(/^… the youth camp at Lakeside$/);
     expect(within(snippet).getByText('Lakeside').tagName).toBe('MARK');
   });
 
@@ -333,17 +373,13 @@ describe('documents page', () => {
     renderApp({ client: organization.masterAdmin.client, route: '/documents' });
     await screen.findByText('old minutes.txt', {}, PAGE);
 
-    await user.click(
-      within(rowOf('old minutes.txt')).getByRole('button', { name: 'Delete old minutes.txt' }),
-    );
+    await chooseRowAction(user, 'old minutes.txt', 'Delete');
     const confirm = await screen.findByRole('dialog', { name: 'Please confirm' });
     expect(confirm).toHaveTextContent('Are you sure you want to delete "old minutes.txt"?');
     await user.click(within(confirm).getByRole('button', { name: 'Cancel' }));
     expect(screen.getByText('old minutes.txt')).toBeInTheDocument();
 
-    await user.click(
-      within(rowOf('old minutes.txt')).getByRole('button', { name: 'Delete old minutes.txt' }),
-    );
+    await chooseRowAction(user, 'old minutes.txt', 'Delete');
     await user.click(
       within(await screen.findByRole('dialog', { name: 'Please confirm' })).getByRole('button', {
         name: 'Delete',
@@ -379,9 +415,7 @@ describe('documents page', () => {
     );
     renderApp({ client: organization.masterAdmin.client, route: '/documents' });
     await screen.findByText('locked.pdf', {}, PAGE);
-    await user.click(
-      within(rowOf('locked.pdf')).getByRole('button', { name: 'Delete locked.pdf' }),
-    );
+    await chooseRowAction(user, 'locked.pdf', 'Delete');
     await user.click(
       within(await screen.findByRole('dialog', { name: 'Please confirm' })).getByRole('button', {
         name: 'Delete',
@@ -390,7 +424,9 @@ describe('documents page', () => {
     expect(
       await findNotice('Failed to delete document: permission denied for table documents'),
     ).toBeInTheDocument();
-    expect(screen.getByText('locked.pdf', { selector: 'span' })).toBeInTheDocument();
+    expect(
+      screen.getByText('locked.pdf', { selector: '[data-document-name]' }),
+    ).toBeInTheDocument();
   });
 
   it('edits the properties of a document', async () => {
@@ -400,9 +436,7 @@ describe('documents page', () => {
     ]);
     renderApp({ client: organization.masterAdmin.client, route: '/documents' });
     await screen.findByText('policy.pdf', {}, PAGE);
-    await user.click(
-      within(rowOf('policy.pdf')).getByRole('button', { name: 'Edit Properties policy.pdf' }),
-    );
+    await chooseRowAction(user, 'policy.pdf', 'Edit Properties');
 
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByLabelText(/Category/)).toHaveValue('Legal');
@@ -448,9 +482,7 @@ describe('documents page', () => {
     ]);
     renderApp({ client: organization.masterAdmin.client, route: '/documents' });
     await screen.findByText('dbs.pdf', {}, PAGE);
-    await user.click(
-      within(rowOf('dbs.pdf')).getByRole('button', { name: 'Edit Properties dbs.pdf' }),
-    );
+    await chooseRowAction(user, 'dbs.pdf', 'Edit Properties');
     const dialog = await screen.findByRole('dialog');
     const responsible = within(dialog).getByLabelText('Responsible member');
     await waitFor(() => expect(responsible).toBeEnabled());
@@ -459,7 +491,7 @@ describe('documents page', () => {
     await user.type(within(dialog).getByLabelText('Renewal note (optional)'), 'Form sent');
     await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    expect(within(rowOf('dbs.pdf')).getByText('Renewal in progress')).toBeInTheDocument();
+    expect(statusCell('dbs.pdf')).toHaveTextContent('Renewal in progress');
     const saved = await serviceClient()
       .from('documents')
       .select('responsible_id, renewal_in_progress, renewal_note')
@@ -487,10 +519,8 @@ describe('documents page', () => {
     );
     renderApp({ client: organization.masterAdmin.client, route: '/documents' });
     await screen.findByText('insurance.txt', {}, PAGE);
-    expect(within(rowOf('insurance.txt')).getByText('Renewal in progress')).toBeInTheDocument();
-    await user.click(
-      within(rowOf('insurance.txt')).getByRole('button', { name: 'Renew insurance.txt' }),
-    );
+    expect(statusCell('insurance.txt')).toHaveTextContent('Renewal in progress');
+    await chooseRowAction(user, 'insurance.txt', 'Renew');
     let dialog = await screen.findByRole('dialog', { name: /Renew/ });
     expect(within(dialog).getByLabelText(/New expiry date/)).toHaveValue('2027-01-31');
     expect(await within(dialog).findByText(/None yet/)).toBeInTheDocument();
@@ -515,7 +545,7 @@ describe('documents page', () => {
     );
     expect(await readStoredText(organization, stored.file_path)).toBe('Policy 2025');
 
-    await user.click(row.getByRole('button', { name: 'Renew insurance.txt' }));
+    await chooseRowAction(user, 'insurance.txt', 'Renew');
     dialog = await screen.findByRole('dialog', { name: /Renew/ });
     const versions = within(dialog).getByRole('region', { name: 'Earlier versions' });
     expect(await within(versions).findByText('Version 1: insurance.txt')).toBeInTheDocument();
@@ -526,7 +556,7 @@ describe('documents page', () => {
 
     // Deleting the document moves it to the trash with its earlier versions' files.
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
-    await user.click(row.getByRole('button', { name: 'Delete insurance.txt' }));
+    await chooseRowAction(user, 'insurance.txt', 'Delete');
     await user.click(
       within(await screen.findByRole('dialog', { name: 'Please confirm' })).getByRole('button', {
         name: 'Delete',
@@ -554,7 +584,7 @@ describe('documents page', () => {
     expect(edit.error).toBeNull();
     renderApp({ client: organization.masterAdmin.client, route: '/documents' });
     await screen.findByText('rota.txt', {}, PAGE);
-    await user.click(within(rowOf('rota.txt')).getByRole('button', { name: 'View rota.txt' }));
+    await chooseRowAction(user, 'rota.txt', 'View');
     const dialog = await screen.findByRole('dialog', { name: /rota\.txt/ });
     await user.click(within(dialog).getByRole('tab', { name: 'History' }));
     const history = await within(dialog).findByRole('list', { name: 'History' }, PAGE);
@@ -591,7 +621,7 @@ describe('documents page', () => {
     }
     renderApp({ client, route: '/documents' });
     await screen.findByText('notes.txt', {}, PAGE);
-    await user.click(within(rowOf('notes.txt')).getByRole('button', { name: 'View notes.txt' }));
+    await chooseRowAction(user, 'notes.txt', 'View');
     const dialog = await screen.findByRole('dialog', { name: /notes\.txt/ });
     await user.click(within(dialog).getByRole('tab', { name: 'Versions' }));
     const versions = within(dialog).getByRole('region', { name: 'Earlier versions' });
@@ -708,9 +738,7 @@ describe('documents page', () => {
     await seedDocuments(organization, [{ name: 'keep me.pdf' }]);
     renderApp({ client: organization.masterAdmin.client, route: '/documents' });
     await screen.findByText('keep me.pdf', {}, PAGE);
-    await user.click(
-      within(rowOf('keep me.pdf')).getByRole('button', { name: 'Delete keep me.pdf' }),
-    );
+    await chooseRowAction(user, 'keep me.pdf', 'Delete');
     const confirm = await screen.findByRole('dialog', { name: 'Please confirm' });
     expect(within(confirm).getByRole('button', { name: 'Cancel' })).toHaveFocus();
     await user.keyboard('{Enter}');
@@ -727,9 +755,7 @@ describe('documents page', () => {
     await seedDocuments(organization, [{ name: 'policy.pdf', category: 'Legal' }]);
     const { router } = renderApp({ client: organization.masterAdmin.client, route: '/documents' });
     await screen.findByText('policy.pdf', {}, PAGE);
-    await user.click(
-      within(rowOf('policy.pdf')).getByRole('button', { name: 'Edit Properties policy.pdf' }),
-    );
+    await chooseRowAction(user, 'policy.pdf', 'Edit Properties');
     const dialog = await screen.findByRole('dialog', { name: /Edit Properties/ });
     await user.type(within(dialog).getByLabelText('Description'), 'Adopted in May');
     const nav = screen.getByRole('navigation', { name: 'Main' });
@@ -753,9 +779,7 @@ describe('documents page', () => {
     const [document] = await seedDocuments(organization, [{ name: 'scan 0001.pdf' }]);
     renderApp({ client: organization.masterAdmin.client, route: '/documents' });
     await screen.findByText('scan 0001.pdf', {}, PAGE);
-    await user.click(
-      within(rowOf('scan 0001.pdf')).getByRole('button', { name: 'Edit Properties scan 0001.pdf' }),
-    );
+    await chooseRowAction(user, 'scan 0001.pdf', 'Edit Properties');
     const dialog = await screen.findByRole('dialog');
     await user.clear(within(dialog).getByLabelText('Name'));
     await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
@@ -814,5 +838,147 @@ describe('documents page', () => {
       .eq('organization_id', organization.organizationId)
       .is('deleted_at', null);
     expect(left.data).toEqual([{ name: 'two.pdf' }]);
+  });
+
+  it('opens the preview when the name is clicked', async () => {
+    const { organization, user } = await openDocuments();
+    await seedStoredDocument(organization, { name: 'rota.txt' }, 'Sunday rota', 'text/plain');
+    renderApp({ client: organization.masterAdmin.client, route: '/documents' });
+    await screen.findByText('rota.txt', {}, PAGE);
+    await user.click(screen.getByRole('button', { name: 'rota.txt' }));
+    const dialog = await screen.findByRole('dialog', { name: /rota\.txt/ });
+    expect(await within(dialog).findByText('Sunday rota', {}, PAGE)).toBeInTheDocument();
+  });
+
+  it('uploads a new version of a document without an expiry date, keeping the earlier file', async () => {
+    const { organization, user } = await openDocuments();
+    const stored = await seedStoredDocument(
+      organization,
+      { name: 'Volunteer Handbook.txt', category: 'HR' },
+      'Handbook 2025',
+      'text/plain',
+    );
+    renderApp({ client: organization.masterAdmin.client, route: '/documents' });
+    await screen.findByText('Volunteer Handbook.txt', {}, PAGE);
+    await chooseRowAction(user, 'Volunteer Handbook.txt', 'Upload new version');
+    const dialog = await screen.findByRole('dialog', { name: /Upload new version/ });
+    const picker = within(dialog).getByLabelText(/New file/);
+    // A file of another type would keep the name of a text file: said under the field.
+    await user.upload(picker, new File(['%PDF-1.4'], 'Handbook.pdf', { type: 'application/pdf' }));
+    expect(
+      within(dialog).getByText(
+        'Choose a .txt file: a new version keeps the name “Volunteer Handbook.txt”.',
+      ),
+    ).toBeInTheDocument();
+    await user.upload(
+      picker,
+      new File(['Handbook 2026, edited'], 'Handbook (edited).txt', { type: 'text/plain' }),
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Upload new version' }));
+    expect(
+      await findNotice('A new version of Volunteer Handbook.txt was uploaded.'),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('dialog', { name: /Upload new version/ })).not.toBeInTheDocument();
+
+    const service = serviceClient();
+    const current = await service
+      .from('documents')
+      .select('name, file_path, expiry_date')
+      .eq('id', stored.id)
+      .single();
+    expect(current.data!.name).toBe('Volunteer Handbook.txt');
+    expect(current.data!.expiry_date).toBeNull();
+    expect(await readStoredText(organization, current.data!.file_path)).toBe(
+      'Handbook 2026, edited',
+    );
+    const versions = await service
+      .from('document_versions')
+      .select('version_number, change, file_path')
+      .eq('document_id', stored.id);
+    expect(versions.data).toEqual([
+      { version_number: 1, change: 'file_replacement', file_path: stored.file_path },
+    ]);
+    expect(await readStoredText(organization, stored.file_path)).toBe('Handbook 2025');
+  });
+
+  it('takes a file dropped onto the preview as a new version and shows it at once', async () => {
+    const { organization, user } = await openDocuments();
+    const stored = await seedStoredDocument(
+      organization,
+      { name: 'rota.txt' },
+      'Sunday rota, May',
+      'text/plain',
+    );
+    renderApp({ client: organization.masterAdmin.client, route: '/documents' });
+    await screen.findByText('rota.txt', {}, PAGE);
+    await user.click(screen.getByRole('button', { name: 'rota.txt' }));
+    const dialog = await screen.findByRole('dialog', { name: /rota\.txt/ });
+    const shown = await within(dialog).findByText('Sunday rota, May', {}, PAGE);
+    const file = new File(['Sunday rota, June'], 'rota june.txt', { type: 'text/plain' });
+    const dataTransfer = { files: [file], types: ['Files'] };
+    fireEvent.dragOver(shown, { dataTransfer });
+    expect(within(dialog).getByText('Drop the file to upload it as a new version')).toBeVisible();
+    fireEvent.drop(shown, { dataTransfer });
+    expect(within(dialog).getByText('rota june.txt')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Upload new version' }));
+    expect(await within(dialog).findByText('Sunday rota, June', {}, PAGE)).toBeInTheDocument();
+    expect(await findNotice('A new version of rota.txt was uploaded.')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('tab', { name: 'Versions' }));
+    expect(await within(dialog).findByText('Version 1: rota.txt', {}, PAGE)).toBeInTheDocument();
+    const current = await serviceClient()
+      .from('documents')
+      .select('file_path')
+      .eq('id', stored.id)
+      .single();
+    expect(await readStoredText(organization, current.data!.file_path)).toBe('Sunday rota, June');
+  });
+
+  it('selects every document on the page and e-mails them from the bulk bar or one row', async () => {
+    const { organization, user } = await openDocuments();
+    await seedDocuments(organization, [
+      { name: 'one.pdf', size: 1024 },
+      { name: 'two.pdf', size: 2048 },
+      { name: 'three.pdf', size: 4096 },
+    ]);
+    renderApp({ client: organization.masterAdmin.client, route: '/documents' });
+    await screen.findByText('one.pdf', {}, PAGE);
+
+    await chooseRowAction(user, 'two.pdf', 'Email');
+    let dialog = await screen.findByRole('dialog', { name: 'Email Documents' });
+    expect(
+      within(within(dialog).getByRole('region', { name: 'Attachments' }))
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['two.pdf2 KB']);
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+
+    const all = screen.getByRole('checkbox', { name: 'Select all documents on this page' });
+    await user.click(screen.getByRole('checkbox', { name: 'Select one.pdf' }));
+    expect((all as HTMLInputElement).indeterminate).toBe(true);
+    await user.click(all);
+    expect(all).toBeChecked();
+    const bar = screen.getByRole('region', { name: 'Selected documents' });
+    expect(bar).toHaveTextContent('3 documents selected');
+    await user.click(within(bar).getByRole('button', { name: 'Email Selected' }));
+    dialog = await screen.findByRole('dialog', { name: 'Email Documents' });
+    expect(
+      within(within(dialog).getByRole('region', { name: 'Attachments' }))
+        .getAllByRole('listitem')
+        .map((item) => item.textContent)
+        .sort(),
+    ).toEqual(['one.pdf1 KB', 'three.pdf4 KB', 'two.pdf2 KB']);
+    await user.type(within(dialog).getByLabelText('To'), 'venue@example.org');
+    await user.click(within(dialog).getByRole('button', { name: 'Send Email' }));
+    expect(
+      await findNotice(
+        'Email placed in the Outbox: e-mail delivery is not set up, so it was not sent.',
+      ),
+    ).toBeInTheDocument();
+    // Sent from the selection: the selection is done with.
+    expect(screen.queryByRole('region', { name: 'Selected documents' })).not.toBeInTheDocument();
+    expect(all).not.toBeChecked();
+    await user.click(all);
+    await user.click(all);
+    expect(screen.queryByRole('region', { name: 'Selected documents' })).not.toBeInTheDocument();
   });
 });

@@ -1,5 +1,5 @@
 import { Upload } from 'lucide-react';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { ButtonLink } from '../../components/ui/button-link.tsx';
@@ -23,6 +23,7 @@ import { DocumentsPager } from './components/documents-pager.tsx';
 import { DocumentsTable } from './components/documents-table.tsx';
 import { EditContentModal } from './components/edit-content-modal.tsx';
 import { EditPropertiesModal } from './components/edit-properties-modal.tsx';
+import { NewVersionDialog } from './components/new-version-dialog.tsx';
 import { OrganizationRequired } from './components/organization-required.tsx';
 import { RenewDialog } from './components/renew-dialog.tsx';
 import { UploadedNotice } from './components/uploaded-notice.tsx';
@@ -32,10 +33,23 @@ import { useDocumentQuery } from './hooks/use-document-query.ts';
 import { useDownloadDocument } from './hooks/use-download-document.ts';
 import { uploadedDocumentsOf } from './utils/uploaded-documents.ts';
 
-type OpenModal = {
-  kind: 'view' | 'properties' | 'content' | 'renew';
-  document: DocumentRecord;
-} | null;
+type OpenModal =
+  | { kind: 'view' | 'properties' | 'content' | 'renew' | 'new-version'; document: DocumentRecord }
+  | { kind: 'email'; documents: DocumentRecord[]; selection: boolean }
+  | null;
+
+/**
+ * The e-mail dialog for some documents, given by the page that puts this feature together with
+ * the e-mail feature (app/routes/documents-page.tsx); without it the page offers no Email.
+ */
+export type EmailDialog = (
+  documents: DocumentRecord[],
+  handlers: { onClose: () => void; onSent: () => void },
+) => ReactNode;
+
+export interface DocumentsPageProps {
+  emailDialog?: EmailDialog;
+}
 
 /** Newest, largest and best-matching first; names, categories and dates from the start. */
 const naturallyDescending = (column: SortColumn) =>
@@ -48,11 +62,11 @@ function effectiveSort(query: DocumentQuery): { column: SortColumn; descending: 
 }
 
 /** /documents: search, filter and manage the organisation's documents (spec §2). */
-export function DocumentsPage() {
+export function DocumentsPage({ emailDialog }: DocumentsPageProps) {
   const { organization, profileLoading } = useSession();
   if (profileLoading) return <Spinner />;
   if (!organization) return <OrganizationRequired title="Documents" />;
-  return <OrganizationDocuments />;
+  return <OrganizationDocuments emailDialog={emailDialog} />;
 }
 
 /**
@@ -98,7 +112,7 @@ function useUploadedDocuments() {
   return { documents, ids, dismiss };
 }
 
-function OrganizationDocuments() {
+function OrganizationDocuments({ emailDialog }: DocumentsPageProps) {
   const [query, setQuery] = useDocumentQuery();
   const list = useDocumentSearch(query);
   const [modal, setModal] = useState<OpenModal>(null);
@@ -106,7 +120,7 @@ function OrganizationDocuments() {
   const download = useDownloadDocument();
   const deleteWithConfirmation = useConfirmedDelete();
   const uploaded = useUploadedDocuments();
-  const rows = list.data?.rows ?? [];
+  const rows = useMemo(() => list.data?.rows ?? [], [list.data]);
   const total = list.data?.total ?? 0;
   const sort = effectiveSort(query);
 
@@ -119,6 +133,8 @@ function OrganizationDocuments() {
     (action: DocumentAction, document: SearchedDocument) => {
       if (action === 'download') void download(document);
       else if (action === 'delete') void deleteWithConfirmation(document);
+      else if (action === 'email')
+        setModal({ kind: 'email', documents: [document], selection: false });
       else setModal({ kind: action, document });
     },
     [download, deleteWithConfirmation],
@@ -140,6 +156,10 @@ function OrganizationDocuments() {
       return next;
     });
   }, []);
+  const onSelectAll = useCallback(
+    (on: boolean) => setSelected(on ? new Set(rows.map((row) => row.id)) : new Set()),
+    [rows],
+  );
   const closeModal = useCallback(() => setModal(null), []);
   const filtering =
     query.search.trim() !== '' ||
@@ -148,7 +168,8 @@ function OrganizationDocuments() {
     query.expiry !== null ||
     query.uploader !== null;
   // The open document as the page holds it now (after a save, the saved row).
-  const opened = modal && (rows.find((row) => row.id === modal.document.id) ?? modal.document);
+  const shown = modal && modal.kind !== 'email' ? modal.document : null;
+  const opened = shown && (rows.find((row) => row.id === shown.id) ?? shown);
 
   return (
     <div className="space-y-6">
@@ -196,6 +217,12 @@ function OrganizationDocuments() {
             <BulkActionsBar
               documents={rows.filter((row) => selected.has(row.id))}
               onDone={() => setSelected(new Set())}
+              onEmail={
+                emailDialog
+                  ? (documents) =>
+                      setModal({ kind: 'email', documents: [...documents], selection: true })
+                  : undefined
+              }
             />
           )}
           {/* The search the rows are for: lets a test or a measurement see when they caught up. */}
@@ -208,6 +235,8 @@ function OrganizationDocuments() {
                 onSort={onSort}
                 selected={selected}
                 onSelect={onSelect}
+                onSelectAll={onSelectAll}
+                canEmail={emailDialog !== undefined}
                 uploaded={uploaded.ids}
               />
             ) : (
@@ -229,6 +258,18 @@ function OrganizationDocuments() {
       {modal?.kind === 'content' && opened && (
         <EditContentModal key={opened.id} document={opened} onClose={closeModal} />
       )}
+      {modal?.kind === 'new-version' && opened && (
+        <NewVersionDialog key={opened.id} document={opened} onClose={closeModal} />
+      )}
+      {modal?.kind === 'email' &&
+        emailDialog?.(modal.documents, {
+          onClose: closeModal,
+          // E-mailed from the bulk bar: the selection is done with, as after any bulk action.
+          onSent: () => {
+            if (modal.selection) setSelected(new Set());
+            closeModal();
+          },
+        })}
     </div>
   );
 }

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createOrganization, signUpUser } from '../../testing/backend.ts';
 import { notices } from '../../testing/notices.ts';
 import { renderApp } from '../../testing/render.tsx';
-import { seedStoredDocument, serviceClient } from '../../testing/seed-documents.ts';
+import { readStoredText, seedStoredDocument, serviceClient } from '../../testing/seed-documents.ts';
 
 // The first render waits for the session, the profile and the lazily loaded page.
 const PAGE = { timeout: 10_000 };
@@ -322,7 +322,7 @@ describe('upload page', () => {
     expect(screen.queryByRole('group', { name: 'Details of a.pdf' })).not.toBeInTheDocument();
   });
 
-  it('warns about a file the organisation already has: skip it or keep both', async () => {
+  it('warns about a file the organisation already has: skip it, keep both or make it a new version', async () => {
     const organization = await createOrganization();
     await seedStoredDocument(organization, { name: 'Rota May.pdf' }, 'The rota for May');
     const view = renderApp({ client: organization.masterAdmin.client, route: '/upload' });
@@ -335,7 +335,11 @@ describe('upload page', () => {
     await user.click(screen.getByRole('button', { name: 'Upload Documents' }));
     const question = await screen.findByRole('dialog', { name: 'Please confirm' });
     expect(question).toHaveTextContent(
-      '"rota-copy.pdf" is already in your documents as "Rota May.pdf". Upload it again?',
+      '"rota-copy.pdf" is already in your documents as "Rota May.pdf". Upload it as a new version of "Rota May.pdf", keep both, or skip it?',
+    );
+    // Skip, the safe choice, has the focus.
+    await waitFor(() =>
+      expect(within(question).getByRole('button', { name: 'Skip' })).toHaveFocus(),
     );
     await user.click(within(question).getByRole('button', { name: 'Skip' }));
     await waitFor(() =>
@@ -357,6 +361,77 @@ describe('upload page', () => {
       'Rota May.pdf',
       'rota-copy.pdf',
     ]);
+  });
+
+  it('offers an edited file with the name of a document as a new version of it, keeping the earlier file', async () => {
+    const organization = await createOrganization();
+    const handbook = await seedStoredDocument(
+      organization,
+      { name: 'Volunteer Handbook.pdf', category: 'HR', expiry_date: '2030-06-30' },
+      'Handbook 2025',
+    );
+    const view = renderApp({ client: organization.masterAdmin.client, route: '/upload' });
+    await screen.findByRole('heading', { name: 'Upload Documents' }, PAGE);
+    const user = userEvent.setup();
+    await user.upload(
+      screen.getByLabelText('Choose files to upload'),
+      file('Volunteer Handbook.pdf', 'Handbook 2026, edited'),
+    );
+    await user.selectOptions(screen.getByLabelText(/Category/), 'Other');
+    await user.click(screen.getByRole('button', { name: 'Upload Documents' }));
+    const question = await screen.findByRole('dialog', { name: 'Please confirm' });
+    expect(question).toHaveTextContent(
+      '"Volunteer Handbook.pdf" is already in your documents. Upload it as a new version of "Volunteer Handbook.pdf", keep both, or skip it?',
+    );
+    await user.click(within(question).getByRole('button', { name: 'Upload as a new version' }));
+    await waitFor(() => expect(view.router.state.location.pathname).toBe('/documents'), PAGE);
+
+    // Still one document, with its category and expiry date, and the new bytes; the earlier
+    // file is its version 1.
+    const documents = await storedDocuments(organization.organizationId);
+    expect(documents.map((d) => d.name)).toEqual(['Volunteer Handbook.pdf']);
+    const current = await serviceClient()
+      .from('documents')
+      .select('id, category, expiry_date, file_path')
+      .eq('organization_id', organization.organizationId)
+      .single();
+    expect(current.data).toMatchObject({
+      id: handbook.id,
+      category: 'HR',
+      expiry_date: '2030-06-30',
+    });
+    expect(await readStoredText(organization, current.data!.file_path)).toBe(
+      'Handbook 2026, edited',
+    );
+    const versions = await serviceClient()
+      .from('document_versions')
+      .select('version_number, change, file_path')
+      .eq('document_id', handbook.id);
+    expect(versions.data).toEqual([
+      { version_number: 1, change: 'file_replacement', file_path: handbook.file_path },
+    ]);
+  });
+
+  it('does not offer a file of another type as a new version of a document with its bytes', async () => {
+    const organization = await createOrganization();
+    await seedStoredDocument(organization, { name: 'Rota May.txt' }, 'The rota for May');
+    renderApp({ client: organization.masterAdmin.client, route: '/upload' });
+    await screen.findByRole('heading', { name: 'Upload Documents' }, PAGE);
+    const user = userEvent.setup();
+    await user.upload(
+      screen.getByLabelText('Choose files to upload'),
+      file('rota.pdf', 'The rota for May'),
+    );
+    await user.selectOptions(screen.getByLabelText(/Category/), 'Other');
+    await user.click(screen.getByRole('button', { name: 'Upload Documents' }));
+    const question = await screen.findByRole('dialog', { name: 'Please confirm' });
+    expect(question).toHaveTextContent(
+      '"rota.pdf" is already in your documents as "Rota May.txt". Upload it again?',
+    );
+    expect(
+      within(question).queryByRole('button', { name: 'Upload as a new version' }),
+    ).not.toBeInTheDocument();
+    await user.click(within(question).getByRole('button', { name: 'Skip' }));
   });
 
   it('refuses an empty file, naming it, and uploads the others', async () => {

@@ -1,7 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { useFeedback } from '../../components/feedback.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
@@ -10,7 +9,9 @@ import { useFormProblems, type FieldProblems } from '../../components/ui/form-fi
 import { useLeaveGuard } from '../../components/ui/use-leave-guard.ts';
 import { paths } from '../../config/paths.ts';
 import { useSession } from '../../lib/session.tsx';
+import type { MatchingDocument } from './api/find-duplicates.ts';
 import { DocumentPropertyFields } from './components/document-property-fields.tsx';
+import { DuplicateQuestion, type DuplicateChoice } from './components/duplicate-question.tsx';
 import { FileDropZone } from './components/file-drop-zone.tsx';
 import { OrganizationRequired } from './components/organization-required.tsx';
 import { SelectedFilesList } from './components/selected-files-list.tsx';
@@ -34,6 +35,13 @@ function uploadedDocuments(files: readonly QueuedFile[]): UploadedDocument[] {
   return files.flatMap((item) =>
     item.state === 'done' && item.documentId ? [{ id: item.documentId, name: item.file.name }] : [],
   );
+}
+
+/** A file the organisation already has, and the answer the upload waits for. */
+interface PendingDuplicate {
+  file: File;
+  existing: MatchingDocument[];
+  resolve: (choice: DuplicateChoice) => void;
 }
 
 /** The fields of the form: the files, the batch's category, and a file's own category. */
@@ -74,14 +82,13 @@ function useSendQueue(queue: ReturnType<typeof useUploadQueue>) {
 
 /**
  * /upload: several files at once, with category, expiry date, tags and description (spec §2),
- * for the whole batch or per file; each file's progress; a warning, with the choice to skip
- * or keep both, for a file the organisation already has. Once every file is in, the documents
+ * for the whole batch or per file; each file's progress; for a file the organisation already
+ * has (its bytes or its name), the choice to upload it as a new version, keep both or skip it. Once every file is in, the documents
  * list opens with the new documents marked.
  */
 export function UploadPage() {
   const { organization, profileLoading } = useSession();
   const navigate = useNavigate();
-  const { confirm } = useFeedback();
   const queue = useUploadQueue();
   const send = useSendQueue(queue);
   const { formRef, problems, report, clear } = useFormProblems<UploadField>();
@@ -89,6 +96,8 @@ export function UploadPage() {
   const [started, setStarted] = useState(false);
   // Every file is in: these are the documents made, for the list to mark.
   const [finished, setFinished] = useState<UploadedDocument[] | null>(null);
+  // The question about a file the organisation already has, while it is asked.
+  const [duplicate, setDuplicate] = useState<PendingDuplicate | null>(null);
   useLeaveGuard(queue.running, UPLOADING_QUESTION);
 
   // Off to the list once every file is in, after the guard above has let go of the page.
@@ -117,11 +126,8 @@ export function UploadPage() {
           toDocumentProperties(
             (item.details ?? values) as PropertyInput & { category: DocumentCategory },
           ),
-        keepDuplicate: (file, existing) =>
-          confirm(
-            `"${file.name}" is already in your documents as "${existing[0]}". Upload it again?`,
-            { confirmLabel: 'Keep both', cancelLabel: 'Skip' },
-          ),
+        onDuplicate: (file, existing) =>
+          new Promise((resolve) => setDuplicate({ file, existing, resolve })),
       },
       {
         onSuccess: (outcome) => {
@@ -219,6 +225,17 @@ export function UploadPage() {
           </Button>
         </DialogActions>
       </form>
+      {duplicate && (
+        <DuplicateQuestion
+          key={duplicate.file.name}
+          file={duplicate.file}
+          existing={duplicate.existing}
+          onChoose={(choice) => {
+            setDuplicate(null);
+            duplicate.resolve(choice);
+          }}
+        />
+      )}
     </div>
   );
 }

@@ -21,8 +21,8 @@ class PreviewFailure extends Error {}
 
 export interface PreviewContent {
   kind: PreviewKind;
-  /** The signed (or public) link: for the Office Online viewer. */
-  url: string;
+  /** The signed (or public) link the file was read from; null for kinds not read here. */
+  url: string | null;
   /** The fetched file with the right media type, for pdf, image, video and audio. */
   blob: Blob | null;
   /** The file's text, for text previews. */
@@ -45,8 +45,8 @@ async function fetchFile(url: string, signal: AbortSignal | undefined): Promise<
 }
 
 /**
- * What the preview of a stored file needs: a signed link (valid one hour, or the public link
- * if signing fails), then, for kinds the browser shows inline, the file itself with the media
+ * What the preview of a stored file needs: for text and the kinds the browser shows inline, a
+ * signed link (valid one hour, or the public link if signing fails), then the file itself with the media
  * type of its extension (what the server stored may be generic). Showing a local copy instead
  * of pointing the frame at the storage API keeps the API's "never render inline" headers intact
  * and works the same against a hosted backend on another origin.
@@ -57,6 +57,9 @@ export async function loadPreview(
   signal?: AbortSignal,
 ): Promise<PreviewContent> {
   const kind = previewKind(fileName);
+  // Office and other files are offered for download only: nothing to read, no link to sign.
+  if (kind !== 'text' && !FETCHED_KINDS.has(kind))
+    return { kind, url: null, blob: null, text: null };
   try {
     const url = await createDocumentUrl(filePath);
     if (kind === 'text') {
@@ -66,7 +69,6 @@ export async function loadPreview(
       });
       return { kind, url, blob: null, text };
     }
-    if (!FETCHED_KINDS.has(kind)) return { kind, url, blob: null, text: null };
     const blob = await fetchFile(url, signal);
     // A frame reports no error when its content is not a PDF, so the file is checked here.
     if (kind === 'pdf' && !(await looksLikePdf(blob))) {

@@ -24,8 +24,41 @@ function readBytes(file: File): Promise<ArrayBuffer> {
   });
 }
 
-/** Names of the organisation's documents with exactly these bytes, newest first. */
-export async function findDuplicateDocuments(sha256: string): Promise<string[]> {
-  const { data } = await succeeded(supabase().rpc('find_duplicate_documents', { sha256 }));
-  return (data ?? []).map((document) => document.name);
+/** A document an upload matches: by its bytes, or (where none has them) by its name. */
+export interface MatchingDocument {
+  id: string;
+  organization_id: string;
+  name: string;
+}
+
+/** How many matching documents are looked up: the question names the first. */
+const MATCHES = 10;
+
+/**
+ * The organisation's documents an upload of `file` would repeat, newest first: those with
+ * exactly its bytes (`find_duplicate_documents`, where its SHA-256 is known), or else those
+ * with exactly its name (an edited "Volunteer Handbook.docx" has new bytes but the same name).
+ */
+export async function findMatchingDocuments(
+  file: File,
+  sha256: string | null,
+): Promise<MatchingDocument[]> {
+  if (sha256) {
+    const { data } = await succeeded(supabase().rpc('find_duplicate_documents', { sha256 }));
+    const same = (data ?? []).map(({ id, organization_id, name }) => ({
+      id,
+      organization_id,
+      name,
+    }));
+    if (same.length > 0) return same;
+  }
+  const { data } = await succeeded(
+    supabase()
+      .from('documents')
+      .select('id, organization_id, name')
+      .eq('name', file.name)
+      .order('upload_date', { ascending: false })
+      .limit(MATCHES),
+  );
+  return data ?? [];
 }

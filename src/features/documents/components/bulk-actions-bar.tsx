@@ -12,15 +12,18 @@ const count = (n: number) => `${n} ${n === 1 ? 'document' : 'documents'}`;
 
 /**
  * What can be done to the selected documents at once: set the category, add or remove tags, set
- * or clear the expiry date, download them as one ZIP, delete them (after one question naming how
+ * or clear the expiry date, download them as one ZIP, e-mail them (where the page can), delete them (after one question naming how
  * many).
  */
 export function BulkActionsBar({
   documents,
   onDone,
+  onEmail,
 }: {
   documents: SearchedDocument[];
   onDone: () => void;
+  /** E-mails the selected documents, where the page can. */
+  onEmail?: (documents: readonly SearchedDocument[]) => void;
 }) {
   const { confirm } = useFeedback();
   const bulk = useBulkAction();
@@ -130,6 +133,11 @@ export function BulkActionsBar({
       >
         Download ZIP
       </Button>
+      {onEmail && (
+        <Button variant="secondary" size="sm" disabled={busy} onClick={() => onEmail(documents)}>
+          Email Selected
+        </Button>
+      )}
       <Button
         variant="destructive"
         size="sm"

@@ -148,9 +148,7 @@ export function DocumentFilters({
         </FormField>
       </div>
       <p id="document-search-help" className="text-xs text-gray-500">
-        Searches names, tags, descriptions and the text inside files. Use &quot;quotes&quot; for a
-        phrase, -word to leave a word out, and tag:, category: or expires: (e.g.
-        expires:&lt;2027-01-01) to narrow.
+        Search names, tags and the words inside files
       </p>
     </div>
   );

@@ -87,19 +87,17 @@ describe('document preview modal', () => {
     expect(objectUrls.get(frame.getAttribute('src')!)?.type).toBe('application/pdf');
   });
 
-  it('offers Office files for download and in Office Online', async () => {
+  it('offers Office files for download only, sending no link to Office Online', async () => {
     const document = await seedStoredDocument(organization, { name: 'minutes.docx' }, 'PK');
     open(document);
-    expect(await screen.findByText(/Office files can’t be shown here/)).toBeInTheDocument();
+    expect(
+      await screen.findByText(
+        'Office files can’t be shown here. Download the file to open it on your computer.',
+      ),
+    ).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Download File' })).toBeInTheDocument();
-    const link = screen.getByRole('link', { name: 'Open in Office Online' });
-    const source = new URL(link.getAttribute('href')!).searchParams.get('src')!;
-    expect(link.getAttribute('href')).toMatch(
-      /^https:\/\/view\.officeapps\.live\.com\/op\/view\.aspx\?src=/,
-    );
-    expect(source).toContain('/storage/v1/object/sign/documents/');
-    expect(source).toContain('token=');
-    expect(link).toHaveAttribute('rel', 'noopener noreferrer');
+    expect(screen.queryByRole('link', { name: /Office Online/ })).not.toBeInTheDocument();
+    expect(window.document.body.innerHTML).not.toContain('officeapps');
   });
 
   it('offers other files for download only', async () => {

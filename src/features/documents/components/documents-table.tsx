@@ -19,9 +19,14 @@ const NONE: ReadonlySet<string> = new Set();
 /** Sorted by the server: a header's value is only what makes it a sort button. */
 const BY_SERVER = () => null;
 
-/** The Name column; documents `isNew` says were just uploaded are marked New. */
+/**
+ * The Name column: the name opens the preview (a click or a tap), wrapping to two lines rather
+ * than being cut; documents `isNew` says were just uploaded are marked New. Under it the tags,
+ * where the search words were found and whether the text is searchable yet.
+ */
 function nameColumn(
   isNew: (document: SearchedDocument) => boolean,
+  onView: (document: SearchedDocument) => void,
 ): DataTableColumn<SearchedDocument> {
   return {
     key: 'name',
@@ -31,21 +36,27 @@ function nameColumn(
     sortValue: BY_SERVER,
     cell: (document) => (
       <>
-        <div className="flex min-w-0 items-center gap-2">
-          <FileText className="h-4 w-4 shrink-0 text-gray-400" aria-hidden="true" />
-          <span className="truncate font-medium text-gray-900" title={document.name}>
+        <div className="flex min-w-0 items-start gap-2">
+          <FileText className="mt-0.5 h-4 w-4 shrink-0 text-gray-400" aria-hidden="true" />
+          <button
+            type="button"
+            onClick={() => onView(document)}
+            title={document.name}
+            data-document-name
+            className="line-clamp-2 min-w-0 rounded text-left font-medium break-words text-gray-900 [overflow-wrap:anywhere] hover:text-primary-700 hover:underline focus-visible:outline-2 focus-visible:outline-primary-600"
+          >
             {document.name}
-          </span>
+          </button>
           {isNew(document) && (
             <span className="shrink-0 rounded-full bg-primary-100 px-2 py-0.5 text-xs font-medium text-primary-800">
               New
             </span>
           )}
         </div>
-        {/* A phone's row has room for the name, the expiry date and the actions only. */}
+        {document.snippet && <SearchSnippet snippet={document.snippet} />}
+        {/* A phone's row has room for the name, the snippet, the expiry date and the actions. */}
         <div className="max-sm:hidden">
           <TagList tags={document.tags} />
-          {document.snippet && <SearchSnippet snippet={document.snippet} />}
           <TextState document={document} />
         </div>
       </>
@@ -87,8 +98,9 @@ const COLUMNS: DataTableColumn<SearchedDocument>[] = [
     cell: (document) => (
       <>
         <ExpiryDate date={document.expiry_date} />
+        {/* Said in the Status column on a wide screen, which a phone's row leaves out. */}
         {document.renewal_in_progress && (
-          <span className="block text-xs whitespace-nowrap text-gray-600">Renewal in progress</span>
+          <span className="block text-xs text-gray-600 sm:hidden">Renewal in progress</span>
         )}
       </>
     ),
@@ -105,7 +117,13 @@ const COLUMNS: DataTableColumn<SearchedDocument>[] = [
     header: 'Status',
     width: 'w-[10%]',
     sortValue: BY_SERVER,
-    cell: (document) => <StatusBadge status={document.status} />,
+    cell: (document) => (
+      <StatusBadge
+        status={document.status}
+        expiryDate={document.expiry_date}
+        renewalInProgress={document.renewal_in_progress}
+      />
+    ),
   },
 ];
 
@@ -118,12 +136,17 @@ export interface DocumentsTableProps {
   /** Ids of the selected documents, and choosing one. */
   selected: ReadonlySet<string>;
   onSelect: (document: SearchedDocument, selected: boolean) => void;
+  /** Selects every document on the page (true), or none (false). */
+  onSelectAll: (selected: boolean) => void;
+  /** Whether rows offer Email (the page has an e-mail dialog). */
+  canEmail?: boolean;
   /** Ids of documents just uploaded: their rows are tinted and marked New. */
   uploaded?: ReadonlySet<string>;
 }
 
 /**
- * The documents table (spec §2): a box to select each row, then Name with up to three tags (and
+ * The documents table (spec §2): a box to select each row (and one in the header for every row
+ * of the page), then Name with up to three tags (and
  * where the search words were found, and whether its text is searchable yet), Category, Upload
  * Date, Expiry Date (or N/A), Size, Status and Actions. One page of rows, sorted by the server.
  */
@@ -134,15 +157,23 @@ export const DocumentsTable = memo(function DocumentsTable({
   onSort,
   selected,
   onSelect,
+  onSelectAll,
+  canEmail = false,
   uploaded = NONE,
 }: DocumentsTableProps) {
   const isNew = useCallback((document: SearchedDocument) => uploaded.has(document.id), [uploaded]);
   const actions = useCallback(
     (document: SearchedDocument) => (
-      <RowActions document={document} onAction={(action) => onAction(action, document)} />
+      <RowActions
+        document={document}
+        onAction={(action) => onAction(action, document)}
+        canEmail={canEmail}
+      />
     ),
-    [onAction],
+    [onAction, canEmail],
   );
+  const view = useCallback((document: SearchedDocument) => onAction('view', document), [onAction]);
+  const selectedOnPage = documents.filter((document) => selected.has(document.id)).length;
   const columns = useMemo<DataTableColumn<SearchedDocument>[]>(
     () => [
       {
@@ -150,6 +181,17 @@ export const DocumentsTable = memo(function DocumentsTable({
         header: 'Select',
         width: 'w-[5%]',
         className: 'max-sm:hidden',
+        headerCell: (
+          <Checkbox
+            label="Select all documents on this page"
+            hideLabel
+            checked={selectedOnPage > 0 && selectedOnPage === documents.length}
+            ref={(box) => {
+              if (box) box.indeterminate = selectedOnPage > 0 && selectedOnPage < documents.length;
+            }}
+            onChange={(event) => onSelectAll(event.target.checked)}
+          />
+        ),
         cell: (document) => (
           <Checkbox
             label={`Select ${document.name}`}
@@ -159,10 +201,10 @@ export const DocumentsTable = memo(function DocumentsTable({
           />
         ),
       },
-      nameColumn(isNew),
+      nameColumn(isNew, view),
       ...COLUMNS,
     ],
-    [selected, onSelect, isNew],
+    [selected, onSelect, onSelectAll, selectedOnPage, documents.length, isNew, view],
   );
   const sorting = useMemo(
     () => ({

@@ -1,5 +1,5 @@
-import { Download, ExternalLink, FileQuestion, FileText } from 'lucide-react';
-import { Button, buttonClass } from '../../../components/ui/button.tsx';
+import { Download, FileQuestion, FileText } from 'lucide-react';
+import { Button } from '../../../components/ui/button.tsx';
 import type { DocumentPreviewState } from '../hooks/use-document-preview.ts';
 
 export interface PreviewBodyProps {
@@ -9,11 +9,14 @@ export interface PreviewBodyProps {
   onDownload: () => void;
 }
 
-const OFFICE_VIEWER = 'https://view.officeapps.live.com/op/view.aspx?src=';
-
-/** The preview itself, by kind (spec §2 Preview modal, §5 preview type mapping). */
+/**
+ * The preview itself, by kind (spec §2 Preview modal, §5 preview type mapping). Office files
+ * are offered for download: the "Open in Office Online" link sent a one-hour signed link of
+ * the member's file to Microsoft without saying so, and cannot work on a private installation
+ * (issue 25).
+ */
 export function PreviewBody({ name, preview, onDisplayError, onDownload }: PreviewBodyProps) {
-  const { kind, objectUrl, text, url } = preview;
+  const { kind, objectUrl, text } = preview;
   switch (kind) {
     case 'pdf':
       return (
@@ -75,25 +78,11 @@ export function PreviewBody({ name, preview, onDisplayError, onDownload }: Previ
           <FileText className="h-12 w-12 text-blue-500" aria-hidden="true" />
           <h3 className="text-base font-semibold text-gray-900">Office document</h3>
           <p className="max-w-md text-sm text-gray-600">
-            Office files can’t be shown here. Download the file to open it on your computer, or view
-            it in Office Online.
+            Office files can’t be shown here. Download the file to open it on your computer.
           </p>
-          <div className="flex flex-wrap justify-center gap-2">
-            <Button icon={Download} onClick={onDownload}>
-              Download File
-            </Button>
-            {url && (
-              <a
-                href={`${OFFICE_VIEWER}${encodeURIComponent(url)}`}
-                target="_blank"
-                rel="noopener noreferrer"
-                className={buttonClass({ variant: 'secondary' })}
-              >
-                <ExternalLink className="h-4 w-4" aria-hidden="true" />
-                Open in Office Online
-              </a>
-            )}
-          </div>
+          <Button icon={Download} onClick={onDownload}>
+            Download File
+          </Button>
         </div>
       );
     default:

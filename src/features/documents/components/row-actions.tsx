@@ -2,67 +2,67 @@ import {
   Download,
   Eye,
   FilePenLine,
+  FileUp,
+  Mail,
   Pencil,
   RefreshCw,
   Trash2,
   type LucideIcon,
 } from 'lucide-react';
-import { Button } from '../../../components/ui/button.tsx';
+import { ActionMenu } from '../../../components/ui/action-menu.tsx';
 import { isTextEditable } from '../../../lib/file-kinds.ts';
 import type { DocumentRecord } from '../../../lib/documents.ts';
 
-export type DocumentAction = 'view' | 'properties' | 'content' | 'renew' | 'download' | 'delete';
+export type DocumentAction =
+  'view' | 'properties' | 'content' | 'renew' | 'new-version' | 'download' | 'email' | 'delete';
 
 const ACTIONS: ReadonlyArray<{
   action: DocumentAction;
   label: string;
   Icon: LucideIcon;
-  tone: string;
 }> = [
-  { action: 'view', label: 'View', Icon: Eye, tone: 'text-primary-700' },
-  { action: 'properties', label: 'Edit Properties', Icon: Pencil, tone: '' },
-  { action: 'content', label: 'Edit Content', Icon: FilePenLine, tone: '' },
-  { action: 'renew', label: 'Renew', Icon: RefreshCw, tone: '' },
-  { action: 'download', label: 'Download', Icon: Download, tone: '' },
-  {
-    action: 'delete',
-    label: 'Delete',
-    Icon: Trash2,
-    tone: 'text-destructive-700',
-  },
+  { action: 'view', label: 'View', Icon: Eye },
+  { action: 'properties', label: 'Edit Properties', Icon: Pencil },
+  { action: 'content', label: 'Edit Content', Icon: FilePenLine },
+  { action: 'renew', label: 'Renew', Icon: RefreshCw },
+  { action: 'new-version', label: 'Upload new version', Icon: FileUp },
+  { action: 'download', label: 'Download', Icon: Download },
+  { action: 'email', label: 'Email', Icon: Mail },
+  { action: 'delete', label: 'Delete', Icon: Trash2 },
 ];
 
 /**
- * View, Edit Properties, Edit Content (text-based files only), Download and Delete (spec §2).
- * Icon buttons, a table row has no room for five labels; each is named with its action and the
- * document ("View Budget 2026.pdf"), so a screen reader moving through the buttons hears which
- * document they act on, and shows its action as a tooltip.
+ * A row's actions (spec §2: View, Edit Properties, Edit Content for text-based files only,
+ * Download, Delete; and Renew for a document with an expiry date, a new version of any file,
+ * and Email where the page can send documents), as one menu named after the document
+ * ("Actions for Budget 2026.pdf"): one target in the row whatever the number of actions, 44 px
+ * items on a phone. The name itself opens the preview too.
  */
 export function RowActions({
   document,
   onAction,
+  canEmail = false,
 }: {
   document: DocumentRecord;
   onAction: (action: DocumentAction, document: DocumentRecord) => void;
+  /** Whether the page offers Email (it is given an e-mail dialog). */
+  canEmail?: boolean;
 }) {
   const editable = isTextEditable(document.name);
+  const items = ACTIONS.filter(
+    ({ action }) =>
+      (action !== 'content' || editable) &&
+      (action !== 'renew' || document.expiry_date) &&
+      (action !== 'email' || canEmail),
+  ).map(({ action, label, Icon }) => ({
+    label,
+    icon: Icon,
+    onSelect: () => onAction(action, document),
+    tone: action === 'delete' ? ('destructive' as const) : undefined,
+  }));
   return (
-    <div className="flex flex-wrap items-center justify-end gap-0.5 max-sm:w-[6.5rem]">
-      {ACTIONS.filter(
-        ({ action }) =>
-          (action !== 'content' || editable) && (action !== 'renew' || document.expiry_date),
-      ).map(({ action, label, Icon, tone }) => (
-        <Button
-          key={action}
-          variant="ghost"
-          size="icon"
-          title={label}
-          aria-label={`${label} ${document.name}`}
-          onClick={() => onAction(action, document)}
-        >
-          <Icon className={`h-4 w-4 ${tone}`} aria-hidden="true" />
-        </Button>
-      ))}
+    <div className="flex justify-end">
+      <ActionMenu label={`Actions for ${document.name}`} items={items} />
     </div>
   );
 }

@@ -1,3 +1,4 @@
+import { snippetParts } from '../utils/snippet-parts.ts';
 import type { SearchedDocument } from '../api/search-documents.ts';
 
 /**
@@ -19,28 +20,26 @@ export function TextState({ document }: { document: SearchedDocument }) {
 }
 
 /**
- * Where the search words were found: the server's snippet, with the words between `<mark>` and
- * `</mark>` highlighted. Everything is rendered as text: the snippet is split on the markers,
- * never parsed as HTML.
+ * Where the search words were found: the server's snippet, the matched words highlighted, on
+ * up to two lines that start a few words before the first of them (`snippetParts`), so that it
+ * is never cut off. Everything is rendered as text: the snippet is split on the markers, never
+ * parsed as HTML.
  */
 export function SearchSnippet({ snippet }: { snippet: string }) {
-  const parts = snippet.split(/(<mark>|<\/mark>)/);
-  let marked = false;
   return (
-    <p className="truncate text-xs text-gray-600" data-testid="search-snippet">
-      {parts.map((part, index) => {
-        if (part === '<mark>' || part === '</mark>') {
-          marked = part === '<mark>';
-          return null;
-        }
-        return marked ? (
+    <p
+      className="line-clamp-2 text-xs break-words text-gray-600 [overflow-wrap:anywhere]"
+      data-testid="search-snippet"
+    >
+      {snippetParts(snippet).map(({ text, marked }, index) =>
+        marked ? (
           <mark key={index} className="rounded bg-yellow-100 px-0.5 text-gray-900">
-            {part}
+            {text}
           </mark>
         ) : (
-          <span key={index}>{part}</span>
-        );
-      })}
+          <span key={index}>{text}</span>
+        ),
+      )}
     </p>
   );
 }

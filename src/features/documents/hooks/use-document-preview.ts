@@ -6,7 +6,7 @@ import { DISPLAY_ERRORS, LOAD_ERROR, usePreviewContent } from '../api/document-p
 export interface DocumentPreviewState {
   kind: PreviewKind;
   status: 'loading' | 'ready' | 'error';
-  /** The signed (or public) link: for the Office Online viewer. */
+  /** The signed (or public) link the file was read from; null for kinds not read. */
   url: string | null;
   /** A `blob:` URL of the fetched file, for pdf, image, video and audio. */
   objectUrl: string | null;

@@ -3,8 +3,15 @@ import { useCallback, useState } from 'react';
 import { errorMessage } from '../../../lib/errors.ts';
 import { documentsAdded } from '../api/document-cache.ts';
 import type { DocumentProperties } from '../../../lib/documents.ts';
-import { fileSha256, findDuplicateDocuments } from '../api/find-duplicates.ts';
+import {
+  fileSha256,
+  findMatchingDocuments,
+  type MatchingDocument,
+} from '../api/find-duplicates.ts';
+import { documentKeys } from '../api/query-keys.ts';
 import { uploadDocument } from '../api/upload-documents.ts';
+import { uploadNewVersion } from '../api/upload-new-version.ts';
+import type { DuplicateChoice } from '../components/duplicate-question.tsx';
 import type { PropertyInput } from '../utils/property-values.ts';
 
 export type UploadState = 'queued' | 'uploading' | 'done' | 'failed';
@@ -34,8 +41,11 @@ export interface UploadOptions {
   organizationId: string;
   /** The properties of a file, from its own details or the batch form. */
   propertiesOf: (item: QueuedFile) => DocumentProperties;
-  /** Whether to upload a file the organisation already has (documents named), or skip it. */
-  keepDuplicate: (file: File, existing: string[]) => Promise<boolean>;
+  /**
+   * What to do with a file the organisation already has (the documents it matches, by bytes
+   * or by name): upload it as a new version of the first, keep both, or skip it.
+   */
+  onDuplicate: (file: File, existing: MatchingDocument[]) => Promise<DuplicateChoice>;
 }
 
 /** Files uploaded at the same time: enough to overlap round trips, few enough to stay gentle. */
@@ -47,8 +57,9 @@ let nextKey = 0;
  * The selected files, their own details and their upload state: queued, uploading (with the
  * bytes sent), done or failed (with the reason). Uploading skips files already done, so after a
  * partial failure a second try sends only the files that failed. Before uploading, each file's
- * SHA-256 is looked up among the organisation's documents; a file already there is uploaded
- * again only when `keepDuplicate` says so. What was uploaded appears in every list of documents.
+ * SHA-256 and name are looked up among the organisation's documents; for a file already there
+ * `onDuplicate` decides: a new version of that document, a second document, or nothing. What
+ * was uploaded appears in every list of documents.
  */
 export function useUploadQueue() {
   const queryClient = useQueryClient();
@@ -89,7 +100,7 @@ export function useUploadQueue() {
     async ({
       organizationId,
       propertiesOf,
-      keepDuplicate,
+      onDuplicate,
     }: UploadOptions): Promise<UploadOutcome> => {
       const update = (key: string, change: Partial<QueuedFile>) =>
         setFiles((previous) =>
@@ -101,28 +112,46 @@ export function useUploadQueue() {
       const skipped: QueuedFile[] = [];
       try {
         // Duplicates are asked about one at a time, before anything is sent.
-        const pending: { item: QueuedFile; sha256: string | null }[] = [];
+        const pending: {
+          item: QueuedFile;
+          sha256: string | null;
+          versionOf: MatchingDocument | null;
+        }[] = [];
         for (const item of files.filter((file) => file.state !== 'done')) {
           update(item.key, { state: 'queued', error: null, sent: 0 });
           const sha256 = await fileSha256(item.file).catch(() => null);
-          const existing = sha256 ? await findDuplicateDocuments(sha256).catch(() => []) : [];
-          if (existing.length > 0 && !(await keepDuplicate(item.file, existing))) {
+          const existing = await findMatchingDocuments(item.file, sha256).catch(() => []);
+          const choice = existing.length > 0 ? await onDuplicate(item.file, existing) : 'keep';
+          if (choice === 'skip') {
             skipped.push(item);
             continue;
           }
-          pending.push({ item, sha256 });
+          pending.push({ item, sha256, versionOf: choice === 'version' ? existing[0]! : null });
         }
         let next = 0;
         const worker = async () => {
           while (next < pending.length) {
-            const { item, sha256 } = pending[next]!;
+            const { item, sha256, versionOf } = pending[next]!;
             next += 1;
             update(item.key, { state: 'uploading' });
+            const onProgress = (sent: number) => update(item.key, { sent });
             try {
-              const document = await uploadDocument(item.file, propertiesOf(item), organizationId, {
-                sha256,
-                onProgress: (sent) => update(item.key, { sent }),
-              });
+              const document = versionOf
+                ? await uploadNewVersion({
+                    document: versionOf,
+                    file: item.file,
+                    sha256,
+                    onProgress,
+                  })
+                : await uploadDocument(item.file, propertiesOf(item), organizationId, {
+                    sha256,
+                    onProgress,
+                  });
+              if (versionOf) {
+                void queryClient.invalidateQueries({
+                  queryKey: documentKeys.versions(versionOf.id),
+                });
+              }
               update(item.key, { state: 'done', documentId: document.id });
               succeeded.push({ ...item, state: 'done', documentId: document.id });
             } catch (error) {
