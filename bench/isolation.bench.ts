@@ -296,6 +296,13 @@ async function scenario(
       percentile,
     });
     return { lines: [...lines, ...hostile.lines], pass: pass && hostile.pass };
+  } catch (error) {
+    // Whether the server died or only refused one request is what matters next: say which.
+    const ended = server.child.exitCode ?? server.child.signalCode;
+    throw new Error(
+      `${label}: ${(error as Error).message}; the server ${ended === null ? 'was still running' : `had ended (${ended})`}; its last output:\n${server.output().slice(-4000)}`,
+      { cause: error },
+    );
   } finally {
     await server.kill('SIGTERM');
     await rm(dataDir, { recursive: true, force: true });
