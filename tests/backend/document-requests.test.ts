@@ -514,6 +514,9 @@ describe('document requests: the e-mail', () => {
         SMTP_ADMIN_EMAIL: 'office@grace.example.org',
         AUTH_SITE_URL: 'http://steward.example.org',
         JOB_POLL_INTERVAL: '1h',
+        MAIL_PER_ORGANIZATION_PER_HOUR: '100',
+        MAIL_NEW_ORGANIZATION_PER_HOUR: '3',
+        MAIL_NEW_ORGANIZATION_PERIOD: '1d',
       },
     });
     church = await createOrganisation(server, 'Grace Church');
@@ -554,5 +557,39 @@ describe('document requests: the e-mail', () => {
     ) as { status: string; text_body: string; html_body: string; content: unknown };
     expect(stored.status).toBe('sent');
     expect(JSON.stringify(stored)).not.toContain(link!.token);
+  });
+
+  it("takes its recipients from the organisation's mail allowance, and records nothing past it", async () => {
+    const newChurch = await createOrganisation(server, 'New Church');
+    const people = [1, 2, 3].map((n) => ({
+      name: `Leader ${n}`,
+      email: uniqueEmail(`leader${n}`),
+    }));
+    const asked = await newChurch.master.client.rpc('create_document_request', {
+      ...REQUEST,
+      recipients: people,
+    });
+    expect(asked.error).toBeNull();
+    const refused = await newChurch.master.client.rpc('create_document_request', {
+      ...REQUEST,
+      title: 'One more',
+      recipients: [{ name: 'Leader 4', email: uniqueEmail('leader4') }],
+    });
+    expect(refused.error?.code).toBe('PT429');
+    expect(refused.error?.message).toMatch(
+      /^Your organization has reached its limit of 3 e-mail recipients an hour/,
+    );
+    const requests = await server.db.query(
+      'select title from public.document_requests where organization_id = $1',
+      [newChurch.id],
+    );
+    expect(requests.rows).toEqual([{ title: REQUEST.title }]);
+    // A link to hand out needs no e-mail.
+    const handed = await newChurch.master.client.rpc('create_document_request', {
+      ...REQUEST,
+      title: 'One more',
+      recipients: [{ name: 'Leader 4' }],
+    });
+    expect(handed.error).toBeNull();
   });
 });
