@@ -67,6 +67,7 @@ for (const [label, viewport] of [
     await page.reload();
     await expect(request.getByText(/^Sent /)).toBeVisible();
     await expect(request.getByText('1 of 1 sent', { exact: false })).toBeVisible();
+    await expect(request.getByText('From Sam Volunteer <sam@example.org>')).toBeVisible();
     await saveScreenshot(page, `document requests ${label}`);
     await page.goto('/documents');
     await expect(

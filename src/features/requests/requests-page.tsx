@@ -1,4 +1,4 @@
-import { Copy, FilePlus2 } from 'lucide-react';
+import { FilePlus2 } from 'lucide-react';
 import { useState } from 'react';
 import { useFeedback } from '../../components/feedback.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -88,7 +88,6 @@ function NewLinks({ links, onDismiss }: { links: RequestLink[]; onDismiss: () =>
                 <Button
                   variant="secondary"
                   size="sm"
-                  icon={Copy}
                   aria-label={`Copy the link for ${link.name}`}
                   onClick={() =>
                     void navigator.clipboard
@@ -161,7 +160,13 @@ function RequestCard({
                   <span className="ml-1 text-gray-500">(renewal)</span>
                 )}
               </p>
-              <p className="break-all text-gray-600">{recipient.email ?? 'Link handed out'}</p>
+              <p className="break-all text-gray-600">
+                {recipient.submitted_at
+                  ? `From ${recipient.submitter_name ?? recipient.name}${
+                      recipient.submitter_email ? ` <${recipient.submitter_email}>` : ''
+                    }`
+                  : (recipient.email ?? 'Link handed out')}
+              </p>
             </div>
             {recipient.submitted_at ? (
               <span className="text-green-700">Sent {formatDateTime(recipient.submitted_at)}</span>

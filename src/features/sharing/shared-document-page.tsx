@@ -1,4 +1,4 @@
-import { Download, FileText, Lock, XCircle } from 'lucide-react';
+import { FileDown, FileText, Lock, XCircle } from 'lucide-react';
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useParams } from 'react-router-dom';
 import { AuthLayout } from '../../components/ui/auth-layout.tsx';
@@ -109,7 +109,7 @@ function SharedDocumentView({ token, document }: { token: string; document: Shar
             className={buttonClass({ variant: 'primary' })}
             download
           >
-            <Download className="h-4 w-4" aria-hidden="true" />
+            <FileDown className="h-4 w-4" aria-hidden="true" />
             Download
           </a>
         </div>

@@ -1,4 +1,4 @@
-import { Copy, Link2, Lock } from 'lucide-react';
+import { Lock } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { useFeedback } from '../../../components/feedback.tsx';
 import { Button } from '../../../components/ui/button.tsx';
@@ -114,7 +114,7 @@ export function ShareLinksTab({ documentId }: { documentId: string }) {
             )}
           </FormField>
         </div>
-        <Button type="submit" icon={Link2} busy={create.isPending}>
+        <Button type="submit" busy={create.isPending}>
           Create link
         </Button>
       </form>
@@ -126,7 +126,7 @@ export function ShareLinksTab({ documentId }: { documentId: string }) {
               <Input {...field} readOnly value={made} onFocus={(e) => e.target.select()} />
             )}
           </FormField>
-          <Button variant="secondary" size="sm" icon={Copy} onClick={() => void copy(made)}>
+          <Button variant="secondary" size="sm" onClick={() => void copy(made)}>
             {copied ? 'Copied' : 'Copy link'}
           </Button>
         </div>

@@ -1,4 +1,4 @@
-import { Plus, Send, X } from 'lucide-react';
+import { Send, X } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
@@ -185,7 +185,6 @@ export function NewRequestForm({
           <Button
             variant="secondary"
             size="sm"
-            icon={Plus}
             onClick={() => setPeople((current) => [...current, { name: '', email: '' }])}
           >
             Add person
