@@ -38,6 +38,7 @@ const SERVER_FEATURES = [
   'transfer',
   'trash',
   'housekeeping',
+  'links',
 ];
 const SERVER_PARTS = {
   // The ground: settings, private files, the database, the pools, HTTP plumbing, the job queue.
@@ -59,10 +60,14 @@ const SERVER_PARTS = {
   transfer: [...SERVER_SHARED, 'storage'],
   trash: [...SERVER_SHARED, 'storage'],
   housekeeping: [...SERVER_SHARED, 'storage'],
+  // Share links and document requests: public pages on the services, with their own settings.
+  links: [...SERVER_SHARED, 'storage'],
+  sharing: [...SERVER_SHARED, 'storage', 'auth', 'links'],
+  requests: [...SERVER_SHARED, 'storage', 'auth', 'links'],
   // The top: the registries that name every feature's jobs and file tasks, the app, the entry.
   'file-tasks.ts': ['workers', 'transfer'],
   'background-work.ts': [...SERVER_SHARED, ...SERVER_FEATURES, 'file-tasks.ts'],
-  'app.ts': [...SERVER_SHARED, ...SERVER_SERVICES, 'backup'],
+  'app.ts': [...SERVER_SHARED, ...SERVER_SERVICES, 'backup', 'sharing', 'requests'],
   'server.ts': [
     ...SERVER_SHARED,
     ...SERVER_FEATURES,

@@ -8,7 +8,9 @@ import { respondToError } from './http/api-error.ts';
 import { credentials } from './http/credentials.ts';
 import { apiCors, apiNoStore, apiSecurityHeaders, requestLog } from './http/middleware.ts';
 import { requestScope } from './http/request-scope.ts';
+import { createRequestsApp } from './requests/routes.ts';
 import { createRestApp } from './rest/routes.ts';
+import { createSharingApp } from './sharing/routes.ts';
 import { createSpaApp } from './spa/routes.ts';
 import { createStorageApp } from './storage/routes.ts';
 
@@ -31,6 +33,9 @@ export async function createApp(ctx: AppContext): Promise<Hono<ApiEnv>> {
   api.route('/storage/v1', createStorageApp(ctx));
   api.route('/functions/v1', await createFunctionsApp(ctx));
   api.route('/backup/v1', createBackupApp(ctx));
+  // Steward's own services for people without an account: share links and document requests.
+  api.route('/share/v1', createSharingApp(ctx));
+  api.route('/requests/v1', createRequestsApp(ctx));
   // The SPA reads this at boot, so one build runs on any host and port. The API is on the
   // same origin as the page, so the address is the origin the browser used.
   api.get('/config.json', (c) =>

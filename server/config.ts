@@ -2,6 +2,8 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type { AuthSettings } from './config/auth-settings.ts';
 import { readAuthSettings } from './config/auth-settings.ts';
+import type { RequestSettings, SharingSettings } from './config/link-settings.ts';
+import { readRequestSettings, readSharingSettings } from './config/link-settings.ts';
 import type { MailSettings } from './config/mail-settings.ts';
 import { readMailSettings } from './config/mail-settings.ts';
 import type { TextExtractionSettings } from './config/text-extraction-settings.ts';
@@ -165,6 +167,10 @@ export interface ServerConfig {
   transfer: TransferSettings;
   /** Limits of reading documents' text in the background (steward.toml `[text_extraction]`). */
   textExtraction: TextExtractionSettings;
+  /** Share links (steward.toml `[sharing]`). */
+  sharing: SharingSettings;
+  /** Document requests (steward.toml `[requests]`). */
+  requests: RequestSettings;
 }
 
 const rootDir = path.resolve(import.meta.dirname, '..');
@@ -406,5 +412,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     trash: { retentionMs },
     transfer: readTransferSettings(env, stewardToml, stewardName),
     textExtraction: readTextExtractionSettings(env, stewardToml, stewardName),
+    sharing: readSharingSettings(env, stewardToml, stewardName),
+    requests: readRequestSettings(env, stewardToml, stewardName),
   };
 }

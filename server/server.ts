@@ -16,6 +16,7 @@ import { deriveKeys, loadJwtSecret } from './http/keys.ts';
 import type { Clock } from './jobs/clock.ts';
 import { systemClock } from './jobs/clock.ts';
 import { JobRunner } from './jobs/job-runner.ts';
+import { applyLinkSettings } from './links/settings-rows.ts';
 import { Scheduler } from './jobs/scheduler.ts';
 import { applyMailSettings } from './mail/settings-row.ts';
 import { startTextExtraction } from './search/text-extraction-start.ts';
@@ -64,6 +65,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   // and take its recipients from the allowances the configuration sets.
   await applyMailSettings(db, config.mail);
   await applyTrashRetention(db, config.trash.retentionMs);
+  await applyLinkSettings(db, config.sharing, config.requests);
   const keys = deriveKeys(await loadJwtSecret(config.dataDir, config.jwtSecret));
   // Files written before Steward kept them private (see server/files/private-modes.ts).
   await makeDataDirPrivate(config.dataDir);

@@ -131,3 +131,33 @@ export async function commitRow(
   if (result.replaced !== row.version) await discard(services, result.replaced);
   return result.id;
 }
+
+/**
+ * Commits the row of bytes already on disk with the server's own rights, and `then` in the same
+ * transaction (a document made of the file, by a definer function that decides who may): both,
+ * or neither and the new file deleted. For Steward's own writers that act for nobody signed in
+ * (uploads through document request links, server/requests/); the quota's triggers on
+ * storage.objects hold for them as for everyone.
+ */
+export async function commitRowWith<T>(
+  services: StorageServices,
+  row: NewObjectRow,
+  then: (tx: Queryable) => Promise<T>,
+): Promise<T> {
+  const scope: StorageScope = {
+    caller: { role: 'service_role', claims: { role: 'service_role' }, token: null },
+    operation: 'steward.object.upload',
+    method: 'POST',
+    path: '',
+    headers: new Headers(),
+  };
+  try {
+    return await services.db.transaction(async (tx) => {
+      await writeRow(tx, scope, row, false);
+      return then(tx);
+    });
+  } catch (error) {
+    await discard(services, row.version);
+    throw error;
+  }
+}

@@ -29,26 +29,52 @@ async function sweepOrphans(services: StorageServices): Promise<void> {
   }
 }
 
+/** The storage services of one server, and when they take writes. */
+export interface PreparedStorage {
+  services: StorageServices;
+  /**
+   * Resolves once the start-up sweep is done and the quota applied: every writer waits for it,
+   * so that the sweep never races a write of this process, and no upload is checked against an
+   * old quota.
+   */
+  ready: Promise<void>;
+}
+
+const prepared = new WeakMap<AppContext, PreparedStorage>();
+
+/**
+ * The storage services of a server, made once: the Storage API below and Steward's other
+ * writers of stored files (uploads through document request links, server/requests/) share the
+ * file store and its start-up sweep.
+ */
+export function preparedStorage(ctx: AppContext): PreparedStorage {
+  let storage = prepared.get(ctx);
+  if (!storage) {
+    const services: StorageServices = {
+      db: ctx.db,
+      store: new FileStore(ctx.config.dataDir),
+      urlSigningKey: urlSigningKey(ctx.keys.jwtSecret),
+      fileSizeLimit: ctx.config.storage.fileSizeLimit,
+      maxSignedUrlExpirySeconds: ctx.config.storage.maxSignedUrlExpirySeconds,
+    };
+    const ready = Promise.all([
+      sweepOrphans(services),
+      applyStorageQuota(ctx.db, ctx.config.storage.quotaPerOrganization).catch((error: unknown) => {
+        console.error('storage: could not apply [storage] quota_per_organization:', error);
+      }),
+    ]).then(() => undefined);
+    storage = { services, ready };
+    prepared.set(ctx, storage);
+  }
+  return storage;
+}
+
 /**
  * The Supabase Storage API at `/storage/v1` (supabase-compat.md §4): objects in
  * `storage.objects`, bytes under `{DATA_DIR}/storage`, access decided by row-level security.
  */
 export function createStorageApp(ctx: AppContext): Hono<ApiEnv> {
-  const services: StorageServices = {
-    db: ctx.db,
-    store: new FileStore(ctx.config.dataDir),
-    urlSigningKey: urlSigningKey(ctx.keys.jwtSecret),
-    fileSizeLimit: ctx.config.storage.fileSizeLimit,
-    maxSignedUrlExpirySeconds: ctx.config.storage.maxSignedUrlExpirySeconds,
-  };
-  // Requests wait for the sweep, so it never races a write of this process, and for the quota,
-  // so that no upload is checked against an old one.
-  const swept = Promise.all([
-    sweepOrphans(services),
-    applyStorageQuota(ctx.db, ctx.config.storage.quotaPerOrganization).catch((error: unknown) => {
-      console.error('storage: could not apply [storage] quota_per_organization:', error);
-    }),
-  ]);
+  const { services, ready: swept } = preparedStorage(ctx);
 
   const app = new Hono<ApiEnv>();
   app.use('*', errorFormat(storageErrorFormat));

@@ -63,6 +63,7 @@ const ActivityPage = lazyPage(
   () => import('../features/activity/activity-page.tsx'),
   'ActivityPage',
 );
+const OutsidePage = lazyPage(() => import('./routes/outside-pages.tsx'), 'OutsidePage');
 const NotFoundPage = lazyPage(() => import('./not-found.tsx'), 'NotFoundPage');
 
 /** Catches what one route throws while loading or rendering; the rest of the app stays. */
@@ -130,6 +131,9 @@ export function AppRoutes() {
         path={routePatterns.confirmEmail}
         element={<Page component={ConfirmEmailPage} fullScreen />}
       />
+      {/* Pages for people without an account: a share link, a document request's link. */}
+      <Route path={routePatterns.sharedDocument} element={<Page component={OutsidePage} />} />
+      <Route path={routePatterns.requestUpload} element={<Page component={OutsidePage} />} />
       {/* Everything else sits inside the authenticated shell. */}
       <Route element={<Shell />}>
         <Route index element={<Page component={DashboardPage} />} />
@@ -145,6 +149,7 @@ export function AppRoutes() {
         <Route path={routePatterns.oauth} element={<Page component={ConnectionsPage} />} />
         <Route path={routePatterns.reminders} element={<Page component={RemindersPage} />} />
         <Route path={routePatterns.outbox} element={<Page component={OutboxPage} />} />
+        <Route path={routePatterns.requests} element={<Page component={OutsidePage} />} />
         <Route path={routePatterns.trash} element={<Page component={TrashPage} />} />
         <Route path={routePatterns.activity} element={<Page component={ActivityPage} />} />
         <Route

@@ -22,6 +22,8 @@ export const paths = {
   trash: '/trash',
   /** The organisation's history (admins). */
   activity: '/activity',
+  /** Document requests and every share link that works now (admins). */
+  requests: '/requests',
   oauthCallback: (providerId: string) => `/oauth/callback/${providerId}`,
   invitation: (token: string) => `/invite/${token}`,
   /** Where a password reset e-mail's link leads (`?token_hash=…&type=recovery`). */
@@ -44,6 +46,9 @@ export const routePatterns = {
   outbox: '/outbox',
   trash: '/trash',
   activity: '/activity',
+  requests: '/requests',
+  sharedDocument: '/s/:token',
+  requestUpload: '/r/:token',
   oauthCallback: '/oauth/callback/:providerId',
   invitation: '/invite/:token?',
   resetPassword: '/reset-password',

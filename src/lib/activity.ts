@@ -107,6 +107,16 @@ export function describeActivity(entry: Pick<ActivityEntry, 'kind' | 'subject' |
       return `Restored "${subject}" from the trash`;
     case 'document.purged':
       return `Deleted "${subject}" for ever`;
+    case 'document.link_created':
+      return `Made a share link to "${subject}"`;
+    case 'document.link_opened':
+      return `Opened a share link to "${subject}"`;
+    case 'document.link_downloaded':
+      return `Downloaded "${subject}" through a share link`;
+    case 'document.link_revoked':
+      return `Revoked a share link to "${subject}"`;
+    case 'document.received':
+      return `Sent "${subject}" through a document request`;
     case 'member.invited':
       return `Invited ${subject} as ${role}`;
     case 'member.reinvited':

@@ -196,6 +196,152 @@ export type Database = {
           },
         ];
       };
+      document_request_recipients: {
+        Row: {
+          created_at: string;
+          document_id: string | null;
+          email: string | null;
+          id: string;
+          link_expires_at: string;
+          name: string;
+          organization_id: string;
+          renews_document_id: string | null;
+          renews_expiry_date: string | null;
+          request_id: string;
+          sent_at: string | null;
+          submitted_at: string | null;
+          submitter_email: string | null;
+          submitter_name: string | null;
+        };
+        Insert: {
+          created_at?: string;
+          document_id?: string | null;
+          email?: string | null;
+          id?: string;
+          link_expires_at: string;
+          name: string;
+          organization_id: string;
+          renews_document_id?: string | null;
+          renews_expiry_date?: string | null;
+          request_id: string;
+          sent_at?: string | null;
+          submitted_at?: string | null;
+          submitter_email?: string | null;
+          submitter_name?: string | null;
+        };
+        Update: {
+          created_at?: string;
+          document_id?: string | null;
+          email?: string | null;
+          id?: string;
+          link_expires_at?: string;
+          name?: string;
+          organization_id?: string;
+          renews_document_id?: string | null;
+          renews_expiry_date?: string | null;
+          request_id?: string;
+          sent_at?: string | null;
+          submitted_at?: string | null;
+          submitter_email?: string | null;
+          submitter_name?: string | null;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'document_request_recipients_document_id_fkey';
+            columns: ['document_id'];
+            referencedRelation: 'documents';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'document_request_recipients_organization_id_fkey';
+            columns: ['organization_id'];
+            referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'document_request_recipients_renews_document_id_fkey';
+            columns: ['renews_document_id'];
+            referencedRelation: 'documents';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'document_request_recipients_request_id_fkey';
+            columns: ['request_id'];
+            referencedRelation: 'document_requests';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      document_requests: {
+        Row: {
+          ask_for_renewal: boolean;
+          category: string;
+          closed_at: string | null;
+          closed_by: string | null;
+          created_at: string;
+          created_by: string | null;
+          due_date: string | null;
+          expiry_required: boolean;
+          id: string;
+          instructions: string | null;
+          organization_id: string;
+          tags: string[];
+          title: string;
+          updated_at: string;
+        };
+        Insert: {
+          ask_for_renewal?: boolean;
+          category: string;
+          closed_at?: string | null;
+          closed_by?: string | null;
+          created_at?: string;
+          created_by?: string | null;
+          due_date?: string | null;
+          expiry_required?: boolean;
+          id?: string;
+          instructions?: string | null;
+          organization_id: string;
+          tags?: string[];
+          title: string;
+          updated_at?: string;
+        };
+        Update: {
+          ask_for_renewal?: boolean;
+          category?: string;
+          closed_at?: string | null;
+          closed_by?: string | null;
+          created_at?: string;
+          created_by?: string | null;
+          due_date?: string | null;
+          expiry_required?: boolean;
+          id?: string;
+          instructions?: string | null;
+          organization_id?: string;
+          tags?: string[];
+          title?: string;
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'document_requests_closed_by_fkey';
+            columns: ['closed_by'];
+            referencedRelation: 'user_profiles';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'document_requests_created_by_fkey';
+            columns: ['created_by'];
+            referencedRelation: 'user_profiles';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'document_requests_organization_id_fkey';
+            columns: ['organization_id'];
+            referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
       document_texts: {
         Row: {
           content: string;
@@ -944,6 +1090,76 @@ export type Database = {
           },
         ];
       };
+      share_links: {
+        Row: {
+          created_at: string;
+          created_by: string | null;
+          document_id: string;
+          expires_at: string;
+          id: string;
+          label: string | null;
+          last_opened_at: string | null;
+          opened_count: number;
+          organization_id: string;
+          password_protected: boolean;
+          revoked_at: string | null;
+          revoked_by: string | null;
+        };
+        Insert: {
+          created_at?: string;
+          created_by?: string | null;
+          document_id: string;
+          expires_at: string;
+          id?: string;
+          label?: string | null;
+          last_opened_at?: string | null;
+          opened_count?: number;
+          organization_id: string;
+          password_protected?: boolean;
+          revoked_at?: string | null;
+          revoked_by?: string | null;
+        };
+        Update: {
+          created_at?: string;
+          created_by?: string | null;
+          document_id?: string;
+          expires_at?: string;
+          id?: string;
+          label?: string | null;
+          last_opened_at?: string | null;
+          opened_count?: number;
+          organization_id?: string;
+          password_protected?: boolean;
+          revoked_at?: string | null;
+          revoked_by?: string | null;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'share_links_created_by_fkey';
+            columns: ['created_by'];
+            referencedRelation: 'user_profiles';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'share_links_document_id_fkey';
+            columns: ['document_id'];
+            referencedRelation: 'documents';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'share_links_organization_id_fkey';
+            columns: ['organization_id'];
+            referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'share_links_revoked_by_fkey';
+            columns: ['revoked_by'];
+            referencedRelation: 'user_profiles';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
       user_invitations: {
         Row: {
           accepted_at: string | null;
@@ -1083,12 +1299,23 @@ export type Database = {
     };
     Functions: {
       accept_invitation: { Args: { token: string }; Returns: undefined };
+      add_document_request_recipients: {
+        Args: { recipients: Json; request_id: string };
+        Returns: Database['public']['CompositeTypes']['document_request_link'][];
+        SetofOptions: {
+          from: '*';
+          to: 'document_request_link';
+          isOneToOne: false;
+          isSetofReturn: true;
+        };
+      };
       add_documents_tags: {
         Args: { document_ids: string[]; tags_to_add: string[] };
         Returns: number;
       };
       calendar_feed: { Args: { token: string }; Returns: Json };
       cancel_invitation: { Args: { invitation_id: string }; Returns: undefined };
+      close_document_request: { Args: { request_id: string }; Returns: undefined };
       count_documents_matching: { Args: { term: string }; Returns: number };
       create_calendar_feed: {
         Args: { scope: string };
@@ -1098,6 +1325,25 @@ export type Database = {
           to: 'calendar_feed_result';
           isOneToOne: true;
           isSetofReturn: false;
+        };
+      };
+      create_document_request: {
+        Args: {
+          ask_for_renewal: boolean;
+          category: string;
+          due_date: string;
+          expiry_required: boolean;
+          instructions: string;
+          recipients: Json;
+          tags: string[];
+          title: string;
+        };
+        Returns: Database['public']['CompositeTypes']['document_request_link'][];
+        SetofOptions: {
+          from: '*';
+          to: 'document_request_link';
+          isOneToOne: false;
+          isSetofReturn: true;
         };
       };
       create_organization: {
@@ -1190,6 +1436,16 @@ export type Database = {
           to: 'invite_by_email_result';
           isOneToOne: true;
           isSetofReturn: false;
+        };
+      };
+      list_share_links: {
+        Args: { document_id: string };
+        Returns: Database['public']['CompositeTypes']['share_link_summary'][];
+        SetofOptions: {
+          from: '*';
+          to: 'share_link_summary';
+          isOneToOne: false;
+          isSetofReturn: true;
         };
       };
       list_trash: {
@@ -1311,6 +1567,16 @@ export type Database = {
           isSetofReturn: false;
         };
       };
+      resend_document_request: {
+        Args: { recipient_id: string };
+        Returns: Database['public']['CompositeTypes']['document_request_link'];
+        SetofOptions: {
+          from: '*';
+          to: 'document_request_link';
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
+      };
       restore_document_version: {
         Args: { file_path: string; version_id: string };
         Returns: {
@@ -1354,6 +1620,7 @@ export type Database = {
         };
       };
       revoke_calendar_feed: { Args: Record<PropertyKey, never>; Returns: undefined };
+      revoke_share_link: { Args: { link_id: string }; Returns: undefined };
       save_oauth_config: {
         Args: {
           authorize_url: string;
@@ -1557,7 +1824,7 @@ export type Database = {
         | 'Custom';
       organization_exports_status: 'queued' | 'running' | 'ready' | 'failed' | 'expired';
       organization_imports_status: 'queued' | 'running' | 'done' | 'failed';
-      outbox_messages_kind: 'documents' | 'invitation' | 'reminders';
+      outbox_messages_kind: 'documents' | 'invitation' | 'reminders' | 'document_request';
       outbox_messages_status: 'queued' | 'sent' | 'failed' | 'outbox';
       reminder_settings_recipients: 'responsible' | 'admins' | 'both';
       user_invitations_role: 'user' | 'admin';
@@ -1569,6 +1836,14 @@ export type Database = {
         scope: string | null;
         token: string | null;
         created_at: string | null;
+      };
+      document_request_link: {
+        request_id: string | null;
+        recipient_id: string | null;
+        name: string | null;
+        email: string | null;
+        token: string | null;
+        mail_status: string | null;
       };
       document_search_result: {
         id: string | null;
@@ -1627,6 +1902,19 @@ export type Database = {
       mail_result: {
         id: string | null;
         status: string | null;
+      };
+      share_link_summary: {
+        id: string | null;
+        document_id: string | null;
+        document_name: string | null;
+        label: string | null;
+        created_by: string | null;
+        created_by_name: string | null;
+        created_at: string | null;
+        expires_at: string | null;
+        password_protected: boolean | null;
+        opened_count: number | null;
+        last_opened_at: string | null;
       };
       storage_usage_result: {
         used_bytes: number | null;
@@ -1868,7 +2156,7 @@ export const Constants = {
       ],
       organization_exports_status: ['queued', 'running', 'ready', 'failed', 'expired'],
       organization_imports_status: ['queued', 'running', 'done', 'failed'],
-      outbox_messages_kind: ['documents', 'invitation', 'reminders'],
+      outbox_messages_kind: ['documents', 'invitation', 'reminders', 'document_request'],
       outbox_messages_status: ['queued', 'sent', 'failed', 'outbox'],
       reminder_settings_recipients: ['responsible', 'admins', 'both'],
       user_invitations_role: ['user', 'admin'],

@@ -50,9 +50,11 @@ insert into private.mail_settings (delivery) values ('outbox');
 create table public.outbox_messages (
   id uuid primary key default gen_random_uuid(),
   organization_id uuid not null references public.organizations (id) on delete cascade,
-  -- What the message is: the documents a member sent, an invitation, a reminder digest.
+  -- What the message is: the documents a member sent, an invitation, a reminder digest, a
+  -- request for a document (22_document_requests.sql).
   kind text not null
-    constraint outbox_messages_kind_check check (kind in ('documents', 'invitation', 'reminders')),
+    constraint outbox_messages_kind_check
+      check (kind in ('documents', 'invitation', 'reminders', 'document_request')),
   -- Who sent it; null for the reminder run and for members since removed.
   created_by uuid references public.user_profiles (id) on delete set null,
   recipients text[] not null
@@ -215,8 +217,9 @@ $$;
 
 -- Records the outcome of one delivery attempt of a message: `sent` (accepted by the SMTP
 -- server), `queued` (failed, tried again), `failed` (given up, with `error`), or `outbox` (no
--- SMTP: kept in the Outbox). Once an invitation is sent, its link is the invited person's
--- alone: the token leaves the stored message (tokens are otherwise kept only as hashes).
+-- SMTP: kept in the Outbox). Once an invitation or a request for a document is sent, its link
+-- is the recipient's alone: the token leaves the stored message (tokens are otherwise kept only
+-- as hashes).
 create function private.record_mail_outcome(
   message_id uuid, outcome text, error text, now_at timestamptz
 )
@@ -232,7 +235,8 @@ begin
     set status = 'sent', sent_at = record_mail_outcome.now_at, attempts = m.attempts + 1,
         last_error = null
     where m.id = record_mail_outcome.message_id
-    returning case when m.kind = 'invitation' then m.content ->> 'token' end into _token;
+    returning case when m.kind in ('invitation', 'document_request')
+                   then m.content ->> 'token' end into _token;
     if nullif(_token, '') is not null then
       update public.outbox_messages m
       set text_body = replace(m.text_body, _token, '…'), html_body = replace(m.html_body, _token, '…'),
@@ -359,8 +363,9 @@ end
 $$;
 
 -- Every job that will e-mail someone takes its recipients from the allowances as it is added,
--- whichever function adds it: a message people asked for (documents, an invitation) that SMTP
--- will deliver, and the auth service's e-mails while SMTP is configured.
+-- whichever function adds it: a message people asked for (documents, an invitation, a request
+-- for a document, also one the reminder run asks for) that SMTP will deliver, and the auth
+-- service's e-mails while SMTP is configured.
 create function private.take_mail_allowance_for_job()
 returns trigger
 language plpgsql
@@ -379,7 +384,7 @@ begin
     select m.organization_id, cardinality(m.recipients) into _organization_id, _recipients
     from public.outbox_messages m
     where m.id = (new.payload ->> 'message_id')::uuid
-      and m.status = 'queued' and m.kind in ('documents', 'invitation');
+      and m.status = 'queued' and m.kind in ('documents', 'invitation', 'document_request');
     if not found then
       return null;
     end if;

@@ -316,6 +316,9 @@ begin
   drop table pg_temp._fired;
   update private.reminder_runs r set digests = _digests
   where r.organization_id = run_reminders.organization_id and r.local_date = run_reminders.local_date;
+  -- Documents received through a request: their senders are asked for the renewal
+  -- (22_document_requests.sql).
+  perform private.ask_senders_for_renewals(run_reminders.organization_id, run_reminders.local_date);
   return _digests;
 end
 $$;

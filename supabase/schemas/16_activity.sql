@@ -52,7 +52,10 @@ create index activity_log_document_id_idx
 -- Helpers
 -- ============================================================================================
 
--- Records one entry, acted by the caller (auth.uid(), null for the server).
+-- Records one entry, acted by the caller (auth.uid(), null for the server). Where the server
+-- acts for someone outside the organisation (a visitor of a share link, a person sending a
+-- requested document: 21_share_links.sql, 22_document_requests.sql), it names them in the
+-- transaction's `steward.actor_name`, which the entry keeps as its actor's name.
 create function private.log_activity(
   organization_id uuid,
   kind text,
@@ -72,7 +75,8 @@ begin
   insert into public.activity_log (organization_id, actor_id, actor_name, kind, document_id,
                                    subject, details)
   values (log_activity.organization_id, _actor.id,
-          case when _actor.id is not null then private.display_name(_actor) end,
+          case when _actor.id is not null then private.display_name(_actor)
+               else nullif(current_setting('steward.actor_name', true), '') end,
           log_activity.kind, log_activity.document_id, log_activity.subject,
           coalesce(log_activity.details, '{}'::jsonb));
 end

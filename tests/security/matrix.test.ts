@@ -4,6 +4,7 @@ import { buildWorld, type World } from './actors.ts';
 import { attackCases } from './attack-cases.ts';
 import type { Case, Outcome } from './cases.ts';
 import { functionCases } from './function-cases.ts';
+import { linkCases } from './link-cases.ts';
 import { mailWorkerCases } from './mail-worker-cases.ts';
 import { ownRowCases } from './own-row-cases.ts';
 import { renewalCases } from './renewal-cases.ts';
@@ -24,7 +25,7 @@ import { trashCases } from './trash-cases.ts';
  * password-only session and with one that proved the code. Everything goes through unmodified supabase-js against the embedded
  * server; every case checks its effect in the database with the service role. The expected
  * outcomes come from the rules written out in table-cases.ts, rpc-cases.ts, storage-cases.ts,
- * function-cases.ts, own-row-cases.ts, renewal-cases.ts, mail-worker-cases.ts and
+ * function-cases.ts, own-row-cases.ts, renewal-cases.ts, mail-worker-cases.ts, link-cases.ts and
  * attack-cases.ts.
  */
 const SUITES: [string, (server: TestServer, world: World) => Case[]][] = [
@@ -37,6 +38,7 @@ const SUITES: [string, (server: TestServer, world: World) => Case[]][] = [
   ['renewals, e-mail and the calendar feed', renewalCases],
   ['the mail worker and its steps', mailWorkerCases],
   ['the trash and versions', trashCases],
+  ['share links and document requests', linkCases],
   ['export and import', transferCases],
   ['named attacks', attackCases],
   ['a second factor once enrolled', secondFactorCases],

@@ -2,6 +2,7 @@ import {
   Bell,
   Briefcase,
   FileText,
+  FolderOpen,
   History,
   Inbox,
   KeyRound,
@@ -34,10 +35,11 @@ const adminsOnly: NavLinkItem[] = [
   { label: 'Users', to: paths.users, icon: Users },
   { label: 'OAuth', to: paths.oauth, icon: KeyRound },
   { label: 'Outbox', to: paths.outbox, icon: Inbox },
+  { label: 'Requests', to: paths.requests, icon: FolderOpen },
   { label: 'Activity', to: paths.activity, icon: History },
 ];
 
-/** The navigation links (product-spec §2, plus Reminders and Trash): admins also get Users, OAuth, Outbox and Activity. */
+/** The navigation links (product-spec §2, plus Reminders and Trash): admins also get Users, OAuth, Outbox, Requests (with the share links) and Activity. */
 export function navLinksFor(isAdmin: boolean): NavLinkItem[] {
   return isAdmin ? [...everyone, ...adminsOnly] : everyone;
 }

@@ -21,6 +21,7 @@ const KIND_TEXT: Record<OutboxMessage['kind'], string> = {
   documents: 'Documents',
   invitation: 'Invitation',
   reminders: 'Reminders',
+  document_request: 'Request for a document',
 };
 
 /**

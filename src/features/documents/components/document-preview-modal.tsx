@@ -1,5 +1,5 @@
 import { Download, FileUp } from 'lucide-react';
-import { useState, type DragEvent } from 'react';
+import { lazy, Suspense, useState, type DragEvent } from 'react';
 import { Modal } from '../../../components/ui/modal.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { Button } from '../../../components/ui/button.tsx';
@@ -26,11 +26,18 @@ export type PreviewableDocument = Pick<
   organization_id?: string;
 };
 
-type Tab = 'preview' | 'versions' | 'history';
+// Loaded when opened: the dashboard's JavaScript carries the preview, within its budget
+// (tests/build/bundle-budget.test.ts).
+const ShareLinksTab = lazy(async () => ({
+  default: (await import('./share-links-tab.tsx')).ShareLinksTab,
+}));
+
+type Tab = 'preview' | 'versions' | 'history' | 'share';
 const TABS: readonly TabItem<Tab>[] = [
   { value: 'preview', label: 'Preview' },
   { value: 'versions', label: 'Versions' },
   { value: 'history', label: 'History' },
+  { value: 'share', label: 'Share' },
 ];
 
 export interface DocumentPreviewModalProps {
@@ -46,9 +53,9 @@ const carriesFiles = (event: DragEvent) => event.dataTransfer.types.includes('Fi
  * size and created date, Download and Close; the body by file kind (pdf, image, video, audio,
  * text; office files and others offer a download). Shared with the category document lists.
  * Mount it with `key={document.file_path}` when switching documents. Given the document's id,
- * further tabs show its earlier Versions (downloadable, restorable) and its History (every
- * change the database recorded). A new version of the file can be chosen there, or dropped
- * onto the preview (issue 25).
+ * further tabs show its earlier Versions (downloadable, restorable), its History (every
+ * change the database recorded) and its share links (Share). A new version of the file can be
+ * chosen there, or dropped onto the preview (issue 25).
  */
 export function DocumentPreviewModal({ document: given, onClose }: DocumentPreviewModalProps) {
   const [tab, setTab] = useState<Tab>('preview');
@@ -165,6 +172,10 @@ export function DocumentPreviewModal({ document: given, onClose }: DocumentPrevi
           <Tabs label="Document" tabs={TABS} selected={tab} onSelect={setTab}>
             {tab === 'history' ? (
               <DocumentHistory documentId={document.id} />
+            ) : tab === 'share' ? (
+              <Suspense fallback={<Spinner />}>
+                <ShareLinksTab documentId={document.id} />
+              </Suspense>
             ) : tab === 'versions' ? (
               <DocumentVersionsTab
                 document={{

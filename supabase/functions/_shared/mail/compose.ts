@@ -2,6 +2,7 @@ import type { StoredMessage, MailLink } from './message.ts';
 import { composeDocuments } from './compose-documents.ts';
 import { composeInvitation } from './compose-invitation.ts';
 import { composeReminders } from './compose-reminders.ts';
+import { composeRequest } from './compose-request.ts';
 
 /** The parts of a message as delivered: plain text, HTML, and the links it carries. */
 export interface ComposedMessage {
@@ -26,6 +27,8 @@ export function composeMessage(message: StoredMessage, options: ComposeOptions):
       return composeInvitation(message, options);
     case 'reminders':
       return composeReminders(message, options);
+    case 'document_request':
+      return composeRequest(message, options);
   }
 }
 
