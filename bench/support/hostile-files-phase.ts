@@ -29,6 +29,8 @@ export interface PhaseMember {
 export interface PhaseMeasures {
   config: number[];
   read: number[];
+  /** The other organisation's requests that did not succeed. */
+  failures: string[];
 }
 
 /** Every process whose ancestors include `root`, and `root` itself. */
@@ -170,7 +172,8 @@ export async function hostileFilesPhase(options: {
     !Number.isNaN(victimReadyMs) &&
     peak <= BUDGET_BYTES &&
     configP99 < 50 &&
-    readTarget;
+    readTarget &&
+    busy.failures.length === 0;
   const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
   const p = (values: number[]) =>
     `p50 ${fmt(percentile(values, 50))}, p99 ${fmt(percentile(values, 99))} (${values.length} requests)`;
@@ -184,6 +187,7 @@ export async function hostileFilesPhase(options: {
       `    /config.json during extraction:             ${p(busy.config)}   (target p99 < 50 ms)`,
       `    other organisation's read during extraction: ${p(busy.read)}   ` +
         (options.label === 'PGlite' ? '(target p99 < 1 s)' : '(target ≤ 2 × idle p99)'),
+      `    the other organisation's failed requests during extraction: ${busy.failures.length}`,
       `    peak resident memory of the server's process tree: ${(peak / 1024 ** 2).toFixed(0)} MiB (budget ${BUDGET_BYTES / 1024 ** 2} MiB)`,
       `    ${pass ? 'target met' : 'TARGET MISSED'}`,
     ],
