@@ -7,23 +7,12 @@
 export const MANIFEST_FORMAT = 'steward-organization-export';
 export const MANIFEST_VERSION = 1;
 
-/** The specification's 14 categories (the documents table's check constraint). */
-export const CATEGORIES = [
-  'HR',
-  'Accounting',
-  'Branding',
-  'Social Media',
-  'Communications',
-  'Volunteer/People Management',
-  'Streaming: Video & Podcast',
-  'Reports',
-  'Governance',
-  'Legal',
-  'Funding',
-  'Financial',
-  'Operations',
-  'Other',
-] as const;
+/** A category's name as `document_categories` holds it: trimmed, 1 to 100 characters. */
+function isCategoryName(value: unknown): value is string {
+  return (
+    typeof value === 'string' && value.length >= 1 && value.length <= 100 && !/^\s|\s$/.test(value)
+  );
+}
 
 export interface ManifestPerson {
   id: string;
@@ -201,8 +190,7 @@ export function importDocuments(
     const { name, category, expiry_date, tags, description, file, content_type, responsible } =
       item;
     if (typeof name !== 'string' || name.trim().length < 1 || name.length > 500) return bad('name');
-    if (typeof category !== 'string' || !(CATEGORIES as readonly string[]).includes(category))
-      return bad('category');
+    if (!isCategoryName(category)) return bad('category');
     if (
       expiry_date !== null &&
       (typeof expiry_date !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(expiry_date))

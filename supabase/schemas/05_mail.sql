@@ -424,9 +424,9 @@ create type public.mail_result as (
   status text
 );
 
--- A member e-mails documents of their organisation, as attachments or as signed links (valid
--- for the installation's longest signed link, and only while the sender stays an active
--- member). Replaces the specification's simulated sending. Trashed documents are not found.
+-- A member (not a Viewer) e-mails documents of their organisation that they may view, as
+-- attachments or as signed links (valid for the installation's longest signed link, and only
+-- while the sender stays an active member who may view them). Replaces the specification's simulated sending. Trashed documents are not found.
 create function public.send_documents_email(
   recipients text[],
   subject text,
@@ -453,6 +453,10 @@ declare
 begin
   if _me.organization_id is null or not _me.is_active then
     raise exception 'No organization found';
+  end if;
+  -- A Viewer changes nothing and sends nothing through the installation's mail.
+  if private.role_rank(_me.role) < private.role_rank('user') then
+    raise exception 'Viewers cannot send documents by e-mail' using errcode = '42501';
   end if;
   select * into _organization from public.organizations o where o.id = _me.organization_id;
 
@@ -496,7 +500,9 @@ begin
   into _found, _documents
   from public.documents d
   where d.id = any (_ids) and d.organization_id = _me.organization_id
-    and d.deleted_at is null;
+    and d.deleted_at is null
+    -- Only what the sender may view (issue 23): any other answers as a document not found.
+    and private.member_may_view_document(_me.id, d.id);
   if _found <> cardinality(_ids) then
     raise exception 'Document not found';
   end if;
