@@ -13,7 +13,7 @@
  *     layer, and of a scanned PDF read by OCR.
  * Documents are seeded with service-role bulk inserts (rows only); their text is written in one
  * statement per organisation (about 60 words each from a vocabulary, and the searched word in
- * one document in a thousand), as the extraction job would record it. A quarter of them are in
+ * two documents in a thousand, one of them in HR), as the extraction job would record it. A quarter of them are in
  * HR, a restricted category (issue 23), and the member measured is a user in no group, who may
  * not view it: the list, the counts and the search leave that quarter out.
  *
@@ -146,7 +146,8 @@ async function seedOrganization(server: TestServer, count: number, label: string
               array_to_string(array(
                 select ($2::text[])[1 + abs(hashtext(document_id::text || g)) % cardinality($2::text[])]
                   from generate_series(1, 60) g), ' ')
-              || case when i % 1000 = 0 then ' ' || $3 else '' end as content
+              -- Twice in a thousand: once in HR (hidden from the member), once visible.
+              || case when i % 1000 in (0, 1) then ' ' || $3 else '' end as content
          from numbered
      )
      update public.document_texts t

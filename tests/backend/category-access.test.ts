@@ -635,18 +635,40 @@ describe('categories, groups and access per category', () => {
         );
         expect(row.status).toBe('ready');
         const file = await who.client.storage.from('exports').download(row.file_path);
-        const files = await unzip(new Uint8Array(await file.data!.arrayBuffer()));
-        return JSON.parse(files.get('manifest.json')!.toString('utf8')) as {
+        const zip = new Uint8Array(await file.data!.arrayBuffer());
+        const files = await unzip(zip);
+        const manifest = JSON.parse(files.get('manifest.json')!.toString('utf8')) as {
           documents: { name: string; category: string }[];
-          history: { subject: string | null }[];
         };
+        return { zip, manifest };
       };
-      const byAdmin = await exportAs(admin);
+      const byAdmin = (await exportAs(admin)).manifest;
       expect(byAdmin.documents.map((d) => d.name)).not.toContain('Payroll 2027.txt');
       expect(JSON.stringify(byAdmin)).not.toContain('Payroll 2027');
       const byMaster = await exportAs(church.master);
-      expect(byMaster.documents.map((d) => d.name)).toContain('Payroll 2027.txt');
-      expect(byMaster.documents.map((d) => d.category)).toContain('Music ministry');
+      expect(byMaster.manifest.documents.map((d) => d.name)).toContain('Payroll 2027.txt');
+      expect(byMaster.manifest.documents.map((d) => d.category)).toContain('Music ministry');
+
+      // Imported into another organisation, the documents keep their categories: the one it
+      // lacked is added.
+      const name = `${other.id}/church.zip`;
+      unwrap(
+        await other.master.client.storage
+          .from('imports')
+          .upload(name, byMaster.zip, { contentType: 'application/zip' }),
+        'upload import',
+      );
+      unwrap(
+        await other.master.client.rpc('start_organization_import', { file_path: name }),
+        'start_organization_import',
+      );
+      await server.jobs.runDue();
+      const imported = unwrap(
+        await other.master.client.from('documents').select('name, category').order('name'),
+        'imported documents',
+      ) as { name: string; category: string }[];
+      expect(imported).toContainEqual({ name: 'Anthem.txt', category: 'Music ministry' });
+      expect((await categories(other.master)).map((c) => c.name)).toContain('Music ministry');
     });
   });
 });
