@@ -171,6 +171,17 @@ export async function readExportContents(
     }
   }
 
+  const categories = (
+    await tx.query<{ name: string; restricted: boolean }>(
+      `select c.name, c.restricted from public.document_categories c
+        where c.organization_id = $1
+          and exists (select 1 from public.documents d
+                       where d.organization_id = c.organization_id and d.category = c.name
+                         and d.deleted_at is null and d.category <> all ($2::text[]))
+        order by c.position, c.name`,
+      [organizationId, hidden],
+    )
+  ).rows;
   const files: ExportContents['files'] = [];
   const manifestDocuments: ManifestDocument[] = documents.map((d) => {
     const documentVersions = versionsOf.get(d.id) ?? [];
@@ -221,6 +232,7 @@ export async function readExportContents(
       include_versions: options.includeVersions,
       documents: manifestDocuments,
       history: organizationHistory,
+      categories,
     },
     files,
   };

@@ -77,6 +77,10 @@ export interface Manifest {
   /** The organisation's history not about one document (members, settings…), oldest first;
    * each document's own entries are in its `history`. */
   history: ManifestHistoryEntry[];
+  /** The categories of the documents exported, in the organisation's order, and whether each
+   * is restricted (issue 23; its rules name the organisation's own groups and stay behind).
+   * Absent from exports made before. */
+  categories?: { name: string; restricted: boolean }[];
 }
 
 const CSV_COLUMNS = [
@@ -158,6 +162,9 @@ export interface ImportDocument {
   responsible_email: string | null;
   /** The entry of the ZIP that holds its file. */
   file: string;
+  /** Its category was restricted where it was exported (a category the organisation imported
+   * into lacks is then added restricted: only its master admins see it until they grant it). */
+  category_restricted: boolean;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -181,6 +188,11 @@ export function importDocuments(
   if (manifest.documents.length > maxDocuments) {
     return { refused: `The manifest.json of this ZIP lists more than ${maxDocuments} documents` };
   }
+  const restricted = new Set(
+    (Array.isArray(manifest.categories) ? manifest.categories : [])
+      .filter((c): c is { name: string; restricted: true } => isObject(c) && c.restricted === true)
+      .map((c) => c.name),
+  );
   const documents: ImportDocument[] = [];
   for (const [index, item] of manifest.documents.entries()) {
     const bad = (what: string) => ({
@@ -212,6 +224,7 @@ export function importDocuments(
     documents.push({
       name,
       category,
+      category_restricted: restricted.has(category),
       expiry_date,
       tags,
       description,

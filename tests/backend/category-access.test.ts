@@ -642,6 +642,25 @@ describe('categories, groups and access per category', () => {
         };
         return { zip, manifest };
       };
+      // A restricted category of the church's own, unknown to the other organisation.
+      const pastoral = unwrap(
+        await church.master.client.rpc('create_document_category', { name: 'Pastoral notes' }),
+        'create Pastoral notes',
+      ) as string;
+      await uploadDocument(church.master, church.id, {
+        name: 'Visit notes.txt',
+        bytes: 'Visited on Tuesday',
+        contentType: 'text/plain;charset=UTF-8',
+        category: 'Pastoral notes',
+      });
+      unwrap(
+        await church.master.client.rpc('set_category_access', {
+          category_id: pastoral,
+          restricted: true,
+          rules: [],
+        }),
+        'restrict Pastoral notes',
+      );
       const byAdmin = (await exportAs(admin)).manifest;
       expect(byAdmin.documents.map((d) => d.name)).not.toContain('Payroll 2027.txt');
       expect(JSON.stringify(byAdmin)).not.toContain('Payroll 2027');
@@ -668,7 +687,11 @@ describe('categories, groups and access per category', () => {
         'imported documents',
       ) as { name: string; category: string }[];
       expect(imported).toContainEqual({ name: 'Anthem.txt', category: 'Music ministry' });
-      expect((await categories(other.master)).map((c) => c.name)).toContain('Music ministry');
+      const added = await categories(other.master);
+      expect(added.find((c) => c.name === 'Music ministry')?.restricted).toBe(false);
+      // Restricted where it came from: restricted here too, for the master admin to grant.
+      expect(added.find((c) => c.name === 'Pastoral notes')?.restricted).toBe(true);
+      expect(imported).toContainEqual({ name: 'Visit notes.txt', category: 'Pastoral notes' });
     });
   });
 });
