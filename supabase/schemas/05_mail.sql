@@ -400,6 +400,34 @@ create trigger jobs_take_mail_allowance
   when (new.kind in ('mail.deliver', 'auth.mail'))
   execute function private.take_mail_allowance_for_job();
 
+-- Whether a message names a document of one of `categories`: the documents it carries or links, or the
+-- documents a reminder digest lists (issue 23). The Outbox policy asks it only when some
+-- category is hidden from the admin reading.
+create function private.message_names_documents_in(attachments jsonb, content jsonb, categories text[])
+returns boolean
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  return exists (
+    select 1 from public.documents d
+     where d.category = any (categories)
+       and d.id in (select (x ->> 'document_id')::uuid
+                      from jsonb_array_elements(
+                             case when jsonb_typeof(attachments) = 'array' then attachments
+                                  else '[]'::jsonb end) x
+                     where x ->> 'document_id' ~ '^[0-9a-fA-F-]{36}$'
+                    union all
+                    select (x ->> 'id')::uuid
+                      from jsonb_array_elements(
+                             case when jsonb_typeof(content -> 'items') = 'array'
+                                  then content -> 'items' else '[]'::jsonb end) x
+                     where x ->> 'id' ~ '^[0-9a-fA-F-]{36}$'));
+end
+$$;
+
 -- ============================================================================================
 -- Policies
 -- ============================================================================================
@@ -408,9 +436,16 @@ alter table public.outbox_messages enable row level security;
 -- None on the allowances: only the functions above read and write them.
 alter table private.mail_allowances enable row level security;
 
+-- But not a message about a document the admin may not view (its names, and the links a
+-- member sent, which open as that member).
 create policy "admins read their organisation's outbox"
   on public.outbox_messages for select to authenticated
-  using (organization_id = (select private.caller_organization_id('admin')));
+  using (
+    organization_id = (select private.caller_organization_id('admin'))
+    and ((select private.caller_hidden_categories()) = '{}'
+         or not private.message_names_documents_in(attachments, content,
+                                                    (select private.caller_hidden_categories())))
+  );
 
 -- No insert, update or delete policies: messages are written by the functions below and the
 -- server's delivery job only.
@@ -575,6 +610,10 @@ revoke all on public.outbox_messages from anon, authenticated;
 grant select on public.outbox_messages to authenticated;
 
 revoke all on function private.is_email_address(text) from public, anon, authenticated;
+revoke all on function private.message_names_documents_in(jsonb, jsonb, text[])
+  from public, anon, authenticated;
+-- The Outbox policy calls it as the signed-in role.
+grant execute on function private.message_names_documents_in(jsonb, jsonb, text[]) to authenticated;
 revoke all on function private.queue_mail(uuid, text, text[], text, jsonb, jsonb, uuid, text)
   from public, anon, authenticated;
 revoke all on function private.display_name(public.user_profiles) from public, anon, authenticated;

@@ -578,6 +578,17 @@ describe('categories, groups and access per category', () => {
         'Viewers cannot send documents by e-mail',
       );
       expect((await send(staff, [payroll.id])).error).toBeNull();
+      // The Outbox keeps that message (its name, and a link that opens as Staff) from an admin
+      // who may not view the payroll file; the master admin reads it.
+      const outbox = async (who: Person) =>
+        (
+          unwrap(
+            await who.client.from('outbox_messages').select('subject, attachments'),
+            'outbox',
+          ) as { attachments: { document_id: string }[] }[]
+        ).flatMap((m) => m.attachments.map((a) => a.document_id));
+      expect(await outbox(admin)).not.toContain(payroll.id);
+      expect(await outbox(church.master)).toContain(payroll.id);
     });
 
     it('shows in a calendar feed only what its member may view', async () => {

@@ -184,6 +184,7 @@ describe('security rules in the catalogue', () => {
       'document_category',
       'document_file_held',
       'file_in_categories',
+      'message_names_documents_in',
       'second_factor_checked',
     ]);
     const usage = await rows<{ anon: boolean; authenticated: boolean }>(
