@@ -171,6 +171,17 @@ async function buildAccessWorld(server: TestServer, world: World): Promise<Acces
       'deactivate_user',
     );
     unwrap(await master.client.storage.from('documents').download(next), 'download');
+    // A message about it in the Outbox (no SMTP here), sent by the master admin.
+    unwrap(
+      await master.client.rpc('send_documents_email', {
+        recipients: ['auditor@example.org'],
+        subject: 'The log',
+        message: null,
+        document_ids: [uploaded.id],
+        as_links: true,
+      }),
+      'send_documents_email',
+    );
     const { rows } = await server.db.query<{ content_sha256: string }>(
       `select content_sha256 from public.documents where id = $1`,
       [uploaded.id],
@@ -374,6 +385,23 @@ export function categoryAccessCases(server: TestServer, world: World): Case[] {
             as_links: true,
           });
           return found(answer, answer.error === null);
+        },
+      );
+
+      add(
+        'table outbox_messages',
+        'reads the e-mail about',
+        allowedIf(canView && (who.role === 'admin' || who.role === 'master_admin')),
+        async (a, w) => {
+          const answer = await a.client.from('outbox_messages').select('attachments');
+          return found(
+            answer,
+            rowsOf(answer).some((row) =>
+              (row.attachments as { document_id: string }[]).some(
+                (item) => item.document_id === w.documents[target].id,
+              ),
+            ),
+          );
         },
       );
 
