@@ -13,7 +13,9 @@
  *     layer, and of a scanned PDF read by OCR.
  * Documents are seeded with service-role bulk inserts (rows only); their text is written in one
  * statement per organisation (about 60 words each from a vocabulary, and the searched word in
- * one document in a thousand), as the extraction job would record it.
+ * two documents in a thousand, one of them in HR), as the extraction job would record it. A quarter of them are in
+ * HR, a restricted category (issue 23), and the member measured is a user in no group, who may
+ * not view it: the list, the counts and the search leave that quarter out.
  *
  * `npx tsx bench/document-search.bench.ts` runs it alone; `run()` is what bench/run.ts calls.
  * BENCH_SEARCH_SIZES="100,100000" and BENCH_SEARCH_RLS="10x10000" change the sizes.
@@ -113,7 +115,9 @@ async function seedOrganization(server: TestServer, count: number, label: string
       return {
         organization_id: organizationId,
         name: `${VOCABULARY[i % VOCABULARY.length]} ${VOCABULARY[(i * 7) % VOCABULARY.length]} ${i}.pdf`,
-        category: DOCUMENT_CATEGORIES[i % DOCUMENT_CATEGORIES.length]!,
+        // A quarter in HR (restricted below), the rest spread over the other categories.
+        category:
+          i % 4 === 0 ? 'HR' : DOCUMENT_CATEGORIES[1 + (i % (DOCUMENT_CATEGORIES.length - 1))]!,
         size: 1024 + ((i * 7919) % 5_000_000),
         tags: i % 2 ? ['bench', `batch-${Math.floor(i / 1000)}`] : ['bench'],
         expiry_date:
@@ -143,7 +147,8 @@ async function seedOrganization(server: TestServer, count: number, label: string
               array_to_string(array(
                 select ($2::text[])[1 + abs(hashtext(document_id::text || g)) % cardinality($2::text[])]
                   from generate_series(1, 60) g), ' ')
-              || case when i % 1000 = 0 then ' ' || $3 else '' end as content
+              -- Twice in a thousand: once in HR (hidden from the member), once visible.
+              || case when i % 1000 in (0, 1) then ' ' || $3 else '' end as content
          from numbered
      )
      update public.document_texts t
@@ -153,12 +158,26 @@ async function seedOrganization(server: TestServer, count: number, label: string
        from texts x where x.document_id = t.document_id`,
     [organizationId, VOCABULARY, WORD],
   );
+  await server.db.query(
+    `update public.document_categories set restricted = true
+      where organization_id = $1 and name = 'HR'`,
+    [organizationId],
+  );
   await server.db.query('analyze public.documents');
   await server.db.query('analyze public.document_texts');
-  const signedIn = client(server, server.keys.anonKey);
-  const signIn = await signedIn.auth.signInWithPassword({ email, password: PASSWORD });
+  // The member measured: a user of the organisation in no group, who may not view HR.
+  const reader = client(server, server.keys.anonKey);
+  const readerEmail = `reader-${email}`;
+  const readerSignUp = await reader.auth.signUp({ email: readerEmail, password: PASSWORD });
+  if (readerSignUp.error || !readerSignUp.data.user)
+    throw readerSignUp.error ?? new Error('no user');
+  await server.db.query(
+    `update public.user_profiles set organization_id = $2, role = 'user' where id = $1`,
+    [readerSignUp.data.user.id, organizationId],
+  );
+  const signIn = await reader.auth.signInWithPassword({ email: readerEmail, password: PASSWORD });
   if (signIn.error) throw signIn.error;
-  return signedIn;
+  return reader;
 }
 
 interface Timing {

@@ -9,6 +9,7 @@ import { bucketParam, objectParams } from './params.ts';
 import type { ObjectRow } from './queries.ts';
 import { findBucket, findObject } from './queries.ts';
 import { storableName, stringList } from './request-fields.ts';
+import { recordDocumentLooks } from './document-looks.ts';
 import type { StorageScope } from './scope.ts';
 import { optionalCaller, requireCaller, runAsCaller, signedUrlScope } from './scope.ts';
 import { serveObject } from './serve.ts';
@@ -75,6 +76,7 @@ export function objectReadRoutes(services: StorageServices): Hono<ApiEnv> {
       );
       return new Set(rows.map((row) => row.name));
     });
+    await recordDocumentLooks(db, scope, bucketId, [...found], 'viewed');
     return c.json(
       paths.map((path, index) => {
         const name = names[index];
@@ -109,6 +111,7 @@ export function objectReadRoutes(services: StorageServices): Hono<ApiEnv> {
     if (body.transform !== undefined) throw storageErrors.featureNotEnabled('imageTransformation');
     const row = await runAsCaller(db, scope, (tx) => findObject(tx, bucketId, name));
     if (!row) throw storageErrors.noSuchKey();
+    await recordDocumentLooks(db, scope, bucketId, [name], 'viewed');
     return c.json({
       signedURL: signedObjectUrl(
         services.urlSigningKey,
@@ -129,9 +132,14 @@ export function objectReadRoutes(services: StorageServices): Hono<ApiEnv> {
       throw storageErrors.invalidRequest("querystring must have required property 'token'");
     const signer = verifySignedObjectUrl(services.urlSigningKey, token, bucketId, name);
     const scope = signedUrlScope(c, signer, 'storage.object.get_signed');
-    const row = await inUserLane(signer.sub, () =>
-      runAsCaller(db, scope, (tx) => findObject(tx, bucketId, name)),
-    );
+    // In the signer's lane, with the record of the look (it reads as the signer's request).
+    const row = await inUserLane(signer.sub, async () => {
+      const found = await runAsCaller(db, scope, (tx) => findObject(tx, bucketId, name));
+      if (found && c.req.method === 'GET') {
+        await recordDocumentLooks(db, scope, bucketId, [name], 'viewed');
+      }
+      return found;
+    });
     if (!row) throw storageErrors.noSuchKey();
     return serve(c, row);
   });
@@ -170,7 +178,10 @@ export function objectReadRoutes(services: StorageServices): Hono<ApiEnv> {
   app.get('/object/authenticated/:bucket/*', async (c) => {
     const scope = requireCaller(c, 'storage.object.get_authenticated');
     const { bucketId, name } = objectParams(c);
-    return serve(c, await readableObject(scope, bucketId, name));
+    const row = await readableObject(scope, bucketId, name);
+    if (c.req.method === 'GET')
+      await recordDocumentLooks(db, scope, bucketId, [name], 'downloaded');
+    return serve(c, row);
   });
 
   // Without a valid token this serves public buckets only (the storage server's
@@ -178,7 +189,11 @@ export function objectReadRoutes(services: StorageServices): Hono<ApiEnv> {
   app.get('/object/:bucket/*', async (c) => {
     const scope = optionalCaller(c, 'storage.object.get_authenticated');
     const { bucketId, name } = objectParams(c);
-    return serve(c, await readableObject(scope, bucketId, name));
+    const row = await readableObject(scope, bucketId, name);
+    if (scope && c.req.method === 'GET') {
+      await recordDocumentLooks(db, scope, bucketId, [name], 'downloaded');
+    }
+    return serve(c, row);
   });
 
   return app;

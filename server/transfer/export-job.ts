@@ -70,6 +70,7 @@ export function exportJob(options: ExportJobOptions): JobKind {
         const contents = await db.transaction(async (tx) => {
           await tx.query('set transaction isolation level repeatable read');
           return readExportContents(tx, row.organization_id, {
+            requestedBy: row.requested_by,
             includeVersions: row.include_versions,
             exportedAt: clock.now(),
           });

@@ -78,12 +78,15 @@ interface HistoryRow extends ManifestHistoryEntry {
 /**
  * Everything an export of `organizationId` holds, read in one repeatable-read snapshot: its
  * documents outside the trash with every property, tag, expiry date, uploader and responsible
- * member, their earlier versions (when asked), and the organisation's history, oldest first.
+ * member, their earlier versions (when asked), and the organisation's history, oldest first;
+ * of the documents, only those the admin who asked (`requestedBy`) may view now (issue 23):
+ * the documents of a restricted category the admin may not view, their versions and their
+ * history stay out (all restricted ones when the admin is no longer an active member).
  */
 export async function readExportContents(
   tx: Queryable,
   organizationId: string,
-  options: { includeVersions: boolean; exportedAt: Date },
+  options: { requestedBy: string | null; includeVersions: boolean; exportedAt: Date },
 ): Promise<ExportContents> {
   const organization = (
     await tx.query<{ id: string; name: string }>(
@@ -92,6 +95,16 @@ export async function readExportContents(
     )
   ).rows[0];
   if (!organization) throw new Error('the organisation no longer exists');
+  const hidden = (
+    await tx.query<{ names: string[] }>(
+      `select coalesce(array_agg(c.name), '{}') as names
+         from public.document_categories c
+        where c.organization_id = $1 and c.restricted
+          and not exists (select 1 from private.member_category_access($2) a
+                           where a.id = c.id and a.can_view)`,
+      [organizationId, options.requestedBy],
+    )
+  ).rows[0]!.names;
   const documents = (
     await tx.query<DocumentRow>(
       `select d.id, d.name, d.category, d.expiry_date::text as expiry_date, d.tags, d.description,
@@ -108,9 +121,9 @@ export async function readExportContents(
        left join storage.objects o on o.bucket_id = 'documents' and o.name = d.file_path
        left join public.user_profiles u on u.id = d.uploaded_by
        left join public.user_profiles r on r.id = d.responsible_id
-       where d.organization_id = $1 and d.deleted_at is null
+       where d.organization_id = $1 and d.deleted_at is null and d.category <> all ($2::text[])
        order by d.category, d.name, d.id`,
-      [organizationId],
+      [organizationId, hidden],
     )
   ).rows;
   // Versions are always listed; their files are in the ZIP only when asked for.
@@ -124,21 +137,24 @@ export async function readExportContents(
                   (extract(epoch from v.uploaded_at) * 1000)::bigint as mtime
            from public.document_versions v
            join public.documents d on d.id = v.document_id and d.deleted_at is null
+             and d.category <> all ($2::text[])
            left join storage.objects o on o.bucket_id = 'documents' and o.name = v.file_path
            left join public.user_profiles u on u.id = v.uploaded_by
            left join public.user_profiles r on r.id = v.replaced_by
            where v.organization_id = $1
            order by v.document_id, v.version_number`,
-      [organizationId],
+      [organizationId, hidden],
     )
   ).rows;
   const history = (
     await tx.query<HistoryRow>(
       `select id, ${isoTimestamp('occurred_at')} as occurred_at, actor_name as actor, kind,
               document_id, subject, details
-       from public.activity_log where organization_id = $1
+       from public.activity_log l where organization_id = $1
+         and (document_id is null or cardinality($2::text[]) = 0
+              or coalesce(private.document_category(document_id) <> all ($2::text[]), true))
        order by occurred_at, id`,
-      [organizationId],
+      [organizationId, hidden],
     )
   ).rows;
 
@@ -155,6 +171,17 @@ export async function readExportContents(
     }
   }
 
+  const categories = (
+    await tx.query<{ name: string; restricted: boolean }>(
+      `select c.name, c.restricted from public.document_categories c
+        where c.organization_id = $1
+          and exists (select 1 from public.documents d
+                       where d.organization_id = c.organization_id and d.category = c.name
+                         and d.deleted_at is null and d.category <> all ($2::text[]))
+        order by c.position, c.name`,
+      [organizationId, hidden],
+    )
+  ).rows;
   const files: ExportContents['files'] = [];
   const manifestDocuments: ManifestDocument[] = documents.map((d) => {
     const documentVersions = versionsOf.get(d.id) ?? [];
@@ -205,6 +232,7 @@ export async function readExportContents(
       include_versions: options.includeVersions,
       documents: manifestDocuments,
       history: organizationHistory,
+      categories,
     },
     files,
   };

@@ -148,6 +148,7 @@ async function addDocuments(
     version: document.stored.version,
     name: document.name,
     category: document.category,
+    category_restricted: document.category_restricted,
     expiry_date: document.expiry_date,
     tags: document.tags,
     description: document.description,

@@ -7,23 +7,12 @@
 export const MANIFEST_FORMAT = 'steward-organization-export';
 export const MANIFEST_VERSION = 1;
 
-/** The specification's 14 categories (the documents table's check constraint). */
-export const CATEGORIES = [
-  'HR',
-  'Accounting',
-  'Branding',
-  'Social Media',
-  'Communications',
-  'Volunteer/People Management',
-  'Streaming: Video & Podcast',
-  'Reports',
-  'Governance',
-  'Legal',
-  'Funding',
-  'Financial',
-  'Operations',
-  'Other',
-] as const;
+/** A category's name as `document_categories` holds it: trimmed, 1 to 100 characters. */
+function isCategoryName(value: unknown): value is string {
+  return (
+    typeof value === 'string' && value.length >= 1 && value.length <= 100 && !/^\s|\s$/.test(value)
+  );
+}
 
 export interface ManifestPerson {
   id: string;
@@ -88,6 +77,10 @@ export interface Manifest {
   /** The organisation's history not about one document (members, settings…), oldest first;
    * each document's own entries are in its `history`. */
   history: ManifestHistoryEntry[];
+  /** The categories of the documents exported, in the organisation's order, and whether each
+   * is restricted (issue 23; its rules name the organisation's own groups and stay behind).
+   * Absent from exports made before. */
+  categories?: { name: string; restricted: boolean }[];
 }
 
 const CSV_COLUMNS = [
@@ -169,6 +162,9 @@ export interface ImportDocument {
   responsible_email: string | null;
   /** The entry of the ZIP that holds its file. */
   file: string;
+  /** Its category was restricted where it was exported (a category the organisation imported
+   * into lacks is then added restricted: only its master admins see it until they grant it). */
+  category_restricted: boolean;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -192,6 +188,11 @@ export function importDocuments(
   if (manifest.documents.length > maxDocuments) {
     return { refused: `The manifest.json of this ZIP lists more than ${maxDocuments} documents` };
   }
+  const restricted = new Set(
+    (Array.isArray(manifest.categories) ? manifest.categories : [])
+      .filter((c): c is { name: string; restricted: true } => isObject(c) && c.restricted === true)
+      .map((c) => c.name),
+  );
   const documents: ImportDocument[] = [];
   for (const [index, item] of manifest.documents.entries()) {
     const bad = (what: string) => ({
@@ -201,8 +202,7 @@ export function importDocuments(
     const { name, category, expiry_date, tags, description, file, content_type, responsible } =
       item;
     if (typeof name !== 'string' || name.trim().length < 1 || name.length > 500) return bad('name');
-    if (typeof category !== 'string' || !(CATEGORIES as readonly string[]).includes(category))
-      return bad('category');
+    if (!isCategoryName(category)) return bad('category');
     if (
       expiry_date !== null &&
       (typeof expiry_date !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(expiry_date))
@@ -224,6 +224,7 @@ export function importDocuments(
     documents.push({
       name,
       category,
+      category_restricted: restricted.has(category),
       expiry_date,
       tags,
       description,

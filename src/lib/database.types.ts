@@ -101,6 +101,52 @@ export type Database = {
           },
         ];
       };
+      category_access: {
+        Row: {
+          access: Database['public']['Enums']['category_access_access'];
+          category_id: string;
+          group_id: string | null;
+          id: string;
+          organization_id: string;
+          role: Database['public']['Enums']['category_access_role'] | null;
+        };
+        Insert: {
+          access: Database['public']['Enums']['category_access_access'];
+          category_id: string;
+          group_id?: string | null;
+          id?: string;
+          organization_id: string;
+          role?: Database['public']['Enums']['category_access_role'] | null;
+        };
+        Update: {
+          access?: Database['public']['Enums']['category_access_access'];
+          category_id?: string;
+          group_id?: string | null;
+          id?: string;
+          organization_id?: string;
+          role?: Database['public']['Enums']['category_access_role'] | null;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'category_access_category_id_fkey';
+            columns: ['category_id'];
+            referencedRelation: 'document_categories';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'category_access_group_id_fkey';
+            columns: ['group_id'];
+            referencedRelation: 'member_groups';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'category_access_organization_id_fkey';
+            columns: ['organization_id'];
+            referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
       corporate_status: {
         Row: {
           annual_report_status:
@@ -190,6 +236,46 @@ export type Database = {
         Relationships: [
           {
             foreignKeyName: 'custom_integrations_organization_id_fkey';
+            columns: ['organization_id'];
+            referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      document_categories: {
+        Row: {
+          created_at: string;
+          id: string;
+          name: string;
+          organization_id: string;
+          position: number;
+          restricted: boolean;
+          retired_at: string | null;
+          updated_at: string;
+        };
+        Insert: {
+          created_at?: string;
+          id?: string;
+          name: string;
+          organization_id: string;
+          position?: number;
+          restricted?: boolean;
+          retired_at?: string | null;
+          updated_at?: string;
+        };
+        Update: {
+          created_at?: string;
+          id?: string;
+          name?: string;
+          organization_id?: string;
+          position?: number;
+          restricted?: boolean;
+          retired_at?: string | null;
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'document_categories_organization_id_fkey';
             columns: ['organization_id'];
             referencedRelation: 'organizations';
             referencedColumns: ['id'];
@@ -478,7 +564,7 @@ export type Database = {
       };
       documents: {
         Row: {
-          category: Database['public']['Enums']['documents_category'];
+          category: string;
           content_sha256: string | null;
           created_at: string;
           deleted_at: string | null;
@@ -500,7 +586,7 @@ export type Database = {
           uploaded_by: string | null;
         };
         Insert: {
-          category: Database['public']['Enums']['documents_category'];
+          category: string;
           content_sha256?: string | null;
           created_at?: string;
           deleted_at?: string | null;
@@ -522,7 +608,7 @@ export type Database = {
           uploaded_by?: string | null;
         };
         Update: {
-          category?: Database['public']['Enums']['documents_category'];
+          category?: string;
           content_sha256?: string | null;
           created_at?: string;
           deleted_at?: string | null;
@@ -544,6 +630,12 @@ export type Database = {
           uploaded_by?: string | null;
         };
         Relationships: [
+          {
+            foreignKeyName: 'documents_category_fkey';
+            columns: ['organization_id', 'category'];
+            referencedRelation: 'document_categories';
+            referencedColumns: ['organization_id', 'name'];
+          },
           {
             foreignKeyName: 'documents_deleted_by_fkey';
             columns: ['deleted_by'];
@@ -656,6 +748,74 @@ export type Database = {
         Relationships: [
           {
             foreignKeyName: 'integration_customizations_organization_id_fkey';
+            columns: ['organization_id'];
+            referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      member_group_members: {
+        Row: {
+          added_at: string;
+          group_id: string;
+          organization_id: string;
+          user_id: string;
+        };
+        Insert: {
+          added_at?: string;
+          group_id: string;
+          organization_id: string;
+          user_id: string;
+        };
+        Update: {
+          added_at?: string;
+          group_id?: string;
+          organization_id?: string;
+          user_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'member_group_members_group_id_fkey';
+            columns: ['group_id'];
+            referencedRelation: 'member_groups';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'member_group_members_organization_id_fkey';
+            columns: ['organization_id'];
+            referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'member_group_members_user_id_fkey';
+            columns: ['user_id'];
+            referencedRelation: 'user_profiles';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      member_groups: {
+        Row: {
+          created_at: string;
+          id: string;
+          name: string;
+          organization_id: string;
+        };
+        Insert: {
+          created_at?: string;
+          id?: string;
+          name: string;
+          organization_id: string;
+        };
+        Update: {
+          created_at?: string;
+          id?: string;
+          name?: string;
+          organization_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'member_groups_organization_id_fkey';
             columns: ['organization_id'];
             referencedRelation: 'organizations';
             referencedColumns: ['id'];
@@ -1327,6 +1487,7 @@ export type Database = {
           isSetofReturn: false;
         };
       };
+      create_document_category: { Args: { name: string }; Returns: string };
       create_document_request: {
         Args: {
           ask_for_renewal: boolean;
@@ -1346,6 +1507,7 @@ export type Database = {
           isSetofReturn: true;
         };
       };
+      create_member_group: { Args: { name: string }; Returns: string };
       create_organization: {
         Args: { name: string };
         Returns: {
@@ -1365,6 +1527,7 @@ export type Database = {
       };
       deactivate_user: { Args: { user_id: string }; Returns: undefined };
       delete_documents: { Args: { document_ids: string[] }; Returns: number };
+      delete_member_group: { Args: { group_id: string }; Returns: undefined };
       disconnect_oauth_connection: { Args: { connection_id: string }; Returns: undefined };
       document_stats: {
         Args: Record<PropertyKey, never>;
@@ -1380,7 +1543,7 @@ export type Database = {
       find_duplicate_documents: {
         Args: { sha256: string };
         Returns: {
-          category: Database['public']['Enums']['documents_category'];
+          category: string;
           content_sha256: string | null;
           created_at: string;
           deleted_at: string | null;
@@ -1488,6 +1651,18 @@ export type Database = {
         Returns: number;
       };
       members_with_two_factor: { Args: Record<PropertyKey, never>; Returns: string[] };
+      my_document_categories: {
+        Args: Record<PropertyKey, never>;
+        Returns: {
+          can_edit: boolean;
+          can_view: boolean;
+          id: string;
+          name: string;
+          position: number;
+          restricted: boolean;
+          retired: boolean;
+        }[];
+      };
       organization_storage_usage: {
         Args: Record<PropertyKey, never>;
         Returns: Database['public']['CompositeTypes']['storage_usage_result'];
@@ -1505,10 +1680,15 @@ export type Database = {
         Returns: number;
       };
       remove_member_two_factor: { Args: { user_id: string }; Returns: number };
+      rename_document_category: {
+        Args: { category_id: string; new_name: string };
+        Returns: undefined;
+      };
+      rename_member_group: { Args: { group_id: string; new_name: string }; Returns: undefined };
       renew_document: {
         Args: { document_id: string; expiry_date: string; file_path: string };
         Returns: {
-          category: Database['public']['Enums']['documents_category'];
+          category: string;
           content_sha256: string | null;
           created_at: string;
           deleted_at: string | null;
@@ -1536,10 +1716,11 @@ export type Database = {
           isSetofReturn: false;
         };
       };
+      reorder_document_categories: { Args: { category_ids: string[] }; Returns: undefined };
       replace_document_file: {
         Args: { change?: string; document_id: string; file_path: string };
         Returns: {
-          category: Database['public']['Enums']['documents_category'];
+          category: string;
           content_sha256: string | null;
           created_at: string;
           deleted_at: string | null;
@@ -1580,7 +1761,7 @@ export type Database = {
       restore_document_version: {
         Args: { file_path: string; version_id: string };
         Returns: {
-          category: Database['public']['Enums']['documents_category'];
+          category: string;
           content_sha256: string | null;
           created_at: string;
           deleted_at: string | null;
@@ -1609,6 +1790,7 @@ export type Database = {
         };
       };
       restore_documents: { Args: { document_ids: string[] }; Returns: number };
+      retire_document_category: { Args: { category_id: string }; Returns: undefined };
       retry_outbox_message: {
         Args: { message_id: string };
         Returns: Database['public']['CompositeTypes']['mail_result'];
@@ -1671,6 +1853,10 @@ export type Database = {
         };
       };
       send_password_reset: { Args: { user_id: string }; Returns: string };
+      set_category_access: {
+        Args: { category_id: string; restricted: boolean; rules: Json };
+        Returns: undefined;
+      };
       set_documents_category: {
         Args: { document_ids: string[]; new_category: string };
         Returns: number;
@@ -1678,6 +1864,10 @@ export type Database = {
       set_documents_expiry: {
         Args: { document_ids: string[]; new_expiry_date: string };
         Returns: number;
+      };
+      set_member_group_members: {
+        Args: { group_id: string; user_ids: string[] };
+        Returns: undefined;
       };
       set_two_factor_requirement: { Args: { required: boolean }; Returns: undefined };
       start_organization_export: {
@@ -1725,10 +1915,13 @@ export type Database = {
         };
       };
       two_factor_status: { Args: Record<PropertyKey, never>; Returns: Json };
+      unretire_document_category: { Args: { category_id: string }; Returns: undefined };
       update_user_role: { Args: { new_role: string; user_id: string }; Returns: undefined };
     };
     Enums: {
       calendar_feeds_scope: 'all' | 'mine';
+      category_access_access: 'view' | 'edit';
+      category_access_role: 'viewer' | 'user' | 'admin' | 'master_admin';
       corporate_status_annual_report_status: 'Current' | 'Due Soon' | 'Overdue' | 'Unknown';
       corporate_status_entity_type:
         'Non-Profit Corporation' | 'Corporation' | 'LLC' | 'Partnership' | 'Other';
@@ -1776,21 +1969,6 @@ export type Database = {
       document_texts_state: 'pending' | 'ready' | 'failed' | 'unavailable';
       document_versions_change:
         'renewal' | 'file_replacement' | 'content_edit' | 'properties_edit' | 'version_restore';
-      documents_category:
-        | 'HR'
-        | 'Accounting'
-        | 'Branding'
-        | 'Social Media'
-        | 'Communications'
-        | 'Volunteer/People Management'
-        | 'Streaming: Video & Podcast'
-        | 'Reports'
-        | 'Governance'
-        | 'Legal'
-        | 'Funding'
-        | 'Financial'
-        | 'Operations'
-        | 'Other';
       documents_status: 'Active';
       integration_customizations_category:
         | 'HRIS'
@@ -1827,8 +2005,8 @@ export type Database = {
       outbox_messages_kind: 'documents' | 'invitation' | 'reminders' | 'document_request';
       outbox_messages_status: 'queued' | 'sent' | 'failed' | 'outbox';
       reminder_settings_recipients: 'responsible' | 'admins' | 'both';
-      user_invitations_role: 'user' | 'admin';
-      user_profiles_role: 'user' | 'admin' | 'master_admin';
+      user_invitations_role: 'viewer' | 'user' | 'admin';
+      user_profiles_role: 'viewer' | 'user' | 'admin' | 'master_admin';
     };
     CompositeTypes: {
       calendar_feed_result: {
@@ -2047,6 +2225,8 @@ export const Constants = {
   public: {
     Enums: {
       calendar_feeds_scope: ['all', 'mine'],
+      category_access_access: ['view', 'edit'],
+      category_access_role: ['viewer', 'user', 'admin', 'master_admin'],
       corporate_status_annual_report_status: ['Current', 'Due Soon', 'Overdue', 'Unknown'],
       corporate_status_entity_type: [
         'Non-Profit Corporation',
@@ -2106,22 +2286,6 @@ export const Constants = {
         'properties_edit',
         'version_restore',
       ],
-      documents_category: [
-        'HR',
-        'Accounting',
-        'Branding',
-        'Social Media',
-        'Communications',
-        'Volunteer/People Management',
-        'Streaming: Video & Podcast',
-        'Reports',
-        'Governance',
-        'Legal',
-        'Funding',
-        'Financial',
-        'Operations',
-        'Other',
-      ],
       documents_status: ['Active'],
       integration_customizations_category: [
         'HRIS',
@@ -2159,8 +2323,8 @@ export const Constants = {
       outbox_messages_kind: ['documents', 'invitation', 'reminders', 'document_request'],
       outbox_messages_status: ['queued', 'sent', 'failed', 'outbox'],
       reminder_settings_recipients: ['responsible', 'admins', 'both'],
-      user_invitations_role: ['user', 'admin'],
-      user_profiles_role: ['user', 'admin', 'master_admin'],
+      user_invitations_role: ['viewer', 'user', 'admin'],
+      user_profiles_role: ['viewer', 'user', 'admin', 'master_admin'],
     },
   },
 } as const;

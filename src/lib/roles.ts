@@ -1,12 +1,13 @@
 import type { Enums } from './database.types.ts';
 
-/** The three roles of a member (product-spec §1, §6): what `user_profiles.role` accepts. */
+/** The four roles of a member (product-spec §1, §6): what `user_profiles.role` accepts. */
 export type Role = Enums<'user_profiles_role'>;
 
 export const ROLE_LABELS: Record<Role, string> = {
   master_admin: 'Master Admin',
   admin: 'Admin',
   user: 'User',
+  viewer: 'Viewer',
 };
 
 /** Admins and master admins administer the team (spec §6). */

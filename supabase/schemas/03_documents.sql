@@ -24,13 +24,9 @@ create table public.documents (
   organization_id uuid not null references public.organizations (id) on delete cascade,
   name text not null
     constraint documents_name_length check (char_length(name) between 1 and 500),
-  -- The specification's fixed list of 14 categories.
-  category text not null
-    constraint documents_category_check check (category in (
-      'HR', 'Accounting', 'Branding', 'Social Media', 'Communications',
-      'Volunteer/People Management', 'Streaming: Video & Podcast', 'Reports', 'Governance',
-      'Legal', 'Funding', 'Financial', 'Operations', 'Other'
-    )),
+  -- One of the organisation's categories, by name (021_document_categories.sql): a rename
+  -- reaches every document through the foreign key below.
+  category text not null,
   expiry_date date,
   size bigint not null default 0 constraint documents_size_check check (size >= 0),
   -- Set to Active at upload; nothing changes it afterwards (specification §4).
@@ -63,7 +59,9 @@ create table public.documents (
     constraint documents_content_sha256_format check (content_sha256 ~ '^[0-9a-f]{64}$'),
   -- When and by whom the document was moved to the trash (15_trash.sql); null while in use.
   deleted_at timestamptz,
-  deleted_by uuid references public.user_profiles (id) on delete set null
+  deleted_by uuid references public.user_profiles (id) on delete set null,
+  constraint documents_category_fkey foreign key (organization_id, category)
+    references public.document_categories (organization_id, name) on update cascade
 );
 
 -- Far past or far future dates are typing mistakes (year 20026) that no calendar, e-mail or
@@ -73,7 +71,9 @@ alter table public.documents
   add constraint documents_expiry_date_range
     check (expiry_date between date '1900-01-01' and date '9999-12-31') not valid;
 
--- The number of documents in use per organisation, kept by the database (issue 13). The
+-- The number of documents in use per organisation and category, kept by the database (issue
+-- 13; per category since issue 23, so that a member who may not view some categories gets the
+-- sum over those they may view, still without counting rows). The
 -- documents page shows "Showing 1–50 of N documents" on every load; `count(*)` of an
 -- organisation's documents grows with the library (36 ms of a 48 ms first page at 100,000 on
 -- PGlite, against 12 ms at 100). The unfiltered total comes from this table in constant time
@@ -84,9 +84,13 @@ alter table public.documents
 -- transactions changing the documents of one organisation wait for each other at its row until
 -- the first commits; changes are short, and other organisations never share a row.
 create table private.document_counts (
-  organization_id uuid primary key references public.organizations (id) on delete cascade,
+  organization_id uuid not null references public.organizations (id) on delete cascade,
+  -- The category's name (no foreign key: a rename moves the documents, and with them their
+  -- count, through the triggers below).
+  category text not null,
   -- Documents not in the trash.
-  live bigint not null default 0 constraint document_counts_live_check check (live >= 0)
+  live bigint not null default 0 constraint document_counts_live_check check (live >= 0),
+  primary key (organization_id, category)
 );
 
 -- ============================================================================================
@@ -224,7 +228,8 @@ create trigger documents_sha256_follows_file
 
 -- The counter of documents in use (private.document_counts above).
 
--- Adds each organisation's change in documents in use: `changes` (organization_id, delta).
+-- Adds each organisation's and category's change in documents in use: `changes`
+-- (organization_id, category, delta).
 create function private.add_document_counts(changes jsonb)
 returns void
 language plpgsql
@@ -232,16 +237,17 @@ security definer
 set search_path = ''
 as $$
 begin
-  insert into private.document_counts as c (organization_id, live)
-  select (x ->> 'organization_id')::uuid, (x ->> 'delta')::bigint
+  insert into private.document_counts as c (organization_id, category, live)
+  select (x ->> 'organization_id')::uuid, x ->> 'category', (x ->> 'delta')::bigint
     from jsonb_array_elements(changes) x
    where (x ->> 'delta')::bigint > 0
-  on conflict (organization_id) do update set live = c.live + excluded.live;
-  -- Decreases only touch existing rows: an organisation being deleted has lost its row already.
+  on conflict (organization_id, category) do update set live = c.live + excluded.live;
+  -- Decreases only touch existing rows: an organisation being deleted has lost its rows already.
   update private.document_counts c
      set live = c.live + (x ->> 'delta')::bigint
     from jsonb_array_elements(changes) x
    where c.organization_id = (x ->> 'organization_id')::uuid
+     and c.category = x ->> 'category'
      and (x ->> 'delta')::bigint < 0;
 end
 $$;
@@ -254,9 +260,9 @@ set search_path = ''
 as $$
 begin
   perform private.add_document_counts(coalesce(jsonb_agg(x), '[]'))
-     from (select n.organization_id, count(*) as delta
+     from (select n.organization_id, n.category, count(*) as delta
              from new_documents n where n.deleted_at is null
-            group by n.organization_id) x;
+            group by n.organization_id, n.category) x;
   return null;
 end
 $$;
@@ -269,13 +275,13 @@ set search_path = ''
 as $$
 begin
   perform private.add_document_counts(coalesce(jsonb_agg(x), '[]'))
-     from (select c.organization_id, sum(c.delta) as delta
-             from (select n.organization_id, 1 as delta from new_documents n
+     from (select c.organization_id, c.category, sum(c.delta) as delta
+             from (select n.organization_id, n.category, 1 as delta from new_documents n
                     where n.deleted_at is null
                    union all
-                   select o.organization_id, -1 from old_documents o
+                   select o.organization_id, o.category, -1 from old_documents o
                     where o.deleted_at is null) c
-            group by c.organization_id
+            group by c.organization_id, c.category
            having sum(c.delta) <> 0) x;
   return null;
 end
@@ -289,9 +295,9 @@ set search_path = ''
 as $$
 begin
   perform private.add_document_counts(coalesce(jsonb_agg(x), '[]'))
-     from (select o.organization_id, -count(*) as delta
+     from (select o.organization_id, o.category, -count(*) as delta
              from old_documents o where o.deleted_at is null
-            group by o.organization_id) x;
+            group by o.organization_id, o.category) x;
   return null;
 end
 $$;
@@ -311,39 +317,159 @@ create trigger documents_count_deleted
   referencing old table as old_documents
   for each statement execute function private.count_deleted_documents();
 
--- The organisation's documents in use, as the counter holds them.
-create function private.live_document_count(organization uuid)
+-- The organisation's documents in use outside the categories `hidden`, as the counter holds
+-- them.
+create function private.live_document_count(organization uuid, hidden text[] default '{}')
 returns bigint
 language sql
 stable
 security definer
 set search_path = ''
 as $$
-  select coalesce((select c.live from private.document_counts c
-                    where c.organization_id = organization), 0)
+  select coalesce((select sum(c.live) from private.document_counts c
+                    where c.organization_id = organization and c.category <> all (hidden)), 0)::bigint
+$$;
+
+-- Adding a document to a category, or moving one into another, needs the right to edit in it,
+-- and the category may not be retired: refused here with the words the app shows (the
+-- policies below refuse too, with PostgreSQL's). The server's own work (an import, with no
+-- member in the request) and a category's rename (a cascade) pass.
+create function private.check_document_category()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if pg_catalog.current_setting('steward.category_rename', true) = 'on'
+     or (tg_op = 'UPDATE' and new.category = old.category) then
+    return new;
+  end if;
+  if exists (select 1 from public.document_categories c
+              where c.organization_id = new.organization_id and c.name = new.category
+                and c.retired_at is not null) then
+    raise exception 'This category is retired' using errcode = '23514';
+  end if;
+  if (select auth.uid()) is not null
+     and new.organization_id = private.caller_organization_id('viewer')
+     and new.category = any (private.caller_uneditable_categories()) then
+    raise exception 'You do not have access to this category' using errcode = '42501';
+  end if;
+  return new;
+end
+$$;
+
+create trigger documents_category_checked
+  before insert or update of category on public.documents
+  for each row
+  when (pg_catalog.current_setting('role', true) = 'authenticated')
+  execute function private.check_document_category();
+
+-- Whether `user_id` (an active member of the document's organisation) may view, or edit, the
+-- document `document_id`: the one question other features ask about a given member (links,
+-- mail, reminders, feeds, "who looked"). The same rule as the policies (member_category_access).
+-- A document in the trash is still answered by its category.
+create function private.member_may_view_document(user_id uuid, document_id uuid)
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select exists (
+    select 1 from public.documents d
+      join private.member_category_access(member_may_view_document.user_id) a
+        on a.name = d.category
+      join public.user_profiles p on p.id = member_may_view_document.user_id
+     where d.id = member_may_view_document.document_id
+       and d.organization_id = p.organization_id
+       and a.can_view)
+$$;
+
+create function private.member_may_edit_document(user_id uuid, document_id uuid)
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select exists (
+    select 1 from public.documents d
+      join private.member_category_access(member_may_edit_document.user_id) a
+        on a.name = d.category
+      join public.user_profiles p on p.id = member_may_edit_document.user_id
+     where d.id = member_may_edit_document.document_id
+       and d.organization_id = p.organization_id
+       and a.can_edit)
+$$;
+
+-- The category of a document (in use or in the trash), for the policies of the tables that
+-- hang off documents (texts, history) and of its stored files; null when there is none.
+create function private.document_category(document_id uuid)
+returns text
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select d.category from public.documents d where d.id = document_category.document_id
+$$;
+
+-- Whether the stored object `name` is the file, or an earlier version's file, of a document
+-- in one of the categories `categories` (the storage policies' question).
+create function private.file_in_categories(name text, categories text[])
+returns boolean
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  return exists (select 1 from public.documents d
+                  where d.file_path = file_in_categories.name and d.category = any (categories))
+      or exists (select 1 from public.document_versions v
+                   join public.documents d on d.id = v.document_id
+                  where v.file_path = file_in_categories.name and d.category = any (categories));
+end
 $$;
 
 -- ============================================================================================
 -- Policies
 -- ============================================================================================
--- The specification does not restrict document actions by role: every active member may read,
--- upload and edit their organisation's documents in use. Nobody deletes a row through the API:
+-- Every active member may read the documents in use of the categories they may view, and
+-- members but Viewers add to and edit those of the categories they may edit
+-- (021_document_categories.sql). Nobody deletes a row through the API:
 -- delete_documents moves documents to the trash, and only purge_documents and empty_trash
 -- (admins) delete for ever (15_trash.sql).
 alter table public.documents enable row level security;
 
 create policy "members read their organisation's documents"
   on public.documents for select to authenticated
-  using (organization_id = (select private.caller_organization_id()) and deleted_at is null);
+  using (
+    organization_id = (select private.caller_organization_id('viewer'))
+    and deleted_at is null
+    and category <> all ((select private.caller_hidden_categories())::text[])
+  );
 
 create policy "members add documents to their organisation"
   on public.documents for insert to authenticated
-  with check (organization_id = (select private.caller_organization_id()));
+  with check (
+    organization_id = (select private.caller_organization_id())
+    and category <> all ((select private.caller_uneditable_categories())::text[])
+  );
 
 create policy "members edit their organisation's documents"
   on public.documents for update to authenticated
-  using (organization_id = (select private.caller_organization_id()) and deleted_at is null)
-  with check (organization_id = (select private.caller_organization_id()) and deleted_at is null);
+  using (
+    organization_id = (select private.caller_organization_id())
+    and deleted_at is null
+    and category <> all ((select private.caller_uneditable_categories())::text[])
+  )
+  with check (
+    organization_id = (select private.caller_organization_id())
+    and deleted_at is null
+    and category <> all ((select private.caller_uneditable_categories())::text[])
+  );
 
 -- private.document_counts: none; only the triggers and functions above read and write it.
 alter table private.document_counts enable row level security;
@@ -369,7 +495,8 @@ security definer
 set search_path = ''
 as $$
 declare
-  _organization_id uuid := private.caller_organization_id();
+  _organization_id uuid := private.caller_organization_id('viewer');
+  _hidden text[] := private.caller_hidden_categories();
   _today date := (now() at time zone 'UTC')::date;
   _result public.document_stats_result;
 begin
@@ -383,7 +510,8 @@ begin
     (count(distinct d.category))::integer
   into _result
   from public.documents d
-  where d.organization_id = _organization_id and d.deleted_at is null;
+  where d.organization_id = _organization_id and d.deleted_at is null
+    and d.category <> all (_hidden);
   return _result;
 end
 $$;
@@ -399,7 +527,8 @@ security definer
 set search_path = ''
 as $$
 declare
-  _organization_id uuid := private.caller_organization_id();
+  _organization_id uuid := private.caller_organization_id('viewer');
+  _hidden text[] := private.caller_hidden_categories();
   _needle text := lower(coalesce(term, ''));
 begin
   if _organization_id is null then
@@ -409,6 +538,7 @@ begin
     select count(*)::integer
     from public.documents d
     where d.organization_id = _organization_id and d.deleted_at is null
+      and d.category <> all (_hidden)
       and (
         strpos(lower(d.category), _needle) > 0
         or exists (select 1 from unnest(d.tags) t (tag) where strpos(lower(t.tag), _needle) > 0)
@@ -470,7 +600,7 @@ begin
   end if;
   return _changed;
 exception
-  when check_violation or not_null_violation then
+  when foreign_key_violation or not_null_violation then
     raise exception 'Choose one of the categories';
 end
 $$;
@@ -584,7 +714,15 @@ revoke all on function private.add_document_counts(jsonb) from public, anon, aut
 revoke all on function private.count_inserted_documents() from public, anon, authenticated;
 revoke all on function private.count_updated_documents() from public, anon, authenticated;
 revoke all on function private.count_deleted_documents() from public, anon, authenticated;
-revoke all on function private.live_document_count(uuid) from public, anon, authenticated;
+revoke all on function private.live_document_count(uuid, text[]) from public, anon, authenticated;
+revoke all on function private.check_document_category() from public, anon, authenticated;
+revoke all on function private.member_may_view_document(uuid, uuid) from public, anon, authenticated;
+revoke all on function private.member_may_edit_document(uuid, uuid) from public, anon, authenticated;
+revoke all on function private.document_category(uuid) from public, anon, authenticated;
+revoke all on function private.file_in_categories(text, text[]) from public, anon, authenticated;
+-- The policies of texts, history and stored files call these as the signed-in role.
+grant execute on function private.document_category(uuid) to authenticated;
+grant execute on function private.file_in_categories(text, text[]) to authenticated;
 
 revoke all on function public.document_stats() from public, anon, authenticated;
 revoke all on function public.count_documents_matching(text) from public, anon, authenticated;

@@ -307,19 +307,23 @@ $$;
 -- ============================================================================================
 -- Members' writes of document files are in 09_versions.sql (only files no document or version
 -- holds).
+-- The files of documents (and their versions) in categories the member may not view are not
+-- there for them (checked per object only when some category is hidden from the caller).
 create policy "members read their organisation's document files"
   on storage.objects for select to authenticated
   using (
     bucket_id = 'documents'
     and (storage.foldername(name))[1] = 'documents'
-    and (storage.foldername(name))[2] = (select private.caller_organization_id()::text)
+    and (storage.foldername(name))[2] = (select private.caller_organization_id('viewer')::text)
+    and ((select private.caller_hidden_categories()) = '{}'
+         or not private.file_in_categories(name, (select private.caller_hidden_categories())))
   );
 
 create policy "members read their organisation's logo"
   on storage.objects for select to authenticated
   using (
     bucket_id = 'branding'
-    and (storage.foldername(name))[1] = (select private.caller_organization_id()::text)
+    and (storage.foldername(name))[1] = (select private.caller_organization_id('viewer')::text)
   );
 
 create policy "admins upload their organisation's logo"

@@ -405,6 +405,34 @@ create trigger jobs_take_mail_allowance
   when (new.kind in ('mail.deliver', 'auth.mail'))
   execute function private.take_mail_allowance_for_job();
 
+-- Whether a message names a document of one of `categories`: the documents it carries or links, or the
+-- documents a reminder digest lists (issue 23). The Outbox policy asks it only when some
+-- category is hidden from the admin reading.
+create function private.message_names_documents_in(attachments jsonb, content jsonb, categories text[])
+returns boolean
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  return exists (
+    select 1 from public.documents d
+     where d.category = any (categories)
+       and d.id in (select (x ->> 'document_id')::uuid
+                      from jsonb_array_elements(
+                             case when jsonb_typeof(attachments) = 'array' then attachments
+                                  else '[]'::jsonb end) x
+                     where x ->> 'document_id' ~ '^[0-9a-fA-F-]{36}$'
+                    union all
+                    select (x ->> 'id')::uuid
+                      from jsonb_array_elements(
+                             case when jsonb_typeof(content -> 'items') = 'array'
+                                  then content -> 'items' else '[]'::jsonb end) x
+                     where x ->> 'id' ~ '^[0-9a-fA-F-]{36}$'));
+end
+$$;
+
 -- ============================================================================================
 -- Policies
 -- ============================================================================================
@@ -413,9 +441,16 @@ alter table public.outbox_messages enable row level security;
 -- None on the allowances: only the functions above read and write them.
 alter table private.mail_allowances enable row level security;
 
+-- But not a message about a document the admin may not view (its names, and the links a
+-- member sent, which open as that member).
 create policy "admins read their organisation's outbox"
   on public.outbox_messages for select to authenticated
-  using (organization_id = (select private.caller_organization_id('admin')));
+  using (
+    organization_id = (select private.caller_organization_id('admin'))
+    and ((select private.caller_hidden_categories()) = '{}'
+         or not private.message_names_documents_in(attachments, content,
+                                                    (select private.caller_hidden_categories())))
+  );
 
 -- No insert, update or delete policies: messages are written by the functions below and the
 -- server's delivery job only.
@@ -429,9 +464,9 @@ create type public.mail_result as (
   status text
 );
 
--- A member e-mails documents of their organisation, as attachments or as signed links (valid
--- for the installation's longest signed link, and only while the sender stays an active
--- member). Replaces the specification's simulated sending. Trashed documents are not found.
+-- A member (not a Viewer) e-mails documents of their organisation that they may view, as
+-- attachments or as signed links (valid for the installation's longest signed link, and only
+-- while the sender stays an active member who may view them). Replaces the specification's simulated sending. Trashed documents are not found.
 create function public.send_documents_email(
   recipients text[],
   subject text,
@@ -458,6 +493,10 @@ declare
 begin
   if _me.organization_id is null or not _me.is_active then
     raise exception 'No organization found';
+  end if;
+  -- A Viewer changes nothing and sends nothing through the installation's mail.
+  if private.role_rank(_me.role) < private.role_rank('user') then
+    raise exception 'Viewers cannot send documents by e-mail' using errcode = '42501';
   end if;
   select * into _organization from public.organizations o where o.id = _me.organization_id;
 
@@ -501,7 +540,9 @@ begin
   into _found, _documents
   from public.documents d
   where d.id = any (_ids) and d.organization_id = _me.organization_id
-    and d.deleted_at is null;
+    and d.deleted_at is null
+    -- Only what the sender may view (issue 23): any other answers as a document not found.
+    and private.member_may_view_document(_me.id, d.id);
   if _found <> cardinality(_ids) then
     raise exception 'Document not found';
   end if;
@@ -574,6 +615,10 @@ revoke all on public.outbox_messages from anon, authenticated;
 grant select on public.outbox_messages to authenticated;
 
 revoke all on function private.is_email_address(text) from public, anon, authenticated;
+revoke all on function private.message_names_documents_in(jsonb, jsonb, text[])
+  from public, anon, authenticated;
+-- The Outbox policy calls it as the signed-in role.
+grant execute on function private.message_names_documents_in(jsonb, jsonb, text[]) to authenticated;
 revoke all on function private.queue_mail(uuid, text, text[], text, jsonb, jsonb, uuid, text)
   from public, anon, authenticated;
 revoke all on function private.display_name(public.user_profiles) from public, anon, authenticated;

@@ -122,7 +122,7 @@ alter table public.oauth_states enable row level security;
 
 create policy "members read their organisation's provider settings"
   on public.oauth_configs for select to authenticated
-  using (organization_id = (select private.caller_organization_id()));
+  using (organization_id = (select private.caller_organization_id('viewer')));
 
 create policy "active members read their own connections"
   on public.oauth_connections for select to authenticated

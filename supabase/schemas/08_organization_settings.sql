@@ -173,7 +173,7 @@ alter table public.corporate_status enable row level security;
 
 create policy "members read their organisation's integration customisations"
   on public.integration_customizations for select to authenticated
-  using (organization_id = (select private.caller_organization_id()));
+  using (organization_id = (select private.caller_organization_id('viewer')));
 create policy "master admins add integration customisations"
   on public.integration_customizations for insert to authenticated
   with check (organization_id = (select private.caller_organization_id('master_admin')));
@@ -187,7 +187,7 @@ create policy "master admins remove integration customisations"
 
 create policy "members read their organisation's custom integrations"
   on public.custom_integrations for select to authenticated
-  using (organization_id = (select private.caller_organization_id()));
+  using (organization_id = (select private.caller_organization_id('viewer')));
 create policy "master admins add custom integrations"
   on public.custom_integrations for insert to authenticated
   with check (organization_id = (select private.caller_organization_id('master_admin')));
@@ -201,7 +201,7 @@ create policy "master admins remove custom integrations"
 
 create policy "members read their organisation's integration contacts"
   on public.integration_contacts for select to authenticated
-  using (organization_id = (select private.caller_organization_id()));
+  using (organization_id = (select private.caller_organization_id('viewer')));
 create policy "admins add integration contacts"
   on public.integration_contacts for insert to authenticated
   with check (organization_id = (select private.caller_organization_id('admin')));
@@ -215,7 +215,7 @@ create policy "admins remove integration contacts"
 
 create policy "members read their organisation's corporate status"
   on public.corporate_status for select to authenticated
-  using (organization_id = (select private.caller_organization_id()));
+  using (organization_id = (select private.caller_organization_id('viewer')));
 create policy "admins record the corporate status"
   on public.corporate_status for insert to authenticated
   with check (organization_id = (select private.caller_organization_id('admin')));

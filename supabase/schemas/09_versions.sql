@@ -256,7 +256,7 @@ begin
   where d.id = supersede_document_file.document_id and d.organization_id = _me.organization_id
     and d.deleted_at is null
   for update;
-  if not found then
+  if not found or not private.member_may_edit_document(_me.id, _document.id) then
     raise exception 'Document not found';
   end if;
   _file := private.claim_new_document_file(_me.organization_id, _document.file_path, _path);
@@ -293,7 +293,7 @@ alter table public.document_versions enable row level security;
 create policy "members read their organisation's document versions"
   on public.document_versions for select to authenticated
   using (
-    organization_id = (select private.caller_organization_id())
+    organization_id = (select private.caller_organization_id('viewer'))
     and exists (select 1 from public.documents d where d.id = document_id)
   );
 
@@ -383,7 +383,8 @@ begin
   end if;
   select v.* into _version from public.document_versions v
   join public.documents d on d.id = v.document_id and d.deleted_at is null
-  where v.id = restore_document_version.version_id and v.organization_id = _organization_id;
+  where v.id = restore_document_version.version_id and v.organization_id = _organization_id
+    and d.category <> all (private.caller_uneditable_categories());
   if not found then
     raise exception 'Version not found';
   end if;

@@ -68,7 +68,7 @@ begin
   where d.id = renew_document.document_id and d.organization_id = _me.organization_id
     and d.deleted_at is null
   for update;
-  if not found then
+  if not found or not private.member_may_edit_document(_me.id, _document.id) then
     raise exception 'Document not found';
   end if;
   if renew_document.expiry_date is null then

@@ -153,7 +153,7 @@ alter table private.reminder_runs enable row level security;
 
 create policy "members read their organisation's reminder settings"
   on public.reminder_settings for select to authenticated
-  using (organization_id = (select private.caller_organization_id()));
+  using (organization_id = (select private.caller_organization_id('viewer')));
 
 create policy "admins add their organisation's reminder settings"
   on public.reminder_settings for insert to authenticated
@@ -256,16 +256,20 @@ begin
   insert into pg_temp._fired
   select due.* from due join logged on logged.document_id = due.id;
 
-  -- Who hears of each: the responsible member while an active member of the organisation
-  -- (else the admins), the admins, or both; never someone who turned reminders off.
+  -- Who hears of each: the responsible member while an active member of the organisation who
+  -- may view it (else the admins), the admins, or both; never someone who turned reminders off,
+  -- and nobody of a document they may not view (a restricted category's, issue 23).
   for _recipient in
     with members as (
-      select p.id, p.email, p.full_name, p.role, p.email_reminders
+      -- With the categories each may not view, read once per member.
+      select p.id, p.email, p.full_name, p.role, p.email_reminders,
+             array(select a.name from private.member_category_access(p.id) a
+                    where not a.can_view) as hidden
       from public.user_profiles p
       where p.organization_id = run_reminders.organization_id and p.is_active
     ), admins as (
       select m.id from members m where m.role in ('admin', 'master_admin')
-    ), addressed as (
+    ), candidates as (
       select f.id as document_id, m.id as user_id
       from pg_temp._fired f join members m on m.id = f.responsible_id
       where _settings.recipients in ('responsible', 'both')
@@ -274,7 +278,14 @@ begin
       from pg_temp._fired f cross join admins a
       where _settings.recipients in ('admins', 'both')
          or (_settings.recipients = 'responsible'
-             and not exists (select 1 from members m where m.id = f.responsible_id))
+             and not exists (select 1 from members m where m.id = f.responsible_id
+                              and f.category <> all (m.hidden)))
+    ), addressed as (
+      select c.document_id, c.user_id
+      from candidates c
+      join members m on m.id = c.user_id
+      join pg_temp._fired f on f.id = c.document_id
+      where f.category <> all (m.hidden)
     )
     select m.id, m.email, m.full_name,
            count(*)::integer as total,

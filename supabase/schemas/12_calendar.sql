@@ -44,7 +44,7 @@ create policy "members read their own calendar feed"
   on public.calendar_feeds for select to authenticated
   using (
     user_id = (select auth.uid())
-    and organization_id = (select private.caller_organization_id())
+    and organization_id = (select private.caller_organization_id('viewer'))
   );
 
 -- No insert, update or delete policies: feeds change through the functions below.
@@ -148,6 +148,9 @@ begin
         and d.expiry_date is not null
         and d.deleted_at is null
         and (_feed.scope = 'all' or d.responsible_id = _feed.user_id)
+        -- Only what the feed's member may view (issue 23).
+        and d.category <> all (array(select a.name from private.member_category_access(_feed.user_id) a
+                                      where not a.can_view))
     ), '[]'::jsonb))
   into _result
   from public.organizations o where o.id = _feed.organization_id;

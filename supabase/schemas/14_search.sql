@@ -245,7 +245,11 @@ declare
   -- served as 100 (the app asks for 50).
   _limit integer := least(greatest(coalesce(page_size, 50), 1), 100);
   _offset integer := greatest(coalesce(page_offset, 0), 0);
-  _organization uuid := private.caller_organization_id();
+  _organization uuid := private.caller_organization_id('viewer');
+  -- The categories the caller may not view ($18): their documents, and the words inside their
+  -- files, are not there for the caller (021_document_categories.sql).
+  _hidden text[] := private.caller_hidden_categories();
+  _visible text := '';
   _count_limit integer := least(greatest(coalesce(count_limit, 10000), 1), 10000);
   _capped boolean := false;
   -- Bytes of search vectors one search may read (to rank its matches, or to test a phrase).
@@ -345,7 +349,12 @@ begin
   end if;
 
   -- Each condition only when asked for, so the planner sees the simplest query. Values are
-  -- parameters ($1…$10), never part of the text. The words' own condition follows below.
+  -- parameters ($1…$10), never part of the text. The words' own condition follows below. The
+  -- categories hidden from the caller first: every statement below reads `_where`.
+  if cardinality(_hidden) > 0 then
+    _visible := ' and d.category <> all ($18)';
+  end if;
+  _where := _visible;
   if cardinality(_tags) > 0 then
     _where := _where || ' and array(select lower(x) from unnest(d.tags) x) @> $1';
   end if;
@@ -437,7 +446,7 @@ begin
       into _total
       using _tags, _categories, _query, _today, _states, _after, _before, uploaded_by_filter,
             section_category, coalesce(section_tags, '{}'), _candidates, _limit, _offset,
-            _organization, _count_limit + 1, _matches, _read_budget;
+            _organization, _count_limit + 1, _matches, _read_budget, _hidden;
     if _total > _count_limit
        or (_many and pg_catalog.current_setting('search.read_bytes')::bigint > _read_budget) then
       _total := _count_limit;
@@ -475,7 +484,7 @@ begin
       into _matches, _read, _all_read
       using _tags, _categories, _query, _today, _states, _after, _before, uploaded_by_filter,
             section_category, coalesce(section_tags, '{}'), _candidates, _limit, _offset,
-            _organization, _count_limit + 1, _matches, _read_budget;
+            _organization, _count_limit + 1, _matches, _read_budget, _hidden;
     _total := pg_catalog.cardinality(_matches);
     _capped := _total > _count_limit or not _all_read;
     _total := least(_total, _count_limit);
@@ -489,17 +498,18 @@ begin
       into _total
       using _tags, _categories, _query, _today, _states, _after, _before, uploaded_by_filter,
             section_category, coalesce(section_tags, '{}'), _candidates, _limit, _offset,
-            _organization, _count_limit + 1, _matches, _read_budget;
-  elsif _where = '' then
-    -- Neither words nor filters: the organisation's counter.
-    _total := private.live_document_count(_organization);
+            _organization, _count_limit + 1, _matches, _read_budget, _hidden;
+  elsif _where = _visible then
+    -- Neither words nor filters: the organisation's counter, over the categories the caller
+    -- may view.
+    _total := private.live_document_count(_organization, _hidden);
   else
     -- Filters alone: counted exactly.
     execute 'select count(*)' || _from || _where
       into _total
       using _tags, _categories, _query, _today, _states, _after, _before, uploaded_by_filter,
             section_category, coalesce(section_tags, '{}'), _candidates, _limit, _offset,
-            _organization, _count_limit + 1, _matches, _read_budget;
+            _organization, _count_limit + 1, _matches, _read_budget, _hidden;
   end if;
 
   -- Ranking reads each match's vector: only all of the matches and within the budget; else
@@ -545,7 +555,7 @@ begin
     into _page, _ranks
     using _tags, _categories, _query, _today, _states, _after, _before, uploaded_by_filter,
           section_category, coalesce(section_tags, '{}'), _candidates, _limit, _offset,
-          _organization, _count_limit + 1, _matches, _read_budget;
+          _organization, _count_limit + 1, _matches, _read_budget, _hidden;
 
   -- Then its rows, with their snippets and uploader names: a snippet reads the text, so it is
   -- made for the rows shown only, from a window of it around the words. Each looks for them in

@@ -169,7 +169,8 @@ begin
   end if;
   update public.documents d
      set deleted_at = now(), deleted_by = auth.uid()
-   where d.id = any (_ids) and d.organization_id = _organization_id and d.deleted_at is null;
+   where d.id = any (_ids) and d.organization_id = _organization_id and d.deleted_at is null
+     and d.category <> all (private.caller_uneditable_categories());
   get diagnostics _changed = row_count;
   if _organization_id is null or _changed <> cardinality(_ids) then
     raise exception 'Some of the selected documents were not found';
@@ -200,7 +201,8 @@ security definer
 set search_path = ''
 as $$
 declare
-  _organization_id uuid := private.caller_organization_id();
+  _organization_id uuid := private.caller_organization_id('viewer');
+  _hidden text[] := private.caller_hidden_categories();
   _retention interval := (select s.retention from private.trash_settings s);
 begin
   if _organization_id is null then
@@ -213,6 +215,7 @@ begin
   from public.documents d
   left join public.user_profiles p on p.id = d.deleted_by
   where d.organization_id = _organization_id and d.deleted_at is not null
+    and d.category <> all (_hidden)
   order by d.deleted_at desc, d.id;
 end
 $$;
@@ -238,6 +241,7 @@ begin
   for _document in
     select d.id, d.name from public.documents d
     where d.id = any (_ids) and d.organization_id = _organization_id and d.deleted_at is not null
+      and d.category <> all (private.caller_uneditable_categories())
     order by d.deleted_at, d.id
     for update
   loop
@@ -273,7 +277,11 @@ begin
   if cardinality(_ids) not between 1 and 1000 then
     raise exception 'Select between 1 and 1000 documents';
   end if;
-  _purged := private.purge_documents(_organization_id, _ids);
+  -- Only what the admin may edit (a restricted category's documents are its editors').
+  _purged := private.purge_documents(_organization_id, array(
+    select d.id from public.documents d
+     where d.id = any (_ids) and d.organization_id = _organization_id
+       and d.category <> all (private.caller_uneditable_categories())));
   if _organization_id is null or _purged <> cardinality(_ids) then
     raise exception 'Some of the selected documents were not found in the trash';
   end if;
@@ -300,7 +308,8 @@ begin
   return private.purge_documents(
     _organization_id,
     array(select d.id from public.documents d
-          where d.organization_id = _organization_id and d.deleted_at is not null));
+          where d.organization_id = _organization_id and d.deleted_at is not null
+            and d.category <> all (private.caller_uneditable_categories())));
 end
 $$;
 

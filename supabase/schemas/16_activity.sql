@@ -160,6 +160,10 @@ begin
     return null;
   end if;
 
+  -- A category's rename reaches its documents; the history says nothing per document.
+  if pg_catalog.current_setting('steward.category_rename', true) = 'on' then
+    return null;
+  end if;
   if old.deleted_at is null and new.deleted_at is not null then
     perform private.log_activity(new.organization_id, 'document.deleted', new.id, new.name);
     return null;
@@ -227,6 +231,52 @@ $$;
 create trigger documents_log_activity
   after insert or update or delete on public.documents
   for each row execute function private.log_document_change();
+
+-- Who looked (issue 23): `user_id` previewed (`document.viewed`: a signed link made or used)
+-- or downloaded (`document.downloaded`) the stored object `object_name`. Recorded only for the
+-- file (or an earlier version's file) of a document in a restricted category: for every other
+-- file this reads two index entries and writes nothing. The same look by the same person within
+-- a minute is one entry (a preview fetches its file in several ranges). Called by the embedded
+-- storage server with its own connection, after RLS let the member read the object.
+create function private.record_document_look(user_id uuid, object_name text, action text)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  _document public.documents;
+  _kind text := 'document.' || action;
+begin
+  if action not in ('viewed', 'downloaded') then
+    raise exception 'Unknown look: %', action;
+  end if;
+  select d.* into _document
+    from (select x.id from public.documents x where x.file_path = object_name
+          union all
+          select v.document_id from public.document_versions v where v.file_path = object_name
+          limit 1) f
+    join public.documents d on d.id = f.id
+    join public.document_categories c
+      on c.organization_id = d.organization_id and c.name = d.category and c.restricted;
+  if _document.id is null then
+    return;
+  end if;
+  if exists (select 1 from public.activity_log l
+              where l.document_id = _document.id and l.kind = _kind
+                and l.actor_id = record_document_look.user_id
+                and l.occurred_at > now() - interval '1 minute') then
+    return;
+  end if;
+  insert into public.activity_log (organization_id, actor_id, actor_name, kind, document_id,
+                                   subject, details)
+  select _document.organization_id, p.id, private.display_name(p), _kind, _document.id,
+         _document.name,
+         case when _document.file_path <> object_name
+              then jsonb_build_object('version', true) else '{}'::jsonb end
+    from public.user_profiles p where p.id = record_document_look.user_id;
+end
+$$;
 
 -- Members: invitations (sent, sent again, cancelled, accepted), role changes, deactivation.
 create function private.log_invitation_change()
@@ -410,13 +460,23 @@ create trigger branding_objects_log_activity
 -- ============================================================================================
 alter table public.activity_log enable row level security;
 
--- Members read the history of their organisation's documents; admins read everything.
+-- Members read the history of their organisation's documents; admins read everything; but
+-- nobody the entries about a document of a category they may not view (by the document's
+-- category now), and who looked at a document (`document.viewed`, `document.downloaded`) only
+-- those who may edit it.
 create policy "members read their organisation's document history, admins all of it"
   on public.activity_log for select to authenticated
   using (
-    organization_id = (select private.caller_organization_id())
+    organization_id = (select private.caller_organization_id('viewer'))
     and (document_id is not null
          or organization_id = (select private.caller_organization_id('admin')))
+    and (document_id is null
+         or (select private.caller_hidden_categories()) = '{}'
+         or coalesce(private.document_category(document_id)
+                       <> all ((select private.caller_hidden_categories())::text[]), true))
+    and (kind not in ('document.viewed', 'document.downloaded')
+         or private.document_category(document_id)
+              <> all ((select private.caller_uneditable_categories())::text[]))
   );
 
 -- ============================================================================================
@@ -430,6 +490,7 @@ revoke all on function private.log_activity(uuid, text, uuid, text, jsonb) from 
 revoke all on function private.organization_exists(uuid) from public, anon, authenticated;
 revoke all on function private.keep_activity_log() from public, anon, authenticated;
 revoke all on function private.member_name(uuid) from public, anon, authenticated;
+revoke all on function private.record_document_look(uuid, text, text) from public, anon, authenticated;
 revoke all on function private.log_document_change() from public, anon, authenticated;
 revoke all on function private.log_invitation_change() from public, anon, authenticated;
 revoke all on function private.log_member_change() from public, anon, authenticated;

@@ -141,6 +141,21 @@ begin
   from jsonb_array_elements(finish_organization_import.documents) with ordinality x
   order by x.ordinality;
 
+  -- The documents' categories: those the organisation lacks are added after its own, in the
+  -- order the archive first names them, restricted when they were where they were exported
+  -- (then only the master admins see them until they grant access; issue 23).
+  insert into public.document_categories (organization_id, name, position, restricted)
+  select _import.organization_id, n.name,
+         coalesce((select max(c.position) from public.document_categories c
+                    where c.organization_id = _import.organization_id), 0) + n.k,
+         n.restricted
+    from (select x.value ->> 'category' as name,
+                 row_number() over (order by min(x.ordinality)) as k,
+                 coalesce(bool_or((x.value ->> 'category_restricted')::boolean), false) as restricted
+            from jsonb_array_elements(finish_organization_import.documents) with ordinality x
+           group by x.value ->> 'category') n
+  on conflict (organization_id, name) do nothing;
+
   -- The responsible member is the person of the same e-mail address when they are an active
   -- member here, else the admin.
   insert into public.documents (organization_id, name, category, expiry_date, size, file_path,

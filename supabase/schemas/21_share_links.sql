@@ -81,44 +81,10 @@ create index share_links_revoked_by_idx on public.share_links (revoked_by);
 -- ============================================================================================
 -- Helpers
 -- ============================================================================================
--- Access to one document: the one rule of issue 23's contract ("Confidential documents"), which
--- share links, document requests, mailed links and "who looked" ask. Today's rule: the member
--- is active and of the document's organisation, and the document is not in the trash; a Viewer
--- (issue 23) views but does not edit. Issue 23 replaces both bodies with the rule per category;
--- nothing else here decides whether a member may view a document.
-create function private.member_may_view_document(user_id uuid, document_id uuid)
-returns boolean
-language sql
-stable
-security definer
-set search_path = ''
-as $$
-  select exists (
-    select 1
-    from public.documents d
-    join public.user_profiles p on p.organization_id = d.organization_id
-    where d.id = member_may_view_document.document_id
-      and p.id = member_may_view_document.user_id
-      and p.is_active
-      and d.deleted_at is null
-  )
-$$;
-
-create function private.member_may_edit_document(user_id uuid, document_id uuid)
-returns boolean
-language sql
-stable
-security definer
-set search_path = ''
-as $$
-  select private.member_may_view_document(member_may_edit_document.user_id,
-                                          member_may_edit_document.document_id)
-     and exists (
-       select 1 from public.user_profiles p
-       where p.id = member_may_edit_document.user_id
-         and private.role_rank(p.role) >= private.role_rank('user')
-     )
-$$;
+-- Access to one document is the one rule of issue 23's contract,
+-- `private.member_may_view_document` and `member_may_edit_document` (03_documents.sql): the
+-- category's access, so a link of a document in a restricted category can be made only by a
+-- member who may view it, and stops working when its maker loses that access.
 
 -- Whether a member may (still) share a document: one who may view it and may change things
 -- (a Viewer of issue 23 changes nothing, and sends nothing outside, as with e-mail).
@@ -190,7 +156,8 @@ begin
     raise exception 'Insufficient permissions to share documents';
   end if;
   select * into _document from public.documents d
-  where d.id = create_share_link.document_id and d.organization_id = _me.organization_id;
+  where d.id = create_share_link.document_id and d.organization_id = _me.organization_id
+    and d.deleted_at is null;
   if not found or not private.member_may_view_document(_me.id, _document.id) then
     raise exception 'Document not found';
   end if;
@@ -451,8 +418,6 @@ revoke all on public.share_links from anon, authenticated;
 revoke all on private.share_link_secrets from public, anon, authenticated, service_role;
 revoke all on private.share_link_settings from public, anon, authenticated, service_role;
 
-revoke all on function private.member_may_view_document(uuid, uuid) from public, anon, authenticated;
-revoke all on function private.member_may_edit_document(uuid, uuid) from public, anon, authenticated;
 revoke all on function private.member_may_share_document(uuid, uuid) from public, anon, authenticated;
 revoke all on function private.interval_text(interval) from public, anon, authenticated;
 revoke all on function private.create_share_link(uuid, timestamptz, text, text)

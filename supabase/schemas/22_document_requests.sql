@@ -132,10 +132,9 @@ create trigger document_requests_touch_updated_at
   before update on public.document_requests
   for each row execute function private.touch_updated_at();
 
--- Whether a member may file a new document into `category` of `organization_id`. Today's rule:
--- an active member of the organisation who may change things, and one of the specification's
--- categories (as documents_category_check lists them). Issue 23 replaces it with the
--- organisation's own categories and the access per category.
+-- Whether a member may file a new document into `category` of `organization_id`: an active
+-- member of the organisation who may edit in that category (issue 23's access per category,
+-- `private.member_category_access`), which is one of the organisation's own and not retired.
 create function private.member_may_file_document(user_id uuid, organization_id uuid, category text)
 returns boolean
 language sql
@@ -144,21 +143,19 @@ security definer
 set search_path = ''
 as $$
   select exists (
-    select 1 from public.user_profiles p
-    where p.id = member_may_file_document.user_id
-      and p.organization_id = member_may_file_document.organization_id
-      and p.is_active
-      and private.role_rank(p.role) >= private.role_rank('user')
-  )
-  and member_may_file_document.category in (
-    'HR', 'Accounting', 'Branding', 'Social Media', 'Communications',
-    'Volunteer/People Management', 'Streaming: Video & Podcast', 'Reports', 'Governance',
-    'Legal', 'Funding', 'Financial', 'Operations', 'Other'
+    select 1
+    from private.member_category_access(member_may_file_document.user_id) a
+    join public.user_profiles p on p.id = member_may_file_document.user_id
+    where p.organization_id = member_may_file_document.organization_id
+      and a.name = member_may_file_document.category
+      and a.can_edit
+      and not a.retired
   )
 $$;
 
 -- Whether a request takes uploads: it is open, and its maker is an active admin who may file
--- documents into its category, or for a renewal edit the document it renews (`renews`).
+-- documents into its category, or for a renewal edit the document it renews (`renews`), which
+-- is not in the trash.
 create function private.document_request_takes_uploads(request_id uuid, renews uuid)
 returns boolean
 language sql
@@ -178,6 +175,9 @@ as $$
       and case when document_request_takes_uploads.renews is null
                then private.member_may_file_document(maker.id, q.organization_id, q.category)
                else private.member_may_edit_document(maker.id, document_request_takes_uploads.renews)
+                    and exists (select 1 from public.documents d
+                                where d.id = document_request_takes_uploads.renews
+                                  and d.deleted_at is null)
           end
   )
 $$;
@@ -720,6 +720,7 @@ declare
   _title text := private.trim_whitespace(coalesce(create_document_request.title, ''));
   _instructions text := nullif(private.trim_whitespace(create_document_request.instructions), '');
   _tags text[] := private.clean_tags(coalesce(create_document_request.tags, '{}'));
+  _category record;
   _request public.document_requests;
 begin
   if _title = '' then
@@ -731,9 +732,17 @@ begin
   if char_length(_instructions) > 5000 then
     raise exception 'Instructions must be at most 5000 characters';
   end if;
-  if not private.member_may_file_document(_me.id, _me.organization_id,
-                                           coalesce(create_document_request.category, '')) then
+  -- The organisation's categories are not secret; what is filed into one needs its edit access.
+  select * into _category from private.member_category_access(_me.id) a
+  where a.name = coalesce(create_document_request.category, '');
+  if not found then
     raise exception 'Choose one of the categories';
+  end if;
+  if _category.retired then
+    raise exception 'This category is retired' using errcode = '23514';
+  end if;
+  if not private.member_may_file_document(_me.id, _me.organization_id, _category.name) then
+    raise exception 'You do not have access to this category' using errcode = '42501';
   end if;
   if cardinality(_tags) > 100 then
     raise exception 'A document can have at most 100 tags';

@@ -593,3 +593,107 @@ describe('document requests: the e-mail', () => {
     expect(handed.error).toBeNull();
   });
 });
+
+// Issue 23 and 25 together: a request files what it receives into its category, so only an admin
+// who may edit there may make one, and its links work only while its maker still may
+// (private.member_may_file_document).
+describe('document requests into a restricted category', () => {
+  let server: TestServer;
+  let church: Organisation;
+  let financeAdmin: Person;
+  let staffAdmin: Person;
+  let admin: Person;
+  let financeGroup: string;
+
+  const create = (person: Person, category: string) =>
+    person.client.rpc('create_document_request', {
+      ...REQUEST,
+      category,
+      recipients: [{ name: 'Sam Volunteer' }],
+    });
+  const setFinance = async (userIds: string[]) =>
+    unwrap(
+      await church.master.client.rpc('set_member_group_members', {
+        group_id: financeGroup,
+        user_ids: userIds,
+      }),
+      'Finance members',
+    );
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    church = await createOrganisation(server, 'Restricted Request Church');
+    financeAdmin = await addMember(server, church, 'admin', 'finance');
+    staffAdmin = await addMember(server, church, 'admin', 'staff');
+    admin = await addMember(server, church, 'admin', 'admin');
+    financeGroup = unwrap(
+      await church.master.client.rpc('create_member_group', { name: 'Finance team' }),
+      'create_member_group',
+    ) as string;
+    const staffGroup = unwrap(
+      await church.master.client.rpc('create_member_group', { name: 'Staff' }),
+      'create_member_group',
+    ) as string;
+    await setFinance([financeAdmin.userId]);
+    unwrap(
+      await church.master.client.rpc('set_member_group_members', {
+        group_id: staffGroup,
+        user_ids: [staffAdmin.userId],
+      }),
+      'Staff members',
+    );
+    const categories = unwrap(
+      await church.master.client.rpc('my_document_categories'),
+      'my_document_categories',
+    ) as { id: string; name: string }[];
+    const id = (name: string) => categories.find((c) => c.name === name)!.id;
+    unwrap(
+      await church.master.client.rpc('set_category_access', {
+        category_id: id('HR'),
+        restricted: true,
+        rules: [
+          { group_id: staffGroup, access: 'view' },
+          { group_id: financeGroup, access: 'edit' },
+        ],
+      }),
+      'set_category_access',
+    );
+    unwrap(
+      await church.master.client.rpc('retire_document_category', { category_id: id('Branding') }),
+      'retire_document_category',
+    );
+  }, 180_000);
+  afterAll(() => server?.close());
+
+  it('is made only by an admin who may edit in the category, and never into a retired one', async () => {
+    for (const outsider of [admin, staffAdmin]) {
+      expect(errorMessage(await create(outsider, 'HR'))).toBe(
+        'You do not have access to this category',
+      );
+    }
+    expect(errorMessage(await create(church.master, 'Branding'))).toBe('This category is retired');
+    expect(errorMessage(await create(admin, 'Choir robes'))).toBe('Choose one of the categories');
+    const { data: requests } = await server
+      .service()
+      .from('document_requests')
+      .select('id')
+      .eq('organization_id', church.id);
+    expect(requests).toEqual([]);
+    const links = unwrap(await create(financeAdmin, 'HR'), 'create') as RequestLink[];
+    expect(links).toHaveLength(1);
+  });
+
+  it('takes no upload once its maker may no longer edit in the category', async () => {
+    const [link] = unwrap(await create(financeAdmin, 'HR'), 'create') as RequestLink[];
+    const page = `${server.url}/requests/v1/${link!.token}`;
+    expect((await fetch(page)).status).toBe(200);
+    await setFinance([]);
+    expect((await fetch(page)).status).toBe(404);
+    const refused = await sendThroughLink(server, link!.token, {
+      expiry_date: '2099-06-30',
+      file: await textPdf(['Payslip']),
+    });
+    expect(refused.status).toBe(404);
+    await setFinance([financeAdmin.userId]);
+  });
+});

@@ -223,7 +223,7 @@ describe('rpc invitations', () => {
           role,
           full_name: null,
         });
-        expect(errorMessage(result)).toBe('Role must be user or admin');
+        expect(errorMessage(result)).toBe('Role must be viewer, user or admin');
       }
     });
 

@@ -75,7 +75,7 @@ describe('rpc team administration', () => {
           user_id: target.userId,
           new_role,
         });
-        expect(errorMessage(result)).toBe('Role must be user or admin');
+        expect(errorMessage(result)).toBe('Role must be viewer, user or admin');
       }
       expect((await profileOf(server, target.userId)).role).toBe('user');
     });

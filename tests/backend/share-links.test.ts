@@ -351,3 +351,95 @@ describe('share links: bounds', () => {
     expect(openings).toEqual([200, 200, 200, 429]);
   });
 });
+
+// Issue 23 and 25 together: a link is made, and keeps working, only while its maker may view the
+// document by its category's access (private.member_may_view_document).
+describe('share links of a restricted category', () => {
+  let server: TestServer;
+  let church: Organisation;
+  let staff: Person;
+  let volunteer: Person;
+  let admin: Person;
+  let staffGroup: string;
+  let payroll: StoredDocument;
+
+  const make = async (person: Person, documentId: string) => {
+    const response = await fetch(`${server.url}/share/v1/links`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        apikey: server.keys.anonKey,
+        authorization: `Bearer ${await accessToken(person)}`,
+      },
+      body: JSON.stringify({ document_id: documentId }),
+    });
+    return { status: response.status, json: (await response.json()) as Record<string, unknown> };
+  };
+  const opens = async (token: string) => (await fetch(`${server.url}/share/v1/s/${token}`)).status;
+  const setStaff = async (userIds: string[]) =>
+    unwrap(
+      await church.master.client.rpc('set_member_group_members', {
+        group_id: staffGroup,
+        user_ids: userIds,
+      }),
+      'Staff members',
+    );
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    church = await createOrganisation(server, 'Restricted Share Church');
+    staff = await addMember(server, church, 'user', 'staff');
+    volunteer = await addMember(server, church, 'user', 'volunteer');
+    admin = await addMember(server, church, 'admin', 'admin');
+    payroll = await uploadDocument(church.master, church, {
+      name: 'Payroll 2027.txt',
+      content: 'Salaries for the year',
+      category: 'HR',
+    });
+    staffGroup = unwrap(
+      await church.master.client.rpc('create_member_group', { name: 'Staff' }),
+      'create_member_group',
+    ) as string;
+    await setStaff([staff.userId]);
+    const categories = unwrap(
+      await church.master.client.rpc('my_document_categories'),
+      'my_document_categories',
+    ) as { id: string; name: string }[];
+    unwrap(
+      await church.master.client.rpc('set_category_access', {
+        category_id: categories.find((c) => c.name === 'HR')!.id,
+        restricted: true,
+        rules: [{ group_id: staffGroup, access: 'view' }],
+      }),
+      'set_category_access',
+    );
+  }, 180_000);
+  afterAll(() => server?.close());
+
+  it('is made only by a member who may view the document, admins included', async () => {
+    for (const outsider of [volunteer, admin]) {
+      expect(await make(outsider, payroll.id)).toMatchObject({
+        status: 400,
+        json: { message: 'Document not found' },
+      });
+    }
+    expect((await make(staff, payroll.id)).status).toBe(201);
+    const links = unwrap(
+      await admin.client.rpc('list_share_links', { document_id: null }),
+      'list_share_links',
+    ) as unknown[];
+    expect(links).toEqual([]);
+  });
+
+  it('dies when its maker loses access to the category', async () => {
+    const made = await make(staff, payroll.id);
+    expect(made.status).toBe(201);
+    const token = made.json.token as string;
+    expect(await opens(token)).toBe(200);
+    await setStaff([]);
+    expect(await opens(token)).toBe(404);
+    expect(
+      unwrap(await staff.client.rpc('list_share_links', { document_id: null }), 'list'),
+    ).toEqual([]);
+  });
+});

@@ -3,6 +3,7 @@ import { startTestServer, type TestServer } from '../support/server.ts';
 import { buildWorld, type World } from './actors.ts';
 import { attackCases } from './attack-cases.ts';
 import type { Case, Outcome } from './cases.ts';
+import { categoryAccessCases } from './category-access-cases.ts';
 import { functionCases } from './function-cases.ts';
 import { linkCases } from './link-cases.ts';
 import { mailWorkerCases } from './mail-worker-cases.ts';
@@ -21,8 +22,9 @@ import { trashCases } from './trash-cases.ts';
  * user, signed-in user without organisation} × every table (select, insert, update, delete),
  * every rpc function (search-cases.ts: searching, duplicates, bulk actions; trash-cases.ts: the
  * trash; transfer-cases.ts: export and import), every bucket operation and the edge functions' actions that change data,
- * plus named attacks, and (second-factor-cases.ts) people who enrolled a second factor, with a
- * password-only session and with one that proved the code. Everything goes through unmodified supabase-js against the embedded
+ * plus named attacks, (second-factor-cases.ts) people who enrolled a second factor, with a
+ * password-only session and with one that proved the code, and (category-access-cases.ts)
+ * Viewers, users and admins in a group that may view or edit a restricted category, or in none. Everything goes through unmodified supabase-js against the embedded
  * server; every case checks its effect in the database with the service role. The expected
  * outcomes come from the rules written out in table-cases.ts, rpc-cases.ts, storage-cases.ts,
  * function-cases.ts, own-row-cases.ts, renewal-cases.ts, mail-worker-cases.ts, link-cases.ts and
@@ -42,6 +44,8 @@ const SUITES: [string, (server: TestServer, world: World) => Case[]][] = [
   ['export and import', transferCases],
   ['named attacks', attackCases],
   ['a second factor once enrolled', secondFactorCases],
+  // Last: it restricts a category of each organisation.
+  ['access per category and the Viewer role', categoryAccessCases],
 ];
 
 describe('security matrix', () => {

@@ -64,7 +64,7 @@ export async function createOrganisation(server: TestServer, name: string): Prom
 export async function invite(
   inviter: Person,
   email: string,
-  role: 'user' | 'admin' = 'user',
+  role: 'viewer' | 'user' | 'admin' = 'user',
   fullName: string | null = null,
 ): Promise<{ id: string; token: string }> {
   const result = unwrap(
@@ -80,7 +80,7 @@ export async function invite(
 export async function addMember(
   server: TestServer,
   organisation: Organisation,
-  role: 'user' | 'admin',
+  role: 'viewer' | 'user' | 'admin',
   label: string = role,
 ): Promise<Person> {
   const email = uniqueEmail(label);

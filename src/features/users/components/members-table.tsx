@@ -25,7 +25,7 @@ export interface MembersTableProps {
   onRemoveTwoFactor?: (userId: string, email: string) => void;
 }
 
-const ROLE_ORDER: Record<Role, number> = { master_admin: 0, admin: 1, user: 2 };
+const ROLE_ORDER: Record<Role, number> = { master_admin: 0, admin: 1, user: 2, viewer: 3 };
 
 /**
  * The members of the organisation (spec §2), sortable by each column. Nobody acts on their own
