@@ -46,7 +46,7 @@ create table public.user_profiles (
     constraint user_profiles_full_name_trimmed
       check (full_name <> '' and full_name !~ '^[[:space:]]|[[:space:]]$'),
   role text not null default 'user'
-    constraint user_profiles_role_check check (role in ('user', 'admin', 'master_admin')),
+    constraint user_profiles_role_check check (role in ('viewer', 'user', 'admin', 'master_admin')),
   is_active boolean not null default true,
   organization_id uuid references public.organizations (id) on delete set null,
   invited_by uuid references public.user_profiles (id) on delete set null,
@@ -71,14 +71,16 @@ create index organizations_created_by_idx on public.organizations (created_by);
 -- ============================================================================================
 -- Helpers
 -- ============================================================================================
--- user < admin < master_admin; unknown roles rank below everything.
+-- viewer < user < admin < master_admin; unknown roles rank below everything.
 create function private.role_rank(role text)
 returns integer
 language sql
 immutable
 set search_path = ''
 as $$
-  select case role when 'user' then 1 when 'admin' then 2 when 'master_admin' then 3 else 0 end
+  select case role
+    when 'viewer' then 1 when 'user' then 2 when 'admin' then 3 when 'master_admin' then 4 else 0
+  end
 $$;
 
 -- Whitespace of every kind off both ends, as JavaScript's trim() does for what a form sends
@@ -294,13 +296,13 @@ alter table public.user_profiles enable row level security;
 
 create policy "members read their organisation"
   on public.organizations for select to authenticated
-  using (id = (select private.caller_organization_id()));
+  using (id = (select private.caller_organization_id('viewer')));
 
 create policy "users read their own profile and members read their organisation's profiles"
   on public.user_profiles for select to authenticated
   using (
     id = (select auth.uid())
-    or organization_id = (select private.caller_organization_id())
+    or organization_id = (select private.caller_organization_id('viewer'))
   );
 
 -- The specification's client inserts a profile when none is found (PGRST116). The trigger makes
@@ -380,8 +382,8 @@ begin
   if not _me.is_active or _me.role <> 'master_admin' then
     raise exception 'Only master admins can change user roles';
   end if;
-  if new_role is null or new_role not in ('user', 'admin') then
-    raise exception 'Role must be user or admin';
+  if new_role is null or new_role not in ('viewer', 'user', 'admin') then
+    raise exception 'Role must be viewer, user or admin';
   end if;
   if update_user_role.user_id = _me.id then
     raise exception 'You cannot change your own role';

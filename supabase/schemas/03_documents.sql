@@ -24,13 +24,8 @@ create table public.documents (
   organization_id uuid not null references public.organizations (id) on delete cascade,
   name text not null
     constraint documents_name_length check (char_length(name) between 1 and 500),
-  -- The specification's fixed list of 14 categories.
-  category text not null
-    constraint documents_category_check check (category in (
-      'HR', 'Accounting', 'Branding', 'Social Media', 'Communications',
-      'Volunteer/People Management', 'Streaming: Video & Podcast', 'Reports', 'Governance',
-      'Legal', 'Funding', 'Financial', 'Operations', 'Other'
-    )),
+  -- One of the organisation's categories, by name (documents_category_fkey, 21_categories.sql).
+  category text not null,
   expiry_date date,
   size bigint not null default 0 constraint documents_size_check check (size >= 0),
   -- Set to Active at upload; nothing changes it afterwards (specification §4).
@@ -334,7 +329,7 @@ alter table public.documents enable row level security;
 
 create policy "members read their organisation's documents"
   on public.documents for select to authenticated
-  using (organization_id = (select private.caller_organization_id()) and deleted_at is null);
+  using (organization_id = (select private.caller_organization_id('viewer')) and deleted_at is null);
 
 create policy "members add documents to their organisation"
   on public.documents for insert to authenticated
@@ -369,7 +364,7 @@ security definer
 set search_path = ''
 as $$
 declare
-  _organization_id uuid := private.caller_organization_id();
+  _organization_id uuid := private.caller_organization_id('viewer');
   _today date := (now() at time zone 'UTC')::date;
   _result public.document_stats_result;
 begin
@@ -399,7 +394,7 @@ security definer
 set search_path = ''
 as $$
 declare
-  _organization_id uuid := private.caller_organization_id();
+  _organization_id uuid := private.caller_organization_id('viewer');
   _needle text := lower(coalesce(term, ''));
 begin
   if _organization_id is null then

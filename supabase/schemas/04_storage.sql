@@ -312,7 +312,7 @@ create policy "members read their organisation's document files"
   using (
     bucket_id = 'documents'
     and (storage.foldername(name))[1] = 'documents'
-    and (storage.foldername(name))[2] = (select private.caller_organization_id()::text)
+    and (storage.foldername(name))[2] = (select private.caller_organization_id('viewer')::text)
   );
 
 create policy "members read their organisation's logo"

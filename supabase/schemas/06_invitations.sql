@@ -18,7 +18,7 @@ create table public.user_invitations (
       and email ~ '^[^@[:space:]]+@[^@[:space:]]+\.[^@[:space:]]+$'
     ),
   role text not null default 'user'
-    constraint user_invitations_role_check check (role in ('user', 'admin')),
+    constraint user_invitations_role_check check (role in ('viewer', 'user', 'admin')),
   full_name text
     constraint user_invitations_full_name_length check (char_length(full_name) <= 200),
   organization_id uuid not null references public.organizations (id) on delete cascade,
@@ -91,8 +91,8 @@ begin
   if char_length(_email) > 254 or _email !~ '^[^@[:space:]]+@[^@[:space:]]+\.[^@[:space:]]+$' then
     raise exception 'Invalid email address';
   end if;
-  if _role not in ('user', 'admin') then
-    raise exception 'Role must be user or admin';
+  if _role not in ('viewer', 'user', 'admin') then
+    raise exception 'Role must be viewer, user or admin';
   end if;
   if char_length(_full_name) > 200 then
     raise exception 'Full name must be at most 200 characters';

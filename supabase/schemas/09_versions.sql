@@ -293,7 +293,7 @@ alter table public.document_versions enable row level security;
 create policy "members read their organisation's document versions"
   on public.document_versions for select to authenticated
   using (
-    organization_id = (select private.caller_organization_id())
+    organization_id = (select private.caller_organization_id('viewer'))
     and exists (select 1 from public.documents d where d.id = document_id)
   );
 

@@ -650,7 +650,7 @@ alter table private.search_refresh enable row level security;
 
 create policy "members read their organisation's document texts"
   on public.document_texts for select to authenticated
-  using (organization_id = (select private.caller_organization_id()));
+  using (organization_id = (select private.caller_organization_id('viewer')));
 
 -- ============================================================================================
 -- Grants

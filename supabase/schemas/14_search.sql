@@ -245,7 +245,7 @@ declare
   -- served as 100 (the app asks for 50).
   _limit integer := least(greatest(coalesce(page_size, 50), 1), 100);
   _offset integer := greatest(coalesce(page_offset, 0), 0);
-  _organization uuid := private.caller_organization_id();
+  _organization uuid := private.caller_organization_id('viewer');
   _count_limit integer := least(greatest(coalesce(count_limit, 10000), 1), 10000);
   _capped boolean := false;
   -- Bytes of search vectors one search may read (to rank its matches, or to test a phrase).

@@ -200,7 +200,7 @@ security definer
 set search_path = ''
 as $$
 declare
-  _organization_id uuid := private.caller_organization_id();
+  _organization_id uuid := private.caller_organization_id('viewer');
   _retention interval := (select s.retention from private.trash_settings s);
 begin
   if _organization_id is null then

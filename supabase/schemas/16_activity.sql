@@ -410,7 +410,7 @@ alter table public.activity_log enable row level security;
 create policy "members read their organisation's document history, admins all of it"
   on public.activity_log for select to authenticated
   using (
-    organization_id = (select private.caller_organization_id())
+    organization_id = (select private.caller_organization_id('viewer'))
     and (document_id is not null
          or organization_id = (select private.caller_organization_id('admin')))
   );
