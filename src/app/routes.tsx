@@ -66,6 +66,10 @@ const ActivityPage = lazyPage(
   () => import('../features/activity/activity-page.tsx'),
   'ActivityPage',
 );
+const CategoriesPage = lazyPage(
+  () => import('../features/categories/categories-page.tsx'),
+  'CategoriesPage',
+);
 const NotFoundPage = lazyPage(() => import('./not-found.tsx'), 'NotFoundPage');
 
 /** Catches what one route throws while loading or rendering; the rest of the app stays. */
@@ -150,6 +154,7 @@ export function AppRoutes() {
         <Route path={routePatterns.outbox} element={<Page component={OutboxPage} />} />
         <Route path={routePatterns.trash} element={<Page component={TrashPage} />} />
         <Route path={routePatterns.activity} element={<Page component={ActivityPage} />} />
+        <Route path={routePatterns.categories} element={<Page component={CategoriesPage} />} />
         <Route
           path={routePatterns.oauthCallback}
           element={<Page component={OAuthCallbackPage} />}

@@ -101,6 +101,52 @@ export type Database = {
           },
         ];
       };
+      category_access: {
+        Row: {
+          access: Database['public']['Enums']['category_access_access'];
+          category_id: string;
+          group_id: string | null;
+          id: string;
+          organization_id: string;
+          role: Database['public']['Enums']['category_access_role'] | null;
+        };
+        Insert: {
+          access: Database['public']['Enums']['category_access_access'];
+          category_id: string;
+          group_id?: string | null;
+          id?: string;
+          organization_id: string;
+          role?: Database['public']['Enums']['category_access_role'] | null;
+        };
+        Update: {
+          access?: Database['public']['Enums']['category_access_access'];
+          category_id?: string;
+          group_id?: string | null;
+          id?: string;
+          organization_id?: string;
+          role?: Database['public']['Enums']['category_access_role'] | null;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'category_access_category_id_fkey';
+            columns: ['category_id'];
+            referencedRelation: 'document_categories';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'category_access_group_id_fkey';
+            columns: ['group_id'];
+            referencedRelation: 'member_groups';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'category_access_organization_id_fkey';
+            columns: ['organization_id'];
+            referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
       corporate_status: {
         Row: {
           annual_report_status:
@@ -190,6 +236,46 @@ export type Database = {
         Relationships: [
           {
             foreignKeyName: 'custom_integrations_organization_id_fkey';
+            columns: ['organization_id'];
+            referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      document_categories: {
+        Row: {
+          created_at: string;
+          id: string;
+          name: string;
+          organization_id: string;
+          position: number;
+          restricted: boolean;
+          retired_at: string | null;
+          updated_at: string;
+        };
+        Insert: {
+          created_at?: string;
+          id?: string;
+          name: string;
+          organization_id: string;
+          position?: number;
+          restricted?: boolean;
+          retired_at?: string | null;
+          updated_at?: string;
+        };
+        Update: {
+          created_at?: string;
+          id?: string;
+          name?: string;
+          organization_id?: string;
+          position?: number;
+          restricted?: boolean;
+          retired_at?: string | null;
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'document_categories_organization_id_fkey';
             columns: ['organization_id'];
             referencedRelation: 'organizations';
             referencedColumns: ['id'];
@@ -332,7 +418,7 @@ export type Database = {
       };
       documents: {
         Row: {
-          category: Database['public']['Enums']['documents_category'];
+          category: string;
           content_sha256: string | null;
           created_at: string;
           deleted_at: string | null;
@@ -354,7 +440,7 @@ export type Database = {
           uploaded_by: string | null;
         };
         Insert: {
-          category: Database['public']['Enums']['documents_category'];
+          category: string;
           content_sha256?: string | null;
           created_at?: string;
           deleted_at?: string | null;
@@ -376,7 +462,7 @@ export type Database = {
           uploaded_by?: string | null;
         };
         Update: {
-          category?: Database['public']['Enums']['documents_category'];
+          category?: string;
           content_sha256?: string | null;
           created_at?: string;
           deleted_at?: string | null;
@@ -398,6 +484,12 @@ export type Database = {
           uploaded_by?: string | null;
         };
         Relationships: [
+          {
+            foreignKeyName: 'documents_category_fkey';
+            columns: ['organization_id', 'category'];
+            referencedRelation: 'document_categories';
+            referencedColumns: ['organization_id', 'name'];
+          },
           {
             foreignKeyName: 'documents_deleted_by_fkey';
             columns: ['deleted_by'];
@@ -510,6 +602,74 @@ export type Database = {
         Relationships: [
           {
             foreignKeyName: 'integration_customizations_organization_id_fkey';
+            columns: ['organization_id'];
+            referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      member_group_members: {
+        Row: {
+          added_at: string;
+          group_id: string;
+          organization_id: string;
+          user_id: string;
+        };
+        Insert: {
+          added_at?: string;
+          group_id: string;
+          organization_id: string;
+          user_id: string;
+        };
+        Update: {
+          added_at?: string;
+          group_id?: string;
+          organization_id?: string;
+          user_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'member_group_members_group_id_fkey';
+            columns: ['group_id'];
+            referencedRelation: 'member_groups';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'member_group_members_organization_id_fkey';
+            columns: ['organization_id'];
+            referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'member_group_members_user_id_fkey';
+            columns: ['user_id'];
+            referencedRelation: 'user_profiles';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      member_groups: {
+        Row: {
+          created_at: string;
+          id: string;
+          name: string;
+          organization_id: string;
+        };
+        Insert: {
+          created_at?: string;
+          id?: string;
+          name: string;
+          organization_id: string;
+        };
+        Update: {
+          created_at?: string;
+          id?: string;
+          name?: string;
+          organization_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'member_groups_organization_id_fkey';
             columns: ['organization_id'];
             referencedRelation: 'organizations';
             referencedColumns: ['id'];
@@ -1100,6 +1260,8 @@ export type Database = {
           isSetofReturn: false;
         };
       };
+      create_document_category: { Args: { name: string }; Returns: string };
+      create_member_group: { Args: { name: string }; Returns: string };
       create_organization: {
         Args: { name: string };
         Returns: {
@@ -1119,6 +1281,7 @@ export type Database = {
       };
       deactivate_user: { Args: { user_id: string }; Returns: undefined };
       delete_documents: { Args: { document_ids: string[] }; Returns: number };
+      delete_member_group: { Args: { group_id: string }; Returns: undefined };
       disconnect_oauth_connection: { Args: { connection_id: string }; Returns: undefined };
       document_stats: {
         Args: Record<PropertyKey, never>;
@@ -1134,7 +1297,7 @@ export type Database = {
       find_duplicate_documents: {
         Args: { sha256: string };
         Returns: {
-          category: Database['public']['Enums']['documents_category'];
+          category: string;
           content_sha256: string | null;
           created_at: string;
           deleted_at: string | null;
@@ -1232,6 +1395,18 @@ export type Database = {
         Returns: number;
       };
       members_with_two_factor: { Args: Record<PropertyKey, never>; Returns: string[] };
+      my_document_categories: {
+        Args: Record<PropertyKey, never>;
+        Returns: {
+          can_edit: boolean;
+          can_view: boolean;
+          id: string;
+          name: string;
+          position: number;
+          restricted: boolean;
+          retired: boolean;
+        }[];
+      };
       organization_storage_usage: {
         Args: Record<PropertyKey, never>;
         Returns: Database['public']['CompositeTypes']['storage_usage_result'];
@@ -1249,10 +1424,15 @@ export type Database = {
         Returns: number;
       };
       remove_member_two_factor: { Args: { user_id: string }; Returns: number };
+      rename_document_category: {
+        Args: { category_id: string; new_name: string };
+        Returns: undefined;
+      };
+      rename_member_group: { Args: { group_id: string; new_name: string }; Returns: undefined };
       renew_document: {
         Args: { document_id: string; expiry_date: string; file_path: string };
         Returns: {
-          category: Database['public']['Enums']['documents_category'];
+          category: string;
           content_sha256: string | null;
           created_at: string;
           deleted_at: string | null;
@@ -1280,10 +1460,11 @@ export type Database = {
           isSetofReturn: false;
         };
       };
+      reorder_document_categories: { Args: { category_ids: string[] }; Returns: undefined };
       replace_document_file: {
         Args: { change?: string; document_id: string; file_path: string };
         Returns: {
-          category: Database['public']['Enums']['documents_category'];
+          category: string;
           content_sha256: string | null;
           created_at: string;
           deleted_at: string | null;
@@ -1314,7 +1495,7 @@ export type Database = {
       restore_document_version: {
         Args: { file_path: string; version_id: string };
         Returns: {
-          category: Database['public']['Enums']['documents_category'];
+          category: string;
           content_sha256: string | null;
           created_at: string;
           deleted_at: string | null;
@@ -1343,6 +1524,7 @@ export type Database = {
         };
       };
       restore_documents: { Args: { document_ids: string[] }; Returns: number };
+      retire_document_category: { Args: { category_id: string }; Returns: undefined };
       retry_outbox_message: {
         Args: { message_id: string };
         Returns: Database['public']['CompositeTypes']['mail_result'];
@@ -1404,6 +1586,10 @@ export type Database = {
         };
       };
       send_password_reset: { Args: { user_id: string }; Returns: string };
+      set_category_access: {
+        Args: { category_id: string; restricted: boolean; rules: Json };
+        Returns: undefined;
+      };
       set_documents_category: {
         Args: { document_ids: string[]; new_category: string };
         Returns: number;
@@ -1411,6 +1597,10 @@ export type Database = {
       set_documents_expiry: {
         Args: { document_ids: string[]; new_expiry_date: string };
         Returns: number;
+      };
+      set_member_group_members: {
+        Args: { group_id: string; user_ids: string[] };
+        Returns: undefined;
       };
       set_two_factor_requirement: { Args: { required: boolean }; Returns: undefined };
       start_organization_export: {
@@ -1458,10 +1648,13 @@ export type Database = {
         };
       };
       two_factor_status: { Args: Record<PropertyKey, never>; Returns: Json };
+      unretire_document_category: { Args: { category_id: string }; Returns: undefined };
       update_user_role: { Args: { new_role: string; user_id: string }; Returns: undefined };
     };
     Enums: {
       calendar_feeds_scope: 'all' | 'mine';
+      category_access_access: 'view' | 'edit';
+      category_access_role: 'viewer' | 'user' | 'admin' | 'master_admin';
       corporate_status_annual_report_status: 'Current' | 'Due Soon' | 'Overdue' | 'Unknown';
       corporate_status_entity_type:
         'Non-Profit Corporation' | 'Corporation' | 'LLC' | 'Partnership' | 'Other';
@@ -1509,21 +1702,6 @@ export type Database = {
       document_texts_state: 'pending' | 'ready' | 'failed' | 'unavailable';
       document_versions_change:
         'renewal' | 'file_replacement' | 'content_edit' | 'properties_edit' | 'version_restore';
-      documents_category:
-        | 'HR'
-        | 'Accounting'
-        | 'Branding'
-        | 'Social Media'
-        | 'Communications'
-        | 'Volunteer/People Management'
-        | 'Streaming: Video & Podcast'
-        | 'Reports'
-        | 'Governance'
-        | 'Legal'
-        | 'Funding'
-        | 'Financial'
-        | 'Operations'
-        | 'Other';
       documents_status: 'Active';
       integration_customizations_category:
         | 'HRIS'
@@ -1560,8 +1738,8 @@ export type Database = {
       outbox_messages_kind: 'documents' | 'invitation' | 'reminders';
       outbox_messages_status: 'queued' | 'sent' | 'failed' | 'outbox';
       reminder_settings_recipients: 'responsible' | 'admins' | 'both';
-      user_invitations_role: 'user' | 'admin';
-      user_profiles_role: 'user' | 'admin' | 'master_admin';
+      user_invitations_role: 'viewer' | 'user' | 'admin';
+      user_profiles_role: 'viewer' | 'user' | 'admin' | 'master_admin';
     };
     CompositeTypes: {
       calendar_feed_result: {
@@ -1759,6 +1937,8 @@ export const Constants = {
   public: {
     Enums: {
       calendar_feeds_scope: ['all', 'mine'],
+      category_access_access: ['view', 'edit'],
+      category_access_role: ['viewer', 'user', 'admin', 'master_admin'],
       corporate_status_annual_report_status: ['Current', 'Due Soon', 'Overdue', 'Unknown'],
       corporate_status_entity_type: [
         'Non-Profit Corporation',
@@ -1818,22 +1998,6 @@ export const Constants = {
         'properties_edit',
         'version_restore',
       ],
-      documents_category: [
-        'HR',
-        'Accounting',
-        'Branding',
-        'Social Media',
-        'Communications',
-        'Volunteer/People Management',
-        'Streaming: Video & Podcast',
-        'Reports',
-        'Governance',
-        'Legal',
-        'Funding',
-        'Financial',
-        'Operations',
-        'Other',
-      ],
       documents_status: ['Active'],
       integration_customizations_category: [
         'HRIS',
@@ -1871,8 +2035,8 @@ export const Constants = {
       outbox_messages_kind: ['documents', 'invitation', 'reminders'],
       outbox_messages_status: ['queued', 'sent', 'failed', 'outbox'],
       reminder_settings_recipients: ['responsible', 'admins', 'both'],
-      user_invitations_role: ['user', 'admin'],
-      user_profiles_role: ['user', 'admin', 'master_admin'],
+      user_invitations_role: ['viewer', 'user', 'admin'],
+      user_profiles_role: ['viewer', 'user', 'admin', 'master_admin'],
     },
   },
 } as const;

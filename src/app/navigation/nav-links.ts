@@ -1,6 +1,7 @@
 import {
   Bell,
   Briefcase,
+  FolderLock,
   FileText,
   History,
   Inbox,
@@ -35,9 +36,14 @@ const adminsOnly: NavLinkItem[] = [
   { label: 'OAuth', to: paths.oauth, icon: KeyRound },
   { label: 'Outbox', to: paths.outbox, icon: Inbox },
   { label: 'Activity', to: paths.activity, icon: History },
+  { label: 'Categories', to: paths.categories, icon: FolderLock },
 ];
 
-/** The navigation links (product-spec §2, plus Reminders and Trash): admins also get Users, OAuth, Outbox and Activity. */
-export function navLinksFor(isAdmin: boolean): NavLinkItem[] {
-  return isAdmin ? [...everyone, ...adminsOnly] : everyone;
+/**
+ * The navigation links (product-spec §2, plus Reminders and Trash): admins also get Users,
+ * OAuth, Outbox, Activity and Categories; a Viewer, who changes nothing, gets no Upload.
+ */
+export function navLinksFor(isAdmin: boolean, isViewer = false): NavLinkItem[] {
+  if (isAdmin) return [...everyone, ...adminsOnly];
+  return isViewer ? everyone.filter((link) => link.to !== paths.upload) : everyone;
 }

@@ -1,4 +1,5 @@
 import { Upload } from 'lucide-react';
+import { useDocumentAccess } from '../../lib/document-categories.ts';
 import { lazy, Suspense, useState } from 'react';
 import { ButtonLink } from '../../components/ui/button-link.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -31,6 +32,7 @@ export function DashboardPage() {
   const { organization, profileLoading } = useSession();
   const { data, reload } = useDashboardData(Boolean(organization));
   const [previewing, setPreviewing] = useState<DashboardDocument | null>(null);
+  const { mayUpload } = useDocumentAccess();
 
   if (profileLoading) return <DashboardSkeleton />;
   if (!organization) {
@@ -49,9 +51,11 @@ export function DashboardPage() {
           <p className="text-sm font-medium text-gray-500">Dashboard</p>
           <h1 className="text-2xl font-semibold break-words text-gray-900">{organization.name}</h1>
         </div>
-        <ButtonLink to={paths.upload} icon={Upload}>
-          Upload Documents
-        </ButtonLink>
+        {mayUpload && (
+          <ButtonLink to={paths.upload} icon={Upload}>
+            Upload Documents
+          </ButtonLink>
+        )}
       </div>
 
       {data.status === 'error' ? (
@@ -72,7 +76,7 @@ export function DashboardPage() {
 
       {data.status === 'ready' && (
         <div className="grid gap-6 lg:grid-cols-2">
-          <RecentDocuments documents={data.recent} onOpen={setPreviewing} />
+          <RecentDocuments documents={data.recent} onOpen={setPreviewing} mayUpload={mayUpload} />
           <UpcomingRenewals documents={data.renewals} today={utcDateString()} />
         </div>
       )}

@@ -6,6 +6,7 @@ import { ButtonLink } from '../../components/ui/button-link.tsx';
 import { paths } from '../../config/paths.ts';
 import type { DocumentRecord } from '../../lib/documents.ts';
 import { errorMessage } from '../../lib/errors.ts';
+import { useDocumentAccess } from '../../lib/document-categories.ts';
 import { useSession } from '../../lib/session.tsx';
 import {
   useDocumentSearch,
@@ -106,6 +107,7 @@ function OrganizationDocuments() {
   const download = useDownloadDocument();
   const deleteWithConfirmation = useConfirmedDelete();
   const uploaded = useUploadedDocuments();
+  const access = useDocumentAccess();
   const rows = list.data?.rows ?? [];
   const total = list.data?.total ?? 0;
   const sort = effectiveSort(query);
@@ -159,9 +161,11 @@ function OrganizationDocuments() {
             Search, preview and manage your organization’s documents.
           </p>
         </div>
-        <ButtonLink to={paths.upload} icon={Upload}>
-          Upload Documents
-        </ButtonLink>
+        {access.mayUpload && (
+          <ButtonLink to={paths.upload} icon={Upload}>
+            Upload Documents
+          </ButtonLink>
+        )}
       </div>
 
       {uploaded.documents.length > 0 && (
@@ -196,6 +200,7 @@ function OrganizationDocuments() {
             <BulkActionsBar
               documents={rows.filter((row) => selected.has(row.id))}
               onDone={() => setSelected(new Set())}
+              readOnly={access.readOnly}
             />
           )}
           {/* The search the rows are for: lets a test or a measurement see when they caught up. */}
@@ -209,9 +214,11 @@ function OrganizationDocuments() {
                 selected={selected}
                 onSelect={onSelect}
                 uploaded={uploaded.ids}
+                mayEdit={access.mayEdit}
+                isRestricted={access.isRestricted}
               />
             ) : (
-              <DocumentsEmpty filtered={filtering} />
+              <DocumentsEmpty filtered={filtering} mayUpload={access.mayUpload} />
             )}
           </div>
         </>

@@ -10,6 +10,7 @@ import { useFormProblems, type FieldProblems } from '../../components/ui/form-fi
 import { useLeaveGuard } from '../../components/ui/use-leave-guard.ts';
 import { paths } from '../../config/paths.ts';
 import { useSession } from '../../lib/session.tsx';
+import { isViewerRole } from '../../lib/roles.ts';
 import { DocumentPropertyFields } from './components/document-property-fields.tsx';
 import { FileDropZone } from './components/file-drop-zone.tsx';
 import { OrganizationRequired } from './components/organization-required.tsx';
@@ -78,8 +79,21 @@ function useSendQueue(queue: ReturnType<typeof useUploadQueue>) {
  * or keep both, for a file the organisation already has. Once every file is in, the documents
  * list opens with the new documents marked.
  */
+/** A Viewer reads and downloads; the page says so instead of offering a form that would fail. */
+function ViewerCannotUpload() {
+  return (
+    <div className="space-y-2">
+      <h1 className="text-2xl font-semibold text-gray-900">Upload Documents</h1>
+      <p role="status" className="text-sm text-gray-700">
+        Viewers can see and download documents but cannot upload them. Ask an administrator if you
+        need to add documents.
+      </p>
+    </div>
+  );
+}
+
 export function UploadPage() {
-  const { organization, profileLoading } = useSession();
+  const { organization, profile, profileLoading } = useSession();
   const navigate = useNavigate();
   const { confirm } = useFeedback();
   const queue = useUploadQueue();
@@ -98,6 +112,7 @@ export function UploadPage() {
 
   if (profileLoading) return <Spinner />;
   if (!organization) return <OrganizationRequired title="Upload Documents" />;
+  if (isViewerRole(profile?.role)) return <ViewerCannotUpload />;
   const organizationId = organization.id;
   const pending = queue.files.filter((item) => item.state !== 'done');
   const uploaded = uploadedDocuments(queue.files);

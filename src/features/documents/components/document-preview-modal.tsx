@@ -5,6 +5,7 @@ import { Spinner } from '../../../components/ui/spinner.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Tabs, type TabItem } from '../../../components/ui/tabs.tsx';
 import { LOAD_ERROR } from '../api/document-preview.ts';
+import { useDocumentAccess } from '../../../lib/document-categories.ts';
 import type { DocumentRecord } from '../../../lib/documents.ts';
 import { useDocumentPreview } from '../hooks/use-document-preview.ts';
 import { useDownloadDocument } from '../hooks/use-download-document.ts';
@@ -48,6 +49,7 @@ export function DocumentPreviewModal({ document, onClose }: DocumentPreviewModal
   const [tab, setTab] = useState<Tab>('preview');
   const shown = useDocumentPreview(document.name, document.file_path);
   const download = useDownloadDocument();
+  const access = useDocumentAccess();
   const onDownload = () => download(document);
   const preview = (
     <>
@@ -77,6 +79,7 @@ export function DocumentPreviewModal({ document, onClose }: DocumentPreviewModal
             category={document.category}
             size={document.size}
             createdAt={document.created_at}
+            restricted={access.isRestricted(document.category)}
           />
         </>
       }
@@ -97,6 +100,7 @@ export function DocumentPreviewModal({ document, onClose }: DocumentPreviewModal
                 organization_id: document.organization_id,
                 name: document.name,
               }}
+              canRestore={access.mayEdit(document.category)}
             />
           ) : (
             preview

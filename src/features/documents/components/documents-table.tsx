@@ -12,6 +12,7 @@ import type { SearchedDocument, SortColumn } from '../api/search-documents.ts';
 import { RowActions, type DocumentAction } from './row-actions.tsx';
 import { StatusBadge } from './status-badge.tsx';
 import { TagList } from '../../../components/tag-list.tsx';
+import { RestrictedLock } from '../../../components/restricted-lock.tsx';
 import { SearchSnippet, TextState } from './text-state.tsx';
 
 const NONE: ReadonlySet<string> = new Set();
@@ -22,6 +23,7 @@ const BY_SERVER = () => null;
 /** The Name column; documents `isNew` says were just uploaded are marked New. */
 function nameColumn(
   isNew: (document: SearchedDocument) => boolean,
+  isRestricted: (category: string) => boolean,
 ): DataTableColumn<SearchedDocument> {
   return {
     key: 'name',
@@ -36,6 +38,7 @@ function nameColumn(
           <span className="truncate font-medium text-gray-900" title={document.name}>
             {document.name}
           </span>
+          {isRestricted(document.category) && <RestrictedLock />}
           {isNew(document) && (
             <span className="shrink-0 rounded-full bg-primary-100 px-2 py-0.5 text-xs font-medium text-primary-800">
               New
@@ -120,7 +123,14 @@ export interface DocumentsTableProps {
   onSelect: (document: SearchedDocument, selected: boolean) => void;
   /** Ids of documents just uploaded: their rows are tinted and marked New. */
   uploaded?: ReadonlySet<string>;
+  /** Whether the member may change documents of this category (else View and Download only). */
+  mayEdit?: (category: string) => boolean;
+  /** Whether this category is restricted: its documents show the lock. */
+  isRestricted?: (category: string) => boolean;
 }
+
+const ALWAYS = () => true;
+const NEVER = () => false;
 
 /**
  * The documents table (spec §2): a box to select each row, then Name with up to three tags (and
@@ -135,13 +145,19 @@ export const DocumentsTable = memo(function DocumentsTable({
   selected,
   onSelect,
   uploaded = NONE,
+  mayEdit = ALWAYS,
+  isRestricted = NEVER,
 }: DocumentsTableProps) {
   const isNew = useCallback((document: SearchedDocument) => uploaded.has(document.id), [uploaded]);
   const actions = useCallback(
     (document: SearchedDocument) => (
-      <RowActions document={document} onAction={(action) => onAction(action, document)} />
+      <RowActions
+        document={document}
+        canEdit={mayEdit(document.category)}
+        onAction={(action) => onAction(action, document)}
+      />
     ),
-    [onAction],
+    [onAction, mayEdit],
   );
   const columns = useMemo<DataTableColumn<SearchedDocument>[]>(
     () => [
@@ -159,10 +175,10 @@ export const DocumentsTable = memo(function DocumentsTable({
           />
         ),
       },
-      nameColumn(isNew),
+      nameColumn(isNew, isRestricted),
       ...COLUMNS,
     ],
-    [selected, onSelect, isNew],
+    [selected, onSelect, isNew, isRestricted],
   );
   const sorting = useMemo(
     () => ({

@@ -32,6 +32,9 @@ const ACTIONS: ReadonlyArray<{
   },
 ];
 
+/** What a member who may not change a document can still do with it. */
+const READ_ONLY_ACTIONS: readonly DocumentAction[] = ['view', 'download'];
+
 /**
  * View, Edit Properties, Edit Content (text-based files only), Download and Delete (spec §2).
  * Icon buttons, a table row has no room for five labels; each is named with its action and the
@@ -41,16 +44,21 @@ const ACTIONS: ReadonlyArray<{
 export function RowActions({
   document,
   onAction,
+  canEdit = true,
 }: {
   document: DocumentRecord;
   onAction: (action: DocumentAction, document: DocumentRecord) => void;
+  /** False for a Viewer, or a category the member may only view: View and Download only. */
+  canEdit?: boolean;
 }) {
   const editable = isTextEditable(document.name);
   return (
     <div className="flex flex-wrap items-center justify-end gap-0.5 max-sm:w-[6.5rem]">
       {ACTIONS.filter(
         ({ action }) =>
-          (action !== 'content' || editable) && (action !== 'renew' || document.expiry_date),
+          (canEdit || READ_ONLY_ACTIONS.includes(action)) &&
+          (action !== 'content' || editable) &&
+          (action !== 'renew' || document.expiry_date),
       ).map(({ action, label, Icon, tone }) => (
         <Button
           key={action}
