@@ -149,7 +149,7 @@ export function CategoryList({ canChangeAccess }: { canChangeAccess: boolean }) 
                 aria-label={`Rename ${category.name}`}
                 onClick={() => setOpen({ kind: 'rename', category })}
               >
-                Rename
+                <span className="max-sm:sr-only">Rename</span>
               </Button>
               <Button
                 variant="secondary"
@@ -158,7 +158,7 @@ export function CategoryList({ canChangeAccess }: { canChangeAccess: boolean }) 
                 aria-label={`Access to ${category.name}`}
                 onClick={() => setOpen({ kind: 'access', category })}
               >
-                Access
+                <span className="max-sm:sr-only">Access</span>
               </Button>
               <Button
                 variant="secondary"
@@ -180,7 +180,8 @@ export function CategoryList({ canChangeAccess }: { canChangeAccess: boolean }) 
                   )
                 }
               >
-                {category.retired ? 'Bring back' : 'Retire'}
+                {/* On a phone the row has room for the icons only; the names stay for screen readers. */}
+                <span className="max-sm:sr-only">{category.retired ? 'Bring back' : 'Retire'}</span>
               </Button>
             </div>
           </li>

@@ -117,7 +117,7 @@ export function GroupList() {
                   disabled={!members.data}
                   onClick={() => setOpen({ kind: 'members', group })}
                 >
-                  Members
+                  <span className="max-sm:sr-only">Members</span>
                 </Button>
                 <Button
                   variant="secondary"
@@ -126,7 +126,7 @@ export function GroupList() {
                   aria-label={`Rename ${group.name}`}
                   onClick={() => setOpen({ kind: 'rename', group })}
                 >
-                  Rename
+                  <span className="max-sm:sr-only">Rename</span>
                 </Button>
                 <Button
                   variant="destructive-outline"
@@ -146,7 +146,7 @@ export function GroupList() {
                     })
                   }
                 >
-                  Delete
+                  <span className="max-sm:sr-only">Delete</span>
                 </Button>
               </div>
             </li>
