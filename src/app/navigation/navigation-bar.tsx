@@ -4,7 +4,7 @@ import { NavLink, useLocation } from 'react-router-dom';
 import { Button } from '../../components/ui/button.tsx';
 import { APP_VERSION } from '../../config/app-info.ts';
 import { BrandLogo } from '../../features/branding/components/brand-logo.tsx';
-import { isAdminRole, isViewerRole } from '../../lib/roles.ts';
+import { isAdminRole } from '../../lib/roles.ts';
 import { useSession } from '../../lib/session.tsx';
 import { navLinksFor, type NavLinkItem } from './nav-links.ts';
 import { UserSummary } from './user-summary.tsx';
@@ -83,7 +83,7 @@ export function NavigationBar() {
   const active = profile?.is_active ?? false;
   const isAdmin = active && isAdminRole(profile?.role);
   // A deactivated member has nothing to navigate to; the shell explains why.
-  const links = active ? navLinksFor(isAdmin, isViewerRole(profile?.role)) : [];
+  const links = active ? navLinksFor(isAdmin) : [];
   const email = profile?.email || user?.email || '';
   const summary = {
     fullName: profile?.full_name ?? null,

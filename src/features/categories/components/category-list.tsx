@@ -1,4 +1,4 @@
-import { ArrowDown, ArrowUp, Pencil, Plus, RotateCcw, ShieldCheck, Archive } from 'lucide-react';
+import { Archive, ArchiveRestore, ArrowDown, ArrowUp, Pencil, Plus, ShieldCheck } from 'lucide-react';
 import { useState } from 'react';
 import { RestrictedLock } from '../../../components/restricted-lock.tsx';
 import { Button } from '../../../components/ui/button.tsx';
@@ -163,7 +163,7 @@ export function CategoryList({ canChangeAccess }: { canChangeAccess: boolean }) 
               <Button
                 variant="secondary"
                 size="sm"
-                icon={category.retired ? RotateCcw : Archive}
+                icon={category.retired ? ArchiveRestore : Archive}
                 aria-label={`${category.retired ? 'Bring back' : 'Retire'} ${category.name}`}
                 disabled={busy}
                 onClick={() =>

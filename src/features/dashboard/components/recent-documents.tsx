@@ -9,12 +9,9 @@ import { DashboardPanel } from './dashboard-panel.tsx';
 export function RecentDocuments({
   documents,
   onOpen,
-  mayUpload = true,
 }: {
   documents: DashboardDocument[];
   onOpen: (document: DashboardDocument) => void;
-  /** False for a Viewer: no link to a page they cannot use. */
-  mayUpload?: boolean;
 }) {
   return (
     <DashboardPanel
@@ -27,15 +24,13 @@ export function RecentDocuments({
         <div className="flex flex-col items-center gap-2 px-4 py-10 text-center">
           <FileText className="h-8 w-8 text-gray-400" aria-hidden="true" />
           <p className="text-sm text-gray-600">No documents yet.</p>
-          {mayUpload && (
-            <Link
-              to={paths.upload}
-              className="inline-flex items-center gap-1.5 text-sm font-medium text-primary-700 hover:text-primary-800"
-            >
-              <Upload className="h-4 w-4" aria-hidden="true" />
-              Upload your first document
-            </Link>
-          )}
+          <Link
+            to={paths.upload}
+            className="inline-flex items-center gap-1.5 text-sm font-medium text-primary-700 hover:text-primary-800"
+          >
+            <Upload className="h-4 w-4" aria-hidden="true" />
+            Upload your first document
+          </Link>
         </div>
       ) : (
         <ul className="divide-y divide-gray-100">
