@@ -10,7 +10,10 @@ import { useFormProblems, type FieldProblems } from '../../components/ui/form-fi
 import { useLeaveGuard } from '../../components/ui/use-leave-guard.ts';
 import { paths } from '../../config/paths.ts';
 import { useSession } from '../../lib/session.tsx';
+import { useDocumentCategories } from '../../lib/document-categories.ts';
+import { errorMessage } from '../../lib/errors.ts';
 import { isViewerRole } from '../../lib/roles.ts';
+import { ErrorPanel } from '../../components/ui/form-error.tsx';
 import { DocumentPropertyFields } from './components/document-property-fields.tsx';
 import { FileDropZone } from './components/file-drop-zone.tsx';
 import { OrganizationRequired } from './components/organization-required.tsx';
@@ -104,6 +107,8 @@ export function UploadPage() {
   // Every file is in: these are the documents made, for the list to mark.
   const [finished, setFinished] = useState<UploadedDocument[] | null>(null);
   useLeaveGuard(queue.running, UPLOADING_QUESTION);
+  // The form offers the organisation's categories: it waits for them.
+  const categories = useDocumentCategories();
 
   // Off to the list once every file is in, after the guard above has let go of the page.
   useEffect(() => {
@@ -113,6 +118,19 @@ export function UploadPage() {
   if (profileLoading) return <Spinner />;
   if (!organization) return <OrganizationRequired title="Upload Documents" />;
   if (isViewerRole(profile?.role)) return <ViewerCannotUpload />;
+  if (categories.isPending) return <Spinner />;
+  if (categories.isError) {
+    return (
+      <ErrorPanel
+        title={`The categories could not be loaded: ${errorMessage(categories.error)}`}
+        actions={
+          <Button variant="destructive-outline" size="sm" onClick={() => void categories.refetch()}>
+            Try again
+          </Button>
+        }
+      />
+    );
+  }
   const organizationId = organization.id;
   const pending = queue.files.filter((item) => item.state !== 'done');
   const uploaded = uploadedDocuments(queue.files);
