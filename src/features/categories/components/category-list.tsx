@@ -1,4 +1,12 @@
-import { Archive, ArchiveRestore, ArrowDown, ArrowUp, Pencil, Plus, ShieldCheck } from 'lucide-react';
+import {
+  Archive,
+  ArchiveRestore,
+  ArrowDown,
+  ArrowUp,
+  Pencil,
+  Plus,
+  ShieldCheck,
+} from 'lucide-react';
 import { useState } from 'react';
 import { RestrictedLock } from '../../../components/restricted-lock.tsx';
 import { Button } from '../../../components/ui/button.tsx';
