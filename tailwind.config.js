@@ -33,6 +33,7 @@ const MEANINGS = {
   'role-master_admin': 'purple',
   'role-admin': 'blue',
   'role-user': 'gray',
+  'role-viewer': 'teal',
   // Expiry classification (spec §4) and document status: green Active, yellow Expiring Soon,
   // red for anything else.
   'expiry-overdue': 'red',

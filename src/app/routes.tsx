@@ -64,6 +64,10 @@ const ActivityPage = lazyPage(
   'ActivityPage',
 );
 const OutsidePage = lazyPage(() => import('./routes/outside-pages.tsx'), 'OutsidePage');
+const CategoriesPage = lazyPage(
+  () => import('../features/categories/categories-page.tsx'),
+  'CategoriesPage',
+);
 const NotFoundPage = lazyPage(() => import('./not-found.tsx'), 'NotFoundPage');
 
 /** Catches what one route throws while loading or rendering; the rest of the app stays. */
@@ -152,6 +156,7 @@ export function AppRoutes() {
         <Route path={routePatterns.requests} element={<Page component={OutsidePage} />} />
         <Route path={routePatterns.trash} element={<Page component={TrashPage} />} />
         <Route path={routePatterns.activity} element={<Page component={ActivityPage} />} />
+        <Route path={routePatterns.categories} element={<Page component={CategoriesPage} />} />
         <Route
           path={routePatterns.oauthCallback}
           element={<Page component={OAuthCallbackPage} />}

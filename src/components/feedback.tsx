@@ -1,5 +1,19 @@
-import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
-import { ConfirmDialog } from './ui/confirm-dialog.tsx';
+import {
+  createContext,
+  lazy,
+  Suspense,
+  useCallback,
+  useContext,
+  useMemo,
+  useState,
+  type ReactNode,
+} from 'react';
+
+// Loaded when the first question is asked: no page asks one as it opens, and the dashboard's
+// JavaScript has a budget (tests/build/bundle-budget.test.ts).
+const ConfirmDialog = lazy(async () => ({
+  default: (await import('./ui/confirm-dialog.tsx')).ConfirmDialog,
+}));
 
 /** How a confirmation names its choices (see `ConfirmDialog`). */
 export interface ConfirmOptions {
@@ -54,16 +68,18 @@ export function FeedbackProvider({ children }: { children: ReactNode }) {
     <FeedbackContext.Provider value={value}>
       {children}
       {current && (
-        <ConfirmDialog
-          key={key}
-          title={current.options.title}
-          message={current.message}
-          confirmLabel={current.options.confirmLabel}
-          cancelLabel={current.options.cancelLabel}
-          destructive={current.options.destructive}
-          onConfirm={() => settle(true)}
-          onCancel={() => settle(false)}
-        />
+        <Suspense fallback={null}>
+          <ConfirmDialog
+            key={key}
+            title={current.options.title}
+            message={current.message}
+            confirmLabel={current.options.confirmLabel}
+            cancelLabel={current.options.cancelLabel}
+            destructive={current.options.destructive}
+            onConfirm={() => settle(true)}
+            onCancel={() => settle(false)}
+          />
+        </Suspense>
       )}
     </FeedbackContext.Provider>
   );

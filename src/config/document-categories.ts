@@ -1,8 +1,9 @@
 /**
  * The specification's 14 document categories (product-spec §3), in its order: every
  * organisation's starting list (`private.starting_document_categories()` in
- * supabase/schemas/021_document_categories.sql). An organisation's own list, with what the
- * member may do in each, is `my_document_categories()`.
+ * supabase/schemas/021_document_categories.sql). What an organisation has now is its own list,
+ * read with `useDocumentCategories()` (lib/document-categories.ts); this one is only for tests
+ * and for pages that name one of the starting categories (operations-categories.ts).
  */
 export const DOCUMENT_CATEGORIES = [
   'HR',
@@ -20,4 +21,6 @@ export const DOCUMENT_CATEGORIES = [
   'Operations',
   'Other',
 ] as const;
-export type DocumentCategory = (typeof DOCUMENT_CATEGORIES)[number];
+
+/** A document's category: the name of one of its organisation's categories. */
+export type DocumentCategory = string;

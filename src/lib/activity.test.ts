@@ -39,6 +39,25 @@ describe('history entries in words', () => {
     ).toBe('Removed the two-factor sign-in of Ruth');
   });
 
+  it('says who looked at a document in a restricted category', () => {
+    expect(
+      describeActivity({
+        kind: 'document.viewed',
+        subject: 'Payroll.xlsx',
+        details: {},
+        actor_name: 'Anna Smith',
+      }),
+    ).toBe('Viewed by Anna Smith');
+    expect(
+      describeActivity({
+        kind: 'document.downloaded',
+        subject: 'Payroll.xlsx',
+        details: {},
+        actor_name: null,
+      }),
+    ).toBe('Downloaded by Steward (automatic)');
+  });
+
   it('describes exports and imports of the organisation', () => {
     const describe = (kind: string, details: Record<string, string | number | boolean>) =>
       describeActivity({ kind, subject: null, details });

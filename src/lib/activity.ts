@@ -78,8 +78,14 @@ const documentCount = (value: Json | undefined) => {
   return `${count} document${count === 1 ? '' : 's'}`;
 };
 
-/** What happened, in a sentence (without who and when). */
-export function describeActivity(entry: Pick<ActivityEntry, 'kind' | 'subject' | 'details'>) {
+/**
+ * What happened, in a sentence (without when; who only for a look at a document in a restricted
+ * category, "Viewed by Anna Smith", which is about who it was).
+ */
+export function describeActivity(
+  entry: Pick<ActivityEntry, 'kind' | 'subject' | 'details'> &
+    Partial<Pick<ActivityEntry, 'actor_name'>>,
+) {
   const details = detailsOf(entry);
   const subject = entry.subject ?? '';
   const role = valueText('role', details.role);
@@ -117,6 +123,10 @@ export function describeActivity(entry: Pick<ActivityEntry, 'kind' | 'subject' |
       return `Revoked a share link to "${subject}"`;
     case 'document.received':
       return `Sent "${subject}" through a document request`;
+    case 'document.viewed':
+      return `Viewed by ${actorOf({ actor_name: entry.actor_name ?? null })}`;
+    case 'document.downloaded':
+      return `Downloaded by ${actorOf({ actor_name: entry.actor_name ?? null })}`;
     case 'member.invited':
       return `Invited ${subject} as ${role}`;
     case 'member.reinvited':

@@ -17,6 +17,11 @@ import { useActiveMemberCount } from '../../features/departments/api/count-activ
 import { DepartmentFeatures } from '../../features/departments/components/department-features.tsx';
 import { DepartmentSettingsDialog } from '../../features/departments/components/department-settings-dialog.tsx';
 import { DepartmentStatCards } from '../../features/departments/components/department-stat-cards.tsx';
+import {
+  useDocumentAccess,
+  useDocumentCategories,
+  visibleCategoryNamed,
+} from '../../lib/document-categories.ts';
 import { isAdminRole } from '../../lib/roles.ts';
 import { useSession } from '../../lib/session.tsx';
 import { CategoryDocumentsSection } from './category-documents-section.tsx';
@@ -30,8 +35,11 @@ function DepartmentContent({ department }: { department: DepartmentDetails }) {
   const organizationId = profile?.organization_id ?? null;
   const isAdmin = isAdminRole(profile?.role);
   // The documents that belong here, listed at the bottom and counted on the Documents card.
+  const categories = useDocumentCategories();
+  const { mayUpload } = useDocumentAccess();
+  // An organisation that keeps a category of the department's name sees its documents here.
   const match: DocumentMatch = {
-    documentCategory: null,
+    documentCategory: visibleCategoryNamed(categories.data, department.label),
     tags: tagSpellings(department.key, department.label),
   };
   const documents = useCategoryDocumentCount(match);
@@ -41,7 +49,7 @@ function DepartmentContent({ department }: { department: DepartmentDetails }) {
   // The specification leaves these three open: team and access are managed on /users (admins
   // only); members are told whom to ask; the settings explain what shapes this page.
   const actions: QuickAction[] = [
-    { label: 'Upload Documents', icon: Upload, to: paths.upload },
+    ...(mayUpload ? [{ label: 'Upload Documents', icon: Upload, to: paths.upload }] : []),
     isAdmin
       ? { label: 'Manage Team', icon: Users, to: paths.users }
       : { label: 'Manage Team', icon: Users, onClick: () => toast(TEAM_MANAGED_BY_ADMINS, 'info') },

@@ -24,6 +24,11 @@ import { CorporateStatusPanel } from '../../features/operations/components/corpo
 import { IntegrationGrid } from '../../features/operations/components/integration-grid.tsx';
 import { useIntegrationCategory } from '../../features/operations/hooks/use-integration-category.ts';
 import { useIntegrationEditor } from '../../features/operations/hooks/use-integration-editor.ts';
+import {
+  useDocumentAccess,
+  useDocumentCategories,
+  visibleCategoryNamed,
+} from '../../lib/document-categories.ts';
 import { isAdminRole, isMasterAdminRole } from '../../lib/roles.ts';
 import { useSession } from '../../lib/session.tsx';
 import { CategoryDocumentsSection } from './category-documents-section.tsx';
@@ -39,8 +44,14 @@ function CategoryContent({ category }: { category: OperationsCategoryDetails }) 
   const organizationId = profile?.organization_id ?? null;
   const isAdmin = isAdminRole(profile?.role);
   // The documents that belong here, listed at the bottom and counted on Related Documents.
+  const categories = useDocumentCategories();
+  const { mayUpload } = useDocumentAccess();
   const match: DocumentMatch = {
-    documentCategory: category.documentCategory,
+    // Until the organisation's list is in, the page's own name (the server shows only what the
+    // member may view); then the organisation's category of that name, if she may view it.
+    documentCategory: categories.data
+      ? visibleCategoryNamed(categories.data, category.documentCategory)
+      : category.documentCategory,
     tags: tagSpellings(category.key, category.label, category.matchTerm),
   };
   const related = useCategoryDocumentCount(match);
@@ -110,7 +121,11 @@ function CategoryContent({ category }: { category: OperationsCategoryDetails }) 
           )}
         </section>
         <div>
-          <QuickActions actions={QUICK_ACTIONS} />
+          <QuickActions
+            actions={
+              mayUpload ? QUICK_ACTIONS : QUICK_ACTIONS.filter(({ to }) => to !== paths.upload)
+            }
+          />
         </div>
       </div>
 

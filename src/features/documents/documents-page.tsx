@@ -6,6 +6,7 @@ import { ButtonLink } from '../../components/ui/button-link.tsx';
 import { paths } from '../../config/paths.ts';
 import type { DocumentRecord } from '../../lib/documents.ts';
 import { errorMessage } from '../../lib/errors.ts';
+import { useDocumentAccess } from '../../lib/document-categories.ts';
 import { useSession } from '../../lib/session.tsx';
 import {
   useDocumentSearch,
@@ -120,6 +121,7 @@ function OrganizationDocuments({ emailDialog }: DocumentsPageProps) {
   const download = useDownloadDocument();
   const deleteWithConfirmation = useConfirmedDelete();
   const uploaded = useUploadedDocuments();
+  const access = useDocumentAccess();
   const rows = useMemo(() => list.data?.rows ?? [], [list.data]);
   const total = list.data?.total ?? 0;
   const sort = effectiveSort(query);
@@ -180,9 +182,11 @@ function OrganizationDocuments({ emailDialog }: DocumentsPageProps) {
             Search, preview and manage your organization’s documents.
           </p>
         </div>
-        <ButtonLink to={paths.upload} icon={Upload}>
-          Upload Documents
-        </ButtonLink>
+        {access.mayUpload && (
+          <ButtonLink to={paths.upload} icon={Upload}>
+            Upload Documents
+          </ButtonLink>
+        )}
       </div>
 
       {uploaded.documents.length > 0 && (
@@ -218,11 +222,12 @@ function OrganizationDocuments({ emailDialog }: DocumentsPageProps) {
               documents={rows.filter((row) => selected.has(row.id))}
               onDone={() => setSelected(new Set())}
               onEmail={
-                emailDialog
+                emailDialog && !access.readOnly
                   ? (documents) =>
                       setModal({ kind: 'email', documents: [...documents], selection: true })
                   : undefined
               }
+              readOnly={access.readOnly}
             />
           )}
           {/* The search the rows are for: lets a test or a measurement see when they caught up. */}
@@ -236,11 +241,13 @@ function OrganizationDocuments({ emailDialog }: DocumentsPageProps) {
                 selected={selected}
                 onSelect={onSelect}
                 onSelectAll={onSelectAll}
-                canEmail={emailDialog !== undefined}
+                canEmail={emailDialog !== undefined && !access.readOnly}
                 uploaded={uploaded.ids}
+                mayEdit={access.mayEdit}
+                isRestricted={access.isRestricted}
               />
             ) : (
-              <DocumentsEmpty filtered={filtering} />
+              <DocumentsEmpty filtered={filtering} mayUpload={access.mayUpload} />
             )}
           </div>
         </>

@@ -10,6 +10,10 @@ import { useLeaveGuard } from '../../components/ui/use-leave-guard.ts';
 import { paths } from '../../config/paths.ts';
 import { useSession } from '../../lib/session.tsx';
 import type { MatchingDocument } from './api/find-duplicates.ts';
+import { useDocumentCategories } from '../../lib/document-categories.ts';
+import { errorMessage } from '../../lib/errors.ts';
+import { isViewerRole } from '../../lib/roles.ts';
+import { ErrorPanel } from '../../components/ui/form-error.tsx';
 import { DocumentPropertyFields } from './components/document-property-fields.tsx';
 import { DuplicateQuestion, type DuplicateChoice } from './components/duplicate-question.tsx';
 import { FileDropZone } from './components/file-drop-zone.tsx';
@@ -80,6 +84,19 @@ function useSendQueue(queue: ReturnType<typeof useUploadQueue>) {
   });
 }
 
+/** A Viewer reads and downloads; the page says so instead of offering a form that would fail. */
+function ViewerCannotUpload() {
+  return (
+    <div className="space-y-2">
+      <h1 className="text-2xl font-semibold text-gray-900">Upload Documents</h1>
+      <p role="status" className="text-sm text-gray-700">
+        Viewers can see and download documents but cannot upload them. Ask an administrator if you
+        need to add documents.
+      </p>
+    </div>
+  );
+}
+
 /**
  * /upload: several files at once, with category, expiry date, tags and description (spec §2),
  * for the whole batch or per file; each file's progress; for a file the organisation already
@@ -87,7 +104,7 @@ function useSendQueue(queue: ReturnType<typeof useUploadQueue>) {
  * list opens with the new documents marked.
  */
 export function UploadPage() {
-  const { organization, profileLoading } = useSession();
+  const { organization, profile, profileLoading } = useSession();
   const navigate = useNavigate();
   const queue = useUploadQueue();
   const send = useSendQueue(queue);
@@ -99,6 +116,8 @@ export function UploadPage() {
   // The question about a file the organisation already has, while it is asked.
   const [duplicate, setDuplicate] = useState<PendingDuplicate | null>(null);
   useLeaveGuard(queue.running, UPLOADING_QUESTION);
+  // The form offers the organisation's categories: it waits for them.
+  const categories = useDocumentCategories();
 
   // Off to the list once every file is in, after the guard above has let go of the page.
   useEffect(() => {
@@ -107,6 +126,20 @@ export function UploadPage() {
 
   if (profileLoading) return <Spinner />;
   if (!organization) return <OrganizationRequired title="Upload Documents" />;
+  if (isViewerRole(profile?.role)) return <ViewerCannotUpload />;
+  if (categories.isPending) return <Spinner />;
+  if (categories.isError) {
+    return (
+      <ErrorPanel
+        title={`The categories could not be loaded: ${errorMessage(categories.error)}`}
+        actions={
+          <Button variant="destructive-outline" size="sm" onClick={() => void categories.refetch()}>
+            Try again
+          </Button>
+        }
+      />
+    );
+  }
   const organizationId = organization.id;
   const pending = queue.files.filter((item) => item.state !== 'done');
   const uploaded = uploadedDocuments(queue.files);

@@ -5,6 +5,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { ErrorPanel } from '../../components/ui/form-error.tsx';
 import { errorMessage } from '../../lib/errors.ts';
 import { formatDate, formatDateTime, formatFileSize } from '../../lib/format.ts';
+import { useDocumentAccess } from '../../lib/document-categories.ts';
 import { isAdminRole } from '../../lib/roles.ts';
 import { useSession } from '../../lib/session.tsx';
 import {
@@ -27,6 +28,8 @@ const documentsCount = (n: number) => (n === 1 ? '1 document' : `${n} documents`
 export function TrashPage() {
   const { profile } = useSession();
   const isAdmin = isAdminRole(profile?.role);
+  // A Viewer restores nothing; others restore what they may edit.
+  const access = useDocumentAccess();
   const trash = useTrash();
   const action = useTrashAction();
   const { confirm } = useFeedback();
@@ -103,15 +106,17 @@ export function TrashPage() {
                 </p>
               </div>
               <span className="flex shrink-0 gap-2">
-                <Button
-                  size="sm"
-                  variant="secondary"
-                  disabled={busyOn(entry)}
-                  aria-label={`Restore ${entry.name}`}
-                  onClick={() => void run({ kind: 'restore', ids: [entry.id] })}
-                >
-                  <RotateCcw className="h-4 w-4" aria-hidden="true" /> Restore
-                </Button>
+                {access.mayEdit(entry.category) && (
+                  <Button
+                    size="sm"
+                    variant="secondary"
+                    disabled={busyOn(entry)}
+                    aria-label={`Restore ${entry.name}`}
+                    onClick={() => void run({ kind: 'restore', ids: [entry.id] })}
+                  >
+                    <RotateCcw className="h-4 w-4" aria-hidden="true" /> Restore
+                  </Button>
+                )}
                 {isAdmin && (
                   <Button
                     size="sm"

@@ -9,6 +9,8 @@ import { ErrorPanel } from '../../../components/ui/form-error.tsx';
 import { FormField, Input } from '../../../components/ui/form-field.tsx';
 import { useToast } from '../../../components/ui/toast.tsx';
 import { paths } from '../../../config/paths.ts';
+import { RestrictedLock } from '../../../components/restricted-lock.tsx';
+import { useDocumentAccess } from '../../../lib/document-categories.ts';
 import type { DocumentRecord } from '../../../lib/documents.ts';
 import { CATEGORY_PAGE_SIZE } from '../api/list-category-documents.ts';
 import { useCategoryDocuments } from '../hooks/use-category-documents.ts';
@@ -40,6 +42,7 @@ export function CategoryDocumentList({
   onDownload,
 }: CategoryDocumentListProps) {
   const list = useCategoryDocuments(match);
+  const access = useDocumentAccess();
   const toast = useToast();
   // The documents being e-mailed, and whether they are the selection (cleared once sent).
   const [emailing, setEmailing] = useState<{
@@ -57,16 +60,22 @@ export function CategoryDocumentList({
   return (
     <Card as="section" padding="none" aria-labelledby={headingId}>
       <div className="flex flex-col gap-3 border-b border-gray-200 px-4 py-3 sm:flex-row sm:items-center sm:justify-between">
-        <h2 id={headingId} className="text-lg font-semibold text-gray-900">
+        <h2 id={headingId} className="flex items-center gap-2 text-lg font-semibold text-gray-900">
           {title}
+          {match.documentCategory && access.isRestricted(match.documentCategory) && (
+            <RestrictedLock className="h-4 w-4" />
+          )}
         </h2>
-        <Button
-          icon={Mail}
-          onClick={() => setEmailing({ documents: list.selected, selection: true })}
-          disabled={list.selected.length === 0}
-        >
-          Email Selected{list.selected.length > 0 ? ` (${list.selected.length})` : ''}
-        </Button>
+        {/* Sending e-mail is a change a Viewer may not make (send_documents_email). */}
+        {!access.readOnly && (
+          <Button
+            icon={Mail}
+            onClick={() => setEmailing({ documents: list.selected, selection: true })}
+            disabled={list.selected.length === 0}
+          >
+            Email Selected{list.selected.length > 0 ? ` (${list.selected.length})` : ''}
+          </Button>
+        )}
       </div>
 
       {list.loading && !list.error ? (
@@ -78,9 +87,11 @@ export function CategoryDocumentList({
       ) : list.empty ? (
         <div className="px-4 py-10 text-center">
           <p className="text-sm text-gray-600">No documents found for this page yet.</p>
-          <ButtonLink to={paths.upload} icon={Upload} className="mt-4">
-            Upload Documents
-          </ButtonLink>
+          {access.mayUpload && (
+            <ButtonLink to={paths.upload} icon={Upload} className="mt-4">
+              Upload Documents
+            </ButtonLink>
+          )}
         </div>
       ) : (
         <>
@@ -123,7 +134,12 @@ export function CategoryDocumentList({
                     onToggle={list.toggle}
                     onView={onView}
                     onDownload={onDownload}
-                    onEmail={(item) => setEmailing({ documents: [item], selection: false })}
+                    onEmail={
+                      access.readOnly
+                        ? undefined
+                        : (item) => setEmailing({ documents: [item], selection: false })
+                    }
+                    restricted={access.isRestricted(document.category)}
                   />
                 ))}
               </ul>

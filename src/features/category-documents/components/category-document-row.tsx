@@ -1,5 +1,6 @@
 import { Download, Eye, Mail } from 'lucide-react';
 import { TagList } from '../../../components/tag-list.tsx';
+import { RestrictedLock } from '../../../components/restricted-lock.tsx';
 import { Checkbox } from '../../../components/ui/checkbox.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { ExpiryDate } from '../../../components/expiry-date.tsx';
@@ -12,7 +13,10 @@ export interface CategoryDocumentRowProps {
   onToggle: (document: DocumentRecord) => void;
   onView: (document: DocumentRecord) => void;
   onDownload: (document: DocumentRecord) => void;
-  onEmail: (document: DocumentRecord) => void;
+  /** Without it (a Viewer), no Email. */
+  onEmail?: (document: DocumentRecord) => void;
+  /** Its category is restricted: the row shows the lock. */
+  restricted?: boolean;
 }
 
 /** One document of a category document list: select box, details and View/Download/Email. */
@@ -23,6 +27,7 @@ export function CategoryDocumentRow({
   onView,
   onDownload,
   onEmail,
+  restricted = false,
 }: CategoryDocumentRowProps) {
   return (
     <li className="flex flex-col gap-3 px-4 py-3 sm:flex-row sm:items-center">
@@ -35,8 +40,11 @@ export function CategoryDocumentRow({
           hideLabel
         />
         <div className="min-w-0 flex-1">
-          <p className="truncate font-medium text-gray-900" title={document.name}>
-            {document.name}
+          <p className="flex items-center gap-1.5 font-medium text-gray-900">
+            <span className="truncate" title={document.name}>
+              {document.name}
+            </span>
+            {restricted && <RestrictedLock />}
           </p>
           {document.description && (
             <p className="truncate text-sm text-gray-600" title={document.description}>
@@ -75,15 +83,17 @@ export function CategoryDocumentRow({
         >
           Download
         </Button>
-        <Button
-          variant="secondary"
-          size="sm"
-          icon={Mail}
-          onClick={() => onEmail(document)}
-          aria-label={`Email ${document.name}`}
-        >
-          Email
-        </Button>
+        {onEmail && (
+          <Button
+            variant="secondary"
+            size="sm"
+            icon={Mail}
+            onClick={() => onEmail(document)}
+            aria-label={`Email ${document.name}`}
+          >
+            Email
+          </Button>
+        )}
       </div>
     </li>
   );

@@ -1,7 +1,12 @@
 import { Search } from 'lucide-react';
 import { useCallback, useEffect, useState } from 'react';
 import { FormField, Input, Select } from '../../../components/ui/form-field.tsx';
-import { DOCUMENT_CATEGORIES } from '../../../config/document-categories.ts';
+import { categoryOptionLabel, RestrictedLock } from '../../../components/restricted-lock.tsx';
+import {
+  filterCategories,
+  isRestrictedCategory,
+  useDocumentCategories,
+} from '../../../lib/document-categories.ts';
 import { useOrganizationMembers } from '../api/organization-members.ts';
 import { EXPIRY_FILTERS, type DocumentQuery, type ExpiryFilter } from '../api/search-documents.ts';
 
@@ -54,6 +59,8 @@ export function DocumentFilters({
     useCallback((typed) => onChange({ tag: typed.trim() || null }, { replace: true }), [onChange]),
   );
   const members = useOrganizationMembers();
+  const categories = useDocumentCategories();
+  const offered = filterCategories(categories.data ?? []);
 
   return (
     <div className="space-y-1">
@@ -80,18 +87,27 @@ export function DocumentFilters({
         </FormField>
         <FormField label="Filter by category" hideLabel className="sm:w-56">
           {(props) => (
-            <Select
-              {...props}
-              value={query.category ?? ''}
-              onChange={(event) => onChange({ category: event.target.value || null })}
-            >
-              <option value="">All Categories</option>
-              {DOCUMENT_CATEGORIES.map((name) => (
-                <option key={name} value={name}>
-                  {name}
-                </option>
-              ))}
-            </Select>
+            <div className="flex items-center gap-2">
+              <Select
+                {...props}
+                value={query.category ?? ''}
+                onChange={(event) => onChange({ category: event.target.value || null })}
+              >
+                <option value="">All Categories</option>
+                {/* A category named in the address but not offered keeps the choice. */}
+                {query.category && !offered.some(({ name }) => name === query.category) && (
+                  <option value={query.category}>{query.category}</option>
+                )}
+                {offered.map((category) => (
+                  <option key={category.id} value={category.name}>
+                    {categoryOptionLabel(category)}
+                  </option>
+                ))}
+              </Select>
+              {query.category && isRestrictedCategory(categories.data, query.category) && (
+                <RestrictedLock className="h-4 w-4" />
+              )}
+            </div>
           )}
         </FormField>
         <FormField label="Filter by expiry" hideLabel className="sm:w-56">

@@ -6,6 +6,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Tabs, type TabItem } from '../../../components/ui/tabs.tsx';
 import { useToast } from '../../../components/ui/toast.tsx';
 import { LOAD_ERROR } from '../api/document-preview.ts';
+import { useDocumentAccess } from '../../../lib/document-categories.ts';
 import type { DocumentRecord } from '../../../lib/documents.ts';
 import { useDocumentPreview } from '../hooks/use-document-preview.ts';
 import { useDownloadDocument } from '../hooks/use-download-document.ts';
@@ -39,6 +40,8 @@ const TABS: readonly TabItem<Tab>[] = [
   { value: 'history', label: 'History' },
   { value: 'share', label: 'Share' },
 ];
+// A Viewer sends nothing outside (share links need a member who may change things).
+const VIEWER_TABS = TABS.filter((item) => item.value !== 'share');
 
 export interface DocumentPreviewModalProps {
   document: PreviewableDocument;
@@ -68,9 +71,15 @@ export function DocumentPreviewModal({ document: given, onClose }: DocumentPrevi
   const toast = useToast();
   const shown = useDocumentPreview(document.name, document.file_path);
   const download = useDownloadDocument();
+  const access = useDocumentAccess();
   const onDownload = () => download(document);
   const versioned = document.id && document.organization_id ? document : null;
-  const owner = versioned && { id: versioned.id!, organization_id: versioned.organization_id! };
+  // A new version is offered only to a member who may edit the document's category.
+  const owner = versioned &&
+    access.mayEdit(document.category) && {
+      id: versioned.id!,
+      organization_id: versioned.organization_id!,
+    };
   // While the new version's form is open, its own drop zone takes the file.
   const dropHandlers = owner &&
     !newVersion && {
@@ -134,6 +143,7 @@ export function DocumentPreviewModal({ document: given, onClose }: DocumentPrevi
             category={document.category}
             size={document.size}
             createdAt={document.created_at}
+            restricted={access.isRestricted(document.category)}
           />
         </>
       }
@@ -169,7 +179,12 @@ export function DocumentPreviewModal({ document: given, onClose }: DocumentPrevi
           </div>
         )}
         {document.id && document.organization_id ? (
-          <Tabs label="Document" tabs={TABS} selected={tab} onSelect={setTab}>
+          <Tabs
+            label="Document"
+            tabs={access.readOnly ? VIEWER_TABS : TABS}
+            selected={tab}
+            onSelect={setTab}
+          >
             {tab === 'history' ? (
               <DocumentHistory documentId={document.id} />
             ) : tab === 'share' ? (
@@ -183,6 +198,7 @@ export function DocumentPreviewModal({ document: given, onClose }: DocumentPrevi
                   organization_id: document.organization_id,
                   name: document.name,
                 }}
+                canRestore={access.mayEdit(document.category)}
               />
             ) : (
               preview

@@ -1,5 +1,10 @@
 import { FormField, Input, Select, Textarea } from '../../../components/ui/form-field.tsx';
-import { DOCUMENT_CATEGORIES } from '../../../config/document-categories.ts';
+import { categoryOptionLabel } from '../../../components/restricted-lock.tsx';
+import {
+  NO_CATEGORY_ACCESS,
+  pickerCategories,
+  useDocumentCategories,
+} from '../../../lib/document-categories.ts';
 import type { PropertyInput } from '../utils/property-values.ts';
 
 /**
@@ -11,13 +16,19 @@ export function DocumentPropertyFields({
   onChange,
   disabled = false,
   categoryError = null,
+  currentCategory = null,
 }: {
   values: PropertyInput;
   onChange: (next: PropertyInput) => void;
   disabled?: boolean;
   /** Why the category cannot be taken ("Please select a category."), shown under it. */
   categoryError?: string | null;
+  /** The document's category as saved: it stays offered even when retired or not editable. */
+  currentCategory?: string | null;
 }) {
+  const categories = useDocumentCategories();
+  // Only the categories in use that the member may upload into (a retired one leaves the list).
+  const offered = pickerCategories(categories.data ?? []);
   const set =
     (key: keyof PropertyInput) =>
     (event: React.ChangeEvent<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>) =>
@@ -25,13 +36,22 @@ export function DocumentPropertyFields({
 
   return (
     <div className="grid gap-4 sm:grid-cols-2">
-      <FormField label="Category" required error={categoryError}>
+      <FormField
+        label="Category"
+        required
+        error={categoryError}
+        // Every category is closed to this member: say why the list is empty.
+        hint={categories.data && offered.length === 0 ? NO_CATEGORY_ACCESS : undefined}
+      >
         {(props) => (
           <Select {...props} value={values.category} onChange={set('category')} disabled={disabled}>
             <option value="">Select a category</option>
-            {DOCUMENT_CATEGORIES.map((category) => (
-              <option key={category} value={category}>
-                {category}
+            {currentCategory && !offered.some(({ name }) => name === currentCategory) && (
+              <option value={currentCategory}>{currentCategory}</option>
+            )}
+            {offered.map((category) => (
+              <option key={category.id} value={category.name}>
+                {categoryOptionLabel(category)}
               </option>
             ))}
           </Select>

@@ -7,12 +7,14 @@ import { EarlierVersions } from './earlier-versions.tsx';
 
 /**
  * A document's Versions tab: its earlier files, downloadable and restorable. Restoring asks
- * first, and keeps the current file as a version in turn.
+ * first, and keeps the current file as a version in turn; only for those who may edit it.
  */
 export function DocumentVersionsTab({
   document,
+  canRestore = true,
 }: {
   document: Pick<DocumentRecord, 'id' | 'organization_id' | 'name'>;
+  canRestore?: boolean;
 }) {
   const versions = useDocumentVersions(document.id);
   const restore = useRestoreDocumentVersion(document);
@@ -31,7 +33,7 @@ export function DocumentVersionsTab({
       versions={versions.data ?? []}
       loading={versions.isPending}
       error={versions.isError ? errorMessage(versions.error) : null}
-      onRestore={(version) => void onRestore(version)}
+      onRestore={canRestore ? (version) => void onRestore(version) : undefined}
       restoring={restore.isPending ? restore.variables.id : null}
     />
   );

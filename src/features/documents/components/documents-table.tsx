@@ -12,6 +12,7 @@ import type { SearchedDocument, SortColumn } from '../api/search-documents.ts';
 import { RowActions, type DocumentAction } from './row-actions.tsx';
 import { StatusBadge } from './status-badge.tsx';
 import { TagList } from '../../../components/tag-list.tsx';
+import { RestrictedLock } from '../../../components/restricted-lock.tsx';
 import { SearchSnippet, TextState } from './text-state.tsx';
 
 const NONE: ReadonlySet<string> = new Set();
@@ -27,6 +28,7 @@ const BY_SERVER = () => null;
 function nameColumn(
   isNew: (document: SearchedDocument) => boolean,
   onView: (document: SearchedDocument) => void,
+  isRestricted: (category: string) => boolean,
 ): DataTableColumn<SearchedDocument> {
   return {
     key: 'name',
@@ -47,6 +49,7 @@ function nameColumn(
           >
             {document.name}
           </button>
+          {isRestricted(document.category) && <RestrictedLock />}
           {isNew(document) && (
             <span className="shrink-0 rounded-full bg-primary-100 px-2 py-0.5 text-xs font-medium text-primary-800">
               New
@@ -142,7 +145,14 @@ export interface DocumentsTableProps {
   canEmail?: boolean;
   /** Ids of documents just uploaded: their rows are tinted and marked New. */
   uploaded?: ReadonlySet<string>;
+  /** Whether the member may change documents of this category (else View and Download only). */
+  mayEdit?: (category: string) => boolean;
+  /** Whether this category is restricted: its documents show the lock. */
+  isRestricted?: (category: string) => boolean;
 }
+
+const ALWAYS = () => true;
+const NEVER = () => false;
 
 /**
  * The documents table (spec §2): a box to select each row (and one in the header for every row
@@ -160,17 +170,20 @@ export const DocumentsTable = memo(function DocumentsTable({
   onSelectAll,
   canEmail = false,
   uploaded = NONE,
+  mayEdit = ALWAYS,
+  isRestricted = NEVER,
 }: DocumentsTableProps) {
   const isNew = useCallback((document: SearchedDocument) => uploaded.has(document.id), [uploaded]);
   const actions = useCallback(
     (document: SearchedDocument) => (
       <RowActions
         document={document}
+        canEdit={mayEdit(document.category)}
         onAction={(action) => onAction(action, document)}
         canEmail={canEmail}
       />
     ),
-    [onAction, canEmail],
+    [onAction, canEmail, mayEdit],
   );
   const view = useCallback((document: SearchedDocument) => onAction('view', document), [onAction]);
   const selectedOnPage = documents.filter((document) => selected.has(document.id)).length;
@@ -201,10 +214,10 @@ export const DocumentsTable = memo(function DocumentsTable({
           />
         ),
       },
-      nameColumn(isNew, view),
+      nameColumn(isNew, view, isRestricted),
       ...COLUMNS,
     ],
-    [selected, onSelect, onSelectAll, selectedOnPage, documents.length, isNew, view],
+    [selected, onSelect, onSelectAll, selectedOnPage, documents.length, isNew, view, isRestricted],
   );
   const sorting = useMemo(
     () => ({

@@ -119,6 +119,7 @@ export function EditPropertiesModal({ document, onClose }: EditPropertiesModalPr
           }}
           disabled={update.isPending}
           categoryError={problems?.category}
+          currentCategory={document.category}
         />
         <RenewalFields values={renewal} onChange={setRenewal} disabled={update.isPending} />
         <DialogActions>

@@ -31,6 +31,9 @@ const ACTIONS: ReadonlyArray<{
   { action: 'delete', label: 'Delete', Icon: Trash2 },
 ];
 
+/** What a member who may not change a document can still do with it (Email as `canEmail` says). */
+const READ_ONLY_ACTIONS: readonly DocumentAction[] = ['view', 'download', 'email'];
+
 /**
  * A row's actions (spec §2: View, Edit Properties, Edit Content for text-based files only,
  * Download, Delete; and Renew for a document with an expiry date, a new version of any file,
@@ -42,15 +45,19 @@ export function RowActions({
   document,
   onAction,
   canEmail = false,
+  canEdit = true,
 }: {
   document: DocumentRecord;
   onAction: (action: DocumentAction, document: DocumentRecord) => void;
   /** Whether the page offers Email (it is given an e-mail dialog). */
   canEmail?: boolean;
+  /** False for a Viewer, or a category the member may only view: no action that changes it. */
+  canEdit?: boolean;
 }) {
   const editable = isTextEditable(document.name);
   const items = ACTIONS.filter(
     ({ action }) =>
+      (canEdit || READ_ONLY_ACTIONS.includes(action)) &&
       (action !== 'content' || editable) &&
       (action !== 'renew' || document.expiry_date) &&
       (action !== 'email' || canEmail),

@@ -1,6 +1,5 @@
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { DOCUMENT_CATEGORIES } from '../../../config/document-categories.ts';
 import {
   EXPIRY_FILTERS,
   SORT_COLUMNS,
@@ -11,6 +10,12 @@ import {
 
 const oneOf = <T extends string>(values: readonly T[], value: string | null): T | null =>
   value !== null && (values as readonly string[]).includes(value) ? (value as T) : null;
+
+/** A category's name (1 to 100 characters); whether it is one of the list is the server's to say. */
+const categoryName = (value: string | null): string | null => {
+  const name = value?.trim() ?? '';
+  return name && name.length <= 100 ? name : null;
+};
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -23,7 +28,7 @@ export function readDocumentQuery(params: URLSearchParams): DocumentQuery {
   const dir = params.get('dir');
   return {
     search: params.get('q') ?? '',
-    category: oneOf(DOCUMENT_CATEGORIES, params.get('category')),
+    category: categoryName(params.get('category')),
     tag: params.get('tag')?.trim() || null,
     expiry: oneOf<ExpiryFilter>(EXPIRY_FILTERS, params.get('expiry')),
     uploader: UUID.test(params.get('uploader') ?? '') ? params.get('uploader') : null,

@@ -1,4 +1,3 @@
-import { DOCUMENT_CATEGORIES } from '../../../config/document-categories.ts';
 import type { DocumentCategory } from '../../../config/document-categories.ts';
 import { parseTags, tagsToInput } from '../../../lib/tags.ts';
 import type { DocumentProperties, DocumentRecord } from '../../../lib/documents.ts';
@@ -46,11 +45,14 @@ export const EMPTY_PROPERTY_INPUT: PropertyInput = {
   description: '',
 };
 
-/** Whether the form's category is one of the 14 (the select offers nothing else). */
+/**
+ * Whether the form has a category (the select offers only the organisation's categories the
+ * member may upload into; the database decides whether it may go there).
+ */
 export function hasCategory(
   input: PropertyInput,
 ): input is PropertyInput & { category: DocumentCategory } {
-  return (DOCUMENT_CATEGORIES as readonly string[]).includes(input.category);
+  return input.category !== '';
 }
 
 /** The longest name a document may have (the database's limit). */

@@ -1,11 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ChangeableRole } from '../../../lib/roles.ts';
 import { supabase } from '../../../lib/supabase.ts';
 import { userKeys } from './query-keys.ts';
 import { succeeded } from '../../../lib/errors.ts';
 
 export interface RoleChange {
   userId: string;
-  role: 'user' | 'admin';
+  role: ChangeableRole;
 }
 
 /** Moves a member between user and admin (master admins only; rpc `update_user_role`). */

@@ -53,10 +53,10 @@ describe('the invite dialog', () => {
       within(role)
         .getAllByRole('option')
         .map((option) => option.textContent),
-    ).toEqual(['User', 'Admin']);
+    ).toEqual(['User', 'Admin', 'Viewer']);
     expect(
       within(dialog).getByText(
-        'Users can view and manage documents. Admins can also invite and manage other users.',
+        'Users can view and manage documents. Admins can also invite and manage other users. Viewers can only view and download documents.',
       ),
     ).toBeInTheDocument();
     expect(within(dialog).getByText(/will join/)).toHaveTextContent(

@@ -46,8 +46,8 @@ export function InviteDialog({ organizationName, pendingInvitations, onClose }: 
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const role: InvitableRole =
-      new FormData(event.currentTarget).get('role') === 'admin' ? 'admin' : 'user';
+    const chosen = new FormData(event.currentTarget).get('role');
+    const role: InvitableRole = chosen === 'admin' || chosen === 'viewer' ? chosen : 'user';
     send({ email: email.trim(), role, fullName: fullName.trim() || null, byEmail });
   };
 
@@ -137,12 +137,13 @@ export function InviteDialog({ organizationName, pendingInvitations, onClose }: 
           </FormField>
           <FormField
             label="Role"
-            hint="Users can view and manage documents. Admins can also invite and manage other users."
+            hint="Users can view and manage documents. Admins can also invite and manage other users. Viewers can only view and download documents."
           >
             {(field) => (
               <Select {...field} name="role" defaultValue="user">
                 <option value="user">User</option>
                 <option value="admin">Admin</option>
+                <option value="viewer">Viewer</option>
               </Select>
             )}
           </FormField>

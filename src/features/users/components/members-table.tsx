@@ -5,7 +5,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { DataTable, type DataTableColumn } from '../../../components/ui/data-table.tsx';
 import { Select } from '../../../components/ui/form-field.tsx';
 import { formatDate } from '../../../lib/format.ts';
-import type { Role } from '../../../lib/roles.ts';
+import type { ChangeableRole, Role } from '../../../lib/roles.ts';
 import type { Member } from '../api/list-members.ts';
 
 export interface MembersTableProps {
@@ -14,7 +14,7 @@ export interface MembersTableProps {
   /** Master admins change roles (spec §6). */
   canChangeRoles: boolean;
   busyIds: ReadonlySet<string>;
-  onChangeRole: (userId: string, role: 'user' | 'admin') => void;
+  onChangeRole: (userId: string, role: ChangeableRole) => void;
   onDeactivate: (userId: string) => void;
   onReactivate: (userId: string) => void;
   /** Admins send an active member a link to set a new password (as other actions: not to
@@ -81,11 +81,12 @@ export function MembersTable({
               aria-label={`Role of ${member.email}`}
               value={member.role}
               disabled={busyIds.has(member.id)}
-              onChange={(event) => onChangeRole(member.id, event.target.value as 'user' | 'admin')}
+              onChange={(event) => onChangeRole(member.id, event.target.value as ChangeableRole)}
               className="inline-block w-auto min-w-24 py-1 pr-8 pl-2"
             >
               <option value="user">User</option>
               <option value="admin">Admin</option>
+              <option value="viewer">Viewer</option>
             </Select>
           ) : (
             <RoleBadge role={member.role} />

@@ -1,4 +1,5 @@
 import { useMutationState } from '@tanstack/react-query';
+import type { ChangeableRole } from '../../../lib/roles.ts';
 import { useFeedback } from '../../../components/feedback.tsx';
 import { useToast } from '../../../components/ui/toast.tsx';
 import { useCancelInvitation } from '../api/cancel-invitation.ts';
@@ -37,7 +38,7 @@ export function useTeamActions() {
 
   return {
     busyIds,
-    changeRole: (userId: string, role: 'user' | 'admin') => updateRole.mutate({ userId, role }),
+    changeRole: (userId: string, role: ChangeableRole) => updateRole.mutate({ userId, role }),
     deactivate: async (userId: string) => {
       const confirmed = await confirm('Are you sure you want to deactivate this user?', {
         confirmLabel: 'Deactivate',
