@@ -351,6 +351,7 @@ describe('daily reminders', () => {
       cpu: server.cpu,
       backgroundProcesses: server.backgroundProcesses,
       publicUrl: () => server.url,
+      siteUrl: () => server.config.auth.siteUrl ?? server.url,
       get jobs() {
         return second;
       },
