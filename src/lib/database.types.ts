@@ -196,6 +196,55 @@ export type Database = {
           },
         ];
       };
+      departments: {
+        Row: {
+          categories: string[];
+          created_at: string;
+          description: string | null;
+          hidden: boolean;
+          id: string;
+          key: string;
+          name: string;
+          organization_id: string;
+          position: number;
+          tags: string[];
+          updated_at: string;
+        };
+        Insert: {
+          categories?: string[];
+          created_at?: string;
+          description?: string | null;
+          hidden?: boolean;
+          id?: string;
+          key: string;
+          name: string;
+          organization_id: string;
+          position?: number;
+          tags?: string[];
+          updated_at?: string;
+        };
+        Update: {
+          categories?: string[];
+          created_at?: string;
+          description?: string | null;
+          hidden?: boolean;
+          id?: string;
+          key?: string;
+          name?: string;
+          organization_id?: string;
+          position?: number;
+          tags?: string[];
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'departments_organization_id_fkey';
+            columns: ['organization_id'];
+            referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
       document_texts: {
         Row: {
           content: string;
@@ -1087,6 +1136,7 @@ export type Database = {
         Args: { document_ids: string[]; tags_to_add: string[] };
         Returns: number;
       };
+      authorize_password_reset_link: { Args: { user_id: string }; Returns: string };
       calendar_feed: { Args: { token: string }; Returns: Json };
       cancel_invitation: { Args: { invitation_id: string }; Returns: undefined };
       count_documents_matching: { Args: { term: string }; Returns: number };
@@ -1162,6 +1212,7 @@ export type Database = {
           isSetofReturn: true;
         };
       };
+      generate_recovery_codes: { Args: Record<PropertyKey, never>; Returns: string[] };
       get_invitation: {
         Args: { token: string };
         Returns: Database['public']['CompositeTypes']['invitation_details'];
@@ -1202,6 +1253,7 @@ export type Database = {
           isSetofReturn: true;
         };
       };
+      mail_delivery: { Args: Record<PropertyKey, never>; Returns: string };
       mail_worker_claim: {
         Args: { lease_seconds: number; now_at?: string; runner: string };
         Returns: Json;
@@ -1231,7 +1283,9 @@ export type Database = {
         Args: { local_date: string; organization_id: string };
         Returns: number;
       };
+      make_master_admin: { Args: { user_id: string }; Returns: undefined };
       members_with_two_factor: { Args: Record<PropertyKey, never>; Returns: string[] };
+      onboarding_status: { Args: Record<PropertyKey, never>; Returns: Json };
       organization_storage_usage: {
         Args: Record<PropertyKey, never>;
         Returns: Database['public']['CompositeTypes']['storage_usage_result'];
@@ -1244,6 +1298,8 @@ export type Database = {
       };
       purge_documents: { Args: { document_ids: string[] }; Returns: number };
       reactivate_user: { Args: { user_id: string }; Returns: undefined };
+      recovery_codes_left: { Args: Record<PropertyKey, never>; Returns: number };
+      redeem_recovery_code: { Args: { code: string }; Returns: number };
       remove_documents_tags: {
         Args: { document_ids: string[]; tags_to_remove: string[] };
         Returns: number;
@@ -1280,6 +1336,7 @@ export type Database = {
           isSetofReturn: false;
         };
       };
+      reorder_departments: { Args: { department_ids: string[] }; Returns: undefined };
       replace_document_file: {
         Args: { change?: string; document_id: string; file_path: string };
         Returns: {
@@ -1372,6 +1429,7 @@ export type Database = {
           page_offset?: number;
           page_size?: number;
           search?: string;
+          section_categories?: string[];
           section_category?: string;
           section_tags?: string[];
           sort_by?: string;
@@ -1458,6 +1516,24 @@ export type Database = {
         };
       };
       two_factor_status: { Args: Record<PropertyKey, never>; Returns: Json };
+      update_onboarding: { Args: { step: string }; Returns: undefined };
+      update_organization: {
+        Args: { name: string; time_zone: string };
+        Returns: {
+          created_at: string;
+          created_by: string | null;
+          id: string;
+          name: string;
+          require_two_factor_for_admins: boolean;
+          updated_at: string;
+        };
+        SetofOptions: {
+          from: '*';
+          to: 'organizations';
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
+      };
       update_user_role: { Args: { new_role: string; user_id: string }; Returns: undefined };
     };
     Enums: {

@@ -65,7 +65,8 @@ create type public.document_search_result as (
 -- `expires:` followed by a date (`expires:<2027-01-01`, also `<=`, `>`, `>=`, `=`) or one of
 -- overdue, soon, later, none. The filters narrow further: `expiry_filter` is overdue (before
 -- today, UTC), soon (today to today + 30 days), later or none; `section_category` and
--- `section_tags` keep the documents of a category page (that category, or any of those tags).
+-- `section_tags` keep the documents of a category page (that category, or any of those tags),
+-- and `section_categories` those of a department page (any of its categories or tags).
 -- `sort_by`: relevance (the default with words), upload_date (the default without), name,
 -- category, expiry_date, size, status; `sort_descending` null takes each order's natural
 -- direction. Security definer: every statement keeps to the caller's organisation and leaves
@@ -87,7 +88,8 @@ create function public.search_documents(
   sort_descending boolean default null,
   page_offset integer default 0,
   page_size integer default 50,
-  count_limit integer default 10000
+  count_limit integer default 10000,
+  section_categories text[] default null
 )
 returns setof public.document_search_result
 language plpgsql
@@ -128,6 +130,7 @@ declare
   _organization uuid := private.caller_organization_id();
   _count_limit integer := least(greatest(coalesce(count_limit, 10000), 1), 10000);
   _capped boolean := false;
+  _sections text[] := array_remove(coalesce(section_categories, '{}') || section_category, null);
 begin
   if _organization is null then
     return;
@@ -230,8 +233,8 @@ begin
   if uploaded_by_filter is not null then
     _where := _where || ' and d.uploaded_by = $8';
   end if;
-  if section_category is not null or cardinality(section_tags) > 0 then
-    _where := _where || ' and (d.category = $9 or d.tags && $10)';
+  if cardinality(_sections) > 0 or cardinality(section_tags) > 0 then
+    _where := _where || ' and (d.category = any ($9) or d.tags && $10)';
   end if;
 
   -- The documents policy's condition ($14); the texts only when words are searched for.
@@ -248,7 +251,7 @@ begin
     execute 'select count(*) from (select 1' || _from || _where || ' limit $15) c'
       into _total
       using _tags, _categories, _query, _today, _states, _after, _before, uploaded_by_filter,
-            section_category, coalesce(section_tags, '{}'), null, null, null, _organization,
+            _sections, coalesce(section_tags, '{}'), null, null, null, _organization,
             _count_limit + 1;
     if _total > _count_limit then
       _total := _count_limit;
@@ -258,7 +261,7 @@ begin
     execute 'select count(*)' || _from || _where
       into _total
       using _tags, _categories, _query, _today, _states, _after, _before, uploaded_by_filter,
-            section_category, coalesce(section_tags, '{}'), null, null, null, _organization;
+            _sections, coalesce(section_tags, '{}'), null, null, null, _organization;
   end if;
 
   if _sort = 'relevance' and (_query is null or _capped) then
@@ -312,7 +315,7 @@ begin
     case when _query is not null then 'ts_rank(t.search_vector, $3)' else 'null::real' end,
     _from, _where, format(_order, _direction, 'd'), format(_order, _direction, 'p'))
     using _tags, _categories, _query, _today, _states, _after, _before, uploaded_by_filter,
-          section_category, coalesce(section_tags, '{}'), _total, _limit, _offset, _organization,
+          _sections, coalesce(section_tags, '{}'), _total, _limit, _offset, _organization,
           null, _capped;
 end
 $$;
@@ -320,7 +323,7 @@ $$;
 -- ============================================================================================
 -- Grants
 -- ============================================================================================
-revoke all on function public.search_documents(text, text, text, text, uuid, text, text[], text, boolean, integer, integer, integer)
+revoke all on function public.search_documents(text, text, text, text, uuid, text, text[], text, boolean, integer, integer, integer, text[])
   from public, anon, authenticated;
-grant execute on function public.search_documents(text, text, text, text, uuid, text, text[], text, boolean, integer, integer, integer)
+grant execute on function public.search_documents(text, text, text, text, uuid, text, text[], text, boolean, integer, integer, integer, text[])
   to authenticated;
