@@ -13,6 +13,10 @@
  * server (a fresh database is created there). Targets: `/config.json` p99 < 50 ms on both;
  * B's read p99 < 1 s on PGlite and within 2 × idle on PostgreSQL; every worst request ends
  * within its deadline (8 s for members).
+ *
+ * Further scenarios, each on a server of its own with the same two measures: the worst search
+ * (issue 22, `support/worst-search.ts`). BENCH_ISOLATION_SCENARIOS (comma-separated, e.g.
+ * "worst-search") runs only those named; all by default ("worst-requests", "worst-search").
  */
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { randomBytes } from 'node:crypto';
@@ -23,6 +27,7 @@ import WebSocket from 'ws';
 import { hostileFilesPhase } from './support/hostile-files-phase.ts';
 import { freshPostgres } from './support/postgres.ts';
 import { startSteward, type StewardProcess } from './support/steward-process.ts';
+import { worstSearchScenario } from './support/worst-search.ts';
 
 const PHASE_MS = Number(process.env.BENCH_ISOLATION_SECONDS ?? 20) * 1000;
 const ATTACKERS = 4;
@@ -297,21 +302,36 @@ async function scenario(
   }
 }
 
+/** Whether BENCH_ISOLATION_SCENARIOS asks for `name` (every scenario when unset). */
+function wanted(name: string): boolean {
+  const names = process.env.BENCH_ISOLATION_SCENARIOS;
+  return !names || names.split(',').some((n) => n.trim() === name);
+}
+
 export async function run() {
   const lines: string[] = [];
   let pass = true;
-  const pglite = await scenario('PGlite', {});
-  lines.push(...pglite.lines);
-  pass &&= pglite.pass;
+  const add = (result: { lines: string[]; pass: boolean }) => {
+    lines.push(...result.lines);
+    pass &&= result.pass;
+  };
+  if (wanted('worst-requests')) add(await scenario('PGlite', {}));
+  if (wanted('worst-search')) add(await worstSearchScenario('PGlite', {}, PHASE_MS));
   const adminUrl = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL;
   if (adminUrl) {
-    const database = await freshPostgres(adminUrl);
-    try {
-      const postgres = await scenario('PostgreSQL', { DATABASE_URL: database.url });
-      lines.push(...postgres.lines);
-      pass &&= postgres.pass;
-    } finally {
-      await database.drop();
+    const onPostgres = async (
+      run: (env: Record<string, string>) => Promise<{ lines: string[]; pass: boolean }>,
+    ) => {
+      const database = await freshPostgres(adminUrl);
+      try {
+        add(await run({ DATABASE_URL: database.url }));
+      } finally {
+        await database.drop();
+      }
+    };
+    if (wanted('worst-requests')) await onPostgres((env) => scenario('PostgreSQL', env));
+    if (wanted('worst-search')) {
+      await onPostgres((env) => worstSearchScenario('PostgreSQL', env, PHASE_MS));
     }
   } else {
     lines.push('PostgreSQL: skipped (set BENCH_DATABASE_URL to a server to measure it too)');

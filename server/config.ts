@@ -35,6 +35,12 @@ export interface ApiSettings {
    * request can make the database build.
    */
   maxEmbeddedBytes: number;
+  /**
+   * Most bytes of text the pattern and full-text filters of one request may read, all rows
+   * together (steward.toml `[api] max_filtered_text`; regular expressions count 8 times,
+   * full-text search on a text column 16 times): see server/rest/sql-filter.ts.
+   */
+  maxFilteredTextBytes: number;
 }
 
 /** Database roles whose statements are bounded in time. */
@@ -275,6 +281,16 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
           'max_embedded_size',
           env,
           'API_MAX_EMBEDDED_SIZE',
+        ),
+        8 * 1024 ** 2,
+      ),
+      maxFilteredTextBytes: byteSizeSetting(
+        source(
+          stewardApi,
+          `${stewardName} [api]`,
+          'max_filtered_text',
+          env,
+          'API_MAX_FILTERED_TEXT',
         ),
         8 * 1024 ** 2,
       ),

@@ -4,6 +4,7 @@ import { MAIL_DELIVERY_KIND, mailDeliveryJob } from '../mail/deliver-job.ts';
 import { createMailTransport } from '../mail/transport.ts';
 import { REMINDER_RUN_KIND, reminderRunJob, reminderSchedule } from '../reminders/reminder-run.ts';
 import { EXTRACT_TEXT_JOB, extractTextJob } from '../search/extract-text-job.ts';
+import { REFRESH_SEARCH_JOB, refreshSearchJob } from '../search/refresh-search-job.ts';
 import {
   RESUMABLE_CLEANUP_KIND,
   resumableCleanupJob,
@@ -41,6 +42,7 @@ export function backgroundWork(ctx: AppContext): {
         dataDir: ctx.config.dataDir,
         settings: ctx.config.textExtraction,
       }),
+      [REFRESH_SEARCH_JOB]: refreshSearchJob(),
       [RESUMABLE_CLEANUP_KIND]: resumableCleanupJob(ctx.config.dataDir),
       [REMOVE_FILES_KIND]: removeFilesJob(ctx.config.dataDir),
       [EXPORT_KIND]: exportJob({

@@ -46,7 +46,7 @@ export function prepareRead(cache: SchemaCache, req: RestRequest): Prepared {
   const table = findTable(cache, req.resource);
   const from = qualified(cache.schema, table.name);
   const root = planRead(cache, { name: table.name, table, from, qualifier: from }, req.query);
-  const params = new Params();
+  const params = new Params(req.limits.maxFilteredTextBytes);
   const head = req.method === 'HEAD';
   const sql = readStatement(root, params, {
     media: req.media,

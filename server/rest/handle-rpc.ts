@@ -73,7 +73,7 @@ export function prepareRpc(cache: SchemaCache, req: RestRequest): Prepared {
       'Function must return SETOF or TABLE when max-affected preference is used with handling=strict',
     );
   }
-  const params = new Params();
+  const params = new Params(req.limits.maxFilteredTextBytes);
   const call = callSql(cache.schema, routine, callArguments(req, routine, wholeBody), params);
   const prefix = `${CALL_CTE} as (${call})`;
   // The planner's count explains the call in a statement of its own, with its own parameters.

@@ -93,7 +93,7 @@ export function prepareWrite(cache: SchemaCache, req: RestRequest): Prepared {
       ? table.primaryKey
       : null;
 
-  const params = new Params();
+  const params = new Params(req.limits.maxFilteredTextBytes);
   let mutation: string;
   const upsert = req.method === 'POST' && req.prefs.resolution !== undefined;
   if (req.method === 'POST') {

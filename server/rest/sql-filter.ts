@@ -1,3 +1,4 @@
+import { RestError } from './errors.ts';
 import type { ReadNode, ResolvedLogic, ResolvedOrder } from './plan-types.ts';
 import type { Filter, JsonStep, QuantOperator, SimpleOperator } from './query-types.ts';
 import type { Column } from './schema-types.ts';
@@ -37,6 +38,74 @@ const FTS_SQL = {
 
 const isJson = (column: Column) => column.baseType === 'json' || column.baseType === 'jsonb';
 
+const TEXT_TYPES = new Set(['text', 'varchar', 'bpchar', 'name', 'citext']);
+
+/**
+ * What reading one byte costs each filter that reads text, against a byte of `like` (measured
+ * on PGlite: like, ilike and a plain regular expression 15–35 ns a byte, a regular expression
+ * with bounded repeats up to 250, `to_tsvector` 260–370).
+ */
+const TEXT_WEIGHT = { like: 1, ilike: 1, match: 8, imatch: 8, fts: 16 } as const;
+
+/**
+ * `expr`, after it adds what it is about to read to the request's total of filtered text
+ * (`_rest.take_filtered_text`, server/db/platform/012-rest-filtered-text.sql), which stops the
+ * statement past `params.filteredTextBudget`. A pattern or full-text filter reads the whole
+ * value of every row it is tested on, and on text columns that may be long (a description of
+ * 10,000 characters) `description=fts.x` parses the organisation's every description in one
+ * statement; on the embedded database every other organisation waits for it. The CASE makes
+ * the count come first, and keeps the filter from being tested on rows the others left out
+ * (it is volatile, so it runs after them).
+ */
+function charged(expr: string, lhs: string, isText: boolean, weight: number, params: Params) {
+  if (params.filteredTextBudget === undefined) return expr;
+  const size = isText ? `octet_length(${lhs})` : `pg_column_size(${lhs})`;
+  const budget = params.add(String(params.filteredTextBudget));
+  return `case when _rest.take_filtered_text(${size}::bigint * ${weight}, ${budget}::bigint) then ${expr} end`;
+}
+
+/**
+ * Refuses what makes a regular expression slow on long text: back-references (`\1`), which
+ * Postgres matches by backtracking (`^(.*)\1$`: 17 minutes for 300 descriptions of 10,000
+ * characters), and lookahead or lookbehind constraints (`(?=.*x)`: 0.2 s for each such
+ * description). Neither can be bounded by the size of the text read.
+ */
+function refuseSlowPattern(pattern: string): void {
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '\\') {
+      const next = pattern[i + 1] ?? '';
+      if (next >= '1' && next <= '9') throw slowPattern('back-references');
+      i += 1;
+    } else if (c === '(' && pattern[i + 1] === '?') {
+      const kind = pattern.slice(i + 2, i + 4);
+      if (kind.startsWith('=') || kind.startsWith('!') || kind === '<=' || kind === '<!') {
+        throw slowPattern('lookahead and lookbehind constraints');
+      }
+    }
+  }
+}
+
+/** How many values an array literal (`{a,"b,c",d}`) holds. */
+function listLength(literal: string): number {
+  let count = 1;
+  let quoted = false;
+  for (let i = 0; i < literal.length; i++) {
+    const c = literal[i];
+    if (c === '\\') i += 1;
+    else if (c === '"') quoted = !quoted;
+    else if (c === ',' && !quoted) count += 1;
+  }
+  return count;
+}
+
+function slowPattern(what: string): RestError {
+  return new RestError(400, '2201B', `invalid regular expression: ${what} are not supported`, {
+    details: 'Matching them can take minutes on long text, and one request must not.',
+    hint: 'Write the pattern without them, or filter with like or ilike.',
+  });
+}
+
 /**
  * A column reference with an optional JSON path. Path keys are bound parameters; a column that
  * is not json/jsonb is converted with `to_jsonb` first, as PostgREST does.
@@ -63,16 +132,25 @@ export function arrayLiteral(values: string[]): string {
 
 function filterSql(filter: Filter, column: Column, qualifier: string, params: Params): string {
   const op = filter.operation;
-  const isTsvector = column.baseType === 'tsvector' && filter.field.jsonPath.length === 0;
-  let lhs = fieldSql(qualifier, column, filter.field.jsonPath, params);
+  const path = filter.field.jsonPath;
+  const isTsvector = column.baseType === 'tsvector' && path.length === 0;
+  const isText = path.length > 0 ? path.at(-1)!.arrow === '->>' : TEXT_TYPES.has(column.baseType);
+  let lhs = fieldSql(qualifier, column, path, params);
   let expr: string;
   switch (op.kind) {
     case 'quant': {
+      if (op.operator === 'match' || op.operator === 'imatch') refuseSlowPattern(op.value);
       const value =
         op.operator === 'like' || op.operator === 'ilike' ? op.value.replace(/\*/g, '%') : op.value;
       const placeholder = params.add(value);
       const rhs = op.quantifier ? `${op.quantifier}(${placeholder})` : placeholder;
       expr = `${lhs} ${QUANT_SQL[op.operator]} ${rhs}`;
+      if (op.operator in TEXT_WEIGHT) {
+        // Each pattern of `like(any).{a,b,c}` reads the value again.
+        const patterns = op.quantifier ? listLength(op.value) : 1;
+        const weight = TEXT_WEIGHT[op.operator as keyof typeof TEXT_WEIGHT] * patterns;
+        expr = charged(expr, lhs, isText, weight, params);
+      }
       break;
     }
     case 'simple':
@@ -92,8 +170,11 @@ function filterSql(filter: Filter, column: Column, qualifier: string, params: Pa
       break;
     case 'fts': {
       const language = op.language === undefined ? '' : `${params.add(op.language)}::regconfig, `;
+      const text = lhs;
       if (!isTsvector) lhs = `to_tsvector(${language}${lhs})`;
       expr = `${lhs} @@ ${FTS_SQL[op.operator]}(${language}${params.add(op.value)})`;
+      // A tsvector column is matched as it is; any other is parsed, row by row.
+      if (!isTsvector) expr = charged(expr, text, isText, TEXT_WEIGHT.fts, params);
       break;
     }
   }

@@ -18,6 +18,13 @@ export function qualified(schema: string, name: string): string {
 export class Params {
   readonly values: unknown[] = [];
 
+  /**
+   * @param filteredTextBudget What the statement's pattern and full-text filters may read, in
+   *   bytes (steward.toml `[api] max_filtered_text`, see sql-filter.ts); none for a statement
+   *   that is only planned, never run.
+   */
+  constructor(readonly filteredTextBudget?: number) {}
+
   /** Adds a value and returns its placeholder (`$n`). */
   add(value: unknown): string {
     this.values.push(value);

@@ -654,13 +654,19 @@ drop function public.search_documents(text, text, text, text, uuid, text, text[]
 -- and `section_categories` those of a department page (any of its categories or tags).
 -- `sort_by`: relevance (the default with words), upload_date (the default without), name,
 -- category, expiry_date, size, status; `sort_descending` null takes each order's natural
--- direction. Security definer: every statement keeps to the caller's organisation and leaves
--- the trash out, as the documents policy does; a caller without one gets no rows.
+-- direction. `page_size` is at most 100. Security definer: every statement keeps to the
+-- caller's organisation and leaves the trash out, as the documents policy does; a caller
+-- without one gets no rows.
 --
 -- Words are counted up to `count_limit` matches (at most, and by default, 10,000): past it
 -- `total_count` is the limit and `total_capped` true ("more than 10,000"), and the page is the
 -- newest first, since ranking every match of a word typed so far as "b" would cost more than it
--- tells. Without words the total is exact (the counter, or a count of the filter's matches).
+-- tells. The matches are ranked (`rank`, and the order by relevance) only when their search
+-- vectors take at most 64 MB together; else `rank` is null and the page is the newest first. A
+-- phrase, or excluded words alone, is tested in the newest documents first, as many as 64 MB
+-- of vectors: when that leaves some untested, `total_count` is the matches found and
+-- `total_capped` true. Without words the total is exact (the counter, or a count of the
+-- filter's matches).
 create function public.search_documents(
   search text default null,
   category_filter text default null,
@@ -707,15 +713,38 @@ declare
   _sort text := coalesce(nullif(sort_by, ''), case when coalesce(search, '') ~ '\w' then 'relevance' else 'upload_date' end);
   _from text;
   _where text := '';
+  _where_filters text;
   _order text;
   _direction text;
   _total bigint;
-  _limit integer := least(greatest(coalesce(page_size, 50), 1), 1000);
+  -- A page holds at most 100 documents, as PostgREST's max_rows caps a read: a larger page is
+  -- served as 100 (the app asks for 50).
+  _limit integer := least(greatest(coalesce(page_size, 50), 1), 100);
   _offset integer := greatest(coalesce(page_offset, 0), 0);
   _organization uuid := private.caller_organization_id();
   _count_limit integer := least(greatest(coalesce(count_limit, 10000), 1), 10000);
   _capped boolean := false;
   _sections text[] := array_remove(coalesce(section_categories, '{}') || section_category, null);
+  -- Bytes of search vectors one search may read (to rank its matches, or to test a phrase).
+  _read_budget constant bigint := 64 * 1024 * 1024;
+  -- What reading a document's search vector costs, in bytes: its stored size, five times that
+  -- for a vector stored compressed (before …0200), which must be decompressed too. Read from
+  -- the row alone, without fetching the vector.
+  _read_cost constant text := '(pg_catalog.pg_column_size(t.search_vector)::bigint
+    * case when pg_catalog.pg_column_compression(t.search_vector) is null then 1 else 5 end)';
+  _positive text;
+  _candidates tsquery;
+  _checked boolean := false;
+  _many boolean := false;
+  _small boolean := false;
+  _matches uuid[] := '{}';
+  _read bigint := 0;
+  _all_read boolean := true;
+  _ranked boolean := false;
+  _page uuid[];
+  _ranks real[];
+  _pattern text;
+  _scan integer;
 begin
   if _organization is null then
     return;
@@ -793,10 +822,7 @@ begin
   end if;
 
   -- Each condition only when asked for, so the planner sees the simplest query. Values are
-  -- parameters ($1…$10), never part of the text.
-  if _query is not null then
-    _where := _where || ' and t.search_vector @@ $3';
-  end if;
+  -- parameters ($1…$10), never part of the text. The words' own condition follows below.
   if cardinality(_tags) > 0 then
     _where := _where || ' and array(select lower(x) from unnest(d.tags) x) @> $1';
   end if;
@@ -822,34 +848,141 @@ begin
     _where := _where || ' and (d.category = any ($9) or d.tags && $10)';
   end if;
 
-  -- The documents policy's condition ($14); the texts only when words are searched for.
-  _from := ' from public.documents d'
-    || case when _query is not null
-         then ' join public.document_texts t on t.document_id = d.id' else '' end
-    || ' where d.organization_id = $14 and d.deleted_at is null';
+  _where_filters := _where;
 
-  -- Without words or filters the total is the organisation's counter; words are counted up to
-  -- the limit (one more tells that there are more); filters alone are counted exactly.
-  if _where = '' then
-    _total := private.live_document_count(_organization);
-  elsif _query is not null then
+  -- Words: first the ids of the organisation's documents that hold them, from the search index
+  -- alone (see the header), which the statements below take as a list; at most one more than
+  -- the count limit, which tells that there are more.
+  if _query is not null then
+    -- What the index can answer: the words that must be there (querytree leaves out the
+    -- excluded ones). Whether words form a phrase only their vector knows, and excluded words
+    -- alone match nearly everything: those searches test each candidate's vector (below).
+    _positive := pg_catalog.querytree(_query);
+    if _positive = 'T' then
+      _checked := true;
+    elsif _positive ~ '<(-|[0-9]+)>' then
+      _checked := true;
+      -- The phrase's words anywhere in the document: every document with the phrase has them.
+      _candidates := pg_catalog.regexp_replace(_positive, '<(-|[0-9]+)>', '&', 'g')::tsquery;
+    else
+      _candidates := _query;
+    end if;
+    -- An organisation whose vectors stored out of line take at most 16 MB together (most: a
+    -- short text's vector is kept in its row) is searched as before, the planner choosing
+    -- between the index and its texts: testing each of them reads little, and a common word's
+    -- matches in other organisations are not read (see the header).
+    _small := not _checked and coalesce((select b.bytes from private.search_vector_bytes b
+                                          where b.organization_id = _organization), 0)
+                               <= _read_budget / 4;
+    if _candidates is not null and not _small then
+      select m.ids, m.bytes into _matches, _read
+        from private.search_index_matches(_organization, _candidates,
+                                          case when not _checked then _count_limit + 1 end) m;
+      -- More texts hold the words than are counted: they are found as the documents are read
+      -- (below), not listed.
+      _many := not _checked and pg_catalog.cardinality(_matches) > _count_limit;
+    end if;
+  end if;
+
+  -- The documents policy's condition ($14); a search's matches: in a small organisation, the
+  -- words ($3) as any plan may test them; else listed ($16), or, when there are many, tested on
+  -- each document read, a vector in the row at once (a short text), one stored out of line
+  -- within the budget of vectors read ($17), as a phrase is (below).
+  _from := ' from public.documents d where d.organization_id = $14 and d.deleted_at is null';
+  if _many or _small then
+    _from := ' from public.documents d join public.document_texts t on t.document_id = d.id'
+      || ' and t.organization_id = $14 where d.organization_id = $14 and d.deleted_at is null';
+  end if;
+  if _small then
+    _where := _where || ' and t.search_vector @@ $3';
+  elsif _many then
+    _where := _where
+      || ' and case when pg_catalog.pg_column_size(t.search_vector) <= 2048 then t.search_vector @@ $3'
+      || ' when private.take_search_read(pg_catalog.pg_column_size(t.search_vector), $17)'
+      || ' then t.search_vector @@ $3 else false end';
+    perform pg_catalog.set_config('search.read_bytes', '0', true);
+  elsif _candidates is not null then
+    _where := _where || ' and d.id = any ($16)';
+  end if;
+
+  if _many or _small then
+    -- Words not listed: the documents are counted as they are found, up to one more than the
+    -- limit. In a small organisation that is the count. Words in more texts than are counted,
+    -- found fewer times (filters, or the trash, left the others out) with budget to spare, are
+    -- listed after all, to be ranked.
     execute 'select count(*) from (select 1' || _from || _where || ' limit $15) c'
       into _total
       using _tags, _categories, _query, _today, _states, _after, _before, uploaded_by_filter,
-            _sections, coalesce(section_tags, '{}'), null, null, null, _organization,
-            _count_limit + 1;
-    if _total > _count_limit then
+            _sections, coalesce(section_tags, '{}'), _candidates, _limit, _offset,
+            _organization, _count_limit + 1, _matches, _read_budget;
+    if _total > _count_limit
+       or (_many and pg_catalog.current_setting('search.read_bytes')::bigint > _read_budget) then
       _total := _count_limit;
       _capped := true;
+    elsif _small then
+      null; -- Exact; ranking reads at most the vectors stored out of line (`_read`, 16 MB).
+    else
+      _many := false;
+      select m.ids, m.bytes into _matches, _read
+        from private.search_index_matches(_organization, _candidates, null) m;
+      _from := ' from public.documents d where d.organization_id = $14 and d.deleted_at is null';
+      _where := _where_filters || ' and d.id = any ($16)';
     end if;
-  else
+  end if;
+
+  if _checked then
+    -- A phrase, or excluded words alone: the candidates are tested newest first, each reading
+    -- its vector, until the budget is spent. The matches found are the result, "more than" that
+    -- many when candidates were left untested; the newest _count_limit + 1 are kept.
+    execute format(
+      $q$
+      select coalesce((pg_catalog.array_agg(c.id order by c.n) filter (where c.matched))[1:$15], '{}'),
+             coalesce(pg_catalog.sum(c.cost) filter (where c.matched), 0),
+             coalesce(pg_catalog.bool_and(c.spent <= $17), true)
+        from (select m.id, m.n, m.cost, m.spent,
+                     case when m.spent <= $17 then m.search_vector @@ $3 else false end as matched
+                from (select d.id, t.search_vector, %1$s as cost,
+                             pg_catalog.row_number() over w as n, pg_catalog.sum(%1$s) over w as spent
+                        from public.documents d join public.document_texts t on t.document_id = d.id
+                       where d.organization_id = $14 and d.deleted_at is null %2$s
+                      window w as (order by d.upload_date desc, d.created_at desc, d.id desc
+                                   rows between unbounded preceding and current row)) m) c
+      $q$,
+      _read_cost, _where)
+      into _matches, _read, _all_read
+      using _tags, _categories, _query, _today, _states, _after, _before, uploaded_by_filter,
+            _sections, coalesce(section_tags, '{}'), _candidates, _limit, _offset,
+            _organization, _count_limit + 1, _matches, _read_budget;
+    _total := pg_catalog.cardinality(_matches);
+    _capped := _total > _count_limit or not _all_read;
+    _total := least(_total, _count_limit);
+    _where := ' and d.id = any ($16)';
+  elsif _many or _small then
+    null; -- Counted above.
+  elsif _query is not null then
+    -- Words: the listed matches that are in use and pass the filters (at most the limit: no
+    -- more texts hold the words). What ranking them reads was summed with the list.
     execute 'select count(*)' || _from || _where
       into _total
       using _tags, _categories, _query, _today, _states, _after, _before, uploaded_by_filter,
-            _sections, coalesce(section_tags, '{}'), null, null, null, _organization;
+            _sections, coalesce(section_tags, '{}'), _candidates, _limit, _offset,
+            _organization, _count_limit + 1, _matches, _read_budget;
+  elsif _where = '' then
+    -- Neither words nor filters: the organisation's counter.
+    _total := private.live_document_count(_organization);
+  else
+    -- Filters alone: counted exactly.
+    execute 'select count(*)' || _from || _where
+      into _total
+      using _tags, _categories, _query, _today, _states, _after, _before, uploaded_by_filter,
+            _sections, coalesce(section_tags, '{}'), _candidates, _limit, _offset,
+            _organization, _count_limit + 1, _matches, _read_budget;
   end if;
 
-  if _sort = 'relevance' and (_query is null or _capped) then
+  -- Ranking reads each match's vector: only all of the matches and within the budget; else
+  -- the newest first.
+  _ranked := _query is not null and not _capped and _read <= _read_budget;
+  if _sort = 'relevance' and not _ranked then
     _sort := 'upload_date';
   end if;
   _descending := coalesce(sort_descending, _sort in ('relevance', 'upload_date', 'size'));
@@ -868,40 +1001,58 @@ begin
   end if;
   _direction := case when _descending then 'desc' else 'asc' end;
 
-  -- The page first, then its snippets and uploader names: ts_headline reads the text, so it
-  -- runs for the rows shown only.
-  return query execute format(
+  -- The page: its documents in order, with their rank. Words in many texts are tested on the
+  -- documents read for the page, with a budget of their own.
+  if _many or _small then
+    perform pg_catalog.set_config('search.read_bytes', '0', true);
+  end if;
+  execute format(
     $q$
+    select coalesce(pg_catalog.array_agg(p.id order by %1$s), '{}'),
+           coalesce(pg_catalog.array_agg(p.rank order by %1$s), '{}')
+      from (select d.*, %2$s as rank %3$s %4$s order by %5$s limit $12 offset $13) p
+    $q$,
+    format(_order, _direction, 'p'),
+    case when _ranked then 'ts_rank(t.search_vector, $3)' else 'null::real' end,
+    case when _ranked
+      then ' from public.documents d join public.document_texts t on t.document_id = d.id'
+           || ' and t.organization_id = $14 where d.organization_id = $14 and d.deleted_at is null'
+      else _from end,
+    _where, format(_order, _direction, 'd'))
+    into _page, _ranks
+    using _tags, _categories, _query, _today, _states, _after, _before, uploaded_by_filter,
+          _sections, coalesce(section_tags, '{}'), _candidates, _limit, _offset,
+          _organization, _count_limit + 1, _matches, _read_budget;
+
+  -- Then its rows, with their snippets and uploader names: a snippet reads the text, so it is
+  -- made for the rows shown only, from a window of it around the words. Each looks for them in
+  -- the beginning of the text, up to 100,000 characters, and all of a page's at most 1,000,000
+  -- together (10,000 each for a page of 100, 20,000 for the app's 50).
+  _pattern := private.search_snippet_pattern(_query);
+  _scan := least(100000, 1000000 / greatest(pg_catalog.cardinality(_page), 1));
+  return query
     select p.id, p.organization_id, p.name, p.category, p.expiry_date, p.size, p.status,
            p.file_path, p.tags, p.description, p.uploaded_by, u.full_name, p.created_at,
            p.upload_date, p.updated_at, x.state, x.reason,
            case when strpos(h.snippet, '<mark>') > 0 then h.snippet end,
-           p.rank, $11, p.responsible_id, r.full_name, p.renewal_in_progress, p.renewal_note,
-           $16
-    from (
-      select d.*, %s as rank
-      %s %s
-      order by %s
-      limit $12 offset $13
-    ) p
-    left join public.document_texts x on x.document_id = p.id
-    left join public.user_profiles u on u.id = p.uploaded_by
-    left join public.user_profiles r on r.id = p.responsible_id
-    -- A snippet only where the description or the text holds the words (not the name alone).
-    left join lateral (
-      select ts_headline('pg_catalog.english'::regconfig,
-                         left(coalesce(p.description, '') || ' … ' || coalesce(x.content, ''), 100000), $3,
-                         'MaxFragments=2, MinWords=5, MaxWords=18, StartSel=<mark>, StopSel=</mark>, FragmentDelimiter=" … "')
-               as snippet
-      where $3 is not null
-    ) h on true
-    order by %s
-    $q$,
-    case when _query is not null then 'ts_rank(t.search_vector, $3)' else 'null::real' end,
-    _from, _where, format(_order, _direction, 'd'), format(_order, _direction, 'p'))
-    using _tags, _categories, _query, _today, _states, _after, _before, uploaded_by_filter,
-          _sections, coalesce(section_tags, '{}'), _total, _limit, _offset, _organization,
-          null, _capped;
+           g.rank, _total, p.responsible_id, r.full_name, p.renewal_in_progress, p.renewal_note,
+           _capped
+      from unnest(_page, _ranks) with ordinality as g(id, rank, n)
+      join public.documents p on p.id = g.id
+      left join public.document_texts x on x.document_id = p.id
+      left join public.user_profiles u on u.id = p.uploaded_by
+      left join public.user_profiles r on r.id = p.responsible_id
+      -- A snippet only where the description or the text holds the words (not the name alone),
+      -- highlighted around the first place they are.
+      left join lateral (
+        select ts_headline('pg_catalog.english'::regconfig,
+                           private.search_snippet_window(p.description, x.content, _pattern, _scan),
+                           _query,
+                           'MaxFragments=2, MinWords=5, MaxWords=18, StartSel=<mark>, StopSel=</mark>, FragmentDelimiter=" … "')
+                 as snippet
+         where _query is not null
+      ) h on true
+     order by g.n;
 end
 $$;
 

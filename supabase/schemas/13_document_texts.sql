@@ -53,6 +53,7 @@ create table public.document_texts (
   extracted_at timestamptz,
   updated_at timestamptz not null default now()
 );
+alter table public.document_texts alter column search_vector set storage external;
 
 -- ============================================================================================
 -- Indexes
@@ -62,6 +63,98 @@ create index document_texts_organization_id_state_idx
 -- Every search of the text, name, tags, category and description (14_search.sql).
 create index document_texts_search_vector_idx
   on public.document_texts using gin (search_vector);
+
+-- The bytes of each organisation's search vectors stored out of line (a vector of more than
+-- about 2 KB: a text of a page or more), kept by the triggers below: whether testing each of
+-- its texts for a word reads little (search_documents).
+create table private.search_vector_bytes (
+  organization_id uuid primary key references public.organizations (id) on delete cascade,
+  bytes bigint not null default 0
+);
+
+-- A vector's bytes out of line: its stored size when not kept in its row.
+create function private.vector_bytes_out_of_line(vector tsvector)
+returns bigint
+language sql
+stable
+set search_path = ''
+as $$
+  select case when pg_catalog.pg_column_size(vector) > 2048
+              then pg_catalog.pg_column_size(vector)::bigint else 0 end
+$$;
+
+-- The totals follow each statement that writes texts: the bytes of the vectors it stored out
+-- of line, less those of the vectors it replaced or deleted, per organisation. The new vectors
+-- are measured as stored (read again from the table), as the old ones are: a vector as it was
+-- written is larger by its header.
+create function private.search_vector_bytes_on_insert()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  insert into private.search_vector_bytes as b (organization_id, bytes)
+  select t.organization_id, sum(private.vector_bytes_out_of_line(t.search_vector))
+    from new_rows n
+    join public.document_texts t on t.document_id = n.document_id
+   group by t.organization_id
+  on conflict (organization_id) do update set bytes = b.bytes + excluded.bytes;
+  return null;
+end
+$$;
+
+create function private.search_vector_bytes_on_update()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  insert into private.search_vector_bytes as b (organization_id, bytes)
+  select c.organization_id, sum(c.bytes)
+    from (select t.organization_id, private.vector_bytes_out_of_line(t.search_vector) as bytes
+            from new_rows n
+            join public.document_texts t on t.document_id = n.document_id
+          union all
+          select o.organization_id, -private.vector_bytes_out_of_line(o.search_vector)
+            from old_rows o) c
+   group by c.organization_id
+  having sum(c.bytes) <> 0
+  on conflict (organization_id) do update set bytes = b.bytes + excluded.bytes;
+  return null;
+end
+$$;
+
+create function private.search_vector_bytes_on_delete()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  update private.search_vector_bytes b
+     set bytes = b.bytes - d.bytes
+    from (select o.organization_id, sum(private.vector_bytes_out_of_line(o.search_vector)) as bytes
+            from old_rows o
+           group by o.organization_id) d
+   where b.organization_id = d.organization_id;
+  return null;
+end
+$$;
+
+create trigger document_texts_vector_bytes_on_insert
+  after insert on public.document_texts
+  referencing new table as new_rows
+  for each statement execute function private.search_vector_bytes_on_insert();
+create trigger document_texts_vector_bytes_on_update
+  after update on public.document_texts
+  referencing old table as old_rows new table as new_rows
+  for each statement execute function private.search_vector_bytes_on_update();
+create trigger document_texts_vector_bytes_on_delete
+  after delete on public.document_texts
+  referencing old table as old_rows
+  for each statement execute function private.search_vector_bytes_on_delete();
 
 -- ============================================================================================
 -- Helpers
@@ -146,61 +239,221 @@ as $$
   select coalesce((select s.enabled from private.text_extraction_settings s), false)
 $$;
 
--- A new document: its search vector, and its file queued for reading.
-create function private.document_text_on_insert()
+-- ============================================================================================
+-- Tables
+-- ============================================================================================
+-- Documents whose vector must follow their changed properties, oldest first.
+create table private.search_refresh (
+  document_id uuid primary key references public.documents (id) on delete cascade,
+  organization_id uuid not null references public.organizations (id) on delete cascade,
+  queued_at timestamptz not null default now()
+);
+
+-- ============================================================================================
+-- Indexes
+-- ============================================================================================
+create index search_refresh_organization_id_queued_at_idx
+  on private.search_refresh (organization_id, queued_at, document_id);
+
+-- ============================================================================================
+-- Helpers
+-- ============================================================================================
+-- The vectors of `document_ids` follow their documents' properties: the text's part (weight C)
+-- is kept, the rest made anew (as in …0600).
+create function private.refresh_document_search(document_ids uuid[])
+returns integer
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  _updated integer;
+begin
+  update public.document_texts t
+     set search_vector = pg_catalog.ts_filter(t.search_vector, '{c}')
+                         operator(pg_catalog.||)
+                         private.document_metadata_vector(d.name, d.tags, d.category,
+                                                          d.description),
+         updated_at = now()
+    from public.documents d
+   where d.id = t.document_id
+     and t.document_id = any (document_ids);
+  get diagnostics _updated = row_count;
+  return _updated;
+end
+$$;
+
+-- What building a document's property vector costs, against a byte of a vector put in the
+-- index again: its properties are parsed twice (english and simple), each byte about four times
+-- the work.
+create function private.document_properties_cost(
+  name text, tags text[], category text, description text
+)
+returns bigint
+language sql
+immutable
+set search_path = ''
+as $$
+  select 8 * (coalesce(pg_catalog.octet_length(name), 0)
+              + coalesce(pg_catalog.octet_length(pg_catalog.array_to_string(tags, ' ')), 0)
+              + coalesce(pg_catalog.octet_length(category), 0)
+              + coalesce(pg_catalog.octet_length(description), 0))::bigint
+$$;
+
+-- Queues `document_ids` for the job `document.refresh-search`, one job per organisation and
+-- statement (a job already running may have found the queue empty just before).
+create function private.queue_document_search(document_ids uuid[])
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  _organization uuid;
+begin
+  insert into private.search_refresh (document_id, organization_id)
+  select d.id, d.organization_id from public.documents d where d.id = any (document_ids)
+  on conflict (document_id) do nothing;
+  for _organization in
+    select distinct d.organization_id from public.documents d where d.id = any (document_ids)
+  loop
+    perform private.enqueue_job('document.refresh-search', '{}'::jsonb, _organization);
+  end loop;
+end
+$$;
+
+-- New documents: their text rows, their files queued for reading (as in …0600), and their
+-- vectors' property part, at once or in the background (see the header).
+create function private.documents_search_on_insert()
 returns trigger
 language plpgsql
 security definer
 set search_path = ''
 as $$
 declare
-  _version text := private.document_object_version(new.file_path);
   _enabled boolean := private.text_extraction_enabled();
+  _at_once boolean := true;
+  _added uuid[];
 begin
+  if _enabled then
+    select pg_catalog.count(*) <= 1
+           or coalesce(pg_catalog.sum(private.document_properties_cost(n.name, n.tags, n.category,
+                                                                        n.description)), 0)
+              <= 1048576,
+           pg_catalog.array_agg(n.id)
+      into _at_once, _added
+      from new_rows n;
+  end if;
   insert into public.document_texts (document_id, organization_id, object_version, state, reason,
                                      search_vector)
-  values (new.id, new.organization_id, _version,
-          case when _enabled then 'pending' else 'unavailable' end,
-          case when _enabled then null else 'Text extraction does not run on this installation' end,
-          private.document_metadata_vector(new.name, new.tags, new.category, new.description));
+  select n.id, n.organization_id, private.document_object_version(n.file_path),
+         case when _enabled then 'pending' else 'unavailable' end,
+         case when _enabled then null else 'Text extraction does not run on this installation' end,
+         case when _at_once
+           then private.document_metadata_vector(n.name, n.tags, n.category, n.description)
+           else ''::tsvector end
+    from new_rows n;
   if _enabled then
-    perform private.queue_text_extraction(new.id, new.organization_id, _version);
+    perform private.queue_text_extraction(n.id, n.organization_id,
+                                          private.document_object_version(n.file_path))
+       from new_rows n;
+  end if;
+  if not _at_once then
+    perform private.queue_document_search(_added);
   end if;
   return null;
 end
 $$;
 
-create trigger documents_text_on_insert
-  after insert on public.documents
-  for each row execute function private.document_text_on_insert();
-
--- Changed properties: their part of the search vector follows at once; the text's part (weight
--- C) is kept as it is.
-create function private.document_text_on_update()
+-- Changed properties: their part of the vectors follows at once, or in the background (see the
+-- header).
+create function private.documents_search_on_update()
 returns trigger
 language plpgsql
 security definer
 set search_path = ''
 as $$
+declare
+  _changed uuid[];
+  _cost bigint;
 begin
-  update public.document_texts t
-     set search_vector = pg_catalog.ts_filter(t.search_vector, '{c}')
-                         operator(pg_catalog.||)
-                         private.document_metadata_vector(new.name, new.tags, new.category,
-                                                          new.description),
-         updated_at = now()
-   where t.document_id = new.id;
+  select coalesce(pg_catalog.array_agg(n.id), '{}') into _changed
+    from new_rows n
+    join old_rows o on o.id = n.id
+   where o.name is distinct from n.name or o.tags is distinct from n.tags
+      or o.category is distinct from n.category or o.description is distinct from n.description;
+  if pg_catalog.cardinality(_changed) = 0 then
+    return null;
+  end if;
+  -- The vectors' sizes as stored, read without fetching them, and the new properties.
+  select coalesce(pg_catalog.sum(pg_catalog.pg_column_size(t.search_vector)
+                                 + private.document_properties_cost(d.name, d.tags, d.category,
+                                                                    d.description)), 0)
+    into _cost
+    from public.documents d
+    left join public.document_texts t on t.document_id = d.id
+   where d.id = any (_changed);
+  if pg_catalog.cardinality(_changed) = 1 or _cost <= 1048576
+     or not private.text_extraction_enabled() then
+    perform private.refresh_document_search(_changed);
+  else
+    perform private.queue_document_search(_changed);
+  end if;
   return null;
 end
 $$;
 
-create trigger documents_text_on_update
-  after update of name, tags, category, description on public.documents
-  for each row
-  when (old.name is distinct from new.name or old.tags is distinct from new.tags
-        or old.category is distinct from new.category
-        or old.description is distinct from new.description)
-  execute function private.document_text_on_update();
+-- Called by the job `document.refresh-search`: takes the organisation's oldest queued
+-- documents whose vectors cost `max_bytes` together (at least one) and rebuilds them. Returns
+-- how many it took; 0 when none is left. Two runners never take the same document.
+create function private.refresh_queued_document_search(organization uuid, max_bytes bigint)
+returns integer
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  _ids uuid[];
+begin
+  select coalesce(pg_catalog.array_agg(q.document_id), '{}') into _ids
+    from (select c.document_id, c.cost,
+                 pg_catalog.sum(c.cost)
+                   over (order by c.queued_at, c.document_id rows unbounded preceding) as total
+            from (select r.document_id, r.queued_at,
+                         coalesce(pg_catalog.pg_column_size(t.search_vector), 0)
+                         + coalesce(private.document_properties_cost(d.name, d.tags, d.category,
+                                                                     d.description), 0) as cost
+                    from private.search_refresh r
+                    left join public.documents d on d.id = r.document_id
+                    left join public.document_texts t on t.document_id = r.document_id
+                   where r.organization_id = organization) c) q
+   where q.total - q.cost < max_bytes;
+  with taken as (
+    delete from private.search_refresh r where r.document_id = any (_ids) returning r.document_id
+  )
+  select coalesce(pg_catalog.array_agg(taken.document_id), '{}') into _ids from taken;
+  perform private.refresh_document_search(_ids);
+  return pg_catalog.cardinality(_ids);
+end
+$$;
+
+-- ============================================================================================
+-- Triggers
+-- ============================================================================================
+
+create trigger documents_search_on_insert
+  after insert on public.documents
+  referencing new table as new_rows
+  for each statement execute function private.documents_search_on_insert();
+
+create trigger documents_search_on_update
+  after update on public.documents
+  referencing old table as old_rows new table as new_rows
+  for each statement execute function private.documents_search_on_update();
+
+-- ============================================================================================
+-- Policies
+-- ============================================================================================
 
 -- A new version of a document's file (edited content, a replaced file): read it again. The old
 -- text stays searchable until the new one is ready.
@@ -390,6 +643,10 @@ $$;
 alter table private.text_extraction_settings enable row level security;
 -- No policies: only the server and the functions above read or write it.
 alter table public.document_texts enable row level security;
+alter table private.search_vector_bytes enable row level security;
+-- No policies: only the triggers and search_documents read and write it.
+alter table private.search_refresh enable row level security;
+-- No policies: only the trigger and the server read and write it.
 
 create policy "members read their organisation's document texts"
   on public.document_texts for select to authenticated
@@ -401,8 +658,12 @@ create policy "members read their organisation's document texts"
 -- Members read the state (and the text, which they may read in the file anyway); only the
 -- triggers and the server write.
 revoke all on public.document_texts from anon, authenticated;
-grant select on public.document_texts to authenticated;
+grant select (document_id, organization_id, object_version, state, reason, truncated, pages,
+              extracted_at, updated_at)
+  on public.document_texts to authenticated;
 revoke all on private.text_extraction_settings from public, anon, authenticated;
+revoke all on private.search_vector_bytes from public, anon, authenticated;
+revoke all on private.search_refresh from public, anon, authenticated;
 
 revoke all on function private.searchable_words(text) from public, anon, authenticated;
 revoke all on function private.search_words(text, "char") from public, anon, authenticated;
@@ -411,10 +672,20 @@ revoke all on function private.document_metadata_vector(text, text[], text, text
 revoke all on function private.document_object_version(text) from public, anon, authenticated;
 revoke all on function private.queue_text_extraction(uuid, uuid, text) from public, anon, authenticated;
 revoke all on function private.text_extraction_enabled() from public, anon, authenticated;
-revoke all on function private.document_text_on_insert() from public, anon, authenticated;
-revoke all on function private.document_text_on_update() from public, anon, authenticated;
 revoke all on function private.document_text_on_new_version() from public, anon, authenticated;
 revoke all on function private.document_text_on_new_file() from public, anon, authenticated;
 revoke all on function private.start_text_extraction_batch(uuid, integer) from public, anon, authenticated;
 revoke all on function private.record_document_text(uuid, text, text, text, text, integer, boolean)
+  from public, anon, authenticated;
+revoke all on function private.vector_bytes_out_of_line(tsvector) from public, anon, authenticated;
+revoke all on function private.search_vector_bytes_on_insert() from public, anon, authenticated;
+revoke all on function private.search_vector_bytes_on_update() from public, anon, authenticated;
+revoke all on function private.search_vector_bytes_on_delete() from public, anon, authenticated;
+revoke all on function private.refresh_document_search(uuid[]) from public, anon, authenticated;
+revoke all on function private.document_properties_cost(text, text[], text, text)
+  from public, anon, authenticated;
+revoke all on function private.queue_document_search(uuid[]) from public, anon, authenticated;
+revoke all on function private.documents_search_on_insert() from public, anon, authenticated;
+revoke all on function private.documents_search_on_update() from public, anon, authenticated;
+revoke all on function private.refresh_queued_document_search(uuid, bigint)
   from public, anon, authenticated;

@@ -69,7 +69,7 @@ describe('server configuration', () => {
         `double_confirm_changes = false\nsecure_password_change = true\n` +
         `[storage]\nfile_size_limit = "5MB"\n[functions.open]\nverify_jwt = false\n`,
       `[database]\nstatement_timeout_anon = "500ms"\n[storage]\nquota_per_organization = "2GiB"\n` +
-        `max_signed_url_expiry = "1h"\n[api]\nmax_embed_depth = 2\n[oauth]\nallowed_hosts = ["id.example.org"]\n` +
+        `max_signed_url_expiry = "1h"\n[api]\nmax_embed_depth = 2\nmax_filtered_text = "2MiB"\n[oauth]\nallowed_hosts = ["id.example.org"]\n` +
         `[workers]\ncpu_threads = 3\n[text_extraction]\ntimeout = "30s"\nmax_ocr_pages = 0\n`,
     );
     expect(config.api).toEqual({
@@ -77,6 +77,7 @@ describe('server configuration', () => {
       maxEmbedDepth: 2,
       maxSelectItems: 200,
       maxEmbeddedBytes: 8 * 1024 ** 2,
+      maxFilteredTextBytes: 2 * 1024 ** 2,
     });
     expect(config.auth.enableSignup).toBe(false);
     expect(config.auth.siteUrl).toBe('https://office.example.org');

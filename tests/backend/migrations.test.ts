@@ -27,6 +27,7 @@ describe('migrations', () => {
         '009-auth-one-time-tokens.sql',
         '010-auth-mfa.sql',
         '011-auth-secure-changes.sql',
+        '012-rest-filtered-text.sql',
       ]);
       expect(first.migrations).toEqual(migrationFiles);
 

@@ -88,6 +88,32 @@ export function searchCases(server: TestServer, world: World): Case[] {
       });
 
       cases.push({
+        // Only through search_documents: a REST filter on the texts would read them all.
+        group: 'table document_texts',
+        name: `${actor.label} reads or filters the text of ${on}`,
+        expected: 'denied',
+        run: async () => {
+          const word = `zq${randomBytes(5).toString('hex')}`;
+          const id = await documentOf(server, org, `${word}.txt`);
+          await server.db.query(
+            `select private.record_document_text($1, t.object_version, 'ready', null, $2)
+               from public.document_texts t where t.document_id = $1`,
+            [id, `The minutes mention ${word} once.`],
+          );
+          const texts = () => actor.client.from('document_texts');
+          const answers = await Promise.all([
+            texts().select('content').eq('document_id', id),
+            texts().select('document_id').ilike('content', `%${word}%`),
+            texts().select('document_id').textSearch('search_vector', word),
+          ]);
+          const failed = answers.find((a) => a.error && a.status !== 401 && a.status !== 403);
+          if (failed) return `error: ${failed.error!.message}`;
+          const seen = answers.some((a) => ((a.data ?? []) as unknown[]).length > 0);
+          return seen ? 'allowed' : 'denied';
+        },
+      });
+
+      cases.push({
         group: 'rpc find_duplicate_documents',
         name: `${actor.label} looks for a duplicate of ${on}`,
         expected: readOutcome,
