@@ -66,6 +66,7 @@ const ActivityPage = lazyPage(
   () => import('../features/activity/activity-page.tsx'),
   'ActivityPage',
 );
+const SettingsPage = lazyPage(() => import('./routes/settings-page.tsx'), 'SettingsPage');
 const NotFoundPage = lazyPage(() => import('./not-found.tsx'), 'NotFoundPage');
 
 /** Catches what one route throws while loading or rendering; the rest of the app stays. */
@@ -150,6 +151,7 @@ export function AppRoutes() {
         <Route path={routePatterns.outbox} element={<Page component={OutboxPage} />} />
         <Route path={routePatterns.trash} element={<Page component={TrashPage} />} />
         <Route path={routePatterns.activity} element={<Page component={ActivityPage} />} />
+        <Route path={routePatterns.settings} element={<Page component={SettingsPage} />} />
         <Route
           path={routePatterns.oauthCallback}
           element={<Page component={OAuthCallbackPage} />}

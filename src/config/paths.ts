@@ -22,6 +22,8 @@ export const paths = {
   trash: '/trash',
   /** The organisation's history (admins). */
   activity: '/activity',
+  /** The organisation's name, time zone, logo, departments and e-mail (admins). */
+  settings: '/settings',
   oauthCallback: (providerId: string) => `/oauth/callback/${providerId}`,
   invitation: (token: string) => `/invite/${token}`,
   /** Where a password reset e-mail's link leads (`?token_hash=…&type=recovery`). */
@@ -44,6 +46,7 @@ export const routePatterns = {
   outbox: '/outbox',
   trash: '/trash',
   activity: '/activity',
+  settings: '/settings',
   oauthCallback: '/oauth/callback/:providerId',
   invitation: '/invite/:token?',
   resetPassword: '/reset-password',

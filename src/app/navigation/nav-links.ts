@@ -6,6 +6,7 @@ import {
   Inbox,
   KeyRound,
   LayoutDashboard,
+  Settings,
   Trash2,
   Upload,
   Users,
@@ -21,23 +22,38 @@ export interface NavLinkItem {
   end?: boolean;
 }
 
+/** The specification's links (product-spec §2), in the bar itself. */
 const everyone: NavLinkItem[] = [
   { label: 'Dashboard', to: paths.dashboard, icon: LayoutDashboard, end: true },
   { label: 'Documents', to: paths.documents, icon: FileText },
   { label: 'Upload', to: paths.upload, icon: Upload },
   { label: 'Operations', to: paths.operations, icon: Briefcase },
-  { label: 'Reminders', to: paths.reminders, icon: Bell },
-  { label: 'Trash', to: paths.trash, icon: Trash2 },
 ];
 
 const adminsOnly: NavLinkItem[] = [
   { label: 'Users', to: paths.users, icon: Users },
   { label: 'OAuth', to: paths.oauth, icon: KeyRound },
-  { label: 'Outbox', to: paths.outbox, icon: Inbox },
-  { label: 'Activity', to: paths.activity, icon: History },
 ];
 
-/** The navigation links (product-spec §2, plus Reminders and Trash): admins also get Users, OAuth, Outbox and Activity. */
+/** The pages beyond the specification, in the bar's "More" menu so that the bar fits. */
+const moreForEveryone: NavLinkItem[] = [
+  { label: 'Reminders', to: paths.reminders, icon: Bell },
+  { label: 'Trash', to: paths.trash, icon: Trash2 },
+];
+
+const moreForAdmins: NavLinkItem[] = [
+  { label: 'Outbox', to: paths.outbox, icon: Inbox },
+  { label: 'Activity', to: paths.activity, icon: History },
+  // The organisation's document categories (issue 23) go here, before Settings, for admins.
+  { label: 'Settings', to: paths.settings, icon: Settings },
+];
+
+/** The bar's links: the specification's four, and Users and OAuth for admins. */
 export function navLinksFor(isAdmin: boolean): NavLinkItem[] {
   return isAdmin ? [...everyone, ...adminsOnly] : everyone;
+}
+
+/** The "More" menu: Reminders and Trash, and Outbox, Activity and Settings for admins. */
+export function moreLinksFor(isAdmin: boolean): NavLinkItem[] {
+  return isAdmin ? [...moreForEveryone, ...moreForAdmins] : moreForEveryone;
 }
