@@ -29,6 +29,8 @@ const CONFIGURED_VALUES: Readonly<
   }),
   // Where the events link back to.
   calendar: (_config, siteUrl) => ({ SITE_URL: siteUrl }),
+  // Where a member's reset link leads (the app's /reset-password).
+  'member-reset-link': (_config, siteUrl) => ({ SITE_URL: siteUrl }),
   // The installation's SMTP server and sender, where links in messages lead, how long links
   // to documents stay valid: what the embedded delivery job uses.
   'mail-worker': (config, siteUrl) => ({

@@ -142,17 +142,19 @@ export function MembersTable({
               Remove two-factor<span className="sr-only"> {member.email}</span>
             </Button>
           )}
-          {actionable(member) && member.is_active && (
-            <Button
-              variant="secondary"
-              size="sm"
-              icon={KeyRound}
-              onClick={() => onSendPasswordReset(member.id, member.email)}
-              disabled={busyIds.has(member.id)}
-            >
-              Reset password<span className="sr-only"> {member.email}</span>
-            </Button>
-          )}
+          {/* A master admin can help another master admin back in (issue 24). */}
+          {(actionable(member) || (canChangeRoles && member.id !== currentUserId)) &&
+            member.is_active && (
+              <Button
+                variant="secondary"
+                size="sm"
+                icon={KeyRound}
+                onClick={() => onSendPasswordReset(member.id, member.email)}
+                disabled={busyIds.has(member.id)}
+              >
+                Reset password<span className="sr-only"> {member.email}</span>
+              </Button>
+            )}
           {actionable(member) &&
             (member.is_active ? (
               <Button

@@ -7,6 +7,7 @@ import { isMasterAdminRole, type Role } from '../../../lib/roles.ts';
 import { useMembers } from '../api/list-members.ts';
 import { usePendingInvitations } from '../api/list-pending-invitations.ts';
 import { useTeamActions } from '../hooks/use-team-actions.ts';
+import { ResetLinkDialog } from './reset-link-dialog.tsx';
 import { InvitationsTable } from './invitations-table.tsx';
 import { InviteDialog } from './invite-dialog.tsx';
 import { MembersTable } from './members-table.tsx';
@@ -89,6 +90,10 @@ export function UserManagement({
           busyIds={actions.busyIds}
           onCancel={actions.cancelInvitation}
         />
+      )}
+
+      {actions.resetLink && (
+        <ResetLinkDialog reset={actions.resetLink} onClose={actions.closeResetLink} />
       )}
 
       {inviting && (
