@@ -62,7 +62,7 @@ export function MoreMenu({ links }: { links: NavLinkItem[] }) {
           id={listId}
           className="absolute left-0 z-50 mt-1 min-w-44 rounded-md border border-gray-200 bg-white py-1 shadow-lg"
         >
-          {links.map(({ label, to, icon: Icon }) => (
+          {links.map(({ label, to }) => (
             <li key={to}>
               <NavLink
                 to={to}
@@ -75,7 +75,6 @@ export function MoreMenu({ links }: { links: NavLinkItem[] }) {
                   ].join(' ')
                 }
               >
-                <Icon className="h-4 w-4" aria-hidden="true" />
                 {label}
               </NavLink>
             </li>

@@ -50,10 +50,12 @@ function NavLinks({
       {links.map(({ label, to, icon: Icon, end }) => (
         <li key={to}>
           <NavLink to={to} end={end} className={linkClass(layout)}>
-            <Icon
-              className={layout === 'row' ? 'hidden h-4 w-4 2xl:block' : 'h-4 w-4'}
-              aria-hidden="true"
-            />
+            {Icon && (
+              <Icon
+                className={layout === 'row' ? 'hidden h-4 w-4 2xl:block' : 'h-4 w-4'}
+                aria-hidden="true"
+              />
+            )}
             {label}
           </NavLink>
         </li>
