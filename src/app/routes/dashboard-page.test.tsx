@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { utcDateString } from '../../lib/expiry.ts';
@@ -117,6 +117,30 @@ describe('dashboard', () => {
     await userEvent.click(within(recent).getByRole('button', { name: /Newest notes\.txt/ }));
     const dialog = await screen.findByRole('dialog');
     expect(await within(dialog).findByText('Welcome team')).toBeInTheDocument();
+  });
+
+  it("shows the organisation's own departments: renamed, hidden and added ones", async () => {
+    const organization = await createOrganization();
+    const admin = organization.masterAdmin.client;
+    await admin.from('departments').update({ name: 'Care & Growth' }).eq('key', 'cge');
+    await admin.from('departments').update({ hidden: true }).eq('key', 'worship');
+    await admin
+      .from('departments')
+      // The server makes the key from the name (the type asks for one; the column has no default).
+      .insert({ organization_id: organization.organizationId, name: 'Youth & Family' } as never);
+    renderApp({ client: admin, route: '/' });
+    const departments = await screen.findByRole('region', { name: 'Business Departments' }, PAGE);
+    await waitFor(() =>
+      expect(within(departments).getByRole('link', { name: 'Care & Growth' })).toHaveAttribute(
+        'href',
+        '/department/cge',
+      ),
+    );
+    expect(within(departments).queryByRole('link', { name: 'Worship' })).not.toBeInTheDocument();
+    expect(within(departments).getByRole('link', { name: 'Youth & Family' })).toHaveAttribute(
+      'href',
+      '/department/youth-family',
+    );
   });
 
   it('shows the empty states, departments, operations and version labels', async () => {
