@@ -104,6 +104,17 @@ test('at 375 px the menu holds the More pages and Settings fits the phone', asyn
     departments.getByRole('listitem').filter({ hasText: 'Worship & Arts' }),
   ).toContainText('/department/worship');
 
+  // The dashboard's tile and the page at the same address carry the new name.
+  await page.goto('/');
+  await expect(page.getByRole('link', { name: 'Worship & Arts' })).toHaveAttribute(
+    'href',
+    '/department/worship',
+  );
+  await page.goto('/department/worship');
+  await settled(page, 'Worship & Arts');
+  await expectFitsScreen(page, 'renamed department at 375 px');
+  await saveScreenshot(page, 'renamed department at 375 px');
+
   await page.getByRole('button', { name: 'Open menu' }).click();
   const more = page.getByRole('list', { name: 'More' });
   for (const name of ['Reminders', 'Trash', 'Outbox', 'Activity', 'Settings']) {

@@ -1,9 +1,11 @@
 /**
  * Issue 24's functions × every actor: the organisation's settings (name and time zone, the
  * departments' order, the first-run checklist), a second master admin, the checks before a
- * member's reset link, whether e-mail is delivered, and recovery codes. Each case checks its
+ * member's reset link (the rpc and the member-reset-link edge function that asks it), whether
+ * e-mail is delivered, and recovery codes. Each case checks its
  * effect with the service role (or the database) and puts the world back.
  */
+import { FunctionsHttpError } from '@supabase/supabase-js';
 import type { TestServer } from '../support/server.ts';
 import { standing, type Actor, type OrgKey, type World } from './actors.ts';
 import type { Case, Outcome } from './cases.ts';
@@ -210,6 +212,49 @@ export function settingsCases(server: TestServer, world: World): Case[] {
     for (const target of ['A', 'B'] as const) {
       const org = world.orgs[target];
       const on = `organisation ${target}`;
+
+      cases.push({
+        group: 'function member-reset-link',
+        name: `${actor.label} asks the edge function for a reset link of a user of ${on}`,
+        // The function asks authorize_password_reset_link as the caller; anonymous callers are
+        // turned away by the function itself.
+        expected: onMember(actor, target, 'admin', 'Insufficient permissions to make reset links'),
+        run: async () => {
+          const tokens = async () =>
+            (
+              await db.query(
+                `select 1 from auth.one_time_tokens t join auth.users u on u.id = t.user_id
+                  where u.id = $1 and t.token_type = 'recovery_token'`,
+                [org.bystander.userId],
+              )
+            ).rows.length;
+          // Each case starts with no link for the member, so its own effect is what is seen.
+          await db.query(
+            `delete from auth.one_time_tokens where user_id = $1 and token_type = 'recovery_token'`,
+            [org.bystander.userId],
+          );
+          const { data, error } = await actor.client.functions.invoke<{ link: string }>(
+            'member-reset-link',
+            { body: { userId: org.bystander.userId } },
+          );
+          let outcome: Outcome = 'allowed';
+          if (error) {
+            if (!(error instanceof FunctionsHttpError)) throw error;
+            const response = error.context as Response;
+            outcome =
+              response.status === 401
+                ? 'denied'
+                : `error: ${((await response.json()) as { error?: string }).error}`;
+          }
+          // The effect: a recovery token for the member, only when the link was given.
+          const made = (await tokens()) > 0;
+          if (outcome === 'allowed' && (!made || !data?.link.includes('token_hash='))) {
+            return 'error: no link was made';
+          }
+          if (outcome !== 'allowed' && made) return 'error: a link was made';
+          return outcome;
+        },
+      });
 
       cases.push({
         group: 'rpc make_master_admin',
