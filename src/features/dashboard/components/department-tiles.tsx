@@ -1,4 +1,3 @@
-import { Folder } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { DEPARTMENTS } from '../../../config/departments.ts';
 import { paths } from '../../../config/paths.ts';
@@ -6,12 +5,11 @@ import { useDepartmentTiles } from '../api/department-tiles.ts';
 
 /**
  * The Business Departments tiles, each opening its department page (spec §2): the
- * organisation's own (Settings), the specification's nine to start with; until they load, or
- * if they cannot be, the specification's nine.
+ * organisation's own (Settings), the specification's nine to start with.
  */
 export function DepartmentTiles() {
   const stored = useDepartmentTiles();
-  const tiles = stored.data ?? DEPARTMENTS.map(({ key, label }) => ({ key, name: label }));
+  const tiles = stored.data ?? [];
   return (
     <section aria-labelledby="departments-heading">
       <h2 id="departments-heading" className="text-lg font-semibold text-gray-900">
@@ -20,20 +18,23 @@ export function DepartmentTiles() {
       <ul className="mt-3 grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-5">
         {tiles.map(({ key, name }) => {
           const spec = DEPARTMENTS.find((department) => department.key === key);
-          const Icon = spec?.icon ?? Folder;
+          const Icon = spec?.icon;
           return (
             <li key={key}>
               <Link
                 to={paths.department(key)}
                 className="flex h-full items-center gap-3 rounded-lg border border-gray-200 bg-white p-3 shadow-sm hover:border-primary-300 hover:shadow focus-visible:outline-2 focus-visible:outline-primary-600"
               >
-                <span
-                  data-tone={spec ? `department-${key}` : 'slate'}
-                  className="rounded-md bg-tone-100 p-2 text-tone-700"
-                  aria-hidden="true"
-                >
-                  <Icon className="h-5 w-5" />
-                </span>
+                {/* A department the organisation added has no icon of its own. */}
+                {Icon && (
+                  <span
+                    data-tone={`department-${key}`}
+                    className="rounded-md bg-tone-100 p-2 text-tone-700"
+                    aria-hidden="true"
+                  >
+                    <Icon className="h-5 w-5" />
+                  </span>
+                )}
                 <span className="text-sm font-medium text-gray-900">{name}</span>
               </Link>
             </li>
