@@ -375,6 +375,23 @@ describe('Pending Invitations', () => {
     );
   });
 
+  it('lets a master admin make an admin a master admin too; admins cannot', async () => {
+    const org = await createOrganization();
+    const admin = await addMember(org, 'admin');
+    await openUsersPage(org.masterAdmin);
+    await userEvent.click(
+      within(rowOf(admin.email)).getByRole('button', { name: /Make master admin/ }),
+    );
+    await confirmWith('Make master admin', `Make ${admin.email} a master admin too?`);
+    await waitFor(() => expect(within(rowOf(admin.email)).getByText('Master Admin')).toBeVisible());
+    const stored = await serviceClient()
+      .from('user_profiles')
+      .select('role')
+      .eq('id', admin.userId)
+      .single();
+    expect(stored.data).toEqual({ role: 'master_admin' });
+  });
+
   it('lets a master admin make a reset link for another master admin', async () => {
     const org = await createOrganization();
     const second = await addMember(org, 'admin');

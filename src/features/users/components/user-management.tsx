@@ -81,6 +81,7 @@ export function UserManagement({
           {...(isMaster && twoFactor.data
             ? { twoFactorIds: twoFactor.data, onRemoveTwoFactor: actions.removeTwoFactor }
             : {})}
+          {...(isMaster ? { onMakeMasterAdmin: actions.makeMasterAdmin } : {})}
         />
       </section>
 

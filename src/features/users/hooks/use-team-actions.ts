@@ -4,6 +4,7 @@ import { useFeedback } from '../../../components/feedback.tsx';
 import { useToast } from '../../../components/ui/toast.tsx';
 import { useCancelInvitation } from '../api/cancel-invitation.ts';
 import { useDeactivateUser } from '../api/deactivate-user.ts';
+import { useMakeMasterAdmin } from '../api/make-master-admin.ts';
 import { useMakeResetLink, type ResetLink } from '../api/make-reset-link.ts';
 import { userKeys } from '../api/query-keys.ts';
 import { useReactivateUser } from '../api/reactivate-user.ts';
@@ -32,6 +33,7 @@ export function useTeamActions() {
   const passwordReset = useSendPasswordReset();
   const removeTwoFactor = useRemoveMemberTwoFactor();
   const makeResetLink = useMakeResetLink();
+  const makeMasterAdmin = useMakeMasterAdmin();
   const delivery = useMailDelivery();
   // The reset link made for a member, shown until the admin closes it.
   const [resetLink, setResetLink] = useState<ResetLink | null>(null);
@@ -55,6 +57,13 @@ export function useTeamActions() {
       if (confirmed) deactivate.mutate(userId);
     },
     reactivate: (userId: string) => reactivate.mutate(userId),
+    makeMasterAdmin: async (userId: string, email: string) => {
+      const confirmed = await confirm(
+        `Make ${email} a master admin too? Master admins can help each other back in (a lost phone or password). This cannot be undone.`,
+        { confirmLabel: 'Make master admin' },
+      );
+      if (confirmed) makeMasterAdmin.mutate(userId);
+    },
     removeTwoFactor: async (userId: string, email: string) => {
       const confirmed = await confirm(
         `Remove the two-factor sign-in of ${email}? They are signed out, and sign in with their password alone until they set it up again.`,
