@@ -343,10 +343,6 @@ create trigger organizations_seed_departments
   after insert on public.organizations
   for each row execute function private.seed_organization_departments();
 
-create trigger departments_log_activity
-  after insert or update or delete on public.departments
-  for each row execute function private.log_settings_change();
-
 alter table public.departments enable row level security;
 
 create policy "members read their organisation's departments"
@@ -488,6 +484,12 @@ grant execute on function public.update_onboarding(text) to authenticated;
 
 -- Every organisation that exists starts with the specification's nine departments.
 select private.seed_departments(o.id) from public.organizations o;
+
+-- After the seeding above, which is no change anybody made.
+-- Not the nine a new organisation starts with (added by its own trigger, one level down).
+create trigger departments_log_activity
+  after insert or update or delete on public.departments
+  for each row when (pg_trigger_depth() = 0) execute function private.log_settings_change();
 
 create policy "second factor proved when enrolled or required" on public.departments as restrictive
   for all to authenticated
