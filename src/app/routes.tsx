@@ -64,6 +64,7 @@ const ActivityPage = lazyPage(
   'ActivityPage',
 );
 const OutsidePage = lazyPage(() => import('./routes/outside-pages.tsx'), 'OutsidePage');
+const SettingsPage = lazyPage(() => import('./routes/settings-page.tsx'), 'SettingsPage');
 const NotFoundPage = lazyPage(() => import('./not-found.tsx'), 'NotFoundPage');
 
 /** Catches what one route throws while loading or rendering; the rest of the app stays. */
@@ -152,6 +153,7 @@ export function AppRoutes() {
         <Route path={routePatterns.requests} element={<Page component={OutsidePage} />} />
         <Route path={routePatterns.trash} element={<Page component={TrashPage} />} />
         <Route path={routePatterns.activity} element={<Page component={ActivityPage} />} />
+        <Route path={routePatterns.settings} element={<Page component={SettingsPage} />} />
         <Route
           path={routePatterns.oauthCallback}
           element={<Page component={OAuthCallbackPage} />}

@@ -1,5 +1,19 @@
-import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
-import { ConfirmDialog } from './ui/confirm-dialog.tsx';
+import {
+  createContext,
+  lazy,
+  Suspense,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useState,
+  type ReactNode,
+} from 'react';
+
+// The dialog (and the modal under it) is not on the dashboard's path, which is at its budget
+// (tests/build/bundle-budget.test.ts): it is fetched once the app has shown, before anyone asks.
+const loadConfirmDialog = () => import('./ui/confirm-dialog.tsx');
+const ConfirmDialog = lazy(async () => ({ default: (await loadConfirmDialog()).ConfirmDialog }));
 
 /** How a confirmation names its choices (see `ConfirmDialog`). */
 export interface ConfirmOptions {
@@ -33,6 +47,9 @@ const FeedbackContext = createContext<Feedback | null>(null);
  */
 export function FeedbackProvider({ children }: { children: ReactNode }) {
   const [queue, setQueue] = useState<Pending[]>([]);
+  useEffect(() => {
+    void loadConfirmDialog();
+  }, []);
 
   const confirm = useCallback(
     (message: string, options: ConfirmOptions) =>
@@ -54,16 +71,18 @@ export function FeedbackProvider({ children }: { children: ReactNode }) {
     <FeedbackContext.Provider value={value}>
       {children}
       {current && (
-        <ConfirmDialog
-          key={key}
-          title={current.options.title}
-          message={current.message}
-          confirmLabel={current.options.confirmLabel}
-          cancelLabel={current.options.cancelLabel}
-          destructive={current.options.destructive}
-          onConfirm={() => settle(true)}
-          onCancel={() => settle(false)}
-        />
+        <Suspense fallback={null}>
+          <ConfirmDialog
+            key={key}
+            title={current.options.title}
+            message={current.message}
+            confirmLabel={current.options.confirmLabel}
+            cancelLabel={current.options.cancelLabel}
+            destructive={current.options.destructive}
+            onConfirm={() => settle(true)}
+            onCancel={() => settle(false)}
+          />
+        </Suspense>
       )}
     </FeedbackContext.Provider>
   );

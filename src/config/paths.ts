@@ -24,6 +24,8 @@ export const paths = {
   activity: '/activity',
   /** Document requests and every share link that works now (admins). */
   requests: '/requests',
+  /** The organisation's name, time zone, logo, departments and e-mail (admins). */
+  settings: '/settings',
   oauthCallback: (providerId: string) => `/oauth/callback/${providerId}`,
   invitation: (token: string) => `/invite/${token}`,
   /** Where a password reset e-mail's link leads (`?token_hash=…&type=recovery`). */
@@ -49,6 +51,7 @@ export const routePatterns = {
   requests: '/requests',
   sharedDocument: '/s/:token',
   requestUpload: '/r/:token',
+  settings: '/settings',
   oauthCallback: '/oauth/callback/:providerId',
   invitation: '/invite/:token?',
   resetPassword: '/reset-password',

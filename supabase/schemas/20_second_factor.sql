@@ -18,7 +18,7 @@ declare
   _table text;
 begin
   foreach _table in array array[
-    'activity_log', 'calendar_feeds', 'corporate_status', 'custom_integrations',
+    'activity_log', 'calendar_feeds', 'corporate_status', 'custom_integrations', 'departments',
     'document_texts', 'document_versions', 'documents', 'integration_contacts',
     'integration_customizations', 'oauth_configs', 'oauth_connections', 'organization_exports',
     'organization_imports', 'organizations', 'outbox_messages', 'reminder_settings',

@@ -10,6 +10,7 @@ const AUTHENTICATED_RPC = [
   'accept_invitation',
   'add_document_request_recipients',
   'add_documents_tags',
+  'authorize_password_reset_link',
   'cancel_invitation',
   'close_document_request',
   'count_documents_matching',
@@ -22,18 +23,25 @@ const AUTHENTICATED_RPC = [
   'document_stats',
   'empty_trash',
   'find_duplicate_documents',
+  'generate_recovery_codes',
   'get_invitation',
   'invite_user',
   'invite_user_by_email',
   'list_share_links',
   'list_trash',
+  'mail_delivery',
+  'make_master_admin',
   'members_with_two_factor',
+  'onboarding_status',
   'organization_storage_usage',
   'purge_documents',
   'reactivate_user',
+  'recovery_codes_left',
+  'redeem_recovery_code',
   'remove_documents_tags',
   'remove_member_two_factor',
   'renew_document',
+  'reorder_departments',
   'replace_document_file',
   'resend_document_request',
   'restore_document_version',
@@ -51,9 +59,11 @@ const AUTHENTICATED_RPC = [
   'start_organization_export',
   'start_organization_import',
   'two_factor_status',
+  'update_onboarding',
+  'update_organization',
   'update_user_role',
 ];
-const ANON_RPC = ['get_invitation'];
+const ANON_RPC = ['get_invitation', 'mail_delivery'];
 
 /** The restrictive policy of the second-factor rule, and its condition as Postgres prints it. */
 const SECOND_FACTOR_POLICY = 'second factor proved when enrolled or required';

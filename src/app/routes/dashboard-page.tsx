@@ -14,12 +14,18 @@ import { UpcomingRenewals } from '../../features/dashboard/components/upcoming-r
 import { VersionLabels } from '../../features/dashboard/components/version-labels.tsx';
 import { useDashboardData } from '../../features/dashboard/hooks/use-dashboard-data.ts';
 import { utcDateString } from '../../lib/expiry.ts';
+import { isAdminRole } from '../../lib/roles.ts';
 import { useSession } from '../../lib/session.tsx';
 
 // Loaded when shown: the welcome only for a member without an organisation, the preview when
 // a recent document is opened.
 const WelcomePanel = lazy(async () => ({
   default: (await import('../../features/organization/components/welcome-panel.tsx')).WelcomePanel,
+}));
+// For admins only, and loaded apart so that the dashboard's own JavaScript stays within budget.
+const FirstRunChecklist = lazy(async () => ({
+  default: (await import('../../features/onboarding/components/first-run-checklist.tsx'))
+    .FirstRunChecklist,
 }));
 const DocumentPreviewModal = lazy(async () => ({
   default: (await import('../../features/documents/components/document-preview-modal.tsx'))
@@ -28,7 +34,7 @@ const DocumentPreviewModal = lazy(async () => ({
 
 /** `/`: the organisation at a glance (spec §2 Dashboard). */
 export function DashboardPage() {
-  const { organization, profileLoading } = useSession();
+  const { organization, profile, profileLoading } = useSession();
   const { data, reload } = useDashboardData(Boolean(organization));
   const [previewing, setPreviewing] = useState<DashboardDocument | null>(null);
 
@@ -53,6 +59,12 @@ export function DashboardPage() {
           Upload Documents
         </ButtonLink>
       </div>
+
+      {isAdminRole(profile?.role) && (
+        <Suspense fallback={null}>
+          <FirstRunChecklist />
+        </Suspense>
+      )}
 
       {data.status === 'error' ? (
         <ErrorPanel
