@@ -71,7 +71,9 @@ for (const [label, viewport] of [
     await saveScreenshot(page, `document requests ${label}`);
     await page.goto('/documents');
     await expect(
-      page.getByRole('button', { name: 'View Background-check certificate – Sam Volunteer.pdf' }),
+      page.getByRole('button', {
+        name: 'Actions for Background-check certificate – Sam Volunteer.pdf',
+      }),
     ).toBeVisible();
   });
 }

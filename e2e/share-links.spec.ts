@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { expectFitsScreen, PHONE, saveScreenshot } from './support/mobile.ts';
-import { makePdf, signInNewOrganization } from './support/documents.ts';
+import { chooseRowAction, makePdf, signInNewOrganization } from './support/documents.ts';
 
 // Share links in Chromium (issue 25, item 3): a member makes a link with a password from the
 // document's preview; the link opens in a fresh browser context (no account, no session), asks
@@ -38,7 +38,7 @@ for (const [label, viewport] of [
     expect(inserted.error).toBeNull();
 
     await page.goto('/documents');
-    await page.getByRole('button', { name: 'View Insurance certificate.pdf' }).click();
+    await chooseRowAction(page, 'Insurance certificate.pdf', 'View');
     const preview = page.getByRole('dialog', { name: /Insurance certificate\.pdf/ });
     // The preview first: the PDF viewer takes the focus once it has loaded.
     await expect(preview.getByTestId('preview-media')).toBeVisible();
