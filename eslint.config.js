@@ -45,6 +45,8 @@ const SERVER_PARTS = {
   config: [],
   files: [],
   'config.ts': ['config'],
+  // What the server's links name when [auth] site_url is not set, for the start-up log.
+  'site-url.ts': ['config.ts'],
   db: ['config.ts', 'files'],
   workers: ['db'],
   http: ['db', 'workers'],
@@ -75,7 +77,7 @@ const SERVER_PARTS = {
     'background-work.ts',
     'file-tasks.ts',
   ],
-  'index.ts': ['config.ts', 'server.ts'],
+  'index.ts': ['config.ts', 'server.ts', 'site-url.ts'],
 };
 
 // Fail fast, as server/config.ts does: every part of server/ has a row, and the rows allow no

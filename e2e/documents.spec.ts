@@ -249,6 +249,8 @@ test('upload four files at once, then preview, edit, download and delete them', 
   const kept = await member.api.storage.from('documents').download(docx.data!.file_path);
   expect(Buffer.compare(Buffer.from(await kept.data!.arrayBuffer()), files.docx.buffer)).toBe(0);
 
+  // Trash is in the bar's More menu (issue 24).
+  await page.getByRole('button', { name: 'More' }).click();
   await page.getByRole('link', { name: 'Trash' }).first().click();
   const trashed = page.getByRole('list', { name: 'Deleted documents' }).getByRole('listitem');
   await expect(trashed).toHaveCount(1);

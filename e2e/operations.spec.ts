@@ -172,7 +172,7 @@ test('a member selects two documents on a category page and e-mails them, warned
   const notice = page.getByRole('log', { name: 'Notifications' });
   // No SMTP server is set up for the e2e server: kept in the Outbox, and the notice says so.
   await expect(notice).toContainText(
-    'Email placed in the Outbox: e-mail delivery is not set up, so it was not sent.',
+    'Email kept in the Outbox: e-mail is not set up on this installation, so it was not sent.',
   );
   await expect(dialog).toBeHidden();
   await context.close();

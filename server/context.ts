@@ -18,4 +18,9 @@ export interface AppContext {
   jobs: JobRunner;
   /** Public URL of this server (no trailing slash), used where an absolute address is needed. */
   publicUrl: () => string;
+  /**
+   * The app's address for links people open (e-mails, calendar feeds, redirects): `[auth]
+   * site_url` when configured, else the address the server listens on. No trailing slash.
+   */
+  siteUrl: () => string;
 }

@@ -1,5 +1,6 @@
 import { readConfig } from './config.ts';
 import { startServer } from './server.ts';
+import { siteUrlWarning } from './site-url.ts';
 
 /** Entry point of the embedded backend: `tsx server/index.ts`. */
 
@@ -16,6 +17,8 @@ const seconds = ((performance.now() - started) / 1000).toFixed(1);
 console.log(
   `Steward is running at ${server.url} (ready in ${seconds}s, data in ${config.dataDir})`,
 );
+const warning = siteUrlWarning(config, server.url);
+if (warning) console.warn(`Warning: ${warning}`);
 
 let closing = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

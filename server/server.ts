@@ -92,6 +92,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       return jobs;
     },
     publicUrl: () => url,
+    siteUrl: () => config.auth.siteUrl ?? url,
   };
   const work = backgroundWork(ctx, backgroundProcesses);
   const scheduler = new Scheduler(db, clock, work.schedules);

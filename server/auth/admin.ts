@@ -65,8 +65,7 @@ export function registerAdmin(app: Hono<ApiEnv>, ctx: AppContext): void {
       if (holder) throw emailExists();
     }
     const redirectTo =
-      allowedRedirect(ctx.config.auth, stringField(body, 'redirect_to') || undefined) ??
-      ctx.config.auth.siteUrl;
+      allowedRedirect(ctx, stringField(body, 'redirect_to') || undefined) ?? ctx.siteUrl();
     const token = await ctx.db.transaction(async (tx) => {
       if (newEmail !== null) {
         await tx.query(

@@ -30,7 +30,7 @@ export function registerRecover(app: Hono<ApiEnv>, ctx: AppContext, limits: Auth
     limits.countEmail(c, await emailLookupKey(ctx.db, address));
     const user = await findUserByEmail(ctx.db, address);
     if (user && !user.is_banned) {
-      const redirectTo = allowedRedirect(ctx.config.auth, c.req.query('redirect_to'));
+      const redirectTo = allowedRedirect(ctx, c.req.query('redirect_to'));
       await queueAccountMail(ctx, ctx.db, user.id, 'recovery', redirectTo);
     } else {
       // Counted as if it were sent: past the installation's allowance, both answer 429.

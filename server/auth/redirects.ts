@@ -1,4 +1,4 @@
-import type { AuthSettings } from '../config/auth-settings.ts';
+import type { AppContext } from '../context.ts';
 
 /** A glob of `additional_redirect_urls` as GoTrue matches it: `*` within a part, `**` across. */
 function globPattern(glob: string): RegExp {
@@ -12,13 +12,14 @@ function globPattern(glob: string): RegExp {
 
 /**
  * The `redirect_to` of a request if GoTrue would follow it: an http(s) address on the host of
- * `site_url`, or one matching an entry of `additional_redirect_urls` (exactly, as a prefix, or
+ * `site_url` (or, without one, of the server's own address), or one matching an entry of `additional_redirect_urls` (exactly, as a prefix, or
  * as a glob). Anything else is null, and the caller falls back to the site, as GoTrue does.
  */
 export function allowedRedirect(
-  settings: AuthSettings,
+  ctx: Pick<AppContext, 'config' | 'siteUrl'>,
   redirectTo: string | undefined,
 ): string | null {
+  const settings = ctx.config.auth;
   if (!redirectTo) return null;
   let target: URL;
   try {
@@ -28,7 +29,7 @@ export function allowedRedirect(
   }
   if (target.protocol !== 'http:' && target.protocol !== 'https:') return null;
   try {
-    if (target.hostname === new URL(settings.siteUrl).hostname) return target.toString();
+    if (target.hostname === new URL(ctx.siteUrl()).hostname) return target.toString();
   } catch {
     // A site_url that is not a URL allows nothing by host.
   }

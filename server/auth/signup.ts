@@ -90,7 +90,7 @@ export function registerSignup(app: Hono<ApiEnv>, ctx: AppContext, limits: AuthL
     // Hashing takes a while; it happens before the transaction so no locks are held meanwhile.
     // It happens for a taken address too, so that the answer takes as long.
     const passwordHash = await hashPassword(ctx.cpu, password, ctx.config.auth.bcryptCost);
-    const redirectTo = allowedRedirect(ctx.config.auth, c.req.query('redirect_to'));
+    const redirectTo = allowedRedirect(ctx, c.req.query('redirect_to'));
     if (existing) {
       if (existing.email_confirmed_at) {
         return c.json(decoyUserJson(ctx.keys.jwtSecret, address, data));

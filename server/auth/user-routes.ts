@@ -148,7 +148,7 @@ export function registerUserRoutes(app: Hono<ApiEnv>, ctx: AppContext, limits: A
               and token_type in ('email_change_token_new', 'email_change_token_current')`,
           [user.id],
         );
-        const redirectTo = allowedRedirect(ctx.config.auth, c.req.query('redirect_to'));
+        const redirectTo = allowedRedirect(ctx, c.req.query('redirect_to'));
         await queueAccountMail(ctx, tx, user.id, 'email_change', redirectTo);
         // GoTrue's secure e-mail change: the current address confirms too.
         if (ctx.config.auth.doubleConfirmChanges && (user.email ?? '') !== '') {

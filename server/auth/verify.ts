@@ -284,8 +284,7 @@ export function registerVerify(app: Hono<ApiEnv>, ctx: AppContext): void {
     if (token === '') {
       throw badRequest('validation_failed', 'Verify requires a token or a token hash');
     }
-    const target =
-      allowedRedirect(ctx.config.auth, c.req.query('redirect_to')) ?? ctx.config.auth.siteUrl;
+    const target = allowedRedirect(ctx, c.req.query('redirect_to')) ?? ctx.siteUrl();
     const fragment = new URLSearchParams();
     try {
       const type = verifyType(rawType);

@@ -43,8 +43,11 @@ export interface GuessSettings {
 export interface AuthSettings {
   /** `[auth] enable_signup` (and `[auth.email] enable_signup`): anyone may create an account. */
   enableSignup: boolean;
-  /** `[auth] site_url`: the installation's public address, for links and redirects. */
-  siteUrl: string;
+  /**
+   * `[auth] site_url`: the installation's public address, for links and redirects. Undefined
+   * when not configured: links then use the address the server listens on (`ctx.siteUrl()`).
+   */
+  siteUrl: string | undefined;
   /** `[auth] additional_redirect_urls`: other addresses redirects may go to. */
   additionalRedirectUrls: string[];
   /** `[auth] jwt_expiry`: lifetime of access tokens in seconds (GoTrue's default is 3600). */
@@ -109,6 +112,21 @@ export interface AuthSettings {
   bcryptCost: number;
 }
 
+/** A configured site address without its trailing slashes; undefined when none is set. */
+function siteUrlSetting(value: string): string | undefined {
+  if (value.trim() === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    throw new Error(`config.toml [auth] site_url (AUTH_SITE_URL) must be a URL, got "${value}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new Error('config.toml [auth] site_url (AUTH_SITE_URL) must be an http or https URL');
+  }
+  return value.trim().replace(/\/+$/, '');
+}
+
 /**
  * Reads `[auth]` of config.toml (`supabaseToml`) and the `AUTH_*` variables. Without either,
  * sign-up is open, GoTrue's rate limits apply, and guessing is slowed down as `GuessSettings`
@@ -133,10 +151,7 @@ export function readAuthSettings(
     booleanSetting(from(email, 'auth.email', 'enable_signup', 'AUTH_ENABLE_SIGNUP'), true);
   return {
     enableSignup,
-    siteUrl: stringSetting(
-      from(auth, 'auth', 'site_url', 'AUTH_SITE_URL'),
-      'http://localhost:8080',
-    ),
+    siteUrl: siteUrlSetting(stringSetting(from(auth, 'auth', 'site_url', 'AUTH_SITE_URL'), '')),
     additionalRedirectUrls: stringListSetting(
       from(auth, 'auth', 'additional_redirect_urls', 'AUTH_ADDITIONAL_REDIRECT_URLS'),
       [],

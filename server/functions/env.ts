@@ -15,24 +15,26 @@ const GENERATED_SECRETS: Readonly<Record<string, Readonly<Record<string, string>
 
 /**
  * Settings of the installation a function reads from its environment: in local mode taken from
- * the server's configuration (`ctx.config`), on hosted Supabase set with `supabase secrets set`.
+ * the server's configuration (`ctx.config`; `SITE_URL` is `ctx.siteUrl()`), on hosted Supabase set with `supabase secrets set`.
  * Lists are comma-separated.
  */
 const CONFIGURED_VALUES: Readonly<
-  Record<string, (config: ServerConfig) => Readonly<Record<string, string>>>
+  Record<string, (config: ServerConfig, siteUrl: string) => Readonly<Record<string, string>>>
 > = {
   // Where providers send users back, and which hosts a provider's addresses may name.
-  oauth: (config) => ({
-    SITE_URL: config.auth.siteUrl,
+  oauth: (config, siteUrl) => ({
+    SITE_URL: siteUrl,
     ADDITIONAL_REDIRECT_URLS: config.auth.additionalRedirectUrls.join(','),
     OAUTH_ALLOWED_HOSTS: config.oauth.allowedHosts.join(','),
   }),
   // Where the events link back to.
-  calendar: (config) => ({ SITE_URL: config.auth.siteUrl }),
+  calendar: (_config, siteUrl) => ({ SITE_URL: siteUrl }),
+  // Where a member's reset link leads (the app's /reset-password).
+  'member-reset-link': (_config, siteUrl) => ({ SITE_URL: siteUrl }),
   // The installation's SMTP server and sender, where links in messages lead, how long links
   // to documents stay valid: what the embedded delivery job uses.
-  'mail-worker': (config) => ({
-    SITE_URL: config.auth.siteUrl,
+  'mail-worker': (config, siteUrl) => ({
+    SITE_URL: siteUrl,
     ...(config.mail.smtp ? { SMTP_URL: smtpUrl(config.mail.smtp) } : {}),
     SMTP_ADMIN_EMAIL: config.mail.sender.address,
     SMTP_SENDER_NAME: config.mail.sender.name,
@@ -65,7 +67,8 @@ export async function functionEnv(
     SUPABASE_URL: ctx.publicUrl(),
     SUPABASE_ANON_KEY: ctx.keys.anonKey,
     SUPABASE_SERVICE_ROLE_KEY: ctx.keys.serviceRoleKey,
-    ...CONFIGURED_VALUES[name]?.(ctx.config),
+    // Built on a function's first call, once the server listens and knows its own address.
+    ...CONFIGURED_VALUES[name]?.(ctx.config, ctx.siteUrl()),
   };
   for (const [variable, secret] of Object.entries(GENERATED_SECRETS[name] ?? {})) {
     env[variable] = processEnv[variable] || (await functionSecret(ctx.config.dataDir, secret));

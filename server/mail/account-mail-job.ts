@@ -105,7 +105,7 @@ export function accountMailJob(ctx: AppContext, transport: MailTransport | null)
         url = `${ctx.publicUrl()}/auth/v1/verify?${verify}`;
       } else if (link) {
         const query = new URLSearchParams({ token_hash: token.tokenHash, type: link.type });
-        url = `${ctx.config.auth.siteUrl.replace(/\/+$/, '')}${link.page}?${query}`;
+        url = `${ctx.siteUrl()}${link.page}?${query}`;
       }
       const message = composeAccountMail({
         kind,

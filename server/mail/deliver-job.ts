@@ -32,14 +32,13 @@ export const MAIL_DELIVERY_KIND = 'mail.deliver';
 export function mailDeliveryJob(ctx: AppContext, transport: MailTransport | null): JobKind {
   const store = new FileStore(ctx.config.dataDir);
   const signingKey = urlSigningKey(ctx.keys.jwtSecret);
-  const appUrl = ctx.config.auth.siteUrl.replace(/\/+$/, '');
   const linkSeconds = ctx.config.storage.maxSignedUrlExpirySeconds;
 
   // Links are signed as the message's sender, with the assurance level of the session that
   // sent it (recorded with the message), so that they work where the database asks the sender
   // for a second factor and the sender had proved it.
   const composeOptions = (now: Date, message: StoredMessage): ComposeOptions => ({
-    appUrl,
+    appUrl: ctx.siteUrl(),
     signLink(filePath, label, signer) {
       const issued = Math.floor(now.getTime() / 1000);
       const path = signedObjectUrl(
@@ -56,7 +55,7 @@ export function mailDeliveryJob(ctx: AppContext, transport: MailTransport | null
       );
       return {
         label,
-        url: `${appUrl}/storage/v1${path}`,
+        url: `${ctx.siteUrl()}/storage/v1${path}`,
         expires_at: new Date((issued + linkSeconds) * 1000).toISOString(),
       };
     },

@@ -64,6 +64,7 @@ const ActivityPage = lazyPage(
   'ActivityPage',
 );
 const OutsidePage = lazyPage(() => import('./routes/outside-pages.tsx'), 'OutsidePage');
+const SettingsPage = lazyPage(() => import('./routes/settings-page.tsx'), 'SettingsPage');
 const CategoriesPage = lazyPage(
   () => import('../features/categories/categories-page.tsx'),
   'CategoriesPage',
@@ -156,6 +157,7 @@ export function AppRoutes() {
         <Route path={routePatterns.requests} element={<Page component={OutsidePage} />} />
         <Route path={routePatterns.trash} element={<Page component={TrashPage} />} />
         <Route path={routePatterns.activity} element={<Page component={ActivityPage} />} />
+        <Route path={routePatterns.settings} element={<Page component={SettingsPage} />} />
         <Route path={routePatterns.categories} element={<Page component={CategoriesPage} />} />
         <Route
           path={routePatterns.oauthCallback}

@@ -130,6 +130,59 @@ describe('the authenticated shell', () => {
     expect(within(nav()).getByRole('button', { name: 'Upload custom logo' })).toBeInTheDocument();
   });
 
+  it("keeps the specification's links in the bar and the other pages in a labelled More menu", async () => {
+    const user = userEvent.setup();
+    const organization = await createOrganization();
+    const { router } = renderApp({ client: organization.masterAdmin.client, route: '/' });
+    await waitFor(() => expect(within(nav()).getByText('Master Admin')).toBeInTheDocument());
+    // The desktop bar (the first list of links; the small-screen menu is closed).
+    const bar = within(nav()).getAllByRole('list')[0]!;
+    expect(
+      within(bar)
+        .getAllByRole('link')
+        .map((link) => link.textContent),
+    ).toEqual(['Dashboard', 'Documents', 'Upload', 'Operations', 'Users', 'OAuth']);
+    expect(within(nav()).queryByRole('link', { name: 'Reminders' })).not.toBeInTheDocument();
+
+    const more = within(nav()).getByRole('button', { name: 'More' });
+    expect(more).toHaveAttribute('aria-expanded', 'false');
+    await user.click(more);
+    expect(more).toHaveAttribute('aria-expanded', 'true');
+    const menu = document.getElementById(more.getAttribute('aria-controls')!)!;
+    expect(
+      within(menu)
+        .getAllByRole('link')
+        .map((link) => link.textContent),
+    ).toEqual(['Reminders', 'Trash', 'Outbox', 'Requests', 'Activity', 'Settings']);
+    await user.click(within(menu).getByRole('link', { name: 'Settings' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/settings'));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Settings' })).toBeInTheDocument();
+    expect(more).toHaveAttribute('aria-expanded', 'false');
+    // The profile is a labelled button, not an icon alone.
+    expect(within(nav()).getByRole('button', { name: 'Edit profile' })).toHaveTextContent(
+      'Profile',
+    );
+  });
+
+  it('gives a user Reminders and Trash in the More menu, without the admin pages', async () => {
+    const user = userEvent.setup();
+    const organization = await createOrganization();
+    const member = await addMember(organization, 'user');
+    renderApp({ client: member.client, route: '/' });
+    await waitFor(() => expect(within(nav()).getByText('User')).toBeInTheDocument());
+    const more = within(nav()).getByRole('button', { name: 'More' });
+    await user.click(more);
+    const menu = document.getElementById(more.getAttribute('aria-controls')!)!;
+    expect(
+      within(menu)
+        .getAllByRole('link')
+        .map((link) => link.textContent),
+    ).toEqual(['Reminders', 'Trash']);
+    await user.keyboard('{Escape}');
+    expect(more).toHaveAttribute('aria-expanded', 'false');
+    expect(more).toHaveFocus();
+  });
+
   it('signs out to the sign-in form, staying on the same address', async () => {
     const user = userEvent.setup();
     const organization = await createOrganization();

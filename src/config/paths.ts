@@ -24,6 +24,8 @@ export const paths = {
   activity: '/activity',
   /** Document requests and every share link that works now (admins). */
   requests: '/requests',
+  /** The organisation's name, time zone, logo, departments and e-mail (admins). */
+  settings: '/settings',
   /** The organisation's document categories, who may see them, and its groups (admins). */
   categories: '/categories',
   oauthCallback: (providerId: string) => `/oauth/callback/${providerId}`,
@@ -51,6 +53,7 @@ export const routePatterns = {
   requests: '/requests',
   sharedDocument: '/s/:token',
   requestUpload: '/r/:token',
+  settings: '/settings',
   categories: '/categories',
   oauthCallback: '/oauth/callback/:providerId',
   invitation: '/invite/:token?',

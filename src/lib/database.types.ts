@@ -242,6 +242,55 @@ export type Database = {
           },
         ];
       };
+      departments: {
+        Row: {
+          categories: string[];
+          created_at: string;
+          description: string | null;
+          hidden: boolean;
+          id: string;
+          key: string;
+          name: string;
+          organization_id: string;
+          position: number;
+          tags: string[];
+          updated_at: string;
+        };
+        Insert: {
+          categories?: string[];
+          created_at?: string;
+          description?: string | null;
+          hidden?: boolean;
+          id?: string;
+          key: string;
+          name: string;
+          organization_id: string;
+          position?: number;
+          tags?: string[];
+          updated_at?: string;
+        };
+        Update: {
+          categories?: string[];
+          created_at?: string;
+          description?: string | null;
+          hidden?: boolean;
+          id?: string;
+          key?: string;
+          name?: string;
+          organization_id?: string;
+          position?: number;
+          tags?: string[];
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'departments_organization_id_fkey';
+            columns: ['organization_id'];
+            referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
       document_categories: {
         Row: {
           created_at: string;
@@ -1473,6 +1522,7 @@ export type Database = {
         Args: { document_ids: string[]; tags_to_add: string[] };
         Returns: number;
       };
+      authorize_password_reset_link: { Args: { user_id: string }; Returns: string };
       calendar_feed: { Args: { token: string }; Returns: Json };
       cancel_invitation: { Args: { invitation_id: string }; Returns: undefined };
       close_document_request: { Args: { request_id: string }; Returns: undefined };
@@ -1571,6 +1621,7 @@ export type Database = {
           isSetofReturn: true;
         };
       };
+      generate_recovery_codes: { Args: Record<PropertyKey, never>; Returns: string[] };
       get_invitation: {
         Args: { token: string };
         Returns: Database['public']['CompositeTypes']['invitation_details'];
@@ -1621,6 +1672,7 @@ export type Database = {
           isSetofReturn: true;
         };
       };
+      mail_delivery: { Args: Record<PropertyKey, never>; Returns: string };
       mail_worker_claim: {
         Args: { lease_seconds: number; now_at?: string; runner: string };
         Returns: Json;
@@ -1650,6 +1702,7 @@ export type Database = {
         Args: { local_date: string; organization_id: string };
         Returns: number;
       };
+      make_master_admin: { Args: { user_id: string }; Returns: undefined };
       members_with_two_factor: { Args: Record<PropertyKey, never>; Returns: string[] };
       my_document_categories: {
         Args: Record<PropertyKey, never>;
@@ -1663,6 +1716,7 @@ export type Database = {
           retired: boolean;
         }[];
       };
+      onboarding_status: { Args: Record<PropertyKey, never>; Returns: Json };
       organization_storage_usage: {
         Args: Record<PropertyKey, never>;
         Returns: Database['public']['CompositeTypes']['storage_usage_result'];
@@ -1675,6 +1729,8 @@ export type Database = {
       };
       purge_documents: { Args: { document_ids: string[] }; Returns: number };
       reactivate_user: { Args: { user_id: string }; Returns: undefined };
+      recovery_codes_left: { Args: Record<PropertyKey, never>; Returns: number };
+      redeem_recovery_code: { Args: { code: string }; Returns: number };
       remove_documents_tags: {
         Args: { document_ids: string[]; tags_to_remove: string[] };
         Returns: number;
@@ -1716,6 +1772,7 @@ export type Database = {
           isSetofReturn: false;
         };
       };
+      reorder_departments: { Args: { department_ids: string[] }; Returns: undefined };
       reorder_document_categories: { Args: { category_ids: string[] }; Returns: undefined };
       replace_document_file: {
         Args: { change?: string; document_id: string; file_path: string };
@@ -1821,6 +1878,7 @@ export type Database = {
           page_offset?: number;
           page_size?: number;
           search?: string;
+          section_categories?: string[];
           section_category?: string;
           section_tags?: string[];
           sort_by?: string;
@@ -1916,6 +1974,24 @@ export type Database = {
       };
       two_factor_status: { Args: Record<PropertyKey, never>; Returns: Json };
       unretire_document_category: { Args: { category_id: string }; Returns: undefined };
+      update_onboarding: { Args: { step: string }; Returns: undefined };
+      update_organization: {
+        Args: { name: string; time_zone: string };
+        Returns: {
+          created_at: string;
+          created_by: string | null;
+          id: string;
+          name: string;
+          require_two_factor_for_admins: boolean;
+          updated_at: string;
+        };
+        SetofOptions: {
+          from: '*';
+          to: 'organizations';
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
+      };
       update_user_role: { Args: { new_role: string; user_id: string }; Returns: undefined };
     };
     Enums: {

@@ -554,3 +554,171 @@ grant execute on function public.update_user_role(uuid, text) to authenticated;
 grant execute on function public.deactivate_user(uuid) to authenticated;
 grant execute on function public.reactivate_user(uuid) to authenticated;
 grant execute on function public.send_password_reset(uuid) to authenticated;
+
+-- ============================================================================================
+-- Issue 24: the organisation's own settings, a master admin who can always sign in, reset
+-- links an admin passes on
+-- ============================================================================================
+-- Admins rename the organisation and choose its time zone (the reminders' clock, kept in
+-- reminder_settings.time_zone) in Settings, in one transaction.
+create function public.update_organization(name text, time_zone text)
+returns public.organizations
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  _me public.user_profiles := private.caller_profile();
+  _name text := private.trim_whitespace(coalesce(update_organization.name, ''));
+  _zone text := nullif(private.trim_whitespace(update_organization.time_zone), '');
+  _organization public.organizations;
+begin
+  if _me.organization_id is null or not _me.is_active then
+    raise exception 'No organization found';
+  end if;
+  if private.role_rank(_me.role) < private.role_rank('admin') then
+    raise exception 'Only admins can change the organization settings';
+  end if;
+  if _name = '' then
+    raise exception 'Organization name is required';
+  end if;
+  if char_length(_name) > 200 then
+    raise exception 'Organization name must be at most 200 characters';
+  end if;
+  update public.organizations o set name = _name
+  where o.id = _me.organization_id and o.name is distinct from _name;
+  if _zone is not null then
+    insert into public.reminder_settings as s (organization_id, time_zone)
+    values (_me.organization_id, _zone)
+    on conflict (organization_id) do update set time_zone = excluded.time_zone
+      where s.time_zone is distinct from excluded.time_zone;
+  end if;
+  select * into _organization from public.organizations o where o.id = _me.organization_id;
+  return _organization;
+end
+$$;
+
+-- A master admin makes an active admin of the organisation a master admin too, so that a
+-- master admin who loses her phone or password can be helped by another (the specification
+-- lets nobody change a master admin's role afterwards, so the organisation keeps both).
+create function public.make_master_admin(user_id uuid)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  _me public.user_profiles := private.caller_profile();
+  _target public.user_profiles;
+begin
+  if _me.organization_id is null or not _me.is_active then
+    raise exception 'No organization found';
+  end if;
+  if _me.role <> 'master_admin' then
+    raise exception 'Only master admins can make a master admin';
+  end if;
+  select * into _target from public.user_profiles p
+  where p.id = make_master_admin.user_id and p.organization_id = _me.organization_id
+  for update;
+  if not found then
+    raise exception 'User not found';
+  end if;
+  if _target.role = 'master_admin' then
+    raise exception 'This member is already a master admin';
+  end if;
+  if _target.role <> 'admin' or not _target.is_active then
+    raise exception 'Only an active admin can become a master admin';
+  end if;
+  update public.user_profiles p set role = 'master_admin' where p.id = _target.id;
+end
+$$;
+
+-- Whatever path changes a profile (the functions above, the service role, a future function),
+-- an organisation keeps at least one active master admin: the last one cannot lose the role,
+-- be deactivated or leave. Deleting the organisation itself (its profiles lose it by the
+-- foreign key, after it is gone) is not held back.
+create function private.keep_a_master_admin()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if old.role <> 'master_admin' or not old.is_active or old.organization_id is null
+     or (new.role = 'master_admin' and new.is_active
+         and new.organization_id is not distinct from old.organization_id) then
+    return new;
+  end if;
+  if not exists (select 1 from public.organizations o where o.id = old.organization_id) then
+    return new;
+  end if;
+  if not exists (
+    select 1 from public.user_profiles p
+    where p.organization_id = old.organization_id and p.id <> old.id
+      and p.role = 'master_admin' and p.is_active
+  ) then
+    raise exception 'An organization must keep a master admin who can sign in'
+      using errcode = '23514';
+  end if;
+  return new;
+end
+$$;
+
+create trigger user_profiles_keep_a_master_admin
+  before update of role, is_active, organization_id on public.user_profiles
+  for each row execute function private.keep_a_master_admin();
+
+-- The checks before an admin is given a one-time link that signs a member in to set a new
+-- password (the `member-reset-link` edge function calls this as the admin, then has the auth
+-- service make the link, as GoTrue's admin generate_link does): for a member who cannot get
+-- the e-mail. Admins make links for users; master admins for anyone else of the organisation,
+-- so that a master admin can always be helped by another. Recorded in the history; at most 20
+-- an hour per organisation. Answers the member's e-mail address.
+create function public.authorize_password_reset_link(user_id uuid)
+returns text
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  _me public.user_profiles := private.caller_profile();
+  _target public.user_profiles;
+begin
+  if _me.organization_id is null or not _me.is_active then
+    raise exception 'No organization found';
+  end if;
+  if private.role_rank(_me.role) < private.role_rank('admin') then
+    raise exception 'Insufficient permissions to make reset links';
+  end if;
+  if authorize_password_reset_link.user_id = _me.id then
+    raise exception 'Use "Forgot your password?" on the sign-in page for your own account';
+  end if;
+  select * into _target from public.user_profiles p
+  where p.id = authorize_password_reset_link.user_id and p.organization_id = _me.organization_id;
+  if not found then
+    raise exception 'User not found';
+  end if;
+  if not _target.is_active then
+    raise exception 'This member is deactivated';
+  end if;
+  if _me.role <> 'master_admin' and private.role_rank(_target.role) >= private.role_rank(_me.role) then
+    raise exception 'Only a master admin can make a reset link for an admin';
+  end if;
+  if (select count(*) from public.activity_log a
+      where a.organization_id = _me.organization_id and a.kind = 'member.reset_link_made'
+        and a.occurred_at > now() - interval '1 hour') >= 20 then
+    raise exception 'Too many reset links made in the last hour; please try again later';
+  end if;
+  perform private.log_activity(_me.organization_id, 'member.reset_link_made', null,
+    private.display_name(_target), jsonb_build_object('member_id', _target.id));
+  return _target.email;
+end
+$$;
+
+revoke all on function public.update_organization(text, text) from public, anon, authenticated;
+revoke all on function public.make_master_admin(uuid) from public, anon, authenticated;
+revoke all on function private.keep_a_master_admin() from public, anon, authenticated;
+revoke all on function public.authorize_password_reset_link(uuid) from public, anon, authenticated;
+grant execute on function public.update_organization(text, text) to authenticated;
+grant execute on function public.make_master_admin(uuid) to authenticated;
+grant execute on function public.authorize_password_reset_link(uuid) to authenticated;

@@ -324,13 +324,22 @@ as $$
 declare
   _me public.user_profiles := private.caller_admin();
   _name text := private.category_or_group_name(rename_document_category.new_name, 'Category');
+  _old text;
 begin
-  perform set_config('steward.category_rename', 'on', true);
-  update public.document_categories c set name = _name
+  select c.name into _old from public.document_categories c
    where c.id = rename_document_category.category_id and c.organization_id = _me.organization_id;
-  if not found then
+  if _old is null then
     raise exception 'Category not found';
   end if;
+  perform set_config('steward.category_rename', 'on', true);
+  -- Documents follow through their foreign key; the department pages fed by the category
+  -- (issue 24) and the requests filing into it (issue 25) name it as text and follow here.
+  update public.document_categories c set name = _name
+   where c.id = rename_document_category.category_id;
+  update public.departments d set categories = pg_catalog.array_replace(d.categories, _old, _name)
+   where d.organization_id = _me.organization_id and _old = any (d.categories);
+  update public.document_requests q set category = _name
+   where q.organization_id = _me.organization_id and q.category = _old;
   perform set_config('steward.category_rename', '', true);
 exception
   when unique_violation then

@@ -637,3 +637,24 @@ revoke all on function private.take_from_mail_allowance(text, uuid, integer, int
 revoke all on function private.take_mail_allowance(uuid, integer) from public, anon, authenticated;
 revoke all on function private.take_mail_allowance_for_job() from public, anon, authenticated;
 revoke all on function private.record_sender_assurance() from public, anon, authenticated;
+
+-- ============================================================================================
+-- Issue 24: whether e-mail is delivered
+-- ============================================================================================
+-- Whether this installation delivers e-mail (`smtp`) or keeps it in the Outbox (`outbox`), so
+-- that no screen says "sent" for a message that stays here (the Reminders page, the e-mail
+-- dialog, the first-run checklist) and the forgot-password page can say that no link will
+-- come. Anyone may ask, as anyone may read GoTrue's /settings: it tells nothing of an
+-- organisation.
+create function public.mail_delivery()
+returns text
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select s.delivery from private.mail_settings s
+$$;
+
+revoke all on function public.mail_delivery() from public, anon, authenticated;
+grant execute on function public.mail_delivery() to anon, authenticated;

@@ -242,3 +242,304 @@ grant select, insert, update, delete on public.integration_customizations,
   to authenticated;
 
 revoke all on function private.touch_last_updated() from public, anon, authenticated;
+
+-- ============================================================================================
+-- Issue 24: the organisation's own departments, and its first-run checklist
+-- ============================================================================================
+-- The department pages of an organisation (/department/{key}). Every organisation starts with
+-- the specification's nine (added with the organisation, below); admins rename, add, hide,
+-- reorder and remove them, and choose which document categories and tags feed each page. The
+-- key is made from the first name and never changes, so that a renamed department keeps its
+-- address.
+create table public.departments (
+  id uuid primary key default gen_random_uuid(),
+  organization_id uuid not null references public.organizations (id) on delete cascade,
+  key text not null
+    constraint departments_key_check check (key ~ '^[a-z0-9]+(-[a-z0-9]+)*$' and char_length(key) <= 60),
+  name text not null
+    constraint departments_name_check check (
+      char_length(name) between 1 and 100 and name !~ '^[[:space:]]|[[:space:]]$'
+    ),
+  description text
+    constraint departments_description_check check (char_length(description) <= 500),
+  position integer not null default 0,
+  hidden boolean not null default false,
+  -- Documents of these categories (by name) appear on the page…
+  categories text[] not null default '{}'
+    constraint departments_categories_check check (
+      cardinality(categories) <= 30 and array_position(categories, null) is null
+    ),
+  -- …and documents with any of these tags.
+  tags text[] not null default '{}'
+    constraint departments_tags_check check (
+      cardinality(tags) <= 30 and array_position(tags, null) is null
+    ),
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+  constraint departments_organization_key unique (organization_id, key)
+);
+
+create index departments_organization_id_position_idx
+  on public.departments (organization_id, position);
+
+create trigger departments_touch_updated_at
+  before update on public.departments
+  for each row execute function private.touch_updated_at();
+
+-- A department as stored: its name and description trimmed, its categories and tags trimmed,
+-- without blanks or repeats (each at most 100 characters); a new one gets a key made from its
+-- name (`Youth & Family` → `youth-family`, numbered when taken) and goes last. At most 50 an
+-- organisation.
+create function private.normalise_department()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  _base text;
+  _n integer := 1;
+  _unknown text;
+begin
+  new.name := private.trim_whitespace(new.name);
+  new.description := nullif(private.trim_whitespace(new.description), '');
+  -- In the order given, the first of each spelling kept (categories compared without case).
+  new.categories := array(
+    select t.c from (select private.trim_whitespace(x) as c, o
+                     from unnest(new.categories) with ordinality as u (x, o)) t
+    where t.c <> '' and not exists (
+      select 1 from unnest(new.categories) with ordinality as e (y, p)
+      where e.p < t.o and lower(private.trim_whitespace(e.y)) = lower(t.c))
+    order by t.o);
+  new.tags := array(
+    select t.c from (select private.trim_whitespace(x) as c, o
+                     from unnest(new.tags) with ordinality as u (x, o)) t
+    where t.c <> '' and not exists (
+      select 1 from unnest(new.tags) with ordinality as e (y, p)
+      where e.p < t.o and private.trim_whitespace(e.y) = t.c)
+    order by t.o);
+  -- The categories are the organisation's own (issue 23), spelled as it spells them; a name
+  -- it does not keep is refused, except one the department already had (kept as it was).
+  new.categories := array(
+    select coalesce((select c.name from public.document_categories c
+                     where c.organization_id = new.organization_id and lower(c.name) = lower(v.x)
+                     order by c.name = v.x desc limit 1), v.x)
+    from unnest(new.categories) with ordinality as v (x, o)
+    order by v.o);
+  select v.x into _unknown from unnest(new.categories) v (x)
+   where not exists (select 1 from public.document_categories c
+                     where c.organization_id = new.organization_id and c.name = v.x)
+     and not (tg_op = 'UPDATE' and v.x = any (old.categories))
+   limit 1;
+  if _unknown is not null then
+    raise exception 'Unknown category: %', _unknown using errcode = '23514';
+  end if;
+  if exists (select 1 from unnest(new.categories || new.tags) v where char_length(v) > 100) then
+    raise exception 'A category or tag of a department must be at most 100 characters'
+      using errcode = '23514';
+  end if;
+  if tg_op = 'INSERT' then
+    if (select count(*) from public.departments d
+        where d.organization_id = new.organization_id) >= 50 then
+      raise exception 'An organization can have at most 50 departments' using errcode = '23514';
+    end if;
+    _base := coalesce(nullif(trim(both '-' from left(
+      regexp_replace(lower(new.name), '[^a-z0-9]+', '-', 'g'), 50)), ''), 'department');
+    -- The seeded departments come with the specification's keys.
+    if new.key is null then
+      new.key := _base;
+      while exists (select 1 from public.departments d
+                    where d.organization_id = new.organization_id and d.key = new.key) loop
+        _n := _n + 1;
+        new.key := _base || '-' || _n;
+      end loop;
+    end if;
+    if new.position = 0 then
+      new.position := coalesce((select max(d.position) + 1 from public.departments d
+                                where d.organization_id = new.organization_id), 1);
+    end if;
+  end if;
+  return new;
+end
+$$;
+
+create trigger departments_normalise
+  before insert or update on public.departments
+  for each row execute function private.normalise_department();
+
+-- The specification's nine departments, a new organisation's starting list: each page shows
+-- the documents tagged with its key or its name (as before departments could be changed).
+create function private.seed_departments(organization_id uuid)
+returns void
+language sql
+security definer
+set search_path = ''
+as $$
+  insert into public.departments (organization_id, key, name, position, tags)
+  select seed_departments.organization_id, d.key, d.name, d.position,
+         array(select s.t from unnest(array[d.key, d.name, lower(d.name)]) with ordinality s (t, o)
+               group by s.t order by min(s.o))
+  from (values
+    (1, 'foster-adopt', 'Foster & Adopt'), (2, 'r-kids', 'R/Kids'), (3, 'r-youth', 'R/Youth'),
+    (4, 'creative-media', 'Creative Media'), (5, 'cge', 'CGE'),
+    (6, 'sunday-production', 'Sunday Production'), (7, 'worship', 'Worship'),
+    (8, 'elder-board', 'Elder Board'), (9, 'deacon-board', 'Deacon Board')
+  ) as d (position, key, name)
+  on conflict on constraint departments_organization_key do nothing
+$$;
+
+-- The key of a seeded department is the specification's; the trigger above keeps it.
+create function private.seed_organization_departments()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.seed_departments(new.id);
+  return null;
+end
+$$;
+
+create trigger organizations_seed_departments
+  after insert on public.organizations
+  for each row execute function private.seed_organization_departments();
+
+alter table public.departments enable row level security;
+
+create policy "members read their organisation's departments"
+  on public.departments for select to authenticated
+  using (organization_id = (select private.caller_organization_id('viewer')));
+
+create policy "admins add departments"
+  on public.departments for insert to authenticated
+  with check (organization_id = (select private.caller_organization_id('admin')));
+
+create policy "admins change departments"
+  on public.departments for update to authenticated
+  using (organization_id = (select private.caller_organization_id('admin')))
+  with check (organization_id = (select private.caller_organization_id('admin')));
+
+create policy "admins remove departments"
+  on public.departments for delete to authenticated
+  using (organization_id = (select private.caller_organization_id('admin')));
+
+-- Admins put the departments in an order: `department_ids` names each of the organisation's
+-- departments once, in the order wanted.
+create function public.reorder_departments(department_ids uuid[])
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  _me public.user_profiles := private.caller_profile();
+begin
+  if _me.organization_id is null or not _me.is_active then
+    raise exception 'No organization found';
+  end if;
+  if private.role_rank(_me.role) < private.role_rank('admin') then
+    raise exception 'Only admins can change the departments';
+  end if;
+  perform 1 from public.departments d where d.organization_id = _me.organization_id for update;
+  if coalesce(cardinality(department_ids), 0) <> (select count(distinct i) from unnest(department_ids) i)
+     or (select array_agg(d.id order by d.id) from public.departments d
+         where d.organization_id = _me.organization_id)
+        is distinct from (select array_agg(i order by i) from unnest(department_ids) i) then
+    raise exception 'Name each department of the organization once';
+  end if;
+  update public.departments d set position = o.n
+  from unnest(department_ids) with ordinality as o (id, n)
+  where d.id = o.id and d.position is distinct from o.n::integer;
+end
+$$;
+
+-- The first-run checklist on a new organisation's dashboard: what admins did about it (the
+-- other steps tick themselves from what the organisation has).
+create table private.organization_onboarding (
+  organization_id uuid primary key references public.organizations (id) on delete cascade,
+  categories_reviewed_at timestamptz,
+  dismissed_at timestamptz
+);
+
+alter table private.organization_onboarding enable row level security;
+
+-- The checklist for admins: each step and whether it is done, and whether it was dismissed.
+create function public.onboarding_status()
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  _me public.user_profiles := private.caller_profile();
+  _state private.organization_onboarding;
+begin
+  if _me.organization_id is null or not _me.is_active then
+    raise exception 'No organization found';
+  end if;
+  if private.role_rank(_me.role) < private.role_rank('admin') then
+    raise exception 'Only admins can see the first-run checklist';
+  end if;
+  select * into _state from private.organization_onboarding o
+  where o.organization_id = _me.organization_id;
+  return jsonb_build_object(
+    'team_invited',
+      exists (select 1 from public.user_invitations i where i.organization_id = _me.organization_id)
+      or (select count(*) from public.user_profiles p
+          where p.organization_id = _me.organization_id) > 1,
+    'categories_reviewed', _state.categories_reviewed_at is not null,
+    'email_ready', (select s.delivery from private.mail_settings s) = 'smtp',
+    'documents_uploaded',
+      exists (select 1 from public.documents d where d.organization_id = _me.organization_id),
+    'dismissed', _state.dismissed_at is not null);
+end
+$$;
+
+-- Admins tick the review of categories and access (`categories_reviewed`, when they open the
+-- page that shows them), or put the checklist away (`dismissed`).
+create function public.update_onboarding(step text)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  _me public.user_profiles := private.caller_profile();
+begin
+  if _me.organization_id is null or not _me.is_active then
+    raise exception 'No organization found';
+  end if;
+  if private.role_rank(_me.role) < private.role_rank('admin') then
+    raise exception 'Only admins can change the first-run checklist';
+  end if;
+  if step is null or step not in ('categories_reviewed', 'dismissed') then
+    raise exception 'The step must be categories_reviewed or dismissed';
+  end if;
+  insert into private.organization_onboarding as o (organization_id, categories_reviewed_at, dismissed_at)
+  values (_me.organization_id,
+          case when step = 'categories_reviewed' then now() end,
+          case when step = 'dismissed' then now() end)
+  on conflict (organization_id) do update
+    set categories_reviewed_at = coalesce(o.categories_reviewed_at, excluded.categories_reviewed_at),
+        dismissed_at = coalesce(o.dismissed_at, excluded.dismissed_at);
+end
+$$;
+
+revoke all on public.departments from anon, authenticated;
+grant select on public.departments to authenticated;
+grant insert (id, organization_id, name, description, position, hidden, categories, tags)
+  on public.departments to authenticated;
+grant update (name, description, hidden, categories, tags) on public.departments to authenticated;
+grant delete on public.departments to authenticated;
+revoke all on private.organization_onboarding from public, anon, authenticated, service_role;
+revoke all on function private.normalise_department() from public, anon, authenticated;
+revoke all on function private.seed_departments(uuid) from public, anon, authenticated;
+revoke all on function private.seed_organization_departments() from public, anon, authenticated;
+revoke all on function public.reorder_departments(uuid[]) from public, anon, authenticated;
+revoke all on function public.onboarding_status() from public, anon, authenticated;
+revoke all on function public.update_onboarding(text) from public, anon, authenticated;
+grant execute on function public.reorder_departments(uuid[]) to authenticated;
+grant execute on function public.onboarding_status() to authenticated;
+grant execute on function public.update_onboarding(text) to authenticated;

@@ -176,7 +176,8 @@ create type public.document_search_result as (
 -- `expires:` followed by a date (`expires:<2027-01-01`, also `<=`, `>`, `>=`, `=`) or one of
 -- overdue, soon, later, none. The filters narrow further: `expiry_filter` is overdue (before
 -- today, UTC), soon (today to today + 30 days), later or none; `section_category` and
--- `section_tags` keep the documents of a category page (that category, or any of those tags).
+-- `section_tags` keep the documents of a category page (that category, or any of those tags),
+-- and `section_categories` those of a department page (any of its categories or tags).
 -- `sort_by`: relevance (the default with words), upload_date (the default without), name,
 -- category, expiry_date, size, status; `sort_descending` null takes each order's natural
 -- direction. `page_size` is at most 100. Security definer: every statement keeps to the
@@ -204,7 +205,8 @@ create function public.search_documents(
   sort_descending boolean default null,
   page_offset integer default 0,
   page_size integer default 50,
-  count_limit integer default 10000
+  count_limit integer default 10000,
+  section_categories text[] default null
 )
 returns setof public.document_search_result
 language plpgsql
@@ -252,6 +254,7 @@ declare
   _visible text := '';
   _count_limit integer := least(greatest(coalesce(count_limit, 10000), 1), 10000);
   _capped boolean := false;
+  _sections text[] := array_remove(coalesce(section_categories, '{}') || section_category, null);
   -- Bytes of search vectors one search may read (to rank its matches, or to test a phrase).
   _read_budget constant bigint := 64 * 1024 * 1024;
   -- What reading a document's search vector costs, in bytes: its stored size, five times that
@@ -376,8 +379,8 @@ begin
   if uploaded_by_filter is not null then
     _where := _where || ' and d.uploaded_by = $8';
   end if;
-  if section_category is not null or cardinality(section_tags) > 0 then
-    _where := _where || ' and (d.category = $9 or d.tags && $10)';
+  if cardinality(_sections) > 0 or cardinality(section_tags) > 0 then
+    _where := _where || ' and (d.category = any ($9) or d.tags && $10)';
   end if;
 
   _where_filters := _where;
@@ -445,7 +448,7 @@ begin
     execute 'select count(*) from (select 1' || _from || _where || ' limit $15) c'
       into _total
       using _tags, _categories, _query, _today, _states, _after, _before, uploaded_by_filter,
-            section_category, coalesce(section_tags, '{}'), _candidates, _limit, _offset,
+            _sections, coalesce(section_tags, '{}'), _candidates, _limit, _offset,
             _organization, _count_limit + 1, _matches, _read_budget, _hidden;
     if _total > _count_limit
        or (_many and pg_catalog.current_setting('search.read_bytes')::bigint > _read_budget) then
@@ -483,7 +486,7 @@ begin
       _read_cost, _where)
       into _matches, _read, _all_read
       using _tags, _categories, _query, _today, _states, _after, _before, uploaded_by_filter,
-            section_category, coalesce(section_tags, '{}'), _candidates, _limit, _offset,
+            _sections, coalesce(section_tags, '{}'), _candidates, _limit, _offset,
             _organization, _count_limit + 1, _matches, _read_budget, _hidden;
     _total := pg_catalog.cardinality(_matches);
     _capped := _total > _count_limit or not _all_read;
@@ -497,7 +500,7 @@ begin
     execute 'select count(*)' || _from || _where
       into _total
       using _tags, _categories, _query, _today, _states, _after, _before, uploaded_by_filter,
-            section_category, coalesce(section_tags, '{}'), _candidates, _limit, _offset,
+            _sections, coalesce(section_tags, '{}'), _candidates, _limit, _offset,
             _organization, _count_limit + 1, _matches, _read_budget, _hidden;
   elsif _where = _visible then
     -- Neither words nor filters: the organisation's counter, over the categories the caller
@@ -508,7 +511,7 @@ begin
     execute 'select count(*)' || _from || _where
       into _total
       using _tags, _categories, _query, _today, _states, _after, _before, uploaded_by_filter,
-            section_category, coalesce(section_tags, '{}'), _candidates, _limit, _offset,
+            _sections, coalesce(section_tags, '{}'), _candidates, _limit, _offset,
             _organization, _count_limit + 1, _matches, _read_budget, _hidden;
   end if;
 
@@ -554,7 +557,7 @@ begin
     _where, format(_order, _direction, 'd'))
     into _page, _ranks
     using _tags, _categories, _query, _today, _states, _after, _before, uploaded_by_filter,
-          section_category, coalesce(section_tags, '{}'), _candidates, _limit, _offset,
+          _sections, coalesce(section_tags, '{}'), _candidates, _limit, _offset,
           _organization, _count_limit + 1, _matches, _read_budget, _hidden;
 
   -- Then its rows, with their snippets and uploader names: a snippet reads the text, so it is
@@ -592,9 +595,9 @@ $$;
 -- ============================================================================================
 -- Grants
 -- ============================================================================================
-revoke all on function public.search_documents(text, text, text, text, uuid, text, text[], text, boolean, integer, integer, integer)
+revoke all on function public.search_documents(text, text, text, text, uuid, text, text[], text, boolean, integer, integer, integer, text[])
   from public, anon, authenticated;
-grant execute on function public.search_documents(text, text, text, text, uuid, text, text[], text, boolean, integer, integer, integer)
+grant execute on function public.search_documents(text, text, text, text, uuid, text, text[], text, boolean, integer, integer, integer, text[])
   to authenticated;
 revoke all on function private.search_snippet_pattern(tsquery) from public, anon, authenticated;
 revoke all on function private.search_snippet_window(text, text, text, integer)

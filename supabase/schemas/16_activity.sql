@@ -424,6 +424,10 @@ create trigger oauth_configs_log_activity
 create trigger reminder_settings_log_activity
   after insert or update or delete on public.reminder_settings
   for each row execute function private.log_settings_change();
+-- Not the nine a new organisation starts with (added by its own trigger, one level down).
+create trigger departments_log_activity
+  after insert or update or delete on public.departments
+  for each row when (pg_trigger_depth() = 0) execute function private.log_settings_change();
 
 -- The organisation's logo (bucket `branding`, `{organization_id}/logo.svg`).
 create function private.log_logo_change()

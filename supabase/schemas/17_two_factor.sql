@@ -131,3 +131,146 @@ grant execute on function public.two_factor_status() to authenticated;
 grant execute on function public.set_two_factor_requirement(boolean) to authenticated;
 grant execute on function public.members_with_two_factor() to authenticated;
 grant execute on function public.remove_member_two_factor(uuid) to authenticated;
+
+-- ============================================================================================
+-- Issue 24: recovery codes, a way back after losing the phone
+-- ============================================================================================
+-- GoTrue has no recovery codes; these are Steward's, in the database, so they work alike on the
+-- embedded server and on hosted Supabase. A member with a verified factor makes ten one-time
+-- codes (in a session that proved the factor; making new ones voids the old). Someone who lost
+-- the phone signs in with the password and gives one code instead of the authenticator's: the
+-- code is spent, the member's factors are removed and their other sessions end (as a master
+-- admin's `remove_member_two_factor` does), and the app asks them to set up two-factor sign-in
+-- again. A code is as strong as the authenticator's step it replaces: it needs the password
+-- first, is 48 random bits, is stored only as its SHA-256, works once, and wrong codes are
+-- limited to 5 in 15 minutes per account.
+create table private.recovery_codes (
+  user_id uuid not null references auth.users (id) on delete cascade,
+  code_hash text not null,
+  created_at timestamptz not null default now(),
+  primary key (user_id, code_hash)
+);
+
+create table private.recovery_code_failures (
+  user_id uuid not null references auth.users (id) on delete cascade,
+  failed_at timestamptz not null default now()
+);
+
+create index recovery_code_failures_user_id_failed_at_idx
+  on private.recovery_code_failures (user_id, failed_at);
+
+alter table private.recovery_codes enable row level security;
+alter table private.recovery_code_failures enable row level security;
+
+-- A code as typed: lower case, without spaces or dashes.
+create function private.recovery_code_hash(code text)
+returns text
+language sql
+immutable
+set search_path = ''
+as $$
+  select encode(sha256(convert_to(
+    regexp_replace(lower(coalesce(code, '')), '[^0-9a-z]', '', 'g'), 'UTF8')), 'hex')
+$$;
+
+-- Ten new codes for the caller, shown once (`xxxx-xxxx-xxxx`, 48 random bits each from the
+-- server's cryptographic generator); the earlier ones stop working.
+create function public.generate_recovery_codes()
+returns text[]
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  _uid uuid := (select auth.uid());
+  _codes text[];
+begin
+  if _uid is null then
+    raise exception 'User not authenticated';
+  end if;
+  if not exists (select 1 from auth.mfa_factors f where f.user_id = _uid and f.status = 'verified') then
+    raise exception 'Set up two-factor sign-in first';
+  end if;
+  if not private.session_is_aal2() then
+    raise exception 'Sign in with your two-factor code first';
+  end if;
+  select array_agg(substr(h, 1, 4) || '-' || substr(h, 5, 4) || '-' || substr(h, 9, 4))
+  into _codes
+  from (select replace(gen_random_uuid()::text, '-', '') as h from generate_series(1, 10)) g;
+  delete from private.recovery_codes r where r.user_id = _uid;
+  insert into private.recovery_codes (user_id, code_hash)
+  select _uid, private.recovery_code_hash(c) from unnest(_codes) c;
+  return _codes;
+end
+$$;
+
+-- How many unused codes the caller has.
+create function public.recovery_codes_left()
+returns integer
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select count(*)::integer from private.recovery_codes r where r.user_id = (select auth.uid())
+$$;
+
+-- Instead of the authenticator's code, in the session the password opened: spends the code,
+-- removes the caller's factors (so this session reaches everything again) and ends their other
+-- sessions. Answers the number of factors removed.
+create function public.redeem_recovery_code(code text)
+returns integer
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  _uid uuid := (select auth.uid());
+  _session text := (select auth.jwt()) ->> 'session_id';
+  _organization uuid;
+  _name text;
+  _removed integer;
+begin
+  if _uid is null then
+    raise exception 'User not authenticated';
+  end if;
+  -- Wrong codes wait their turn per account, so that guesses cannot be made in parallel.
+  perform pg_advisory_xact_lock(hashtextextended('recovery:' || _uid::text, 0));
+  if (select count(*) from private.recovery_code_failures f
+      where f.user_id = _uid and f.failed_at > now() - interval '15 minutes') >= 5 then
+    raise exception 'Too many wrong recovery codes; please try again in 15 minutes';
+  end if;
+  delete from private.recovery_codes r
+  where r.user_id = _uid and r.code_hash = private.recovery_code_hash(redeem_recovery_code.code);
+  if not found then
+    insert into private.recovery_code_failures (user_id) values (_uid);
+    delete from private.recovery_code_failures f
+    where f.user_id = _uid and f.failed_at < now() - interval '1 day';
+    -- The failure must be kept although the call fails: answer without raising.
+    return -1;
+  end if;
+  delete from private.recovery_codes r where r.user_id = _uid;
+  delete from private.recovery_code_failures f where f.user_id = _uid;
+  delete from auth.mfa_factors f where f.user_id = _uid;
+  get diagnostics _removed = row_count;
+  delete from auth.sessions s
+  where s.user_id = _uid and s.id::text is distinct from _session;
+  select p.organization_id, private.display_name(p) into _organization, _name
+  from public.user_profiles p where p.id = _uid;
+  if _organization is not null then
+    perform private.log_activity(_organization, 'member.recovery_code_used', null, _name,
+      jsonb_build_object('member_id', _uid));
+  end if;
+  return _removed;
+end
+$$;
+
+revoke all on private.recovery_codes, private.recovery_code_failures
+  from public, anon, authenticated, service_role;
+revoke all on function private.recovery_code_hash(text) from public, anon, authenticated;
+revoke all on function public.generate_recovery_codes() from public, anon, authenticated;
+revoke all on function public.recovery_codes_left() from public, anon, authenticated;
+revoke all on function public.redeem_recovery_code(text) from public, anon, authenticated;
+grant execute on function public.generate_recovery_codes() to authenticated;
+grant execute on function public.recovery_codes_left() to authenticated;
+grant execute on function public.redeem_recovery_code(text) to authenticated;

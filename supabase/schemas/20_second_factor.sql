@@ -19,9 +19,10 @@ declare
 begin
   foreach _table in array array[
     'activity_log', 'calendar_feeds', 'category_access', 'corporate_status',
-    'custom_integrations', 'document_categories', 'document_texts', 'document_versions',
-    'documents', 'integration_contacts', 'integration_customizations', 'member_group_members',
-    'member_groups', 'oauth_configs', 'oauth_connections', 'organization_exports',
+    'custom_integrations', 'departments', 'document_categories', 'document_texts',
+    'document_versions', 'documents', 'integration_contacts', 'integration_customizations',
+    'member_group_members', 'member_groups', 'oauth_configs', 'oauth_connections',
+    'organization_exports',
     'organization_imports', 'organizations', 'outbox_messages', 'reminder_settings',
     'user_invitations', 'user_profiles'
   ] loop

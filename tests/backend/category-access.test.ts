@@ -187,6 +187,28 @@ describe('categories, groups and access per category', () => {
         contentType: 'text/plain;charset=UTF-8',
         category: 'Music',
       });
+      // A department page fed by the category, and a request filing into it, name it as text.
+      const worship = unwrap(
+        await admin.client
+          .from('departments')
+          .insert({ organization_id: church.id, name: 'Worship team', categories: ['Music'] })
+          .select('id')
+          .single(),
+        'department',
+      ) as { id: string };
+      const [requestLink] = unwrap(
+        await admin.client.rpc('create_document_request', {
+          title: 'Song licence',
+          instructions: null,
+          category: 'Music',
+          tags: [],
+          expiry_required: false,
+          due_date: null,
+          ask_for_renewal: false,
+          recipients: [{ name: 'Pat' }],
+        }),
+        'request',
+      ) as { request_id: string }[];
       unwrap(
         await admin.client.rpc('rename_document_category', {
           category_id: music,
@@ -194,6 +216,20 @@ describe('categories, groups and access per category', () => {
         }),
         'rename',
       );
+      const department = unwrap(
+        await admin.client.from('departments').select('categories').eq('id', worship.id).single(),
+        'department after',
+      ) as { categories: string[] };
+      expect(department.categories).toEqual(['Music ministry']);
+      const request = unwrap(
+        await admin.client
+          .from('document_requests')
+          .select('category')
+          .eq('id', requestLink!.request_id)
+          .single(),
+        'request after',
+      ) as { category: string };
+      expect(request.category).toBe('Music ministry');
       const { data: renamed } = await volunteer.client
         .from('documents')
         .select('category')

@@ -33,7 +33,8 @@ describe('server configuration', () => {
     // PostgREST's default: every transaction commits, whatever the request prefers.
     expect(config.api.txEnd).toBe('commit');
     expect(config.auth.enableSignup).toBe(true);
-    expect(config.auth.siteUrl).toBe('http://localhost:8080');
+    // Unset: links follow the address the server listens on (ctx.siteUrl()).
+    expect(config.auth.siteUrl).toBeUndefined();
     expect(config.auth.emailOtpExpirySeconds).toBe(3600);
     expect(config.auth.emailMaxFrequencyMs).toBe(60_000);
     expect(config.auth.doubleConfirmChanges).toBe(true);

@@ -43,6 +43,7 @@ export async function uploadDocument(
     content?: string;
     expiry_date?: string | null;
     category?: string;
+    tags?: string[];
     responsible_id?: string | null;
   },
 ): Promise<StoredDocument> {
@@ -58,7 +59,7 @@ export async function uploadDocument(
         file_path: filePath,
         size: new TextEncoder().encode(content).byteLength,
         status: 'Active',
-        tags: [],
+        tags: document.tags ?? [],
         expiry_date: document.expiry_date ?? null,
         description: null,
         ...(document.responsible_id !== undefined

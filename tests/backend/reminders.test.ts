@@ -351,6 +351,7 @@ describe('daily reminders', () => {
         keys: server.keys,
         cpu: server.cpu,
         publicUrl: () => server.url,
+        siteUrl: () => server.config.auth.siteUrl ?? server.url,
         get jobs() {
           return second;
         },

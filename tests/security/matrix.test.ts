@@ -12,6 +12,7 @@ import { renewalCases } from './renewal-cases.ts';
 import { rpcCases } from './rpc-cases.ts';
 import { searchCases } from './search-cases.ts';
 import { secondFactorCases } from './second-factor-cases.ts';
+import { settingsCases } from './settings-cases.ts';
 import { storageCases } from './storage-cases.ts';
 import { tableCases } from './table-cases.ts';
 import { transferCases } from './transfer-cases.ts';
@@ -44,6 +45,7 @@ const SUITES: [string, (server: TestServer, world: World) => Case[]][] = [
   ['export and import', transferCases],
   ['named attacks', attackCases],
   ['a second factor once enrolled', secondFactorCases],
+  ["the organisation's settings and a way back in", settingsCases],
   // Last: it restricts a category of each organisation.
   ['access per category and the Viewer role', categoryAccessCases],
 ];

@@ -527,6 +527,27 @@ export const TABLES: TableSpec[] = [
     change: { scope: 'mine' },
   },
   {
+    // The organisation's departments (issue 24): the key is the server's, made from the name.
+    table: 'departments',
+    key: 'id',
+    rules: { select: 'member', insert: 'admin', update: 'admin', delete: 'admin' },
+    fixture: (server, org) =>
+      serviceInsert(
+        server,
+        'departments',
+        { organization_id: org.organisation.id, name: `Fixture ${tag()}`, tags: ['fixture'] },
+        'id',
+      ),
+    newRow: async (_server, org) => {
+      const id = randomUUID();
+      return {
+        key: id,
+        row: { id, organization_id: org.organisation.id, name: `New ${tag()}`, tags: ['new'] },
+      };
+    },
+    change: { name: 'Renamed', hidden: true },
+  },
+  {
     // One row per organisation: the fixture (re)creates it, an insert case first removes it.
     table: 'corporate_status',
     key: 'organization_id',

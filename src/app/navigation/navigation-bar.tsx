@@ -6,7 +6,8 @@ import { APP_VERSION } from '../../config/app-info.ts';
 import { BrandLogo } from '../../features/branding/components/brand-logo.tsx';
 import { isAdminRole } from '../../lib/roles.ts';
 import { useSession } from '../../lib/session.tsx';
-import { navLinksFor, type NavLinkItem } from './nav-links.ts';
+import { MoreMenu } from './more-menu.tsx';
+import { moreLinksFor, navLinksFor, type NavLinkItem } from './nav-links.ts';
 import { UserSummary } from './user-summary.tsx';
 
 // Loaded when opened: the shell is on the path of every page.
@@ -21,10 +22,10 @@ const TwoFactorSettings = lazy(async () => ({
 function linkClass(layout: 'row' | 'stacked') {
   return ({ isActive }: { isActive: boolean }) =>
     [
-      'flex items-center gap-1.5 rounded-md py-2 font-medium whitespace-nowrap focus-visible:outline-2 focus-visible:outline-primary-600',
-      // An admin's twelve links fit beside who is signed in from 1280 px only without their
-      // icons, a little closer and smaller (13 px) until 1536 px.
-      layout === 'stacked' ? 'w-full px-3 text-sm' : 'px-1 text-[13px] 2xl:px-2 2xl:text-sm',
+      'flex items-center gap-1.5 rounded-md py-2 text-sm font-medium whitespace-nowrap focus-visible:outline-2 focus-visible:outline-primary-600',
+      // An admin's six links and More fit beside who is signed in from 1280 px with a long name;
+      // their icons from 1536 px.
+      layout === 'stacked' ? 'w-full px-3' : 'px-1.5 2xl:px-2',
       // The active page is marked by weight and aria-current as well as by colour.
       isActive
         ? 'bg-primary-50 font-semibold text-primary-700'
@@ -32,16 +33,29 @@ function linkClass(layout: 'row' | 'stacked') {
     ].join(' ');
 }
 
-function NavLinks({ links, layout }: { links: NavLinkItem[]; layout: 'row' | 'stacked' }) {
+function NavLinks({
+  links,
+  layout,
+  label,
+}: {
+  links: NavLinkItem[];
+  layout: 'row' | 'stacked';
+  label?: string;
+}) {
   return (
-    <ul className={layout === 'row' ? 'flex items-center 2xl:gap-0.5' : 'flex flex-col gap-1'}>
+    <ul
+      aria-label={label}
+      className={layout === 'row' ? 'flex items-center gap-0.5' : 'flex flex-col gap-1'}
+    >
       {links.map(({ label, to, icon: Icon, end }) => (
         <li key={to}>
           <NavLink to={to} end={end} className={linkClass(layout)}>
-            <Icon
-              className={layout === 'row' ? 'hidden h-4 w-4 2xl:block' : 'h-4 w-4'}
-              aria-hidden="true"
-            />
+            {Icon && (
+              <Icon
+                className={layout === 'row' ? 'hidden h-4 w-4 2xl:block' : 'h-4 w-4'}
+                aria-hidden="true"
+              />
+            )}
             {label}
           </NavLink>
         </li>
@@ -51,8 +65,9 @@ function NavLinks({ links, layout }: { links: NavLinkItem[]; layout: 'row' | 'st
 }
 
 /**
- * The navigation bar (product-spec §2): logo, version badge, links by role, who is signed in and
- * Sign out. Below the `xl` breakpoint the links and the user move into a menu.
+ * The navigation bar (product-spec §2): logo, version badge, the specification's links by role
+ * and a "More" menu for the pages beyond it, who is signed in, Profile and Sign out. Below the
+ * `xl` breakpoint the links and the user move into a menu.
  */
 export function NavigationBar() {
   const { user, profile, organization } = useSession();
@@ -85,6 +100,7 @@ export function NavigationBar() {
   const isAdmin = active && isAdminRole(profile?.role);
   // A deactivated member has nothing to navigate to; the shell explains why.
   const links = active ? navLinksFor(isAdmin) : [];
+  const more = active ? moreLinksFor(isAdmin) : [];
   const email = profile?.email || user?.email || '';
   const summary = {
     fullName: profile?.full_name ?? null,
@@ -96,7 +112,7 @@ export function NavigationBar() {
 
   return (
     <header className="sticky top-0 z-40 border-b border-gray-200 bg-white">
-      <nav aria-label="Main" className="mx-auto flex h-16 max-w-7xl items-center gap-3 px-4">
+      <nav aria-label="Main" className="mx-auto flex h-16 max-w-screen-2xl items-center gap-3 px-4">
         <BrandLogo
           organizationId={active ? (organization?.id ?? null) : null}
           organizationName={organization?.name ?? null}
@@ -105,8 +121,9 @@ export function NavigationBar() {
         <span className="shrink-0 rounded-full bg-gray-100 px-2 py-0.5 text-xs font-medium text-gray-600">
           v{APP_VERSION}
         </span>
-        <div className="ml-2 hidden shrink-0 xl:block">
+        <div className="ml-2 hidden shrink-0 items-center gap-0.5 xl:flex">
           <NavLinks links={links} layout="row" />
+          {more.length > 0 && <MoreMenu links={more} />}
         </div>
         <div className="ml-auto hidden min-w-0 xl:block">
           <UserSummary {...summary} layout="row" />
@@ -126,6 +143,14 @@ export function NavigationBar() {
       {menuOpen && (
         <div id={menuId} className="border-t border-gray-200 bg-white px-4 py-3 xl:hidden">
           <NavLinks links={links} layout="stacked" />
+          {more.length > 0 && (
+            <div className="mt-3 border-t border-gray-200 pt-3">
+              <p className="px-3 pb-1 text-xs font-semibold tracking-wide text-gray-500 uppercase">
+                More
+              </p>
+              <NavLinks links={more} layout="stacked" label="More" />
+            </div>
+          )}
           <div className="mt-3 border-t border-gray-200">
             <UserSummary {...summary} layout="stacked" />
           </div>

@@ -24,7 +24,7 @@ export function UserSummary({ fullName, email, role, layout, onEditProfile }: Us
   const row = layout === 'row';
   return (
     <div className={row ? 'flex items-center gap-3' : 'flex flex-col items-start gap-3 px-3 py-3'}>
-      <div className={row ? 'max-w-[10rem] min-w-0 text-right' : 'max-w-full min-w-0'}>
+      <div className={row ? 'max-w-[14rem] min-w-0 text-right' : 'max-w-full min-w-0'}>
         <p className="truncate text-sm font-medium text-gray-900" title={name ?? email}>
           {name ?? email}
         </p>
@@ -39,14 +39,13 @@ export function UserSummary({ fullName, email, role, layout, onEditProfile }: Us
         {onEditProfile && (
           <Button
             variant={row ? 'ghost' : 'secondary'}
-            size={row ? 'icon' : 'sm'}
+            size="sm"
             icon={UserPen}
             onClick={onEditProfile}
             aria-haspopup="dialog"
-            aria-label={row ? 'Edit profile' : undefined}
-            title={row ? 'Edit profile' : undefined}
+            aria-label="Edit profile"
           >
-            {row ? null : 'Edit profile'}
+            Profile
           </Button>
         )}
         <Button

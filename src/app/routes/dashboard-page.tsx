@@ -14,12 +14,18 @@ import { UpcomingRenewals } from '../../features/dashboard/components/upcoming-r
 import { VersionLabels } from '../../features/dashboard/components/version-labels.tsx';
 import { useDashboardData } from '../../features/dashboard/hooks/use-dashboard-data.ts';
 import { utcDateString } from '../../lib/expiry.ts';
+import { isAdminRole } from '../../lib/roles.ts';
 import { useSession } from '../../lib/session.tsx';
 
 // Loaded when shown: the welcome only for a member without an organisation, the preview when
 // a recent document is opened.
 const WelcomePanel = lazy(async () => ({
   default: (await import('../../features/organization/components/welcome-panel.tsx')).WelcomePanel,
+}));
+// For admins only, and loaded apart so that the dashboard's own JavaScript stays within budget.
+const FirstRunChecklist = lazy(async () => ({
+  default: (await import('../../features/onboarding/components/first-run-checklist.tsx'))
+    .FirstRunChecklist,
 }));
 const DocumentPreviewModal = lazy(async () => ({
   default: (await import('../../features/documents/components/document-preview-modal.tsx'))
@@ -58,6 +64,12 @@ export function DashboardPage() {
           </ButtonLink>
         )}
       </div>
+
+      {isAdminRole(profile?.role) && (
+        <Suspense fallback={null}>
+          <FirstRunChecklist />
+        </Suspense>
+      )}
 
       {data.status === 'error' ? (
         <ErrorPanel

@@ -86,7 +86,49 @@ describe('department page', { timeout: 60_000 }, () => {
     await user.click(quickActions().getByRole('button', { name: 'Department Settings' }));
     const settings = await screen.findByRole('dialog', { name: 'Department Settings' });
     expect(settings).toHaveTextContent(
-      'Documents appear on the R/Kids Ministry page when one of their tags is r-kids or R/Kids.',
+      'Documents appear on the R/Kids Ministry page when one of their tags is r-kids, R/Kids, r/kids.',
+    );
+  });
+
+  it('shows a renamed department at its address, fed by the categories chosen in Settings', async () => {
+    const organization = await createOrganization();
+    const member = await addMember(organization, 'user');
+    const renamed = await organization.masterAdmin.client
+      .from('departments')
+      .update({ name: 'Care & Growth', categories: ['Governance'], tags: [] })
+      .eq('key', 'cge');
+    expect(renamed.error).toBeNull();
+    await seedDocuments(organization, [
+      { name: 'Safeguarding policy.pdf', category: 'Governance' },
+      { name: 'Old CGE flyer.pdf', tags: ['cge'] },
+    ]);
+    renderApp({ client: member.client, route: '/department/cge' });
+    await screen.findByRole('heading', { name: 'Care & Growth', level: 1 }, slow);
+    // The rule is on the page itself, not only behind Department Settings.
+    expect(
+      screen.getByText('This page lists the documents of the categories Governance.'),
+    ).toBeInTheDocument();
+    const list = await screen.findByRole('list', { name: 'Care & Growth Documents' }, slow);
+    await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(1));
+    expect(list).toHaveTextContent('Safeguarding policy.pdf');
+    expect(list).not.toHaveTextContent('Old CGE flyer.pdf');
+  });
+
+  it('shows a department the organisation added, and not one it removed', async () => {
+    const organization = await createOrganization();
+    const added = await organization.masterAdmin.client
+      .from('departments')
+      // The server makes the key from the name (the type asks for one the column has no default).
+      .insert({ organization_id: organization.organizationId, name: 'Youth & Family' } as never)
+      .select('key')
+      .single();
+    expect(added.data?.key).toBe('youth-family');
+    await organization.masterAdmin.client.from('departments').delete().eq('key', 'worship');
+    renderApp({ client: organization.masterAdmin.client, route: '/department/youth-family' });
+    await screen.findByRole('heading', { name: 'Youth & Family', level: 1 }, slow);
+    expect(screen.getByRole('link', { name: 'Change in Settings' })).toHaveAttribute(
+      'href',
+      '/settings',
     );
   });
 

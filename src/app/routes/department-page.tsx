@@ -1,12 +1,13 @@
-import { Settings, ShieldCheck, Upload, Users } from 'lucide-react';
+import { Folder, Settings, ShieldCheck, Upload, Users } from 'lucide-react';
 import { useState } from 'react';
-import { useParams } from 'react-router-dom';
+import { Link, useParams } from 'react-router-dom';
 import { DetailPageHeader } from '../../components/detail-page-header.tsx';
 import { NotFoundPanel } from '../../components/not-found-panel.tsx';
 import { QuickActions, type QuickAction } from '../../components/quick-actions.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { useToast } from '../../components/ui/toast.tsx';
 import { findDepartment, type DepartmentDetails } from '../../config/department-details.ts';
+import type { DepartmentKey } from '../../config/departments.ts';
 import { paths } from '../../config/paths.ts';
 import { useCategoryDocumentCount } from '../../features/category-documents/api/list-category-documents.ts';
 import {
@@ -17,11 +18,8 @@ import { useActiveMemberCount } from '../../features/departments/api/count-activ
 import { DepartmentFeatures } from '../../features/departments/components/department-features.tsx';
 import { DepartmentSettingsDialog } from '../../features/departments/components/department-settings-dialog.tsx';
 import { DepartmentStatCards } from '../../features/departments/components/department-stat-cards.tsx';
-import {
-  useDocumentAccess,
-  useDocumentCategories,
-  visibleCategoryNamed,
-} from '../../lib/document-categories.ts';
+import { useDepartments, type Department } from '../../features/settings/api/list-departments.ts';
+import { useDocumentAccess } from '../../lib/document-categories.ts';
 import { isAdminRole } from '../../lib/roles.ts';
 import { useSession } from '../../lib/session.tsx';
 import { CategoryDocumentsSection } from './category-documents-section.tsx';
@@ -29,18 +27,61 @@ import { CategoryDocumentsSection } from './category-documents-section.tsx';
 export const TEAM_MANAGED_BY_ADMINS =
   'Team members are managed by your organization’s administrators. Please ask an admin to invite someone or change their access.';
 
-function DepartmentContent({ department }: { department: DepartmentDetails }) {
+/**
+ * What the page shows of a department the organisation keeps (Settings): the specification's
+ * details for its nine, under the name the organisation gave it; a department it added has its
+ * name and description alone.
+ */
+function detailsOf(stored: Department): { details: DepartmentDetails; custom: boolean } {
+  const spec = findDepartment(stored.key);
+  if (spec) {
+    const renamed = stored.name !== spec.label;
+    return {
+      custom: false,
+      details: {
+        ...spec,
+        label: stored.name,
+        title: renamed ? stored.name : spec.title,
+        description: stored.description ?? spec.description,
+      },
+    };
+  }
+  return {
+    custom: true,
+    details: {
+      // Only used for its tone and the tag spellings; a custom department has neither features
+      // nor a tone of its own.
+      key: stored.key as DepartmentKey,
+      label: stored.name,
+      title: stored.name,
+      description: stored.description ?? '',
+      icon: Folder,
+      features: ['', '', '', '', '', ''],
+    },
+  };
+}
+
+function DepartmentContent({
+  department,
+  stored,
+  custom,
+}: {
+  department: DepartmentDetails;
+  stored: Department;
+  custom: boolean;
+}) {
   const { profile } = useSession();
   const toast = useToast();
   const organizationId = profile?.organization_id ?? null;
   const isAdmin = isAdminRole(profile?.role);
   // The documents that belong here, listed at the bottom and counted on the Documents card.
-  const categories = useDocumentCategories();
   const { mayUpload } = useDocumentAccess();
-  // An organisation that keeps a category of the department's name sees its documents here.
+  // Its categories and tags, as set in Settings (the specification's nine start with their key
+  // and name as tags); search_documents lists only what the caller may view of them.
   const match: DocumentMatch = {
-    documentCategory: visibleCategoryNamed(categories.data, department.label),
-    tags: tagSpellings(department.key, department.label),
+    documentCategory: null,
+    tags: tagSpellings(...stored.tags),
+    categories: stored.categories,
   };
   const documents = useCategoryDocumentCount(match);
   const members = useActiveMemberCount(organizationId);
@@ -63,7 +104,7 @@ function DepartmentContent({ department }: { department: DepartmentDetails }) {
         title={department.title}
         description={department.description}
         icon={department.icon}
-        tone={`department-${department.key}`}
+        tone={custom ? 'slate' : `department-${department.key}`}
         backTo={paths.dashboard}
         backLabel="Back to Dashboard"
       />
@@ -73,13 +114,19 @@ function DepartmentContent({ department }: { department: DepartmentDetails }) {
         teamMembers={organizationId ? members.data : 0}
         teamMembersFailed={members.isError}
       />
+      <DocumentRule stored={stored} canChange={isAdmin} />
       <div className="grid gap-6 lg:grid-cols-[1fr_18rem] lg:items-start">
-        <DepartmentFeatures department={department} />
+        {custom ? <div /> : <DepartmentFeatures department={department} />}
         <QuickActions actions={actions} />
       </div>
       <CategoryDocumentsSection title={`${department.label} Documents`} match={match} />
       {settingsOpen && (
-        <DepartmentSettingsDialog department={department} onClose={() => setSettingsOpen(false)} />
+        <DepartmentSettingsDialog
+          department={department}
+          categories={stored.categories}
+          tags={stored.tags}
+          onClose={() => setSettingsOpen(false)}
+        />
       )}
     </div>
   );
@@ -88,9 +135,12 @@ function DepartmentContent({ department }: { department: DepartmentDetails }) {
 /** /department/{department}: a department page (product-spec §2). */
 export function DepartmentPage() {
   const { department: key } = useParams();
-  const { profileLoading } = useSession();
-  const department = findDepartment(key);
-  if (!department) {
+  const { profileLoading, profile } = useSession();
+  const departments = useDepartments(profile?.organization_id ?? '');
+  if (profileLoading || departments.isPending) return <Spinner />;
+  // The organisation's own departments (Settings); its hidden ones keep their page.
+  const stored = departments.data?.find((department) => department.key === key);
+  if (!stored) {
     return (
       <NotFoundPanel
         title="Department Not Found"
@@ -98,6 +148,29 @@ export function DepartmentPage() {
       />
     );
   }
-  if (profileLoading) return <Spinner />;
-  return <DepartmentContent key={department.key} department={department} />;
+  const { details, custom } = detailsOf(stored);
+  return <DepartmentContent key={stored.id} department={details} stored={stored} custom={custom} />;
+}
+
+/** Which documents the page lists, on the page itself, and where admins change it. */
+function DocumentRule({ stored, canChange }: { stored: Department; canChange: boolean }) {
+  const parts = [
+    stored.categories.length > 0 ? `of the categories ${stored.categories.join(', ')}` : null,
+    stored.tags.length > 0 ? `tagged ${stored.tags.join(', ')}` : null,
+  ].filter(Boolean);
+  return (
+    <p className="text-sm text-gray-600">
+      {parts.length > 0
+        ? `This page lists the documents ${parts.join(', or ')}.`
+        : 'No categories or tags are chosen for this page yet.'}
+      {canChange && (
+        <>
+          {' '}
+          <Link to={paths.settings} className="font-medium text-primary-700 hover:underline">
+            Change in Settings
+          </Link>
+        </>
+      )}
+    </p>
+  );
 }

@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import {
   addMember,
   createOrganization,
+  newClient,
   serviceClient,
   uniqueEmail,
   type TestOrganization,
@@ -328,7 +329,7 @@ describe('Pending Invitations', () => {
     await expectNotice('Failed to cancel invitation: Unknown error');
   });
 
-  it('sends a member a password reset link, and says when e-mail is not set up', async () => {
+  it('gives an admin a one-time reset link to pass on when e-mail is not set up', async () => {
     const org = await createOrganization();
     const admin = await addMember(org, 'admin');
     const member = await addMember(org, 'user');
@@ -337,22 +338,74 @@ describe('Pending Invitations', () => {
     await userEvent.click(
       within(rowOf(member.email)).getByRole('button', { name: /Reset password/ }),
     );
+    // The test backend has no SMTP server: nothing can be e-mailed, and nothing says "sent".
     await confirmWith(
-      'Send link',
-      `Send ${member.email} a link to set a new password? The link goes to their own address and works once, for one hour.`,
+      'Make link',
+      `Make a link for ${member.email} to set a new password? E-mail is not set up on this installation, so you give them the link yourself. It works once, for one hour.`,
     );
-    // The test backend has no SMTP server: nothing can be sent, and the admin is told so.
-    await expectNotice(
-      'E-mail is not set up on this installation, so no reset link could be sent.',
-    );
+    const dialog = await screen.findByRole('dialog', { name: 'Reset link' });
+    expect(dialog).toHaveTextContent('It was not e-mailed.');
+    expect(dialog).not.toHaveTextContent(/\bsent\b/);
+    const link = new URL((within(dialog).getByLabelText('Reset link') as HTMLInputElement).value);
+    expect(link.pathname).toBe('/reset-password');
+    expect(link.searchParams.get('type')).toBe('recovery');
 
-    // A second request within the minute is refused by the server.
+    // The link signs the member in once.
+    const browser = newClient();
+    const tokenHash = link.searchParams.get('token_hash')!;
+    const first = await browser.auth.verifyOtp({ token_hash: tokenHash, type: 'recovery' });
+    expect(first.data.user?.email).toBe(member.email);
+    const second = await newClient().auth.verifyOtp({ token_hash: tokenHash, type: 'recovery' });
+    expect(second.error).not.toBeNull();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Done' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
+  it('tells an admin that only a master admin makes a reset link for another admin', async () => {
+    const org = await createOrganization();
+    const admin = await addMember(org, 'admin');
+    const other = await addMember(org, 'admin');
+    await openUsersPage(admin);
     await userEvent.click(
-      within(rowOf(member.email)).getByRole('button', { name: /Reset password/ }),
+      within(rowOf(other.email)).getByRole('button', { name: /Reset password/ }),
     );
-    await confirmWith('Send link', `Send ${member.email} a link`);
+    await confirmWith('Make link', `Make a link for ${other.email} to set a new password?`);
     await expectNotice(
-      'Failed to send reset link: A reset link was sent to this member less than a minute ago',
+      'Failed to make a reset link: Only a master admin can make a reset link for an admin',
+    );
+  });
+
+  it('lets a master admin make an admin a master admin too; admins cannot', async () => {
+    const org = await createOrganization();
+    const admin = await addMember(org, 'admin');
+    await openUsersPage(org.masterAdmin);
+    await userEvent.click(
+      within(rowOf(admin.email)).getByRole('button', { name: /Make master admin/ }),
+    );
+    await confirmWith('Make master admin', `Make ${admin.email} a master admin too?`);
+    await waitFor(() => expect(within(rowOf(admin.email)).getByText('Master Admin')).toBeVisible());
+    const stored = await serviceClient()
+      .from('user_profiles')
+      .select('role')
+      .eq('id', admin.userId)
+      .single();
+    expect(stored.data).toEqual({ role: 'master_admin' });
+  });
+
+  it('lets a master admin make a reset link for another master admin', async () => {
+    const org = await createOrganization();
+    const second = await addMember(org, 'admin');
+    const promoted = await org.masterAdmin.client.rpc('make_master_admin', {
+      user_id: second.userId,
+    });
+    expect(promoted.error).toBeNull();
+    await openUsersPage(org.masterAdmin);
+    await userEvent.click(
+      within(rowOf(second.email)).getByRole('button', { name: /Reset password/ }),
+    );
+    await confirmWith('Make link', `Make a link for ${second.email} to set a new password?`);
+    expect(await screen.findByRole('dialog', { name: 'Reset link' })).toHaveTextContent(
+      second.email,
     );
   });
 });

@@ -971,7 +971,7 @@ describe('documents page', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Send Email' }));
     expect(
       await findNotice(
-        'Email placed in the Outbox: e-mail delivery is not set up, so it was not sent.',
+        'Email kept in the Outbox: e-mail is not set up on this installation, so it was not sent.',
       ),
     ).toBeInTheDocument();
     // Sent from the selection: the selection is done with.

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { addMember, createOrganization, serviceClient } from '../../testing/backend.ts';
 import { renderApp } from '../../testing/render.tsx';
+import { REMINDERS_NOT_EMAILED } from './components/my-reminders.tsx';
 
 const PAGE = { timeout: 10_000 };
 
@@ -17,6 +18,10 @@ describe('reminders page', () => {
     const checkbox = within(mine).getByRole('checkbox', { name: 'E-mail me reminders' });
     await waitFor(() => expect(checkbox).toBeEnabled());
     expect(checkbox).toBeChecked();
+    // The test backend has no SMTP: the page says reminders are not e-mailed (issue 24).
+    expect(await within(mine).findByRole('status', {}, PAGE)).toHaveTextContent(
+      REMINDERS_NOT_EMAILED,
+    );
     await user.click(checkbox);
     await waitFor(async () => {
       const { data } = await serviceClient()

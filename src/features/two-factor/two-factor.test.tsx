@@ -11,6 +11,7 @@ import {
   type TestUser,
 } from '../../testing/backend.ts';
 import { renderApp } from '../../testing/render.tsx';
+import { INVALID_RECOVERY_CODE } from './api/recovery-codes.ts';
 import { INVALID_CODE } from './api/two-factor.ts';
 import { TWO_FACTOR_ON } from './components/two-factor-settings.tsx';
 import { TWO_FACTOR_REQUIRED } from './two-factor-screens.tsx';
@@ -85,6 +86,48 @@ describe('two-factor sign-in', () => {
       const { data } = await member.client.auth.mfa.getAuthenticatorAssuranceLevel();
       expect(data?.currentLevel).toBe('aal2');
       expect(screen.getAllByText(TWO_FACTOR_ON).length).toBeGreaterThan(0);
+    },
+  );
+
+  it(
+    'gives recovery codes in the profile dialog; one signs in once when the phone is lost',
+    { timeout: 60_000 },
+    async () => {
+      const user = userEvent.setup();
+      const organization = await createOrganization();
+      const member = await addMember(organization, 'user');
+      await enrolThroughApi(member.client);
+      const view = renderApp({ client: member.client, route: '/' });
+      await user.click(
+        await within(await screen.findByRole('navigation', { name: 'Main' })).findByRole('button', {
+          name: 'Edit profile',
+        }),
+      );
+      const dialog = await screen.findByRole('dialog', { name: 'Your profile' });
+      await user.click(await within(dialog).findByRole('button', { name: 'Make recovery codes' }));
+      const list = await within(dialog).findByRole('list', { name: 'Recovery codes' });
+      const codes = within(list)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent!);
+      expect(codes).toHaveLength(10);
+      view.unmount();
+
+      // The phone is lost: the password, then a recovery code instead of the app's.
+      const client = await passwordSession(member);
+      renderApp({ client, route: '/' });
+      await user.click(
+        await screen.findByRole('button', { name: 'Lost your phone? Use a recovery code' }),
+      );
+      await user.type(screen.getByLabelText('Recovery code'), 'aaaa-bbbb-cccc');
+      await user.click(screen.getByRole('button', { name: 'Use recovery code' }));
+      expect(await screen.findByText(INVALID_RECOVERY_CODE)).toBeInTheDocument();
+      await user.type(screen.getByLabelText('Recovery code'), codes[0]!);
+      await user.click(screen.getByRole('button', { name: 'Use recovery code' }));
+      await waitFor(() => expect(nav()).toBeInTheDocument());
+      // Spent: the same code does not work again.
+      const again = await passwordSession(member);
+      const { data } = await again.rpc('redeem_recovery_code', { code: codes[0]! });
+      expect(data).toBe(-1);
     },
   );
 

@@ -5,7 +5,12 @@ import { Button } from '../../../components/ui/button.tsx';
 import { FormError } from '../../../components/ui/form-error.tsx';
 import { FormField, Input } from '../../../components/ui/form-field.tsx';
 import { errorMessage } from '../../../lib/errors.ts';
+import { useMailDelivery } from '../../../lib/mail-delivery.ts';
 import { useRequestPasswordReset } from '../api/password-reset.ts';
+
+/** Said instead of the form when this installation keeps e-mail in the Outbox (no SMTP). */
+export const CANNOT_SEND_RESET_LINK =
+  'This installation cannot send e-mail, so no reset link can be sent to you. Please ask an administrator of your organization: they can make you a one-time link to set a new password.';
 
 export const RESET_LINK_SENT =
   'If an account exists for this address, we have sent it a link to set a new password. The link works once, for one hour.';
@@ -23,6 +28,9 @@ export function ForgotPasswordForm({
 }) {
   const [email, setEmail] = useState(initialEmail);
   const request = useRequestPasswordReset();
+  const delivery = useMailDelivery();
+  // Nothing would arrive: the page says so rather than "we have sent it a link".
+  const cannotSend = delivery.data === 'outbox';
   const errorId = useId();
   const error = request.isError ? errorMessage(request.error, 'An error occurred') : null;
 
@@ -45,7 +53,15 @@ export function ForgotPasswordForm({
         <div id={errorId}>
           <FormError>{error}</FormError>
         </div>
-        {request.isSuccess ? (
+        {cannotSend ? (
+          <p
+            role="status"
+            data-tone="warning"
+            className="rounded-md bg-amber-50 p-3 text-sm text-amber-900"
+          >
+            {CANNOT_SEND_RESET_LINK}
+          </p>
+        ) : request.isSuccess ? (
           <p role="status" className="rounded-md bg-green-50 p-3 text-sm text-green-800">
             {RESET_LINK_SENT}
           </p>

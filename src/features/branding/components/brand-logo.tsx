@@ -19,7 +19,7 @@ export interface BrandLogoProps {
 
 /**
  * The navigation bar's logo: the organisation's custom logo when one is stored, otherwise the
- * product name; for admins, a button that opens the logo upload dialog.
+ * product name and the organisation's; for admins, a button that opens the logo upload dialog.
  */
 export function BrandLogo({ organizationId, organizationName, canUpload }: BrandLogoProps) {
   const url = useOrganizationLogo(organizationId);
@@ -29,7 +29,7 @@ export function BrandLogo({ organizationId, organizationName, canUpload }: Brand
     <div className="flex shrink-0 items-center gap-1">
       <Link
         to={paths.dashboard}
-        className="flex min-w-0 items-center rounded-md focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary-600"
+        className="flex min-w-0 flex-col justify-center rounded-md leading-tight focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary-600"
       >
         {url ? (
           <img
@@ -38,7 +38,16 @@ export function BrandLogo({ organizationId, organizationName, canUpload }: Brand
             className="h-8 w-auto max-w-[9rem] object-contain sm:max-w-[12rem]"
           />
         ) : (
-          <span className="truncate text-lg font-bold text-primary-700">Steward</span>
+          <span className="truncate text-lg leading-tight font-bold text-primary-700">Steward</span>
+        )}
+        {/* Whose Steward this is; the logo names the organisation when there is one. */}
+        {!url && organizationName && (
+          <span
+            className="max-w-[8rem] truncate text-xs font-medium text-gray-600"
+            title={organizationName}
+          >
+            {organizationName}
+          </span>
         )}
       </Link>
       {canUpload && organizationId && (

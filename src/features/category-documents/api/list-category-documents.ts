@@ -50,7 +50,8 @@ export async function listCategoryDocuments(
   page: number,
   pageSize = CATEGORY_PAGE_SIZE,
 ): Promise<CategoryDocumentsPage> {
-  if (!match.documentCategory && match.tags.length === 0) {
+  const categories = match.categories ?? [];
+  if (!match.documentCategory && match.tags.length === 0 && categories.length === 0) {
     return { rows: [], total: 0, totalCapped: false };
   }
   const { data } = await succeeded(
@@ -58,6 +59,7 @@ export async function listCategoryDocuments(
       search: search.trim() || undefined,
       section_category: match.documentCategory ?? undefined,
       section_tags: [...match.tags],
+      ...(categories.length > 0 ? { section_categories: [...categories] } : {}),
       page_offset: page * pageSize,
       page_size: pageSize,
     }),

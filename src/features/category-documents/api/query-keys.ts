@@ -7,5 +7,13 @@ import type { DocumentMatch } from '../lib/document-match.ts';
 export const categoryDocumentKeys = {
   /** A page of the documents that belong on a page, described by its match, and its search. */
   matching: (match: DocumentMatch, search: string, page: number) =>
-    ['documents', 'matching', match.documentCategory, [...match.tags], search, page] as const,
+    [
+      'documents',
+      'matching',
+      match.documentCategory,
+      [...match.tags],
+      [...(match.categories ?? [])],
+      search,
+      page,
+    ] as const,
 };

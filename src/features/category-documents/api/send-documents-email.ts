@@ -63,6 +63,6 @@ export function useSendDocumentsEmail(send: SendDocumentsEmail = sendDocumentsEm
 /** The notice after sending: what happened, never more. */
 export function sentNotice(status: SentStatus): string {
   return status === 'outbox'
-    ? 'Email placed in the Outbox: e-mail delivery is not set up, so it was not sent.'
+    ? 'Email kept in the Outbox: e-mail is not set up on this installation, so it was not sent.'
     : 'Email sent successfully!';
 }

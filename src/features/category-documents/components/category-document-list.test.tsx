@@ -195,11 +195,19 @@ describe('category document list', { timeout: 60_000 }, () => {
     // The test backend has no SMTP server: the message is kept in the Outbox, and says so.
     expect(
       await screen.findByText(
-        'Email placed in the Outbox: e-mail delivery is not set up, so it was not sent.',
+        'Email kept in the Outbox: e-mail is not set up on this installation, so it was not sent.',
         {},
         slow,
       ),
     ).toBeVisible();
+    // An information, not a green success (issue 24).
+    expect(
+      screen
+        .getByText(
+          'Email kept in the Outbox: e-mail is not set up on this installation, so it was not sent.',
+        )
+        .closest('[data-tone]'),
+    ).toHaveAttribute('data-tone', 'info');
     expect(screen.queryByRole('dialog', { name: 'Email Documents' })).not.toBeInTheDocument();
     // The e-mailed selection is cleared.
     expect(screen.getByRole('button', { name: 'Email Selected' })).toBeDisabled();

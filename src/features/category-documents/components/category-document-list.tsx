@@ -54,7 +54,8 @@ export function CategoryDocumentList({
   const onSent = (status: SentStatus) => {
     if (emailing?.selection) list.clearSelection();
     setEmailing(null);
-    toast(sentNotice(status));
+    // Kept in the Outbox is worth knowing, not a success.
+    toast(sentNotice(status), status === 'outbox' ? 'info' : 'success');
   };
 
   return (

@@ -7,6 +7,8 @@ export interface DocumentMatch {
   documentCategory: string | null;
   /** Tag spellings that place a document here, e.g. the key and the label (`r-kids`, `R/Kids`). */
   tags: readonly string[];
+  /** More categories that place a document here (a department's own, chosen in Settings). */
+  categories?: readonly string[];
 }
 
 /**

@@ -7,6 +7,7 @@ import { useToast } from '../../../components/ui/toast.tsx';
 import { errorMessage } from '../../../lib/errors.ts';
 import { factorKeys, useRemoveFactor, useVerifiedFactor } from '../api/two-factor.ts';
 import { FactorSetup } from './factor-setup.tsx';
+import { RecoveryCodes } from './recovery-codes.tsx';
 
 export const TWO_FACTOR_ON = 'Two-factor sign-in is on.';
 export const TWO_FACTOR_OFF = 'Two-factor sign-in is off.';
@@ -36,6 +37,7 @@ export function TwoFactorSettings() {
         >
           Turn off two-factor sign-in
         </Button>
+        <RecoveryCodes />
       </>
     );
   } else if (settingUp) {

@@ -6,8 +6,17 @@ import { copyText } from '../lib/copy-text.ts';
 
 const COPIED_FEEDBACK_MS = 2000;
 
-/** The shareable link with a copy button that says Copied! for 2 seconds (spec §2, §9). */
-export function InvitationLink({ link }: { link: string }) {
+/**
+ * The shareable link with a copy button that says Copied! for 2 seconds (spec §2, §9); also a
+ * member's reset link (`label`).
+ */
+export function InvitationLink({
+  link,
+  label = 'Invitation link',
+}: {
+  link: string;
+  label?: string;
+}) {
   const inputRef = useRef<HTMLInputElement>(null);
   const [result, setResult] = useState<'idle' | 'copied' | 'manual'>('idle');
 
@@ -23,7 +32,7 @@ export function InvitationLink({ link }: { link: string }) {
 
   return (
     <div>
-      <FormField label="Invitation link">
+      <FormField label={label}>
         {(field) => (
           <div className="flex gap-2">
             <Input

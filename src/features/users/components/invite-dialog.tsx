@@ -36,6 +36,9 @@ function pendingFor(email: string, invitations: readonly PendingInvitation[]) {
  * An address that already has a pending invitation is pointed out before it is sent again:
  * the new link replaces the one sent earlier, which stops working.
  */
+/** The sent view's heading when e-mail is kept in the Outbox. */
+export const INVITATION_NOT_EMAILED = 'Invitation created. It was not e-mailed.';
+
 export function InviteDialog({ organizationName, pendingInvitations, onClose }: InviteDialogProps) {
   const { sending, sent, send } = useInvite();
   const [email, setEmail] = useState('');
@@ -62,7 +65,10 @@ export function InviteDialog({ organizationName, pendingInvitations, onClose }: 
             <CheckCircle2 className="mt-0.5 h-5 w-5 shrink-0 text-tone-600" aria-hidden="true" />
             <div className="text-sm text-tone-800">
               <p role="status" className="font-medium">
-                Invitation sent successfully!
+                {/* With no SMTP nothing was sent: the dialog does not say so (issue 24). */}
+                {sent.mailStatus === 'outbox'
+                  ? INVITATION_NOT_EMAILED
+                  : 'Invitation sent successfully!'}
               </p>
               <p className="mt-1">
                 Share this link with <strong>{sent.email}</strong> so they can join{' '}
@@ -73,8 +79,8 @@ export function InviteDialog({ organizationName, pendingInvitations, onClose }: 
               )}
               {sent.mailStatus === 'outbox' && (
                 <p className="mt-1">
-                  The invitation e-mail was placed in the Outbox: e-mail delivery is not set up, so
-                  it was not sent. Share the link yourself.
+                  E-mail is not set up on this installation: the invitation e-mail is kept in the
+                  Outbox and was not sent. Copy the link and send it to them yourself.
                 </p>
               )}
               {sent.mailStatus === 'recently_sent' && (

@@ -1,4 +1,4 @@
-import { KeyRound, ShieldOff, UserCheck, UserX } from 'lucide-react';
+import { Crown, KeyRound, ShieldOff, UserCheck, UserX } from 'lucide-react';
 import { useMemo } from 'react';
 import { RoleBadge } from '../../../components/role-badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
@@ -23,6 +23,8 @@ export interface MembersTableProps {
   /** Members with a second factor; master admins may remove it (a lost phone). */
   twoFactorIds?: ReadonlySet<string>;
   onRemoveTwoFactor?: (userId: string, email: string) => void;
+  /** Master admins make an active admin a master admin too (issue 24). */
+  onMakeMasterAdmin?: (userId: string, email: string) => void;
 }
 
 const ROLE_ORDER: Record<Role, number> = { master_admin: 0, admin: 1, user: 2, viewer: 3 };
@@ -42,6 +44,7 @@ export function MembersTable({
   onSendPasswordReset,
   twoFactorIds,
   onRemoveTwoFactor,
+  onMakeMasterAdmin,
 }: MembersTableProps) {
   const actionable = (member: Member) =>
     member.id !== currentUserId && member.role !== 'master_admin';
@@ -132,6 +135,17 @@ export function MembersTable({
       actionsWidth="w-[26%]"
       rowActions={(member) => (
         <div className="flex flex-wrap gap-2">
+          {onMakeMasterAdmin && member.role === 'admin' && member.is_active && (
+            <Button
+              variant="secondary"
+              size="sm"
+              icon={Crown}
+              onClick={() => onMakeMasterAdmin(member.id, member.email)}
+              disabled={busyIds.has(member.id)}
+            >
+              Make master admin<span className="sr-only"> {member.email}</span>
+            </Button>
+          )}
           {onRemoveTwoFactor && member.id !== currentUserId && twoFactorIds?.has(member.id) && (
             <Button
               variant="secondary"
@@ -143,17 +157,19 @@ export function MembersTable({
               Remove two-factor<span className="sr-only"> {member.email}</span>
             </Button>
           )}
-          {actionable(member) && member.is_active && (
-            <Button
-              variant="secondary"
-              size="sm"
-              icon={KeyRound}
-              onClick={() => onSendPasswordReset(member.id, member.email)}
-              disabled={busyIds.has(member.id)}
-            >
-              Reset password<span className="sr-only"> {member.email}</span>
-            </Button>
-          )}
+          {/* A master admin can help another master admin back in (issue 24). */}
+          {(actionable(member) || (canChangeRoles && member.id !== currentUserId)) &&
+            member.is_active && (
+              <Button
+                variant="secondary"
+                size="sm"
+                icon={KeyRound}
+                onClick={() => onSendPasswordReset(member.id, member.email)}
+                disabled={busyIds.has(member.id)}
+              >
+                Reset password<span className="sr-only"> {member.email}</span>
+              </Button>
+            )}
           {actionable(member) &&
             (member.is_active ? (
               <Button

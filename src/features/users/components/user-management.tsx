@@ -7,6 +7,7 @@ import { isMasterAdminRole, type Role } from '../../../lib/roles.ts';
 import { useMembers } from '../api/list-members.ts';
 import { usePendingInvitations } from '../api/list-pending-invitations.ts';
 import { useTeamActions } from '../hooks/use-team-actions.ts';
+import { ResetLinkDialog } from './reset-link-dialog.tsx';
 import { InvitationsTable } from './invitations-table.tsx';
 import { InviteDialog } from './invite-dialog.tsx';
 import { MembersTable } from './members-table.tsx';
@@ -80,6 +81,7 @@ export function UserManagement({
           {...(isMaster && twoFactor.data
             ? { twoFactorIds: twoFactor.data, onRemoveTwoFactor: actions.removeTwoFactor }
             : {})}
+          {...(isMaster ? { onMakeMasterAdmin: actions.makeMasterAdmin } : {})}
         />
       </section>
 
@@ -89,6 +91,10 @@ export function UserManagement({
           busyIds={actions.busyIds}
           onCancel={actions.cancelInvitation}
         />
+      )}
+
+      {actions.resetLink && (
+        <ResetLinkDialog reset={actions.resetLink} onClose={actions.closeResetLink} />
       )}
 
       {inviting && (

@@ -423,13 +423,22 @@ as $$
 declare
   _me public.user_profiles := private.caller_admin();
   _name text := private.category_or_group_name(rename_document_category.new_name, 'Category');
+  _old text;
 begin
-  perform set_config('steward.category_rename', 'on', true);
-  update public.document_categories c set name = _name
+  select c.name into _old from public.document_categories c
    where c.id = rename_document_category.category_id and c.organization_id = _me.organization_id;
-  if not found then
+  if _old is null then
     raise exception 'Category not found';
   end if;
+  perform set_config('steward.category_rename', 'on', true);
+  -- Documents follow through their foreign key; the department pages fed by the category
+  -- (issue 24) and the requests filing into it (issue 25) name it as text and follow here.
+  update public.document_categories c set name = _name
+   where c.id = rename_document_category.category_id;
+  update public.departments d set categories = pg_catalog.array_replace(d.categories, _old, _name)
+   where d.organization_id = _me.organization_id and _old = any (d.categories);
+  update public.document_requests q set category = _name
+   where q.organization_id = _me.organization_id and q.category = _old;
   perform set_config('steward.category_rename', '', true);
 exception
   when unique_violation then
@@ -1155,6 +1164,8 @@ begin
 end
 $$;
 
+-- Issue 24 added department pages fed by several categories (section_categories); the
+-- search follows the caller's categories too.
 create or replace function public.search_documents(
   search text default null,
   category_filter text default null,
@@ -1167,7 +1178,8 @@ create or replace function public.search_documents(
   sort_descending boolean default null,
   page_offset integer default 0,
   page_size integer default 50,
-  count_limit integer default 10000
+  count_limit integer default 10000,
+  section_categories text[] default null
 )
 returns setof public.document_search_result
 language plpgsql
@@ -1215,6 +1227,7 @@ declare
   _visible text := '';
   _count_limit integer := least(greatest(coalesce(count_limit, 10000), 1), 10000);
   _capped boolean := false;
+  _sections text[] := array_remove(coalesce(section_categories, '{}') || section_category, null);
   -- Bytes of search vectors one search may read (to rank its matches, or to test a phrase).
   _read_budget constant bigint := 64 * 1024 * 1024;
   -- What reading a document's search vector costs, in bytes: its stored size, five times that
@@ -1339,8 +1352,8 @@ begin
   if uploaded_by_filter is not null then
     _where := _where || ' and d.uploaded_by = $8';
   end if;
-  if section_category is not null or cardinality(section_tags) > 0 then
-    _where := _where || ' and (d.category = $9 or d.tags && $10)';
+  if cardinality(_sections) > 0 or cardinality(section_tags) > 0 then
+    _where := _where || ' and (d.category = any ($9) or d.tags && $10)';
   end if;
 
   _where_filters := _where;
@@ -1408,7 +1421,7 @@ begin
     execute 'select count(*) from (select 1' || _from || _where || ' limit $15) c'
       into _total
       using _tags, _categories, _query, _today, _states, _after, _before, uploaded_by_filter,
-            section_category, coalesce(section_tags, '{}'), _candidates, _limit, _offset,
+            _sections, coalesce(section_tags, '{}'), _candidates, _limit, _offset,
             _organization, _count_limit + 1, _matches, _read_budget, _hidden;
     if _total > _count_limit
        or (_many and pg_catalog.current_setting('search.read_bytes')::bigint > _read_budget) then
@@ -1446,7 +1459,7 @@ begin
       _read_cost, _where)
       into _matches, _read, _all_read
       using _tags, _categories, _query, _today, _states, _after, _before, uploaded_by_filter,
-            section_category, coalesce(section_tags, '{}'), _candidates, _limit, _offset,
+            _sections, coalesce(section_tags, '{}'), _candidates, _limit, _offset,
             _organization, _count_limit + 1, _matches, _read_budget, _hidden;
     _total := pg_catalog.cardinality(_matches);
     _capped := _total > _count_limit or not _all_read;
@@ -1460,7 +1473,7 @@ begin
     execute 'select count(*)' || _from || _where
       into _total
       using _tags, _categories, _query, _today, _states, _after, _before, uploaded_by_filter,
-            section_category, coalesce(section_tags, '{}'), _candidates, _limit, _offset,
+            _sections, coalesce(section_tags, '{}'), _candidates, _limit, _offset,
             _organization, _count_limit + 1, _matches, _read_budget, _hidden;
   elsif _where = _visible then
     -- Neither words nor filters: the organisation's counter, over the categories the caller
@@ -1471,7 +1484,7 @@ begin
     execute 'select count(*)' || _from || _where
       into _total
       using _tags, _categories, _query, _today, _states, _after, _before, uploaded_by_filter,
-            section_category, coalesce(section_tags, '{}'), _candidates, _limit, _offset,
+            _sections, coalesce(section_tags, '{}'), _candidates, _limit, _offset,
             _organization, _count_limit + 1, _matches, _read_budget, _hidden;
   end if;
 
@@ -1517,7 +1530,7 @@ begin
     _where, format(_order, _direction, 'd'))
     into _page, _ranks
     using _tags, _categories, _query, _today, _states, _after, _before, uploaded_by_filter,
-          section_category, coalesce(section_tags, '{}'), _candidates, _limit, _offset,
+          _sections, coalesce(section_tags, '{}'), _candidates, _limit, _offset,
           _organization, _count_limit + 1, _matches, _read_budget, _hidden;
 
   -- Then its rows, with their snippets and uploader names: a snippet reads the text, so it is
@@ -2320,5 +2333,85 @@ begin
       'with check ((select private.second_factor_checked()))',
       _table);
   end loop;
+end
+$$;
+
+-- Issue 24's departments: Viewers read them too (the department pages are theirs as well).
+drop policy "members read their organisation's departments" on public.departments;
+create policy "members read their organisation's departments"
+  on public.departments for select to authenticated
+  using (organization_id = (select private.caller_organization_id('viewer')));
+
+-- Issue 24's departments name the organisation's own categories (Settings offers them as a list).
+create or replace function private.normalise_department()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  _base text;
+  _n integer := 1;
+  _unknown text;
+begin
+  new.name := private.trim_whitespace(new.name);
+  new.description := nullif(private.trim_whitespace(new.description), '');
+  -- In the order given, the first of each spelling kept (categories compared without case).
+  new.categories := array(
+    select t.c from (select private.trim_whitespace(x) as c, o
+                     from unnest(new.categories) with ordinality as u (x, o)) t
+    where t.c <> '' and not exists (
+      select 1 from unnest(new.categories) with ordinality as e (y, p)
+      where e.p < t.o and lower(private.trim_whitespace(e.y)) = lower(t.c))
+    order by t.o);
+  new.tags := array(
+    select t.c from (select private.trim_whitespace(x) as c, o
+                     from unnest(new.tags) with ordinality as u (x, o)) t
+    where t.c <> '' and not exists (
+      select 1 from unnest(new.tags) with ordinality as e (y, p)
+      where e.p < t.o and private.trim_whitespace(e.y) = t.c)
+    order by t.o);
+  -- The categories are the organisation's own (issue 23), spelled as it spells them; a name
+  -- it does not keep is refused, except one the department already had (kept as it was).
+  new.categories := array(
+    select coalesce((select c.name from public.document_categories c
+                     where c.organization_id = new.organization_id and lower(c.name) = lower(v.x)
+                     order by c.name = v.x desc limit 1), v.x)
+    from unnest(new.categories) with ordinality as v (x, o)
+    order by v.o);
+  select v.x into _unknown from unnest(new.categories) v (x)
+   where not exists (select 1 from public.document_categories c
+                     where c.organization_id = new.organization_id and c.name = v.x)
+     and not (tg_op = 'UPDATE' and v.x = any (old.categories))
+   limit 1;
+  if _unknown is not null then
+    raise exception 'Unknown category: %', _unknown using errcode = '23514';
+  end if;
+  if exists (select 1 from unnest(new.categories || new.tags) v where char_length(v) > 100) then
+    raise exception 'A category or tag of a department must be at most 100 characters'
+      using errcode = '23514';
+  end if;
+  if tg_op = 'INSERT' then
+    if (select count(*) from public.departments d
+        where d.organization_id = new.organization_id) >= 50 then
+      raise exception 'An organization can have at most 50 departments' using errcode = '23514';
+    end if;
+    _base := coalesce(nullif(trim(both '-' from left(
+      regexp_replace(lower(new.name), '[^a-z0-9]+', '-', 'g'), 50)), ''), 'department');
+    -- The seeded departments come with the specification's keys.
+    if new.key is null then
+      new.key := _base;
+      while exists (select 1 from public.departments d
+                    where d.organization_id = new.organization_id and d.key = new.key) loop
+        _n := _n + 1;
+        new.key := _base || '-' || _n;
+      end loop;
+    end if;
+    if new.position = 0 then
+      new.position := coalesce((select max(d.position) + 1 from public.departments d
+                                where d.organization_id = new.organization_id), 1);
+    end if;
+  end if;
+  return new;
 end
 $$;

@@ -2,7 +2,7 @@
 -- Migration 20261128002600 created `private.member_may_view_document` and
 -- `member_may_edit_document` with the organisation-only rule where issue 23's migration had not
 -- made them yet, and 20261128002601 `private.member_may_file_document` with the fixed list of
--- categories: a database that ran those before 20261128002300, or any of them, could keep a
+-- categories: a database that ran those before 20261128003000, or any of them, could keep a
 -- rule that lets a member share a document of a restricted category, or ask outsiders for
 -- documents into one, without that category's access. Here the three take the category rule
 -- (see supabase/schemas/03_documents.sql and 22_document_requests.sql, where each is defined

@@ -1,0 +1,5 @@
+/** The query keys of the settings feature (see src/README.md). */
+export const settingsKeys = {
+  departments: (organizationId: string) => ['departments', 'list', organizationId] as const,
+  allDepartments: ['departments'] as const,
+};
