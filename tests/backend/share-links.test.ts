@@ -441,5 +441,56 @@ describe('share links of a restricted category', () => {
     expect(
       unwrap(await staff.client.rpc('list_share_links', { document_id: null }), 'list'),
     ).toEqual([]);
+    // For good: given the access back, the maker's old link stays dead.
+    await setStaff([staff.userId]);
+    expect(await opens(token)).toBe(404);
+  });
+
+  it('dies for good when its document moves into a category its maker may not view', async () => {
+    const rota = await uploadDocument(staff, church, {
+      name: 'Rota.txt',
+      content: 'Sundays',
+      category: 'Other',
+    });
+    const made = await make(staff, rota.id);
+    const token = made.json.token as string;
+    expect(await opens(token)).toBe(200);
+    // Staff sees HR: moving it there keeps the link.
+    unwrap(
+      await church.master.client.from('documents').update({ category: 'HR' }).eq('id', rota.id),
+      'into HR',
+    );
+    expect(await opens(token)).toBe(200);
+    unwrap(
+      await church.master.client.rpc('create_document_category', { name: 'Pastoral' }),
+      'Pastoral',
+    );
+    const pastoral = (
+      unwrap(
+        await church.master.client.rpc('my_document_categories'),
+        'my_document_categories',
+      ) as { id: string; name: string }[]
+    ).find((c) => c.name === 'Pastoral')!;
+    unwrap(
+      await church.master.client.rpc('set_category_access', {
+        category_id: pastoral.id,
+        restricted: true,
+        rules: [],
+      }),
+      'restrict Pastoral',
+    );
+    unwrap(
+      await church.master.client
+        .from('documents')
+        .update({ category: 'Pastoral' })
+        .eq('id', rota.id),
+      'into Pastoral',
+    );
+    expect(await opens(token)).toBe(404);
+    unwrap(
+      await church.master.client.from('documents').update({ category: 'HR' }).eq('id', rota.id),
+      'back to HR',
+    );
+    expect(await opens(token)).toBe(404);
   });
 });
