@@ -98,6 +98,13 @@ test('at 375 px the menu holds the More pages and Settings fits the phone', asyn
   await departments.getByRole('button', { name: 'Edit Worship' }).click();
   const form = departments.getByRole('form', { name: 'Edit Worship' });
   await form.getByLabel('Name').fill('Worship & Arts');
+  // The page is fed by the organisation's own categories, ticked from its list (issue 23).
+  await form
+    .getByRole('group', { name: 'Categories' })
+    .getByRole('checkbox', { name: 'Communications' })
+    .check();
+  await expectFitsScreen(page, 'department form at 375 px');
+  await saveScreenshot(page, 'department form at 375 px');
   await form.getByRole('button', { name: 'Save department' }).click();
   await expect(departments.getByText('Worship & Arts', { exact: true })).toBeVisible();
   await expect(
@@ -112,6 +119,9 @@ test('at 375 px the menu holds the More pages and Settings fits the phone', asyn
   );
   await page.goto('/department/worship');
   await settled(page, 'Worship & Arts');
+  await expect(
+    page.getByText(/This page lists the documents of the categories Communications/),
+  ).toBeVisible();
   await expectFitsScreen(page, 'renamed department at 375 px');
   await saveScreenshot(page, 'renamed department at 375 px');
 
