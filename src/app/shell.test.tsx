@@ -153,7 +153,7 @@ describe('the authenticated shell', () => {
       within(menu)
         .getAllByRole('link')
         .map((link) => link.textContent),
-    ).toEqual(['Reminders', 'Trash', 'Outbox', 'Requests', 'Activity', 'Settings']);
+    ).toEqual(['Reminders', 'Trash', 'Outbox', 'Requests', 'Activity', 'Categories', 'Settings']);
     await user.click(within(menu).getByRole('link', { name: 'Settings' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/settings'));
     expect(await screen.findByRole('heading', { level: 1, name: 'Settings' })).toBeInTheDocument();
