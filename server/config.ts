@@ -10,6 +10,8 @@ import type { TextExtractionSettings } from './config/text-extraction-settings.t
 import { readTextExtractionSettings } from './config/text-extraction-settings.ts';
 import type { TransferSettings } from './config/transfer-settings.ts';
 import { readTransferSettings } from './config/transfer-settings.ts';
+import type { ObjectStorageSettings } from './config/object-storage-settings.ts';
+import { readObjectStorageSettings } from './config/object-storage-settings.ts';
 import { readTomlFile, tableAt, type TomlTable } from './config/toml.ts';
 import type { SettingSource } from './config/values.ts';
 import {
@@ -79,6 +81,8 @@ export interface StorageSettings {
   quotaPerOrganization: number;
   /** Longest lifetime of a signed URL in seconds (steward.toml `[storage] max_signed_url_expiry`). */
   maxSignedUrlExpirySeconds: number;
+  /** Where the bytes of stored files live (steward.toml `[object_storage]`). */
+  objects: ObjectStorageSettings;
 }
 
 export interface FunctionsSettings {
@@ -359,6 +363,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
           'STORAGE_MAX_SIGNED_URL_EXPIRY',
         ),
       ),
+      objects: readObjectStorageSettings(env, stewardToml, stewardName),
     },
     functions: {
       verifyJwt: (name) => tableAt(functions, name).verify_jwt !== false,

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { copyFile, cp, link, mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Queryable } from '../db/database.ts';
-import { FileStore, isStoredVersion } from '../storage/file-store.ts';
+import { type FileStore, isStoredVersion, versionPath } from '../storage/file-store.ts';
 import type { BackupManifest } from './manifest.ts';
 import { DATABASE_DUMP_NAME, MANIFEST_NAME, newManifest } from './manifest.ts';
 
@@ -41,6 +41,7 @@ export interface Snapshot {
  */
 export async function takeSnapshot(
   dataDir: string,
+  store: FileStore,
   db: DumpableDatabase,
   now: Date,
 ): Promise<Snapshot> {
@@ -48,7 +49,6 @@ export async function takeSnapshot(
   const dir = snapshotDir(dataDir, id);
   await mkdir(dir, { recursive: true, mode: 0o700 });
   try {
-    const store = new FileStore(dataDir);
     const release = store.holdRemovals();
     let state: { versions: string[]; migrations: string[] };
     let linked: { files: number; missing: string[] };
@@ -99,7 +99,10 @@ async function readState(db: Queryable): Promise<{ versions: string[]; migration
   };
 }
 
-/** Hard-links (or, across file systems, copies) the files of `versions` under `target`. */
+/**
+ * Puts the files of `versions` under `target` in the store's layout: hard links (or, across file
+ * systems, copies) of files on disk, downloads of objects in a bucket.
+ */
 async function linkFiles(
   store: FileStore,
   versions: string[],
@@ -108,22 +111,9 @@ async function linkFiles(
   const missing: string[] = [];
   let files = 0;
   for (const version of new Set(versions)) {
-    const source = store.pathOf(version);
-    const destination = path.join(target, path.relative(path.join(store.root, 'objects'), source));
-    await mkdir(path.dirname(destination), { recursive: true });
-    try {
-      try {
-        await link(source, destination);
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code !== 'EXDEV' && code !== 'EPERM' && code !== 'ENOTSUP') throw error;
-        await copyFile(source, destination);
-      }
-      files += 1;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      missing.push(version);
-    }
+    const destination = path.join(target, ...versionPath(version).split('/').slice(1));
+    if (await store.saveCopy(version, destination)) files += 1;
+    else missing.push(version);
   }
   return { files, missing };
 }
