@@ -40,8 +40,9 @@ if (TEST_DATABASE_URL) {
   );
 }
 // Chosen for what they check of the file store (writes whole or not at all, reads and ranges,
-// copies, removals, quotas, resumable uploads, versions, the trash, reading files' text from
-// local copies); tests/backend/s3-file-store.test.ts covers the bucket itself on every pass.
+// copies, removals, quotas, resumable uploads, versions, the trash, and work that reads files
+// from local copies: their text, export and import ZIPs, e-mail attachments);
+// tests/backend/s3-file-store.test.ts covers the bucket itself on every pass.
 const S3_TEST_FILES = [
   'tests/backend/storage.test.ts',
   'tests/backend/storage-content-types.test.ts',
@@ -50,6 +51,8 @@ const S3_TEST_FILES = [
   'tests/backend/versions.test.ts',
   'tests/backend/trash.test.ts',
   'tests/backend/document-text.test.ts',
+  'tests/backend/organization-transfer.test.ts',
+  'tests/backend/mail.test.ts',
 ];
 if (extraArgs.length === 0) {
   run(
