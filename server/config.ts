@@ -85,6 +85,9 @@ export interface StorageSettings {
   objects: ObjectStorageSettings;
 }
 
+export const SERVER_ROLES = ['all', 'api', 'worker'] as const;
+export type ServerRole = (typeof SERVER_ROLES)[number];
+
 export interface FunctionsSettings {
   /** `[functions.<name>] verify_jwt`; a function not listed verifies JWTs, as on Supabase. */
   verifyJwt(functionName: string): boolean;
@@ -156,6 +159,13 @@ export interface ServerConfig {
   functionsDir: string;
   /** Print one line per request. */
   logRequests: boolean;
+  /**
+   * What this process does (steward.toml `[server] role`, `STEWARD_ROLE`): `all` (the default)
+   * serves HTTP and runs the background work, `api` only serves HTTP, `worker` only runs the
+   * background work. Several processes on one PostgreSQL and one bucket share the work
+   * (docs/several-processes.md).
+   */
+  role: ServerRole;
   auth: AuthSettings;
   /** E-mail: the SMTP server (`SMTP_URL` or config.toml `[auth.email.smtp]`) and the sender. */
   mail: MailSettings;
@@ -288,6 +298,17 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     supabaseDir,
     functionsDir: path.resolve(env.FUNCTIONS_DIR ?? path.join(supabaseDir, 'functions')),
     logRequests: env.LOG_REQUESTS !== '0',
+    role: choiceSetting(
+      source(
+        tableAt(stewardToml, 'server'),
+        `${stewardName} [server]`,
+        'role',
+        env,
+        'STEWARD_ROLE',
+      ),
+      SERVER_ROLES,
+      'all',
+    ),
     auth: readAuthSettings(env, supabaseToml),
     mail: readMailSettings(env, supabaseToml, stewardToml, stewardName),
     api: {

@@ -172,6 +172,14 @@ describe('server configuration', () => {
     );
   });
 
+  it('serves HTTP and runs the background work in one process unless [server] role says otherwise', async () => {
+    expect((await configFrom('', '')).role).toBe('all');
+    expect((await configFrom('', '[server]\nrole = "worker"\n')).role).toBe('worker');
+    expect(
+      (await configFrom('', '[server]\nrole = "worker"\n', { STEWARD_ROLE: 'api' })).role,
+    ).toBe('api');
+  });
+
   it('lets a variable override a file', async () => {
     const config = await configFrom('[auth]\nenable_signup = true\n', '', {
       AUTH_ENABLE_SIGNUP: 'false',
@@ -265,6 +273,9 @@ force_path_style = true
     });
     await expect(configFrom('', '[object_storage]\nbackend = "s3"\n')).rejects.toThrow(
       /\[object_storage\] bucket \(OBJECT_STORAGE_BUCKET\) must be set when backend is "s3"/,
+    );
+    await expect(configFrom('', '', { STEWARD_ROLE: 'web' })).rejects.toThrow(
+      /STEWARD_ROLE must be one of "all", "api", "worker", got "web"/,
     );
     await expect(configFrom('', '', { OBJECT_STORAGE_BACKEND: 'azure' })).rejects.toThrow(
       /OBJECT_STORAGE_BACKEND must be one of "disk", "s3", got "azure"/,
