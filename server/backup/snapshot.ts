@@ -34,10 +34,12 @@ export interface Snapshot {
  * Why it is consistent while uploads and deletions go on: the store writes a file before the row
  * that points at it is committed, and deletes a file only after the row that pointed at it is
  * gone (storage/file-store.ts). So every file the dumped rows point at exists when the dump is
- * taken; holding removals from before the dump until those files are hard-linked here keeps
- * each of them until the snapshot has its own link. Files written after the dump are not
- * referenced by it and are left out, as are unfinished resumable uploads. Writes are never
- * paused: a hard link takes microseconds and the dump runs in the database's own thread.
+ * taken; holding removals from before the dump until those files are copied here keeps each of
+ * them until the snapshot has its own copy (a hard link on disk, a download from a bucket; on a
+ * bucket shared by several processes, only this process's removals are held:
+ * docs/several-processes.md). Files written after the dump are not referenced by it and are
+ * left out, as are unfinished resumable uploads. Writes are never paused: a hard link takes
+ * microseconds and the dump runs in the database's own thread.
  */
 export async function takeSnapshot(
   dataDir: string,
