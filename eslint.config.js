@@ -68,7 +68,8 @@ const SERVER_PARTS = {
   requests: [...SERVER_SHARED, 'storage', 'auth', 'links'],
   // The top: the registries that name every feature's jobs and file tasks, the app, the entry.
   'file-tasks.ts': ['workers', 'transfer'],
-  'background-work.ts': [...SERVER_SHARED, ...SERVER_FEATURES, 'file-tasks.ts'],
+  // …and the one file store (storage/open-file-store.ts) the jobs that read files share.
+  'background-work.ts': [...SERVER_SHARED, ...SERVER_FEATURES, 'storage', 'file-tasks.ts'],
   'app.ts': [...SERVER_SHARED, ...SERVER_SERVICES, 'backup', 'sharing', 'requests'],
   'server.ts': [
     ...SERVER_SHARED,

@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { readConfig } from '../server/config.ts';
 import type { ConsistencyReport, FixResult } from './consistency/check.ts';
 import { checkConsistency, fixOrphans } from './consistency/check.ts';
 import { formatReport } from './consistency/report-text.ts';
@@ -111,6 +112,7 @@ async function main(argv: string[]): Promise<number> {
     serviceRoleKey:
       process.env.SUPABASE_SERVICE_ROLE_KEY || process.env.SERVICE_ROLE_KEY || undefined,
     jwtSecret: process.env.JWT_SECRET || undefined,
+    objects: readConfig().storage.objects,
   });
   try {
     const { target } = opened;

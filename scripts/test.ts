@@ -7,7 +7,9 @@ import { databaseTestFiles } from './database-test-files.ts';
 //   1. vitest: unit, component and backend tests (the backend on PGlite)
 //   2. the backend tests that use a database again on PostgreSQL, when TEST_DATABASE_URL names
 //      a server (database-test-files.ts: the others would run the same code a second time)
-//   3. end to end in Chromium, against `npm start` on a temporary data directory
+//   3. the suites that exercise the file store again with stored files in an S3 bucket (a local
+//      s3rver started by the run, tests/support/s3.ts), on PGlite
+//   4. end to end in Chromium, against `npm start` on a temporary data directory
 const rootDir = path.resolve(import.meta.dirname, '..');
 const extraArgs = process.argv.slice(2);
 
@@ -35,6 +37,29 @@ if (TEST_DATABASE_URL) {
     'npx',
     ['vitest', 'run', '--project', 'backend', ...files],
     process.env,
+  );
+}
+// Chosen for what they check of the file store (writes whole or not at all, reads and ranges,
+// copies, removals, quotas, resumable uploads, versions, the trash, and work that reads files
+// from local copies: their text, export and import ZIPs, e-mail attachments);
+// tests/backend/s3-file-store.test.ts covers the bucket itself on every pass.
+const S3_TEST_FILES = [
+  'tests/backend/storage.test.ts',
+  'tests/backend/storage-content-types.test.ts',
+  'tests/backend/storage-quota.test.ts',
+  'tests/backend/storage-resumable.test.ts',
+  'tests/backend/versions.test.ts',
+  'tests/backend/trash.test.ts',
+  'tests/backend/document-text.test.ts',
+  'tests/backend/organization-transfer.test.ts',
+  'tests/backend/mail.test.ts',
+];
+if (extraArgs.length === 0) {
+  run(
+    'file store suites (S3 bucket)',
+    'npx',
+    ['vitest', 'run', '--project', 'backend', ...S3_TEST_FILES],
+    { ...withoutPostgres, TEST_OBJECT_STORAGE: 's3' },
   );
 }
 if (existsSync(path.join(rootDir, 'playwright.config.ts')) && extraArgs.length === 0) {

@@ -24,6 +24,7 @@ import { IMPORT_KIND, importJob } from './transfer/import-job.ts';
 import type { JobKind } from './jobs/job-runner.ts';
 import type { Schedule } from './jobs/scheduler.ts';
 import type { ProcessPool } from './workers/process-pool.ts';
+import { openFileStore } from './storage/open-file-store.ts';
 
 /**
  * Every kind of background job and every schedule of the server, in one place. A feature adds
@@ -39,27 +40,30 @@ export function backgroundWork(
   schedules: Record<string, Schedule>;
 } {
   const transport = createMailTransport(ctx.config.mail);
+  const store = openFileStore(ctx.config.dataDir, ctx.config.storage.objects);
   return {
     kinds: {
-      [MAIL_DELIVERY_KIND]: mailDeliveryJob(ctx, transport),
+      [MAIL_DELIVERY_KIND]: mailDeliveryJob(ctx, transport, store),
       [ACCOUNT_MAIL_KIND]: accountMailJob(ctx, transport),
       [REMINDER_RUN_KIND]: reminderRunJob(ctx),
       [EXTRACT_TEXT_JOB]: extractTextJob({
         pool: backgroundProcesses,
-        dataDir: ctx.config.dataDir,
+        store,
         settings: ctx.config.textExtraction,
       }),
       [REFRESH_SEARCH_JOB]: refreshSearchJob(),
       [RESUMABLE_CLEANUP_KIND]: resumableCleanupJob(ctx.config.dataDir),
-      [REMOVE_FILES_KIND]: removeFilesJob(ctx.config.dataDir),
+      [REMOVE_FILES_KIND]: removeFilesJob(store),
       [EXPORT_KIND]: exportJob({
         cpu: backgroundProcesses,
-        dataDir: ctx.config.dataDir,
+        store,
         retentionMs: ctx.config.transfer.exportRetentionMs,
       }),
       [IMPORT_KIND]: importJob({
         cpu: backgroundProcesses,
+        store,
         dataDir: ctx.config.dataDir,
+        objects: ctx.config.storage.objects,
         settings: ctx.config.transfer,
       }),
       [TABLE_MAINTENANCE_KIND]: tableMaintenanceJob(),

@@ -10,6 +10,8 @@ import type { TextExtractionSettings } from './config/text-extraction-settings.t
 import { readTextExtractionSettings } from './config/text-extraction-settings.ts';
 import type { TransferSettings } from './config/transfer-settings.ts';
 import { readTransferSettings } from './config/transfer-settings.ts';
+import type { ObjectStorageSettings } from './config/object-storage-settings.ts';
+import { readObjectStorageSettings } from './config/object-storage-settings.ts';
 import { readTomlFile, tableAt, type TomlTable } from './config/toml.ts';
 import type { SettingSource } from './config/values.ts';
 import {
@@ -79,7 +81,12 @@ export interface StorageSettings {
   quotaPerOrganization: number;
   /** Longest lifetime of a signed URL in seconds (steward.toml `[storage] max_signed_url_expiry`). */
   maxSignedUrlExpirySeconds: number;
+  /** Where the bytes of stored files live (steward.toml `[object_storage]`). */
+  objects: ObjectStorageSettings;
 }
+
+export const SERVER_ROLES = ['all', 'api', 'worker'] as const;
+export type ServerRole = (typeof SERVER_ROLES)[number];
 
 export interface FunctionsSettings {
   /** `[functions.<name>] verify_jwt`; a function not listed verifies JWTs, as on Supabase. */
@@ -152,6 +159,13 @@ export interface ServerConfig {
   functionsDir: string;
   /** Print one line per request. */
   logRequests: boolean;
+  /**
+   * What this process does (steward.toml `[server] role`, `STEWARD_ROLE`): `all` (the default)
+   * serves HTTP and runs the background work, `api` only serves HTTP, `worker` only runs the
+   * background work. Several processes on one PostgreSQL and one bucket share the work
+   * (docs/several-processes.md).
+   */
+  role: ServerRole;
   auth: AuthSettings;
   /** E-mail: the SMTP server (`SMTP_URL` or config.toml `[auth.email.smtp]`) and the sender. */
   mail: MailSettings;
@@ -284,6 +298,17 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     supabaseDir,
     functionsDir: path.resolve(env.FUNCTIONS_DIR ?? path.join(supabaseDir, 'functions')),
     logRequests: env.LOG_REQUESTS !== '0',
+    role: choiceSetting(
+      source(
+        tableAt(stewardToml, 'server'),
+        `${stewardName} [server]`,
+        'role',
+        env,
+        'STEWARD_ROLE',
+      ),
+      SERVER_ROLES,
+      'all',
+    ),
     auth: readAuthSettings(env, supabaseToml),
     mail: readMailSettings(env, supabaseToml, stewardToml, stewardName),
     api: {
@@ -359,6 +384,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
           'STORAGE_MAX_SIGNED_URL_EXPIRY',
         ),
       ),
+      objects: readObjectStorageSettings(env, stewardToml, stewardName),
     },
     functions: {
       verifyJwt: (name) => tableAt(functions, name).verify_jwt !== false,

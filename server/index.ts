@@ -14,8 +14,9 @@ const config = readConfig();
 const started = performance.now();
 const server = await startServer({ config });
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
+const role = config.role === 'all' ? '' : `, role ${config.role}`;
 console.log(
-  `Steward is running at ${server.url} (ready in ${seconds}s, data in ${config.dataDir})`,
+  `Steward is running at ${server.url} (ready in ${seconds}s, data in ${config.dataDir}${role})`,
 );
 const warning = siteUrlWarning(config, server.url);
 if (warning) console.warn(`Warning: ${warning}`);

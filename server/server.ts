@@ -1,6 +1,6 @@
 import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
-import type { Hono } from 'hono';
+import { Hono } from 'hono';
 import { createApp } from './app.ts';
 import { backgroundWork } from './background-work.ts';
 import type { ServerConfig } from './config.ts';
@@ -58,6 +58,11 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   usePrivateUmask();
   await ensurePrivateDir(config.dataDir);
   const db = options.db ?? (await openDatabase(config));
+  const refusal = roleRefusal(config, db);
+  if (refusal) {
+    if (!options.db) await db.close();
+    throw new Error(refusal);
+  }
   if (!options.skipMigrations) {
     await migrate(db, path.join(config.supabaseDir, 'migrations'));
   }
@@ -107,7 +112,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   let app: Hono<ApiEnv>;
   let server: ReturnType<typeof serve>;
   try {
-    app = await createApp(ctx);
+    app = config.role === 'worker' ? workerApp() : await createApp(ctx);
     server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
       const listening = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () =>
         resolve(listening),
@@ -125,10 +130,15 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   // In the background, a batch at a time: a large library is looked over while the server
   // already answers; the runner reads what is queued from its next poll on.
   const stopping = new AbortController();
-  const extractionStarted = startTextExtraction(db, stopping.signal).catch((error: unknown) => {
-    if (!stopping.signal.aborted) console.error('search: could not start text extraction:', error);
-  });
-  jobs.start();
+  const runsWork = config.role !== 'api';
+  const extractionStarted = runsWork
+    ? startTextExtraction(db, stopping.signal).catch((error: unknown) => {
+        if (!stopping.signal.aborted) {
+          console.error('search: could not start text extraction:', error);
+        }
+      })
+    : Promise.resolve();
+  if (runsWork) jobs.start();
 
   return {
     url,
@@ -153,4 +163,34 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       await db.close();
     },
   };
+}
+
+/**
+ * Why this process cannot take its `STEWARD_ROLE`, or null. A process that does only part of
+ * the work leaves the rest to others, which must share its database and its files: PostgreSQL
+ * (PGlite is one process's own) and a bucket (each process has its own disk, whose start-up
+ * sweep assumes no other writer). A worker's e-mails link to the app, which it does not serve.
+ */
+function roleRefusal(config: ServerConfig, db: Database): string | null {
+  if (config.role === 'all') return null;
+  const role = `STEWARD_ROLE=${config.role}`;
+  if (db.kind === 'pglite') {
+    return `${role} shares the work with other processes: it needs PostgreSQL (DATABASE_URL), which they share; the embedded database serves one process only.`;
+  }
+  if (config.storage.objects.backend !== 's3') {
+    return `${role} shares the work with other processes: it needs the stored files in a bucket they share ([object_storage] backend = "s3", OBJECT_STORAGE_BACKEND).`;
+  }
+  if (config.role === 'worker' && !config.auth.siteUrl) {
+    return `${role} sends e-mails whose links open the app, which it does not serve: set AUTH_SITE_URL to the address people open Steward at.`;
+  }
+  return null;
+}
+
+/** A worker's HTTP answer: it serves no API, so a load balancer sends it no traffic. */
+function workerApp(): Hono<ApiEnv> {
+  const app = new Hono<ApiEnv>();
+  app.all('*', (c) =>
+    c.json({ message: 'This process runs background work only (STEWARD_ROLE=worker).' }, 503),
+  );
+  return app;
 }

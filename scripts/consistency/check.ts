@@ -1,7 +1,7 @@
-import { rm, stat } from 'node:fs/promises';
-import path from 'node:path';
 import type { Database } from '../../server/db/database.ts';
-import { FileStore } from '../../server/storage/file-store.ts';
+import type { ObjectStorageSettings } from '../../server/config/object-storage-settings.ts';
+import type { FileStore } from '../../server/storage/file-store.ts';
+import { openFileStore } from '../../server/storage/open-file-store.ts';
 import {
   listAllDocuments,
   listVersionFiles,
@@ -14,7 +14,6 @@ import {
 import type { Findings } from './compare.ts';
 import { compareInventory, problemCount } from './compare.ts';
 import { deleteOrphanObjectRows, readDatabaseRows } from './database-source.ts';
-import { scanStoredFiles, storageDirOf } from './disk.ts';
 import type { Inventory, ObjectEntry } from './inventory.ts';
 import { DOCUMENTS_BUCKET } from './inventory.ts';
 
@@ -27,6 +26,8 @@ export type CheckTarget =
       label: string;
       /** The data directory whose `storage/` holds the files; null to skip the disk. */
       dataDir: string | null;
+      /** Where the files are (default: the data directory's disk). */
+      objects?: ObjectStorageSettings;
       /** True when no server can be changing the store meanwhile (a stopped PGlite). */
       quiescent: boolean;
     }
@@ -36,6 +37,8 @@ export type CheckTarget =
       serviceRoleKey: string;
       /** This server's data directory (checked by the caller), or null to probe files via HTTP. */
       dataDir: string | null;
+      /** Where the files are (default: the data directory's disk). */
+      objects?: ObjectStorageSettings;
       /** Why `dataDir` is null, for the report. */
       noDiskReason?: string;
     };
@@ -55,19 +58,24 @@ export interface ConsistencyReport {
   problems: number;
 }
 
+/** The file store of `target`: its data directory's disk or its bucket; null when unknown. */
+function storeOf(target: CheckTarget): FileStore | null {
+  if (target.dataDir === null) return null;
+  return openFileStore(target.dataDir, target.objects ?? { backend: 'disk' });
+}
+
 async function diskOf(
-  dataDir: string | null,
+  store: FileStore | null,
   objects: number,
 ): Promise<Pick<Inventory, 'disk' | 'diskNote'>> {
-  if (dataDir === null) return { disk: null, diskNote: 'files on disk not examined' };
-  const storageDir = storageDirOf(dataDir);
-  const exists = (await stat(storageDir).catch(() => null))?.isDirectory() ?? false;
-  // A store with objects always has this directory: its absence means a wrong DATA_DIR, and
+  if (store === null) return { disk: null, diskNote: 'files on disk not examined' };
+  const files = await store.inventory();
+  // A store with objects always has files: none at all means a wrong DATA_DIR (or bucket), and
   // reporting every object's file as missing would only mislead.
-  if (!exists && objects > 0) {
-    return { disk: null, diskNote: `files on disk not examined: ${storageDir} does not exist` };
+  if (files.length === 0 && objects > 0) {
+    return { disk: null, diskNote: `files on disk not examined: ${store.location} is empty` };
   }
-  return { disk: await scanStoredFiles(dataDir), diskNote: `files in ${storageDir}` };
+  return { disk: files, diskNote: `files in ${store.location}` };
 }
 
 /** Reads rows, objects and (where possible) files of `target`. */
@@ -78,7 +86,7 @@ export async function readInventory(target: CheckTarget): Promise<Inventory> {
     return {
       source: target.label,
       ...rows,
-      ...(await diskOf(target.dataDir, rows.objects.length)),
+      ...(await diskOf(storeOf(target), rows.objects.length)),
     };
   }
   const client = serviceClient(target.url, target.serviceRoleKey);
@@ -100,7 +108,7 @@ export async function readInventory(target: CheckTarget): Promise<Inventory> {
       versionFiles,
       objects: known,
       buckets,
-      ...(await diskOf(target.dataDir, known.length)),
+      ...(await diskOf(storeOf(target), known.length)),
     };
   }
   const states = await probeFiles(target.url, target.serviceRoleKey, objects);
@@ -187,6 +195,7 @@ export async function fixOrphans(target: CheckTarget, findings: Findings): Promi
   const orphanObjects = findings.orphanObjects.map((aged) => aged.item);
   let objectsRemoved = 0;
   let filesRemoved = 0;
+  const store = storeOf(target);
   if (target.kind === 'database') {
     const versions = await deleteOrphanObjectRows(
       target.db,
@@ -194,17 +203,15 @@ export async function fixOrphans(target: CheckTarget, findings: Findings): Promi
     );
     objectsRemoved = versions.length;
     // With no data directory the files stay; the server's start-up sweep removes them.
-    if (target.dataDir !== null) {
-      const store = new FileStore(target.dataDir);
+    if (store !== null) {
       for (const version of versions) await store.remove(version);
     }
   } else {
     objectsRemoved = await removeOrphansThroughApi(target, orphanObjects);
   }
-  if (target.dataDir !== null) {
-    const storageDir = storageDirOf(target.dataDir);
+  if (store !== null) {
     for (const { item } of findings.orphanFiles) {
-      await rm(path.join(storageDir, ...item.path.split('/')), { force: true });
+      await store.removeEntry(item.path);
       filesRemoved++;
     }
   }

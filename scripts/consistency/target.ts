@@ -1,5 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import type { ObjectStorageSettings } from '../../server/config/object-storage-settings.ts';
 import type { Database } from '../../server/db/database.ts';
 import { openPglite } from '../../server/db/pglite.ts';
 import { openPostgres } from '../../server/db/postgres.ts';
@@ -20,6 +21,8 @@ export interface TargetRequest {
   databaseUrl?: string | undefined;
   serviceRoleKey?: string | undefined;
   jwtSecret?: string | undefined;
+  /** Where the server keeps its files (steward.toml `[object_storage]`); default the disk. */
+  objects?: ObjectStorageSettings;
 }
 
 export interface OpenedTarget {
@@ -75,13 +78,17 @@ async function openApiTarget(request: TargetRequest & { url: string }): Promise<
       url,
       serviceRoleKey: key,
       dataDir,
+      ...(request.objects ? { objects: request.objects } : {}),
       ...(noDiskReason ? { noDiskReason } : {}),
     },
     close: async () => {},
   };
 }
 
-async function openPgliteTarget(dataDir: string): Promise<OpenedTarget> {
+async function openPgliteTarget(
+  dataDir: string,
+  objects: ObjectStorageSettings | undefined,
+): Promise<OpenedTarget> {
   const dbDir = path.join(dataDir, 'db');
   if (!(await stat(path.join(dbDir, 'PG_VERSION')).catch(() => null))) {
     throw new UsageError(
@@ -100,7 +107,14 @@ async function openPgliteTarget(dataDir: string): Promise<OpenedTarget> {
   }
   const db: Database = await openPglite({ dataDir: dbDir });
   return {
-    target: { kind: 'database', db, label: `PGlite at ${dbDir}`, dataDir, quiescent: true },
+    target: {
+      kind: 'database',
+      db,
+      label: `PGlite at ${dbDir}`,
+      dataDir,
+      ...(objects ? { objects } : {}),
+      quiescent: true,
+    },
     close: () => db.close(),
   };
 }
@@ -117,12 +131,16 @@ export async function openTarget(request: TargetRequest): Promise<OpenedTarget> 
         kind: 'database',
         db,
         label,
-        // Rows in PostgreSQL, files still under DATA_DIR/storage.
-        dataDir: storageExists || request.dataDirGiven ? request.dataDir : null,
+        // Rows in PostgreSQL, files still under DATA_DIR/storage (or in the bucket).
+        dataDir:
+          storageExists || request.dataDirGiven || request.objects?.backend === 's3'
+            ? request.dataDir
+            : null,
+        ...(request.objects ? { objects: request.objects } : {}),
         quiescent: false,
       },
       close: () => db.close(),
     };
   }
-  return openPgliteTarget(request.dataDir);
+  return openPgliteTarget(request.dataDir, request.objects);
 }

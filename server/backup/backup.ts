@@ -1,3 +1,4 @@
+import { openFileStore } from '../storage/open-file-store.ts';
 import { randomBytes } from 'node:crypto';
 import { open, rename, rm, rmdir, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -95,7 +96,12 @@ async function snapshotInstallation(
           return result;
         },
       };
-      const snapshot = await takeSnapshot(config.dataDir, dumpable, new Date());
+      const snapshot = await takeSnapshot(
+        config.dataDir,
+        openFileStore(config.dataDir, config.storage.objects),
+        dumpable,
+        new Date(),
+      );
       return { snapshot, taken: 'from the stopped data directory' };
     } finally {
       await db.close();

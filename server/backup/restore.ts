@@ -7,7 +7,8 @@ import type { ServerConfig } from '../config.ts';
 import { knownMigrationVersions } from '../db/migrate.ts';
 import { openPglite } from '../db/pglite.ts';
 import { makeTreePrivate, PRIVATE_DIR_MODE } from '../files/private-modes.ts';
-import { isStoredVersion } from '../storage/file-store.ts';
+import { isStoredVersion, versionPath } from '../storage/file-store.ts';
+import { openFileStore } from '../storage/open-file-store.ts';
 import { BackupError } from './backup.ts';
 import type { BackupManifest } from './manifest.ts';
 import { DATABASE_DUMP_NAME, MANIFEST_NAME, readManifest } from './manifest.ts';
@@ -58,6 +59,7 @@ export async function restoreInstallation(
     await loadDatabase(temp, manifest);
     await rm(path.join(temp, DATABASE_DUMP_NAME));
     await rm(path.join(temp, MANIFEST_NAME));
+    await keepRestoredFiles(temp, config);
     // Whatever modes the archive recorded (a backup of an older Steward's data directory):
     // the restored installation is the owner's alone.
     await makeTreePrivate(temp);
@@ -72,6 +74,23 @@ export async function restoreInstallation(
     throw new BackupError(`The backup could not be restored: ${(error as Error).message}`);
   }
   return { dataDir: target, manifest };
+}
+
+/**
+ * Hands the unpacked files to the configured file store: on disk they already are where the
+ * store keeps them; an S3 bucket receives each of them (the same version always holds the same
+ * bytes, so one already there is merely written again). Should the restore fail after this,
+ * what reached the bucket is unreferenced, and the start-up sweep removes it.
+ */
+async function keepRestoredFiles(dataDir: string, config: ServerConfig): Promise<void> {
+  const store = openFileStore(dataDir, config.storage.objects);
+  const objectsDir = path.join(dataDir, 'storage', 'objects');
+  for (const shard of await readdir(objectsDir).catch(() => [] as string[])) {
+    for (const name of await readdir(path.join(objectsDir, shard))) {
+      if (!isStoredVersion(name)) continue;
+      await store.keep(path.join(dataDir, 'storage', ...versionPath(name).split('/')), name);
+    }
+  }
 }
 
 async function refuseNonEmpty(target: string): Promise<void> {

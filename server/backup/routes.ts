@@ -1,3 +1,4 @@
+import { openFileStore } from '../storage/open-file-store.ts';
 import { Hono } from 'hono';
 import type { AppContext } from '../context.ts';
 import { PgliteHost } from '../db/pglite-host.ts';
@@ -38,7 +39,12 @@ export function createBackupApp(ctx: AppContext): Hono<ApiEnv> {
         400,
       );
     }
-    const snapshot = await takeSnapshot(ctx.config.dataDir, ctx.db, ctx.clock.now());
+    const snapshot = await takeSnapshot(
+      ctx.config.dataDir,
+      openFileStore(ctx.config.dataDir, ctx.config.storage.objects),
+      ctx.db,
+      ctx.clock.now(),
+    );
     return c.json({ snapshot: snapshot.id, manifest: snapshot.manifest });
   });
   return app;

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { copyFile, cp, link, mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Queryable } from '../db/database.ts';
-import { FileStore, isStoredVersion } from '../storage/file-store.ts';
+import { type FileStore, isStoredVersion, versionPath } from '../storage/file-store.ts';
 import type { BackupManifest } from './manifest.ts';
 import { DATABASE_DUMP_NAME, MANIFEST_NAME, newManifest } from './manifest.ts';
 
@@ -34,13 +34,16 @@ export interface Snapshot {
  * Why it is consistent while uploads and deletions go on: the store writes a file before the row
  * that points at it is committed, and deletes a file only after the row that pointed at it is
  * gone (storage/file-store.ts). So every file the dumped rows point at exists when the dump is
- * taken; holding removals from before the dump until those files are hard-linked here keeps
- * each of them until the snapshot has its own link. Files written after the dump are not
- * referenced by it and are left out, as are unfinished resumable uploads. Writes are never
- * paused: a hard link takes microseconds and the dump runs in the database's own thread.
+ * taken; holding removals from before the dump until those files are copied here keeps each of
+ * them until the snapshot has its own copy (a hard link on disk, a download from a bucket; on a
+ * bucket shared by several processes, only this process's removals are held:
+ * docs/several-processes.md). Files written after the dump are not referenced by it and are
+ * left out, as are unfinished resumable uploads. Writes are never paused: a hard link takes
+ * microseconds and the dump runs in the database's own thread.
  */
 export async function takeSnapshot(
   dataDir: string,
+  store: FileStore,
   db: DumpableDatabase,
   now: Date,
 ): Promise<Snapshot> {
@@ -48,7 +51,6 @@ export async function takeSnapshot(
   const dir = snapshotDir(dataDir, id);
   await mkdir(dir, { recursive: true, mode: 0o700 });
   try {
-    const store = new FileStore(dataDir);
     const release = store.holdRemovals();
     let state: { versions: string[]; migrations: string[] };
     let linked: { files: number; missing: string[] };
@@ -99,7 +101,10 @@ async function readState(db: Queryable): Promise<{ versions: string[]; migration
   };
 }
 
-/** Hard-links (or, across file systems, copies) the files of `versions` under `target`. */
+/**
+ * Puts the files of `versions` under `target` in the store's layout: hard links (or, across file
+ * systems, copies) of files on disk, downloads of objects in a bucket.
+ */
 async function linkFiles(
   store: FileStore,
   versions: string[],
@@ -108,22 +113,9 @@ async function linkFiles(
   const missing: string[] = [];
   let files = 0;
   for (const version of new Set(versions)) {
-    const source = store.pathOf(version);
-    const destination = path.join(target, path.relative(path.join(store.root, 'objects'), source));
-    await mkdir(path.dirname(destination), { recursive: true });
-    try {
-      try {
-        await link(source, destination);
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code !== 'EXDEV' && code !== 'EPERM' && code !== 'ENOTSUP') throw error;
-        await copyFile(source, destination);
-      }
-      files += 1;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      missing.push(version);
-    }
+    const destination = path.join(target, ...versionPath(version).split('/').slice(1));
+    if (await store.saveCopy(version, destination)) files += 1;
+    else missing.push(version);
   }
   return { files, missing };
 }

@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/database.ts';
 import type { AppContext } from '../context.ts';
 import type { JobKind } from '../jobs/job-runner.ts';
-import { FileStore } from '../storage/file-store.ts';
+import type { FileStore } from '../storage/file-store.ts';
 import { signedObjectUrl, urlSigningKey } from '../storage/signed-url.ts';
 import {
   composeMessage,
@@ -17,6 +17,13 @@ import { loadMessage, recordOutcome, saveParts, storedObject } from './messages.
 import type { MailTransport, OutgoingMail } from './transport.ts';
 import { PermanentMailError } from './transport.ts';
 
+/** A stored file to attach, by the version that holds its bytes. */
+interface Attached {
+  filename: string;
+  version: string;
+  contentType?: string;
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The job kind that delivers the messages of `public.outbox_messages`. */
@@ -29,8 +36,11 @@ export const MAIL_DELIVERY_KIND = 'mail.deliver';
  * runner; after the last attempt, or when the server refuses it for good (5xx), the message is
  * marked failed. Safe to run again: a message already sent or failed is left alone.
  */
-export function mailDeliveryJob(ctx: AppContext, transport: MailTransport | null): JobKind {
-  const store = new FileStore(ctx.config.dataDir);
+export function mailDeliveryJob(
+  ctx: AppContext,
+  transport: MailTransport | null,
+  store: FileStore,
+): JobKind {
   const signingKey = urlSigningKey(ctx.keys.jwtSecret);
   const linkSeconds = ctx.config.storage.maxSignedUrlExpirySeconds;
 
@@ -66,31 +76,31 @@ export function mailDeliveryJob(ctx: AppContext, transport: MailTransport | null
     message: StoredMessage,
     text: string,
     html: string,
-  ): Promise<OutgoingMail> {
-    const attachments: OutgoingMail['attachments'] = [];
+  ): Promise<{ mail: Omit<OutgoingMail, 'attachments'>; attached: Attached[] }> {
+    const attached: Attached[] = [];
     if (message.kind === 'documents' && message.content.as_links !== true) {
       for (const attachment of message.attachments) {
         const object = await storedObject(db, attachment.file_path);
         if (!object) {
           throw new PermanentMailError(`${attachment.name} is no longer stored`);
         }
-        attachments.push({
+        attached.push({
           filename: attachment.name,
-          path: store.pathOf(object.version),
+          version: object.version,
           ...(object.mimetype ? { contentType: object.mimetype } : {}),
         });
       }
     }
     const headers = headersOf(message);
-    return {
+    const mail = {
       messageId: messageIdOf(message, ctx.config.mail.sender.address),
       to: message.recipients,
       subject: message.subject,
       text,
       html,
-      attachments,
       ...(headers ? { headers } : {}),
     };
+    return { mail, attached };
   }
 
   return {
@@ -119,7 +129,19 @@ export function mailDeliveryJob(ctx: AppContext, transport: MailTransport | null
       }
 
       try {
-        await transport.send(await outgoing(db, message, text, html));
+        const { mail, attached } = await outgoing(db, message, text, html);
+        // Attachments are read by path: local copies where the files are not on this disk.
+        await store.withLocalFiles(
+          attached.map((file) => file.version),
+          (paths) =>
+            transport.send({
+              ...mail,
+              attachments: attached.map(({ version: _version, ...file }, index) => ({
+                ...file,
+                path: paths[index]!,
+              })),
+            }),
+        );
       } catch (error) {
         const permanent = error instanceof PermanentMailError;
         const last = permanent || job.attempt >= job.maxAttempts;

@@ -2,7 +2,7 @@ import type { TextExtractionSettings } from '../config/text-extraction-settings.
 import type { Queryable } from '../db/database.ts';
 import type { Job } from '../jobs/job-queries.ts';
 import type { JobKind } from '../jobs/job-runner.ts';
-import { FileStore, isStoredVersion } from '../storage/file-store.ts';
+import { type FileStore, isStoredVersion } from '../storage/file-store.ts';
 import { TaskMemoryLimitError, type ProcessPool } from '../workers/process-pool.ts';
 import type { extractText } from '../workers/text-extraction-tasks.ts';
 
@@ -15,7 +15,8 @@ export const COULD_NOT_BE_READ = 'This file could not be read';
 export interface ExtractTextJobOptions {
   /** The background processes: each file is read in one, under its memory cap. */
   pool: ProcessPool<{ extractText: typeof extractText }>;
-  dataDir: string;
+  /** Where the files are; read from a local copy when they are not on this machine's disk. */
+  store: FileStore;
   settings: TextExtractionSettings;
 }
 
@@ -61,7 +62,7 @@ const record = (
  * cost every start its attempts again).
  */
 export function extractTextJob(options: ExtractTextJobOptions): JobKind {
-  const store = new FileStore(options.dataDir);
+  const { store } = options;
   return {
     timeoutMs: options.settings.timeoutMs,
     // A first start over a large library queues every document at once.
@@ -93,19 +94,21 @@ export function extractTextJob(options: ExtractTextJobOptions): JobKind {
         return;
       }
       try {
-        const result = await options.pool.run(
-          'extractText',
-          {
-            path: store.pathOf(version),
-            name: file.name,
-            mimeType: file.mimetype ?? '',
-            maxPages: options.settings.maxPages,
-            maxOcrPages: options.settings.maxOcrPages,
-            maxCharacters: options.settings.maxCharacters,
-            maxImagePixels: options.settings.maxImagePixels,
-            maxUnpackedBytes: options.settings.maxUnpackedBytes,
-          },
-          { signal },
+        const result = await store.withLocalFiles([version], ([path]) =>
+          options.pool.run(
+            'extractText',
+            {
+              path: path!,
+              name: file.name,
+              mimeType: file.mimetype ?? '',
+              maxPages: options.settings.maxPages,
+              maxOcrPages: options.settings.maxOcrPages,
+              maxCharacters: options.settings.maxCharacters,
+              maxImagePixels: options.settings.maxImagePixels,
+              maxUnpackedBytes: options.settings.maxUnpackedBytes,
+            },
+            { signal },
+          ),
         );
         if (result.state === 'ready') {
           await record(db, target, {

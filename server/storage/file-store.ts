@@ -1,8 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
-import type { FileHandle } from 'node:fs/promises';
-import { copyFile, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
-import path from 'node:path';
-import { storageErrors } from './errors.ts';
+import type { Readable } from 'node:stream';
 
 /** What was written: the version that names the file, its size, its ETag and its SHA-256. */
 export interface StoredFile {
@@ -14,156 +10,144 @@ export interface StoredFile {
   sha256: string;
 }
 
-// Every file is named by a version this store generated, never by anything a client sent, so
-// no object name, bucket name or database value can make a path leave the store's directory.
-const VERSION = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const TEMP_SUFFIX = '.part';
+/** A stored file opened for reading: its size, then its bytes, whole or a range of them. */
+export interface OpenedFile {
+  size: number;
+  /** The bytes from `start` to `end` inclusive (all of them without a range). Call once. */
+  stream(range?: { start: number; end: number }): Promise<Readable>;
+  /** Lets go of the file when its bytes are not wanted after all. */
+  close(): Promise<void>;
+}
 
-/** Directories whose removals are held (see `FileStore.holdRemovals`), with what waits. */
-const removalHolds = new Map<string, { holders: number; pending: Set<string> }>();
+/** One entry of the store as the consistency check sees it. */
+export interface StoredEntry {
+  /** Where it is, relative to the store (`objects/ab/ab12…`); names it for `removeEntry`. */
+  path: string;
+  /** The version it stores; null for anything else (an unfinished write, a stray file). */
+  version: string | null;
+  bytes: number;
+  modifiedAt: Date;
+}
+
+// Every file is named by a version the server generated, never by anything a client sent, so
+// no object name, bucket name or database value can make a path or key leave the store.
+const VERSION = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** Whether `value` is a version this store could have made. */
 export const isStoredVersion = (value: unknown): value is string =>
   typeof value === 'string' && VERSION.test(value);
 
+/** Where a version lives inside a store: `objects/{first two hex digits}/{version}`. */
+export function versionPath(version: string): string {
+  if (!isStoredVersion(version)) throw new Error(`not a storage version: ${version}`);
+  return `objects/${version.slice(0, 2)}/${version}`;
+}
+
 /**
- * The bytes of stored objects, under `{dataDir}/storage/objects/{first two hex digits of the
- * version}/{version}`. A write goes to a temporary file beside its final name, is flushed to
- * disk, and only then renamed, so a file with a final name is always complete; the database row
- * that points at it is written after that, and the previous version's file is deleted after the
- * row is committed. A crash can therefore leave only files that no row points at, which
- * `sweep` removes at the next start.
+ * The bytes of stored objects: on the local disk (disk-file-store.ts, the default) or in an
+ * S3-compatible bucket (s3-file-store.ts), chosen at start-up (open-file-store.ts). Both keep
+ * the same guarantees, on which the rows of `storage.objects` rely:
+ *
+ * - A version becomes visible only whole: a write goes to a temporary file that is renamed, or
+ *   to one S3 PUT or a multipart upload completed only when every part is there.
+ * - A version is written before the row that points at it is committed, and removed only after
+ *   that row is gone. A crash can therefore leave only versions no row points at, which `sweep`
+ *   and the consistency check remove; never a row without its bytes.
  */
-export class FileStore {
-  readonly root: string;
-  private readonly objectsDir: string;
-
-  constructor(dataDir: string) {
-    this.root = path.join(dataDir, 'storage');
-    this.objectsDir = path.join(this.root, 'objects');
-  }
-
-  /** The file of `version`. Throws for anything that is not a version this store made. */
-  pathOf(version: string): string {
-    if (!isStoredVersion(version)) throw new Error(`not a storage version: ${version}`);
-    return path.join(this.objectsDir, version.slice(0, 2), version);
-  }
+export interface FileStore {
+  /** Where the files are, for messages and reports (a directory or `s3://bucket/prefix`). */
+  readonly location: string;
 
   /**
    * Streams `chunks` into a new version. Stops reading and throws `EntityTooLarge` as soon as
-   * more than `maxBytes` arrive; on any failure the partial file is removed. `version` names
-   * the file when the writer must be able to find it again after being stopped (an import's
-   * files); it must not exist yet.
+   * more than `maxBytes` arrive; on any failure nothing of the version is left. `version`
+   * names the file when the writer must be able to find it again after being stopped (an
+   * import's files); it must not exist yet.
    */
-  async write(
-    chunks: AsyncIterable<Uint8Array>,
-    maxBytes: number,
-    version: string = randomUUID(),
-  ): Promise<StoredFile> {
-    const final = this.pathOf(version);
-    const temp = final + TEMP_SUFFIX;
-    await mkdir(path.dirname(final), { recursive: true });
-    const file = await open(temp, 'wx', 0o600);
-    const md5 = createHash('md5');
-    const sha256 = createHash('sha256');
-    let size = 0;
-    try {
-      try {
-        for await (const chunk of chunks) {
-          size += chunk.byteLength;
-          if (size > maxBytes) throw storageErrors.entityTooLarge();
-          md5.update(chunk);
-          sha256.update(chunk);
-          await writeAll(file, chunk);
-        }
-        await file.sync();
-      } finally {
-        await file.close();
-      }
-      await rename(temp, final);
-      await syncDirectory(path.dirname(final));
-    } catch (error) {
-      await rm(temp, { force: true });
-      throw error;
-    }
-    return { version, size, eTag: `"${md5.digest('hex')}"`, sha256: sha256.digest('hex') };
-  }
+  write(chunks: AsyncIterable<Uint8Array>, maxBytes: number, version?: string): Promise<StoredFile>;
+
+  /**
+   * Makes the local file `file` (a `scratchFile()` of this store) the bytes of `version`, and
+   * takes it away from its path.
+   */
+  keep(file: string, version: string): Promise<void>;
 
   /** A new version with the same bytes as `version` (for copy). */
-  async copy(version: string): Promise<string> {
-    const source = this.pathOf(version);
-    const copy = randomUUID();
-    const final = this.pathOf(copy);
-    const temp = final + TEMP_SUFFIX;
-    await mkdir(path.dirname(final), { recursive: true });
-    try {
-      await copyFile(source, temp);
-      const file = await open(temp, 'r+');
-      try {
-        await file.sync();
-      } finally {
-        await file.close();
-      }
-      await rename(temp, final);
-      await syncDirectory(path.dirname(final));
-    } catch (error) {
-      await rm(temp, { force: true });
-      throw error;
-    }
-    return copy;
-  }
+  copy(version: string): Promise<string>;
 
-  /** Opens the file of `version` for reading; null when it does not exist. */
-  async open(version: string): Promise<FileHandle | null> {
-    try {
-      return await open(this.pathOf(version), 'r');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw error;
-    }
-  }
+  /** Opens `version` for reading; null when it does not exist. */
+  open(version: string): Promise<OpenedFile | null>;
 
-  /** Deletes the file of `version`; a file already gone is fine. */
-  async remove(version: string): Promise<void> {
-    const hold = removalHolds.get(this.objectsDir);
-    if (hold) {
-      hold.pending.add(version);
-      return;
-    }
-    await rm(this.pathOf(version), { force: true });
-  }
+  /** The size of `version` in bytes; null when it does not exist. */
+  sizeOf(version: string): Promise<number | null>;
 
   /**
-   * Removes the file of `version` and an unfinished write of it (its temporary file), for a
-   * writer that may have been stopped mid-way. Returns whether either was there.
+   * Calls `use` with the path of a local file holding the bytes of each of `versions` (in
+   * their order), for work that reads files by path (text extraction, ZIPs, attachments).
+   * Rejects with an `ENOENT` error when one is missing. The paths are valid until `use` ends.
    */
-  async discard(version: string): Promise<boolean> {
-    const final = this.pathOf(version);
-    const found = await Promise.all(
-      [final, final + TEMP_SUFFIX].map((file) =>
-        stat(file).then(
-          () => true,
-          () => false,
-        ),
-      ),
-    );
-    await rm(final + TEMP_SUFFIX, { force: true });
-    await this.remove(version);
-    return found.includes(true);
-  }
+  withLocalFiles<T>(versions: string[], use: (paths: string[]) => Promise<T>): Promise<T>;
+
+  /** A path on the local disk, under this store, for a file that `keep` will take. */
+  scratchFile(name: string): string;
+
+  /** Deletes `version`; one already gone is fine. Waits while removals are held. */
+  remove(version: string): Promise<void>;
 
   /**
-   * Keeps every file of this directory until the returned function is called: removals asked
-   * for meanwhile (by any FileStore of this process on the same directory) wait and happen
-   * then. A backup holds removals from before it reads the database until it has linked the
-   * files the database referred to, so none of them can vanish in between (backup/snapshot.ts).
-   * Should the process end first, the deferred files are orphans, which the next start sweeps.
+   * Removes `version` and an unfinished write of it, for a writer that may have been stopped
+   * mid-way. Returns whether either was there.
    */
-  holdRemovals(): () => Promise<void> {
-    let hold = removalHolds.get(this.objectsDir);
+  discard(version: string): Promise<boolean>;
+
+  /**
+   * Keeps every version of this store until the returned function is called: removals asked
+   * for meanwhile (by any store of this process on the same place) wait and happen then. A
+   * backup holds removals from before it reads the database until it has its copies of the
+   * files the database referred to (backup/snapshot.ts).
+   */
+  holdRemovals(): () => Promise<void>;
+
+  /**
+   * Copies `version` to the local path `destination` (a hard link where it can). Returns
+   * false when the version does not exist.
+   */
+  saveCopy(version: string, destination: string): Promise<boolean>;
+
+  /**
+   * Deletes every version no row points at, and what unfinished writes left. `referenced`
+   * answers which of the given versions some row still holds. Must not race a write of this
+   * process (it runs at start-up, before requests are served).
+   */
+  sweep(referenced: (versions: string[]) => Promise<Set<string>>): Promise<number>;
+
+  /** Everything in the store, for the consistency check. */
+  inventory(): Promise<StoredEntry[]>;
+
+  /** Deletes an entry `inventory` listed. */
+  removeEntry(entryPath: string): Promise<void>;
+}
+
+/** Removals held per store location (see `FileStore.holdRemovals`), with what waits. */
+const removalHolds = new Map<string, { holders: number; pending: Set<string> }>();
+
+/**
+ * Holds of removals, shared by every store of this process on the same location: `defer`
+ * answers whether a removal must wait; `hold` starts a hold whose release runs `remove` for
+ * each removal that waited.
+ */
+export const heldRemovals = {
+  defer(location: string, version: string): boolean {
+    const hold = removalHolds.get(location);
+    if (!hold) return false;
+    hold.pending.add(version);
+    return true;
+  },
+  hold(location: string, remove: (version: string) => Promise<void>): () => Promise<void> {
+    let hold = removalHolds.get(location);
     if (!hold) {
       hold = { holders: 0, pending: new Set() };
-      removalHolds.set(this.objectsDir, hold);
+      removalHolds.set(location, hold);
     }
     hold.holders += 1;
     const held = hold;
@@ -173,74 +157,19 @@ export class FileStore {
       released = true;
       held.holders -= 1;
       if (held.holders > 0) return;
-      removalHolds.delete(this.objectsDir);
+      removalHolds.delete(location);
       for (const version of held.pending) {
-        await rm(this.pathOf(version), { force: true }).catch((error: unknown) => {
+        await remove(version).catch((error: unknown) => {
           console.error(`storage: could not delete file of version ${version}:`, error);
         });
       }
     };
-  }
+  },
+};
 
-  /**
-   * Deletes every file no row points at: temporary files of writes that never finished, and
-   * versions whose row was never committed or was replaced just before a crash.
-   * `referenced` answers which of the given versions some row still holds.
-   * Must run while no write is in flight (at start-up, before requests are served).
-   */
-  async sweep(referenced: (versions: string[]) => Promise<Set<string>>): Promise<number> {
-    let removed = 0;
-    const shards = await readdir(this.objectsDir, { withFileTypes: true }).catch(
-      (error: NodeJS.ErrnoException) => {
-        if (error.code === 'ENOENT') return [];
-        throw error;
-      },
-    );
-    for (const shard of shards) {
-      if (!shard.isDirectory()) continue;
-      const dir = path.join(this.objectsDir, shard.name);
-      const candidates: string[] = [];
-      for (const entry of await readdir(dir, { withFileTypes: true })) {
-        if (!entry.isFile()) continue;
-        if (isStoredVersion(entry.name) && entry.name.startsWith(shard.name)) {
-          candidates.push(entry.name);
-        } else {
-          // A temporary file, or something this store never names a file.
-          await rm(path.join(dir, entry.name), { force: true });
-          removed++;
-        }
-      }
-      for (let i = 0; i < candidates.length; i += 1000) {
-        const batch = candidates.slice(i, i + 1000);
-        const keep = await referenced(batch);
-        for (const version of batch) {
-          if (keep.has(version)) continue;
-          await rm(path.join(dir, version), { force: true });
-          removed++;
-        }
-      }
-    }
-    return removed;
-  }
-}
-
-async function writeAll(file: FileHandle, chunk: Uint8Array): Promise<void> {
-  let offset = 0;
-  while (offset < chunk.byteLength) {
-    const { bytesWritten } = await file.write(chunk, offset, chunk.byteLength - offset);
-    offset += bytesWritten;
-  }
-}
-
-/** Makes a rename durable: the directory entry is flushed, not only the file's bytes. */
-async function syncDirectory(dir: string): Promise<void> {
-  let handle: FileHandle | undefined;
-  try {
-    handle = await open(dir, 'r');
-    await handle.sync();
-  } catch {
-    // Some platforms cannot fsync a directory; the rename itself is still atomic there.
-  } finally {
-    await handle?.close();
-  }
+/** An error like Node's for a missing file, which callers of `withLocalFiles` recognise. */
+export function missingFileError(version: string): NodeJS.ErrnoException {
+  const error: NodeJS.ErrnoException = new Error(`stored file ${version} does not exist`);
+  error.code = 'ENOENT';
+  return error;
 }

@@ -4,7 +4,7 @@ import type { ApiEnv } from '../http/api-env.ts';
 import { errorFormat } from '../http/api-error.ts';
 import { bucketRoutes } from './bucket-routes.ts';
 import { storageErrorFormat, storageErrors } from './errors.ts';
-import { FileStore } from './file-store.ts';
+import { openFileStore } from './open-file-store.ts';
 import { objectReadRoutes } from './object-read-routes.ts';
 import { objectWriteRoutes } from './object-write-routes.ts';
 import { applyStorageQuota } from './quota-setting.ts';
@@ -52,7 +52,7 @@ export function preparedStorage(ctx: AppContext): PreparedStorage {
   if (!storage) {
     const services: StorageServices = {
       db: ctx.db,
-      store: new FileStore(ctx.config.dataDir),
+      store: openFileStore(ctx.config.dataDir, ctx.config.storage.objects),
       urlSigningKey: urlSigningKey(ctx.keys.jwtSecret),
       fileSizeLimit: ctx.config.storage.fileSizeLimit,
       maxSignedUrlExpirySeconds: ctx.config.storage.maxSignedUrlExpirySeconds,

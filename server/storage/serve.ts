@@ -174,7 +174,7 @@ export async function serveObject(
   const file = await store.open(row.version);
   if (!file) throw storageErrors.noSuchKey();
   try {
-    const { size } = await file.stat();
+    const { size } = file;
     const ifRange = options.requestHeaders.get('if-range');
     const range =
       ifRange && ifRange !== eTag ? null : parseRange(options.requestHeaders.get('range'), size);
@@ -193,7 +193,7 @@ export async function serveObject(
     const body =
       size === 0
         ? null
-        : (Readable.toWeb(file.createReadStream({ start, end })) as ReadableStream<Uint8Array>);
+        : (Readable.toWeb(await file.stream({ start, end })) as ReadableStream<Uint8Array>);
     if (body === null) await file.close();
     return new Response(body, { status: range ? 206 : 200, headers });
   } catch (error) {

@@ -1,8 +1,8 @@
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Database, Queryable } from '../db/database.ts';
 import type { JobKind } from '../jobs/job-runner.ts';
-import { FileStore, isStoredVersion } from '../storage/file-store.ts';
+import { type FileStore, isStoredVersion } from '../storage/file-store.ts';
 import type { ProcessPool } from '../workers/process-pool.ts';
 import type { ExportZipEntry, writeExportZip } from './export-zip-task.ts';
 import { archivePaths, categoryFolder, worthCompressing } from './archive-names.ts';
@@ -20,7 +20,8 @@ const PROGRESS_INTERVAL_MS = 2000;
 export interface ExportJobOptions {
   /** The background processes: the ZIP is written in one of them, under its memory cap. */
   cpu: ProcessPool<{ writeExportZip: typeof writeExportZip }>;
-  dataDir: string;
+  /** Where the files are read from and the ZIP is kept (read from local copies when remote). */
+  store: FileStore;
   /** How long the finished export stays downloadable (steward.toml `[transfer]`). */
   retentionMs: number;
 }
@@ -43,7 +44,7 @@ interface ExportRow {
  * removed at start-up by the store's sweep. After the last attempt the export is `failed`.
  */
 export function exportJob(options: ExportJobOptions): JobKind {
-  const store = new FileStore(options.dataDir);
+  const { store } = options;
   return {
     timeoutMs: EXPORT_TIMEOUT_MS,
     retryDelaySeconds: (attempt) => 30 * attempt,
@@ -58,9 +59,9 @@ export function exportJob(options: ExportJobOptions): JobKind {
         )
       ).rows[0];
       if (!row || !['queued', 'running'].includes(row.status)) return;
-      // The ZIP's bytes are stored under the export's id (a uuid the database made).
-      const final = store.pathOf(row.id);
-      const temp = `${final}.part`;
+      // The ZIP's bytes are stored under the export's id (a uuid the database made), written
+      // first to a local file of the store's, which it then keeps.
+      const temp = store.scratchFile(row.id);
       try {
         await db.query(
           `update public.organization_exports set status = 'running', progress = 0, error = null
@@ -77,27 +78,34 @@ export function exportJob(options: ExportJobOptions): JobKind {
         });
         const entries = await zipEntries(store, contents, row.include_versions);
         const totalBytes = entries.reduce((sum, entry) => sum + entry.size, 0);
-        await mkdir(path.dirname(final), { recursive: true });
+        await mkdir(path.dirname(temp), { recursive: true });
         await rm(temp, { force: true });
         const progress = reportProgress(db, row.id, temp, totalBytes);
         let written;
         try {
-          written = await options.cpu.run(
-            'writeExportZip',
-            {
-              target: temp,
-              manifestJson: JSON.stringify(contents.manifest, null, 2),
-              manifestCsv: manifestCsv(contents.manifest),
-              entries,
-            },
-            // One export may wait its turn behind other background work.
-            { signal, maxWaitMs: EXPORT_TIMEOUT_MS },
+          written = await store.withLocalFiles(
+            entries.map((entry) => entry.version),
+            (sources) =>
+              options.cpu.run(
+                'writeExportZip',
+                {
+                  target: temp,
+                  manifestJson: JSON.stringify(contents.manifest, null, 2),
+                  manifestCsv: manifestCsv(contents.manifest),
+                  entries: entries.map(({ version: _version, ...entry }, index) => ({
+                    ...entry,
+                    source: sources[index]!,
+                  })),
+                },
+                // One export may wait its turn behind other background work.
+                { signal, maxWaitMs: EXPORT_TIMEOUT_MS },
+              ),
           );
         } finally {
           clearInterval(progress);
         }
         signal.throwIfAborted();
-        await rename(temp, final);
+        await store.keep(temp, row.id);
         await finish(db, row, {
           documentCount: contents.manifest.documents.length,
           size: written.size,
@@ -130,7 +138,7 @@ async function zipEntries(
   store: FileStore,
   contents: Awaited<ReturnType<typeof readExportContents>>,
   includeVersions: boolean,
-): Promise<ExportZipEntry[]> {
+): Promise<(Omit<ExportZipEntry, 'source'> & { version: string })[]> {
   const planned: {
     folder: string;
     name: string;
@@ -165,10 +173,7 @@ async function zipEntries(
   const present = await Promise.all(
     planned.map(async ({ file }) => {
       if (!file.version || !isStoredVersion(file.version)) return false;
-      return stat(store.pathOf(file.version)).then(
-        (stats) => stats.size === file.size,
-        () => false,
-      );
+      return (await store.sizeOf(file.version)) === file.size;
     }),
   );
   const kept = planned.filter((_, index) => present[index]);
@@ -177,7 +182,7 @@ async function zipEntries(
     item.setPath(paths[index]!);
     return {
       name: paths[index]!,
-      source: store.pathOf(item.file.version!),
+      version: item.file.version!,
       size: item.file.size,
       compress: worthCompressing(paths[index]!),
       mtime: item.file.mtime,

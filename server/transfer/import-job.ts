@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { Database } from '../db/database.ts';
 import { isPostgresError } from '../db/database.ts';
 import type { JobKind } from '../jobs/job-runner.ts';
-import { FileStore, isStoredVersion } from '../storage/file-store.ts';
+import { type FileStore, isStoredVersion } from '../storage/file-store.ts';
+import type { ObjectStorageSettings } from '../config/object-storage-settings.ts';
 import type { ProcessPool } from '../workers/process-pool.ts';
 import { removeImportFiles } from './import-files.ts';
 import type { ImportRoom, readImportZip, UnpackedDocument } from './import-zip-task.ts';
@@ -16,7 +17,10 @@ const IMPORT_TIMEOUT_MS = 30 * 60_000;
 export interface ImportJobOptions {
   /** The background processes: the ZIP is read in one of them, under its memory cap. */
   cpu: ProcessPool<{ readImportZip: typeof readImportZip }>;
+  store: FileStore;
+  /** What the background process opens its own file store with. */
   dataDir: string;
+  objects: ObjectStorageSettings;
   settings: TransferSettings;
 }
 
@@ -40,7 +44,7 @@ interface ImportRow {
  * before a new attempt starts. The uploaded ZIP is removed once the import has run.
  */
 export function importJob(options: ImportJobOptions): JobKind {
-  const store = new FileStore(options.dataDir);
+  const { store } = options;
   return {
     timeoutMs: IMPORT_TIMEOUT_MS,
     retryDelaySeconds: (attempt) => 30 * attempt,
@@ -75,22 +79,26 @@ export function importJob(options: ImportJobOptions): JobKind {
         uploadVersion = upload.version;
         // What an earlier attempt left when its thread was stopped.
         await removeImportFiles(store, row.id);
-        const result = await options.cpu.run(
-          'readImportZip',
-          {
-            importId: row.id,
-            zip: store.pathOf(upload.version),
-            dataDir: options.dataDir,
-            limits: {
-              maxEntries: options.settings.importMaxEntries,
-              maxUnpackedBytes: options.settings.importMaxUnpackedBytes,
-              maxRatio: options.settings.importMaxRatio,
-              maxManifestBytes: options.settings.importMaxManifestBytes,
-              maxDocuments: options.settings.importMaxDocuments,
+        const room = await roomFor(db, row);
+        const result = await store.withLocalFiles([upload.version], ([zip]) =>
+          options.cpu.run(
+            'readImportZip',
+            {
+              importId: row.id,
+              zip: zip!,
+              dataDir: options.dataDir,
+              objects: options.objects,
+              limits: {
+                maxEntries: options.settings.importMaxEntries,
+                maxUnpackedBytes: options.settings.importMaxUnpackedBytes,
+                maxRatio: options.settings.importMaxRatio,
+                maxManifestBytes: options.settings.importMaxManifestBytes,
+                maxDocuments: options.settings.importMaxDocuments,
+              },
+              room,
             },
-            room: await roomFor(db, row),
-          },
-          { signal, maxWaitMs: IMPORT_TIMEOUT_MS },
+            { signal, maxWaitMs: IMPORT_TIMEOUT_MS },
+          ),
         );
         if ('refused' in result) {
           await refuse(db, row, result.refused);

@@ -2,7 +2,9 @@ import { buffer } from 'node:stream/consumers';
 import type { Entry, ZipFile } from 'yauzl';
 import { openPromise } from 'yauzl';
 import { StorageError } from '../storage/errors.ts';
-import { FileStore, type StoredFile } from '../storage/file-store.ts';
+import type { StoredFile } from '../storage/file-store.ts';
+import { openFileStore } from '../storage/open-file-store.ts';
+import type { ObjectStorageSettings } from '../config/object-storage-settings.ts';
 import { importFileVersion } from './import-files.ts';
 import { importDocuments, type ImportDocument } from './manifest.ts';
 
@@ -27,8 +29,9 @@ export interface ImportZipTask {
   importId: string;
   /** The uploaded ZIP on disk. */
   zip: string;
-  /** The data directory whose file store receives the documents' files. */
+  /** The file store that receives the documents' files: the data directory and its settings. */
   dataDir: string;
+  objects: ObjectStorageSettings;
   limits: ImportLimits;
   room: ImportRoom;
 }
@@ -68,7 +71,7 @@ export async function readImportZip(task: ImportZipTask): Promise<ImportZipResul
   } catch {
     return { refused: 'The file is not a valid ZIP archive' };
   }
-  const store = new FileStore(task.dataDir);
+  const store = openFileStore(task.dataDir, task.objects);
   const written: string[] = [];
   try {
     const entries = await checkedEntries(zip, task.limits);

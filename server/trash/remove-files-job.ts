@@ -1,5 +1,5 @@
 import type { JobKind } from '../jobs/job-runner.ts';
-import { FileStore, isStoredVersion } from '../storage/file-store.ts';
+import { type FileStore, isStoredVersion } from '../storage/file-store.ts';
 import { referencedVersions } from '../storage/queries.ts';
 
 /** The job kind that removes the bytes of storage rows deleted in SQL (migration …0800). */
@@ -10,8 +10,7 @@ export const REMOVE_FILES_KIND = 'storage.remove-files';
  * storage rows a database function deleted (documents deleted for ever). A version some row
  * holds again is kept; a file already gone is fine, so the job is safe to run twice.
  */
-export function removeFilesJob(dataDir: string): JobKind {
-  const store = new FileStore(dataDir);
+export function removeFilesJob(store: FileStore): JobKind {
   return {
     async handle(job, { db }) {
       const listed = job.payload.versions;

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backupInstallation } from '../../server/backup/backup.ts';
 import { restoreInstallation } from '../../server/backup/restore.ts';
 import type { DumpableDatabase } from '../../server/backup/snapshot.ts';
+import { openFileStore } from '../../server/storage/open-file-store.ts';
 import { takeSnapshot } from '../../server/backup/snapshot.ts';
 import type { ServerConfig } from '../../server/config.ts';
 import type { PgliteHost } from '../../server/db/pglite-host.ts';
@@ -241,7 +242,12 @@ if (postgres) {
       const objectFile = (dir: string) =>
         path.join(dir, 'storage', 'objects', rows[0]!.version.slice(0, 2), rows[0]!.version);
 
-      const snapshot = await takeSnapshot(server.dataDir, deleteAfterDump, new Date());
+      const snapshot = await takeSnapshot(
+        server.dataDir,
+        openFileStore(server.dataDir, server.config.storage.objects),
+        deleteAfterDump,
+        new Date(),
+      );
       cleanups.push(() => rm(snapshot.dir, { recursive: true, force: true }));
       expect(snapshot.manifest.missing_files).toEqual([]);
       expect(snapshot.manifest.files).toBe((await storedObjects(server)).length + 1);

@@ -96,6 +96,7 @@ describe('server configuration', () => {
       fileSizeLimit: 5_000_000,
       quotaPerOrganization: 2 * 1024 ** 3,
       maxSignedUrlExpirySeconds: 3600,
+      objects: { backend: 'disk' },
     });
     expect(config.database.statementTimeoutMs.anon).toBe(500);
     expect(config.functions.verifyJwt('open')).toBe(false);
@@ -171,6 +172,14 @@ describe('server configuration', () => {
     );
   });
 
+  it('serves HTTP and runs the background work in one process unless [server] role says otherwise', async () => {
+    expect((await configFrom('', '')).role).toBe('all');
+    expect((await configFrom('', '[server]\nrole = "worker"\n')).role).toBe('worker');
+    expect(
+      (await configFrom('', '[server]\nrole = "worker"\n', { STEWARD_ROLE: 'api' })).role,
+    ).toBe('api');
+  });
+
   it('lets a variable override a file', async () => {
     const config = await configFrom('[auth]\nenable_signup = true\n', '', {
       AUTH_ENABLE_SIGNUP: 'false',
@@ -222,6 +231,69 @@ describe('server configuration', () => {
 
   it('stops on a file that does not parse, naming the file and line', async () => {
     await expect(configFrom('[api]\nmax_rows = = 3\n', '')).rejects.toThrow(/config\.toml:2:/);
+  });
+
+  it('keeps stored files on disk by default, or in the S3 bucket [object_storage] names', async () => {
+    expect((await configFrom('', '')).storage.objects).toEqual({ backend: 'disk' });
+    const fromFile = await configFrom(
+      '',
+      `[object_storage]
+backend = "s3"
+bucket = "church-files"
+region = "eu-west-2"
+endpoint = "https://s3.example.org"
+prefix = "steward/"
+force_path_style = true
+`,
+    );
+    // No keys in the file: the AWS SDK's own chain finds them.
+    expect(fromFile.storage.objects).toEqual({
+      backend: 's3',
+      bucket: 'church-files',
+      region: 'eu-west-2',
+      endpoint: 'https://s3.example.org',
+      prefix: 'steward/',
+      forcePathStyle: true,
+      credentials: undefined,
+    });
+    const fromEnv = await configFrom('', '', {
+      OBJECT_STORAGE_BACKEND: 's3',
+      OBJECT_STORAGE_BUCKET: 'other-files',
+      OBJECT_STORAGE_ACCESS_KEY_ID: 'key-id',
+      OBJECT_STORAGE_SECRET_ACCESS_KEY: 'secret',
+    });
+    expect(fromEnv.storage.objects).toEqual({
+      backend: 's3',
+      bucket: 'other-files',
+      region: 'us-east-1',
+      endpoint: undefined,
+      prefix: '',
+      forcePathStyle: false,
+      credentials: { accessKeyId: 'key-id', secretAccessKey: 'secret' },
+    });
+    await expect(configFrom('', '[object_storage]\nbackend = "s3"\n')).rejects.toThrow(
+      /\[object_storage\] bucket \(OBJECT_STORAGE_BUCKET\) must be set when backend is "s3"/,
+    );
+    await expect(configFrom('', '', { STEWARD_ROLE: 'web' })).rejects.toThrow(
+      /STEWARD_ROLE must be one of "all", "api", "worker", got "web"/,
+    );
+    await expect(configFrom('', '', { OBJECT_STORAGE_BACKEND: 'azure' })).rejects.toThrow(
+      /OBJECT_STORAGE_BACKEND must be one of "disk", "s3", got "azure"/,
+    );
+    await expect(
+      configFrom('', '', {
+        OBJECT_STORAGE_BACKEND: 's3',
+        OBJECT_STORAGE_BUCKET: 'b',
+        OBJECT_STORAGE_PREFIX: '../up',
+      }),
+    ).rejects.toThrow(/OBJECT_STORAGE_PREFIX\) must be folder names ending with "\/"/);
+    await expect(
+      configFrom('', '', {
+        OBJECT_STORAGE_BACKEND: 's3',
+        OBJECT_STORAGE_BUCKET: 'b',
+        OBJECT_STORAGE_ACCESS_KEY_ID: 'key-id',
+      }),
+    ).rejects.toThrow(/must be set together/);
   });
 
   it('stops on a value of the wrong shape, naming the setting', async () => {

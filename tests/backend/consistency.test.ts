@@ -126,7 +126,7 @@ async function uploadDocument(member: Member, content: string) {
   return { id: await insertRow(member, name, Buffer.byteLength(content)), name };
 }
 
-/** The file of an object on disk (see server/storage/file-store.ts). */
+/** The file of an object on disk (see server/storage/disk-file-store.ts). */
 async function fileOf(
   server: { url: string; keys: { serviceRoleKey: string } },
   dataDir: string,

@@ -1,5 +1,3 @@
-import { readdir } from 'node:fs/promises';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   addMember,
@@ -13,6 +11,7 @@ import {
 import { textPdf } from '../support/sample-files.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { startSmtpServer, type TestSmtpServer } from '../support/smtp.ts';
+import { storedFiles } from './storage-helpers.ts';
 
 // Document requests (issue 25, item 4; supabase/schemas/22_document_requests.sql,
 // server/requests/): an admin asks named people for a document; each uploads through their own
@@ -62,13 +61,6 @@ export async function sendThroughLink(server: TestServer, token: string, sent: S
     body: form,
   });
   return { status: response.status, json: (await response.json()) as Record<string, unknown> };
-}
-
-/** Every file stored under the data directory's storage, as names. */
-async function storedFiles(server: TestServer): Promise<string[]> {
-  const root = path.join(server.dataDir, 'storage');
-  const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
-  return entries.filter((entry) => entry.isFile()).map((entry) => entry.name);
 }
 
 describe('document requests', () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readConfig } from '../../server/config.ts';
 import { ManualClock } from '../../server/jobs/clock.ts';
 import { JobRunner } from '../../server/jobs/job-runner.ts';
+import { openFileStore } from '../../server/storage/open-file-store.ts';
 import { EXTRACT_TEXT_JOB, extractTextJob } from '../../server/search/extract-text-job.ts';
 import { startTextExtraction } from '../../server/search/text-extraction-start.ts';
 import {
@@ -159,7 +160,7 @@ describe('document text in the background', () => {
         kinds: {
           [EXTRACT_TEXT_JOB]: extractTextJob({
             pool: server.backgroundProcesses,
-            dataDir: server.dataDir,
+            store: openFileStore(server.dataDir, server.config.storage.objects),
             settings: { ...readConfig({}).textExtraction, timeoutMs },
           }),
         },
@@ -267,7 +268,7 @@ describe('document text in the background', () => {
         kinds: {
           [EXTRACT_TEXT_JOB]: extractTextJob({
             pool: server.backgroundProcesses,
-            dataDir: server.dataDir,
+            store: openFileStore(server.dataDir, server.config.storage.objects),
             settings: readConfig({}).textExtraction,
           }),
         },

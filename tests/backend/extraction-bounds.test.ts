@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../../server/config.ts';
 import { ManualClock } from '../../server/jobs/clock.ts';
 import { JobRunner } from '../../server/jobs/job-runner.ts';
+import { openFileStore } from '../../server/storage/open-file-store.ts';
 import { EXTRACT_TEXT_JOB, extractTextJob } from '../../server/search/extract-text-job.ts';
 import { startTextExtraction } from '../../server/search/text-extraction-start.ts';
 import {
@@ -167,7 +168,7 @@ describe('hostile files in the background', () => {
       kinds: {
         [EXTRACT_TEXT_JOB]: extractTextJob({
           pool: server.backgroundProcesses,
-          dataDir: server.dataDir,
+          store: openFileStore(server.dataDir, server.config.storage.objects),
           settings: { ...readConfig({}).textExtraction, timeoutMs: 1 },
         }),
       },

@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ZipFile } from 'yazl';
+import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/jobs/clock.ts';
+import { openFileStore } from '../../server/storage/open-file-store.ts';
 import { importFileVersion } from '../../server/transfer/import-files.ts';
 import {
   addMember,
@@ -148,15 +150,13 @@ describe('organisation export and import', () => {
     return rows[0]!;
   }
 
-  /** Every stored file (and temporary file) of the server's file store. */
+  /** The server's file store (on disk, or in a bucket with TEST_OBJECT_STORAGE=s3). */
+  const fileStore = () => openFileStore(server.dataDir, server.config.storage.objects);
+
+  /** Every stored file (and temporary file) of the server's file store, by name. */
   async function storedFiles(): Promise<string[]> {
-    const root = path.join(server.dataDir, 'storage', 'objects');
-    const shards = await readdir(root).catch(() => [] as string[]);
-    const files: string[] = [];
-    for (const shard of shards) {
-      for (const file of await readdir(path.join(root, shard))) files.push(file);
-    }
-    return files.sort();
+    const entries = await fileStore().inventory();
+    return entries.map((entry) => entry.path.split('/').pop()!).sort();
   }
 
   let contractId: string;
@@ -359,13 +359,7 @@ describe('organisation export and import', () => {
       'start',
     );
     // A runner took the job, wrote part of the ZIP and died: its lease has passed.
-    const partial = path.join(
-      server.dataDir,
-      'storage',
-      'objects',
-      started.id.slice(0, 2),
-      `${started.id}.part`,
-    );
+    const partial = fileStore().scratchFile(started.id);
     await import('node:fs/promises').then(({ mkdir }) =>
       mkdir(path.dirname(partial), { recursive: true }),
     );
@@ -421,13 +415,7 @@ describe('organisation export and import', () => {
     await runJobs();
     // The earlier files' bytes are removed by the job the database queued.
     for (const row of earlier) {
-      const file = path.join(server.dataDir, 'storage', 'objects', row.id.slice(0, 2), row.id);
-      expect(
-        await stat(file).then(
-          () => true,
-          () => false,
-        ),
-      ).toBe(false);
+      expect(await fileStore().sizeOf(row.id)).toBeNull();
     }
   });
 
@@ -692,20 +680,8 @@ describe('organisation export and import', () => {
 
   /** Runs `work` while measuring the bytes in the file store; returns the most seen at once. */
   async function peakStoredBytes(work: () => Promise<unknown>): Promise<number> {
-    const root = path.join(server.dataDir, 'storage', 'objects');
-    const total = async () => {
-      let sum = 0;
-      for (const shard of await readdir(root).catch(() => [] as string[])) {
-        const files = await readdir(path.join(root, shard)).catch(() => [] as string[]);
-        for (const file of files) {
-          sum += await stat(path.join(root, shard, file)).then(
-            (stats) => stats.size,
-            () => 0,
-          );
-        }
-      }
-      return sum;
-    };
+    const total = async () =>
+      (await fileStore().inventory()).reduce((sum, entry) => sum + entry.bytes, 0);
     let peak = await total();
     let running = true;
     const watching = (async () => {
@@ -831,17 +807,15 @@ describe('organisation export and import', () => {
       'start_organization_import',
     );
     // A runner took the job, unpacked three files and part of a fourth, and was stopped.
-    for (let index = 0; index < 4; index++) {
-      const file = path.join(
-        server.dataDir,
-        'storage',
-        'objects',
-        importFileVersion(started.id, index).slice(0, 2),
-        importFileVersion(started.id, index) + (index === 3 ? '.part' : ''),
-      );
-      await mkdir(path.dirname(file), { recursive: true });
-      await writeFile(file, randomBytes(1000));
+    const store = fileStore();
+    for (let index = 0; index < 3; index++) {
+      const bytes = randomBytes(1000);
+      await store.write(Readable.from([bytes]), bytes.length, importFileVersion(started.id, index));
     }
+    // The fourth was still being written (on disk, its temporary file).
+    const partial = store.scratchFile(importFileVersion(started.id, 3));
+    await mkdir(path.dirname(partial), { recursive: true });
+    await writeFile(partial, randomBytes(1000));
     await server.db.query(
       `update private.jobs set attempts = 1, locked_by = 'stopped-runner',
          locked_until = now() - interval '1 second'

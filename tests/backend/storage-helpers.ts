@@ -2,6 +2,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { randomUUID } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { openFileStore } from '../../server/storage/open-file-store.ts';
 import type { TestServer } from '../support/server.ts';
 import { accessTokenFor, clientWithToken } from '../support/tokens.ts';
 
@@ -57,8 +58,24 @@ export async function filesUnder(dir: string): Promise<string[]> {
     .sort();
 }
 
-/** The files of stored objects (the storage directory of the test server). */
-export const storedFiles = (server: TestServer) => filesUnder(path.join(server.dataDir, 'storage'));
+/**
+ * What the test server's file store holds (`objects/…`, as the consistency check lists it: on
+ * disk or in its bucket), with its resumable uploads in progress (`resumable/…`, on disk).
+ */
+export async function storedFiles(server: TestServer): Promise<string[]> {
+  const store = openFileStore(server.dataDir, server.config.storage.objects);
+  const objects = (await store.inventory()).map((entry) => entry.path);
+  const resumable = await filesUnder(path.join(server.dataDir, 'storage', 'resumable'));
+  return [...objects, ...resumable.map((name) => `resumable/${name}`)].sort();
+}
+
+/** Whether the test server's file store holds `version` (on disk or in its bucket). */
+export const storedVersionExists = async (server: TestServer, version: string): Promise<boolean> =>
+  (await openFileStore(server.dataDir, server.config.storage.objects).sizeOf(version)) !== null;
+
+/** The objects' files alone (`objects/…`). */
+export const storedObjectFiles = async (server: TestServer): Promise<string[]> =>
+  (await storedFiles(server)).filter((name) => name.startsWith('objects/'));
 
 /** Raw storage API call with a token, for what supabase-js cannot send. */
 export function storageFetch(

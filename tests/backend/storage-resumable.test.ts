@@ -13,7 +13,7 @@ import {
   type Person,
 } from '../security/world.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { filesUnder, type StorageErrorBody } from './storage-helpers.ts';
+import { filesUnder, storedObjectFiles, type StorageErrorBody } from './storage-helpers.ts';
 
 // Resumable uploads (issue 13, item 4): Supabase Storage's TUS endpoint, driven by tus-js-client
 // as the app drives it, with the rules of the normal upload.
@@ -60,7 +60,7 @@ async function resumableFiles(): Promise<string[]> {
   }
   return kept;
 }
-const objectFiles = () => filesUnder(path.join(server.dataDir, 'storage', 'objects'));
+const objectFiles = () => storedObjectFiles(server);
 const newPath = (organisation: Organisation, extension = 'pdf') =>
   `documents/${organisation.id}/${Date.now()}-${randomBytes(4).toString('hex')}.${extension}`;
 

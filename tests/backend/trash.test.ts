@@ -1,5 +1,3 @@
-import { access } from 'node:fs/promises';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/jobs/clock.ts';
 import {
@@ -12,6 +10,7 @@ import {
 } from '../security/world.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { uploadDocument, uploadFile } from './document-helpers.ts';
+import { storedVersionExists } from './storage-helpers.ts';
 
 // The trash (migration 20261127000800): Delete moves documents to the organisation's trash with
 // their files; members restore; admins delete for ever or empty the trash; the scheduler
@@ -38,13 +37,9 @@ describe('the trash', () => {
   let admin: Person;
   let outsider: Person;
 
-  const exists = (file: string) =>
-    access(file).then(
-      () => true,
-      () => false,
-    );
+  const exists = (version: string) => storedVersionExists(server, version);
 
-  /** The bytes of the stored object `name`, on disk, and whether its storage row is there. */
+  /** The version of the stored object `name` (its bytes), and whether its storage row is there. */
   async function storedFile(name: string): Promise<{ row: boolean; file: string | null }> {
     const { rows } = await server.db.query<{ version: string }>(
       `select version from storage.objects where bucket_id = 'documents' and name = $1`,
@@ -52,10 +47,7 @@ describe('the trash', () => {
     );
     const version = rows[0]?.version;
     if (!version) return { row: false, file: null };
-    return {
-      row: true,
-      file: path.join(server.dataDir, 'storage', 'objects', version.slice(0, 2), version),
-    };
+    return { row: true, file: version };
   }
 
   const trashOf = async (person: Person) =>

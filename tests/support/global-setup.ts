@@ -1,9 +1,11 @@
+import { startTestS3Server, testingOnS3 } from './s3.ts';
 import { createScratchRoot } from './scratch.ts';
 import { pgliteTemplate, postgresAdminUrl, postgresTemplate } from './template.ts';
 
 /**
  * Builds the template databases once, before any test file starts, and the run's directory for
- * data directories (scratch.ts), removed at the end.
+ * data directories (scratch.ts), removed at the end; with TEST_OBJECT_STORAGE=s3, starts the
+ * run's S3 server (s3.ts), stopped at the end.
  */
 export default async function setup(): Promise<(() => Promise<void>) | undefined> {
   const removeScratch = await createScratchRoot();
@@ -12,5 +14,10 @@ export default async function setup(): Promise<(() => Promise<void>) | undefined
     if (adminUrl) await postgresTemplate(adminUrl, kind);
     else await pgliteTemplate(kind);
   }
-  return removeScratch ?? undefined;
+  const stopS3 = testingOnS3() ? await startTestS3Server() : null;
+  if (!removeScratch && !stopS3) return undefined;
+  return async () => {
+    await stopS3?.();
+    await removeScratch?.();
+  };
 }

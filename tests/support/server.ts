@@ -6,6 +6,7 @@ import type { Database } from '../../server/db/database.ts';
 import { openDatabase } from '../../server/db/open.ts';
 import type { Clock } from '../../server/jobs/clock.ts';
 import { startServer, type RunningServer } from '../../server/server.ts';
+import { freshTestBucket, objectStorageEnv, testingOnS3 } from './s3.ts';
 import { scratchDir } from './scratch.ts';
 import {
   freshPostgresDatabase,
@@ -60,6 +61,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       AUTH_GUESSES_PER_ADDRESS: '1000000',
       // Tests sign up users and use them at once; tests of e-mail confirmation turn it on.
       AUTH_EMAIL_ENABLE_CONFIRMATIONS: 'false',
+      // TEST_OBJECT_STORAGE=s3: stored files in a bucket of their own on the run's S3 server.
+      ...(testingOnS3() ? objectStorageEnv(await freshTestBucket()) : {}),
       ...options.env,
       DATA_DIR: dataDir,
     }),
