@@ -304,6 +304,7 @@ describe('the data directory of a server on a bucket', () => {
 // `npm run backup` refuses an installation on PostgreSQL (README, "Backup and restore").
 if (!postgresAdminUrl()) {
   describe('backup and restore of a server on a bucket', () => {
+    // Two servers and a backup on a loaded machine: the suite's default 30 s is too short.
     it('puts the bucket objects the database names in the archive, and restores them into a bucket', async () => {
       const settings = await s3.freshBucket();
       const server = await startTestServer({ env: objectStorageEnv(settings) });
@@ -346,6 +347,6 @@ if (!postgresAdminUrl()) {
         await server.close();
         await rm(work, { recursive: true, force: true });
       }
-    });
+    }, 120_000);
   });
 }
