@@ -33,7 +33,7 @@ export type RenderOfficePreviewResult =
 /** Why a file is not rendered, for the kinds that are not Word or Excel. */
 const OLD_FORMAT =
   'Only Word (.docx) and Excel (.xlsx) files can be previewed; older (.doc, .xls) and password-protected ones cannot. Download the file to open it.';
-const NOT_OFFICE = 'Only Word (.docx) and Excel (.xlsx) files can be previewed';
+const NOT_OFFICE = 'This file is not a Word (.docx) or Excel (.xlsx) file that can be previewed';
 
 /** The sanitised HTML of the Word or Excel file at `args.path`, or why there is none. */
 export async function renderOfficePreview(

@@ -304,4 +304,56 @@ describe('Word and Excel previews', () => {
     expect((await fetch(forged)).status).toBe(400);
     expect((await fetch(address.replace(/\?token=.*/, ''))).status).toBe(400);
   });
+
+  it('shows a shared Word file through its share link, and no more once revoked, expired or trashed', async () => {
+    const session = (await member.client.auth.getSession()).data.session!;
+    const share = (path: string) => `${server.url}/share/v1${path}`;
+    const makeLink = async (documentId: string) => {
+      const response = await fetch(share('/links'), {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          apikey: server.keys.anonKey,
+          authorization: `Bearer ${session.access_token}`,
+        },
+        body: JSON.stringify({ document_id: documentId }),
+      });
+      expect(response.status).toBe(201);
+      const link = (await response.json()) as { id: string; token: string };
+      const opened = (await (await fetch(share(`/s/${link.token}`))).json()) as {
+        access: string;
+      };
+      const preview = () =>
+        fetch(share(`/s/${link.token}/preview?access=${encodeURIComponent(opened.access)}`));
+      return { ...link, preview };
+    };
+    const bytes = wordDocument(paragraph('Safeguarding policy for parents', { style: 'Heading1' }));
+    const document = await upload(member, 'Safeguarding.docx', bytes, DOCX);
+
+    const link = await makeLink(document.id);
+    const shown = await link.preview();
+    expect(shown.status).toBe(200);
+    expect(shown.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(shown.headers.get('content-security-policy')).toContain('sandbox');
+    expect(shown.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(await shown.text()).toContain('<h1>Safeguarding policy for parents</h1>');
+    // Without the page's grant, nothing.
+    expect((await fetch(share(`/s/${link.token}/preview`))).status).toBe(401);
+
+    unwrap(await member.client.rpc('revoke_share_link', { link_id: link.id }), 'revoke');
+    expect((await link.preview()).status).toBe(404);
+
+    const expiring = await makeLink(document.id);
+    await server.db.query(
+      `update public.share_links set created_at = now() - interval '7 days',
+              expires_at = now() - interval '1 minute' where id = $1`,
+      [expiring.id],
+    );
+    expect((await expiring.preview()).status).toBe(404);
+
+    const trashed = await makeLink(document.id);
+    expect((await trashed.preview()).status).toBe(200);
+    unwrap(await member.client.rpc('delete_documents', { document_ids: [document.id] }), 'trash');
+    expect((await trashed.preview()).status).toBe(404);
+  });
 });

@@ -7,12 +7,13 @@ import { Card } from '../../components/ui/card.tsx';
 import { FormField, Input } from '../../components/ui/form-field.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { errorMessage } from '../../lib/errors.ts';
-import { previewKind } from '../../lib/file-kinds.ts';
+import { isRenderedOffice, previewKind } from '../../lib/file-kinds.ts';
 import { formatDateTime, formatFileSize } from '../../lib/format.ts';
 import {
   LINK_GONE,
   sharedFileUrl,
   useSharedFile,
+  useSharedPreview,
   useSharedLink,
   useUnlockSharedLink,
   type SharedDocument,
@@ -81,8 +82,10 @@ function PasswordForm({ unlock }: { unlock: ReturnType<typeof useUnlockSharedLin
 
 function SharedDocumentView({ token, document }: { token: string; document: SharedDocument }) {
   const kind = previewKind(document.name);
+  const rendered = isRenderedOffice(document.name);
   const previewable = kind === 'pdf' || kind === 'image' || kind === 'text';
   const file = useSharedFile(token, document, previewable);
+  const office = useSharedPreview(token, document, rendered);
   const objectUrl = useMemo(
     () => (file.data && kind !== 'text' ? URL.createObjectURL(file.data) : null),
     [file.data, kind],
@@ -113,11 +116,21 @@ function SharedDocumentView({ token, document }: { token: string; document: Shar
             Download
           </a>
         </div>
-        {previewable && file.isPending && <Spinner label="Loading preview..." />}
-        {file.isError && (
+        {((previewable && file.isPending) || (rendered && office.isPending)) && (
+          <Spinner label="Loading preview..." />
+        )}
+        {(file.isError || office.isError) && (
           <p role="alert" className="text-sm text-destructive-700">
-            {errorMessage(file.error, LINK_GONE)}
+            {errorMessage(file.error ?? office.error, LINK_GONE)}
           </p>
+        )}
+        {rendered && office.data && (
+          <iframe
+            src={office.data}
+            sandbox=""
+            title={document.name}
+            className="h-[75vh] w-full rounded border border-gray-200 bg-white"
+          />
         )}
         {kind === 'pdf' && objectUrl && (
           <iframe
@@ -136,7 +149,7 @@ function SharedDocumentView({ token, document }: { token: string; document: Shar
             {text}
           </pre>
         )}
-        {!previewable && (
+        {!previewable && !rendered && (
           <div className="flex flex-col items-center gap-2 py-10 text-center text-gray-600">
             <FileText className="h-10 w-10" aria-hidden="true" />
             <p>This file cannot be previewed here. Download it to open it.</p>

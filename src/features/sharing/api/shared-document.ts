@@ -78,3 +78,26 @@ export const useSharedFile = (token: string, document: SharedDocument | null, wa
       return response.blob();
     },
   });
+
+/** The address of a shared Word or Excel file as Steward renders it, for a sandboxed frame. */
+export const sharedPreviewUrl = (token: string, access: string) =>
+  shareApi(`/s/${encodeURIComponent(token)}/preview?access=${encodeURIComponent(access)}`);
+
+/**
+ * Whether the rendered preview of a shared Word or Excel file can be shown: fetched once here,
+ * so that one that cannot says why; the frame then shows the same address (kept by the server).
+ */
+export const useSharedPreview = (token: string, document: SharedDocument | null, wanted: boolean) =>
+  useQuery({
+    queryKey: ['share_links', 'shared-preview', token, document?.access ?? ''] as const,
+    enabled: Boolean(document) && wanted,
+    staleTime: Infinity,
+    queryFn: async () => {
+      const address = sharedPreviewUrl(token, document!.access);
+      const response = await fetch(address);
+      if (!response.ok) await answerOf(response);
+      // The frame shows the page; its bytes are not needed here.
+      void response.body?.cancel().catch(() => undefined);
+      return address;
+    },
+  });
