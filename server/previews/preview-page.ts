@@ -18,6 +18,7 @@ img{max-width:100%;height:auto}
 section{overflow-x:auto;margin-bottom:24px}
 table{border-collapse:collapse;margin:8px 0;font-size:14px}
 td,th{border:1px solid #d1d5db;padding:4px 8px;vertical-align:top;min-width:3em}
+td>p,th>p{margin:0}
 tr:nth-child(even) td{background:#f9fafb}
 .preview-note{color:#92400e;background:#fffbeb;border:1px solid #fde68a;border-radius:4px;padding:6px 10px;font-size:14px}
 `;
