@@ -357,3 +357,60 @@ describe('Word and Excel previews', () => {
     expect((await trashed.preview()).status).toBe(404);
   });
 });
+
+describe('the cache of rendered previews', () => {
+  let server: TestServer;
+  let church: Organisation;
+  let member: Person;
+
+  beforeAll(async () => {
+    // Room for two renders of the workbooks below (each about 450 bytes), not three.
+    server = await startTestServer({
+      env: { JOB_POLL_INTERVAL: '1h', PREVIEW_CACHE_SIZE: '1000' },
+    });
+    church = await createOrganisation(server, 'Cache Church');
+    member = await addMember(server, church, 'user');
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('keeps the installation’s renders within its size, the least recently shown removed first', async () => {
+    const files: Record<string, { path: string; render: string }> = {};
+    for (const name of ['A', 'B', 'C']) {
+      const document = await uploadDocument(member, church.id, {
+        name: `${name}.xlsx`,
+        bytes: await xlsx(name, [[name.repeat(300)]]),
+        contentType: XLSX,
+      });
+      const { rows } = await server.db.query<{ version: string }>(
+        `select version from storage.objects where bucket_id = 'documents' and name = $1`,
+        [document.filePath],
+      );
+      files[name] = {
+        path: document.filePath,
+        render: path.join(server.dataDir, 'previews', `${rows[0]!.version}.html`),
+      };
+    }
+    const show = async (name: string) => {
+      const signed = unwrap(
+        await member.client.storage.from('documents').createSignedUrl(files[name]!.path, 60),
+        'createSignedUrl',
+      );
+      const token = new URL(signed.signedUrl).searchParams.get('token')!;
+      const response = await fetch(`${server.url}/preview/v1/office/${name}.xlsx?token=${token}`);
+      expect(response.status).toBe(200);
+      expect(await response.text()).toContain(name.repeat(300));
+    };
+    const kept = () => ['A', 'B', 'C'].filter((name) => existsSync(files[name]!.render));
+
+    await show('A');
+    await show('B');
+    expect(kept()).toEqual(['A', 'B']);
+    await show('C');
+    expect(kept()).toEqual(['B', 'C']);
+    // A is rendered anew; B, now the least recently shown, makes room.
+    await show('A');
+    expect(kept()).toEqual(['A', 'C']);
+  });
+});
