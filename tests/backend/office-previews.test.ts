@@ -1,4 +1,6 @@
+import ExcelJS from 'exceljs';
 import { Parser } from 'htmlparser2';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,7 +23,6 @@ import {
 } from '../support/office-files.ts';
 import { xlsx } from '../support/sample-files.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import ExcelJS from 'exceljs';
 
 // Issue 25, item 2: Word and Excel files are previewed as HTML that Steward renders itself, in
 // a capped background process, sanitised, cached per stored version, and served to those who
@@ -413,4 +414,69 @@ describe('the cache of rendered previews', () => {
     await show('A');
     expect(kept()).toEqual(['A', 'C']);
   });
+});
+
+describe('the memory cap of a preview’s rendering', () => {
+  let server: TestServer;
+  let church: Organisation;
+  let other: Organisation;
+  let bigWorkbook: Uint8Array;
+
+  beforeAll(async () => {
+    // A 5 MB workbook of 94,000 cells of random text: within the 16 MiB of XML checked before
+    // decoding, but more than a deliberately tiny cap once exceljs builds its cells.
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Giving');
+    for (let row = 0; row < 47_000; row++) {
+      sheet.addRow([randomBytes(48).toString('base64url'), randomBytes(48).toString('base64url')]);
+    }
+    bigWorkbook = new Uint8Array(await workbook.xlsx.writeBuffer());
+    server = await startTestServer({
+      env: { JOB_POLL_INTERVAL: '1h', BACKGROUND_MEMORY_LIMIT: '150MiB' },
+    });
+    church = await createOrganisation(server, 'Big Sheet Church');
+    other = await createOrganisation(server, 'Small Sheet Church');
+  }, 120_000);
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  const previewOf = async (who: Person, filePath: string) => {
+    const signed = unwrap(
+      await who.client.storage.from('documents').createSignedUrl(filePath, 60),
+      'createSignedUrl',
+    );
+    const token = new URL(signed.signedUrl).searchParams.get('token')!;
+    return fetch(`${server.url}/preview/v1/office/Giving.xlsx?token=${token}`);
+  };
+
+  it('ends only the rendering process, says why, and renders the next file', async () => {
+    const big = await uploadDocument(church.master, church.id, {
+      name: 'Giving.xlsx',
+      bytes: bigWorkbook,
+      contentType: XLSX,
+    });
+    let done = false;
+    const answer = previewOf(church.master, big.filePath).finally(() => (done = true));
+    const statuses: number[] = [];
+    while (!done) {
+      statuses.push((await fetch(`${server.url}/config.json`)).status);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const response = await answer;
+    expect(statuses.every((status) => status === 200)).toBe(true);
+    expect(response.status).toBe(422);
+    expect(((await response.json()) as { message: string }).message).toBe(
+      'This file could not be previewed: reading it needs more than 150 MiB of memory',
+    );
+
+    const small = await uploadDocument(other.master, other.id, {
+      name: 'Rota.xlsx',
+      bytes: await xlsx('Rota', [['Sunday', 'Ada']]),
+      contentType: XLSX,
+    });
+    const next = await previewOf(other.master, small.filePath);
+    expect(next.status).toBe(200);
+    expect(await next.text()).toContain('Ada');
+  }, 120_000);
 });
