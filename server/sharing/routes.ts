@@ -51,7 +51,7 @@ function signedInCaller(c: Context<ApiEnv>): Caller & { claims: { sub: string } 
  * Share links (`/share/v1`, supabase/schemas/21_share_links.sql): a member makes one
  * (`POST /links`, signed in); anyone with its address opens it (`GET /s/{token}`), gives its
  * password when it has one (`POST /s/{token}/unlock`), and previews or downloads its file with
- * the grant the page got (`GET /s/{token}/file?access=…[&download]`), a Word or Excel file as
+ * the grant the page got (`GET /s/{token}/file[/{name}]?access=…[&download]`), a Word or Excel file as
  * Steward renders it (`GET /s/{token}/preview?access=…`, as members see it). The database decides
  * whether a link works on every request; the server hashes and checks passwords in its CPU pool,
  * slows guessing down per link and address as the sign-in does, and bounds the requests of each
@@ -191,7 +191,9 @@ export function createSharingApp(ctx: AppContext): Hono<ApiEnv> {
     return c.json(await opened(link));
   });
 
-  app.get('/s/:token/file', async (c) => {
+  // `/file/{name}`: the same, at an address whose last segment is the document's name, which
+  // the browser's PDF viewer shows as its title.
+  const file = async (c: Context<ApiEnv>) => {
     countRequest(c);
     const link = await openLink(tokenParam(c));
     if (!link) throw linkErrors.notFound();
@@ -204,8 +206,11 @@ export function createSharingApp(ctx: AppContext): Hono<ApiEnv> {
       method: c.req.method,
       requestHeaders: c.req.raw.headers,
       download: download ? link.document_name : undefined,
+      filename: link.document_name,
     });
-  });
+  };
+  app.get('/s/:token/file', file);
+  app.get('/s/:token/file/:name', file);
 
   // The rendering takes the turn of the link's organisation, as a member's would.
   app.get('/s/:token/preview', async (c) => {

@@ -326,7 +326,7 @@ describe('Word and Excel previews', () => {
       };
       const preview = () =>
         fetch(share(`/s/${link.token}/preview?access=${encodeURIComponent(opened.access)}`));
-      return { ...link, preview };
+      return { ...link, access: opened.access, preview };
     };
     const bytes = wordDocument(paragraph('Safeguarding policy for parents', { style: 'Heading1' }));
     const document = await upload(member, 'Safeguarding.docx', bytes, DOCX);
@@ -340,6 +340,15 @@ describe('Word and Excel previews', () => {
     expect(await shown.text()).toContain('<h1>Safeguarding policy for parents</h1>');
     // Without the page's grant, nothing.
     expect((await fetch(share(`/s/${link.token}/preview`))).status).toBe(401);
+    // The file itself also at an address ending with the document's name, and named so.
+    const named = await fetch(
+      share(`/s/${link.token}/file/Safeguarding.docx?access=${encodeURIComponent(link.access)}`),
+    );
+    expect(named.status).toBe(200);
+    expect(named.headers.get('content-disposition')).toContain(
+      "filename*=UTF-8''Safeguarding.docx",
+    );
+    expect(new Uint8Array(await named.arrayBuffer())).toEqual(bytes);
 
     unwrap(await member.client.rpc('revoke_share_link', { link_id: link.id }), 'revoke');
     expect((await link.preview()).status).toBe(404);

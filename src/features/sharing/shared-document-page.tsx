@@ -13,6 +13,7 @@ import {
   LINK_GONE,
   sharedFileUrl,
   useSharedFile,
+  useSharedPdf,
   useSharedPreview,
   useSharedLink,
   useUnlockSharedLink,
@@ -83,8 +84,11 @@ function PasswordForm({ unlock }: { unlock: ReturnType<typeof useUnlockSharedLin
 function SharedDocumentView({ token, document }: { token: string; document: SharedDocument }) {
   const kind = previewKind(document.name);
   const rendered = isRenderedOffice(document.name);
-  const previewable = kind === 'pdf' || kind === 'image' || kind === 'text';
-  const file = useSharedFile(token, document, previewable);
+  // PDFs are framed from their own address (named after the document), the rest fetched here.
+  const fetched = kind === 'image' || kind === 'text';
+  const previewable = kind === 'pdf' || fetched;
+  const file = useSharedFile(token, document, fetched);
+  const pdf = useSharedPdf(token, document, kind === 'pdf');
   const office = useSharedPreview(token, document, rendered);
   const objectUrl = useMemo(
     () => (file.data && kind !== 'text' ? URL.createObjectURL(file.data) : null),
@@ -116,12 +120,12 @@ function SharedDocumentView({ token, document }: { token: string; document: Shar
             Download
           </a>
         </div>
-        {((previewable && file.isPending) || (rendered && office.isPending)) && (
-          <Spinner label="Loading preview..." />
-        )}
-        {(file.isError || office.isError) && (
+        {((fetched && file.isPending) ||
+          (kind === 'pdf' && pdf.isPending) ||
+          (rendered && office.isPending)) && <Spinner label="Loading preview..." />}
+        {(file.isError || pdf.isError || office.isError) && (
           <p role="alert" className="text-sm text-destructive-700">
-            {errorMessage(file.error ?? office.error, LINK_GONE)}
+            {errorMessage(file.error ?? pdf.error ?? office.error, LINK_GONE)}
           </p>
         )}
         {rendered && office.data && (
@@ -132,9 +136,9 @@ function SharedDocumentView({ token, document }: { token: string; document: Shar
             className="h-[75vh] w-full rounded border border-gray-200 bg-white"
           />
         )}
-        {kind === 'pdf' && objectUrl && (
+        {kind === 'pdf' && pdf.data && (
           <iframe
-            src={objectUrl}
+            src={pdf.data}
             title={`Preview of ${document.name}`}
             className="h-[75vh] w-full rounded border border-gray-200"
           />

@@ -60,11 +60,30 @@ export const useUnlockSharedLink = (token: string) =>
     mutationFn: (password: string) => unlockSharedLink(token, password),
   });
 
-/** The file's address for the preview, or with `download` as an attachment. */
-export const sharedFileUrl = (token: string, access: string, download = false) =>
+/**
+ * The file's address for the preview, or with `download` as an attachment; given the document's
+ * name, an address ending with it (the browser's PDF viewer shows it as its title).
+ */
+export const sharedFileUrl = (token: string, access: string, download = false, name?: string) =>
   shareApi(
-    `/s/${encodeURIComponent(token)}/file?access=${encodeURIComponent(access)}${download ? '&download' : ''}`,
+    `/s/${encodeURIComponent(token)}/file${name ? `/${encodeURIComponent(name)}` : ''}?access=${encodeURIComponent(access)}${download ? '&download' : ''}`,
   );
+
+/** A shared PDF at the address ending with its name, once its first kilobyte says it is one. */
+export const useSharedPdf = (token: string, document: SharedDocument | null, wanted: boolean) =>
+  useQuery({
+    queryKey: ['share_links', 'shared-pdf', token, document?.access ?? ''] as const,
+    enabled: Boolean(document) && wanted,
+    staleTime: Infinity,
+    queryFn: async () => {
+      const address = sharedFileUrl(token, document!.access, false, document!.name);
+      const response = await fetch(address, { headers: { Range: 'bytes=0-1023' } });
+      if (!response.ok) await answerOf(response);
+      if (!(await response.text()).includes('%PDF-'))
+        throw new Error('PDF could not be displayed.');
+      return address;
+    },
+  });
 
 /** The file's bytes for the preview, as an object URL the page revokes when done. */
 export const useSharedFile = (token: string, document: SharedDocument | null, wanted: boolean) =>
