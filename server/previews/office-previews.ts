@@ -34,10 +34,12 @@ const MAX_WAIT_MS = 30_000;
 /** Versions remembered as not previewable (a hostile file is not rendered again at each look). */
 const UNAVAILABLE_REMEMBERED = 1000;
 
-const minutes = (ms: number) =>
-  ms % 60_000 === 0
-    ? `${ms / 60_000} minute${ms === 60_000 ? '' : 's'}`
-    : `${Math.round(ms / 1000)} seconds`;
+/** A time limit in words: "1 minute", "2 minutes", "45 seconds", "1 second". */
+function duration(ms: number): string {
+  const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
+  if (ms >= 60_000 && ms % 60_000 === 0) return plural(ms / 60_000, 'minute');
+  return plural(Math.max(1, Math.round(ms / 1000)), 'second');
+}
 
 /**
  * Word and Excel previews (issue 25, item 2): rendered in a capped background process, one at
@@ -107,7 +109,7 @@ export class OfficePreviews {
         // Not remembered: under load a file within bounds can take longer once.
         return {
           state: 'unavailable',
-          reason: `This file could not be previewed: it took longer than ${minutes(settings.timeoutMs)}`,
+          reason: `This file could not be previewed: it took longer than ${duration(settings.timeoutMs)}`,
         };
       } else {
         throw error;
