@@ -489,3 +489,72 @@ describe('the memory cap of a preview’s rendering', () => {
     expect(await next.text()).toContain('Ada');
   }, 120_000);
 });
+
+describe('turns between organisations', () => {
+  let server: TestServer;
+  let busy: Organisation;
+  let quiet: Organisation;
+  let workbook: Uint8Array;
+
+  beforeAll(async () => {
+    // Long enough to render (about a second each) that the order of the answers shows the turns.
+    const book = new ExcelJS.Workbook();
+    const sheet = book.addWorksheet('Giving');
+    for (let row = 0; row < 20_000; row++) {
+      sheet.addRow([randomBytes(24).toString('base64url'), randomBytes(24).toString('base64url')]);
+    }
+    workbook = new Uint8Array(await book.xlsx.writeBuffer());
+    server = await startTestServer({ env: { JOB_POLL_INTERVAL: '1h' } });
+    busy = await createOrganisation(server, 'Busy Church');
+    quiet = await createOrganisation(server, 'Quiet Church');
+  }, 120_000);
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  const addressOf = async (who: Person, filePath: string, name: string) => {
+    const signed = unwrap(
+      await who.client.storage.from('documents').createSignedUrl(filePath, 600),
+      'createSignedUrl',
+    );
+    const token = new URL(signed.signedUrl).searchParams.get('token')!;
+    return `${server.url}/preview/v1/office/${name}?token=${token}`;
+  };
+
+  it('takes turns by organisation, not by member: four members of one delay another organisation by one rendering', async () => {
+    const members = await Promise.all(
+      [1, 2, 3, 4].map((n) => addMember(server, busy, 'user', `busy-${n}`)),
+    );
+    const busyAddresses = await Promise.all(
+      members.map(async (member, n) => {
+        const document = await uploadDocument(member, busy.id, {
+          name: `Giving ${n}.xlsx`,
+          bytes: workbook,
+          contentType: XLSX,
+        });
+        return addressOf(member, document.filePath, `Giving ${n}.xlsx`);
+      }),
+    );
+    const small = await uploadDocument(quiet.master, quiet.id, {
+      name: 'Rota.xlsx',
+      bytes: await xlsx('Rota', [['Sunday', 'Ada']]),
+      contentType: XLSX,
+    });
+    const quietAddress = await addressOf(quiet.master, small.filePath, 'Rota.xlsx');
+
+    const finished: string[] = [];
+    const ask = async (label: string, address: string) => {
+      const response = await fetch(address);
+      expect(response.status).toBe(200);
+      await response.text();
+      finished.push(label);
+    };
+    const busyAsked = busyAddresses.map((address, n) => ask(`busy ${n}`, address));
+    // Asked once the busy organisation's four are waiting for their turns.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await Promise.all([...busyAsked, ask('quiet', quietAddress)]);
+    expect(finished).toHaveLength(5);
+    // With turns by member, the quiet organisation would come after all four.
+    expect(finished.indexOf('quiet')).toBeLessThan(3);
+  }, 120_000);
+});
