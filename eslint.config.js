@@ -39,6 +39,7 @@ const SERVER_FEATURES = [
   'trash',
   'housekeeping',
   'links',
+  'previews',
 ];
 const SERVER_PARTS = {
   // The ground: settings, private files, the database, the pools, HTTP plumbing, the job queue.
@@ -60,17 +61,20 @@ const SERVER_PARTS = {
   reminders: SERVER_SHARED,
   search: [...SERVER_SHARED, 'storage'],
   transfer: [...SERVER_SHARED, 'storage'],
-  trash: [...SERVER_SHARED, 'storage'],
+  // The purge of a document's files removes its rendered previews too.
+  trash: [...SERVER_SHARED, 'storage', 'previews'],
   housekeeping: [...SERVER_SHARED, 'storage'],
+  // Word and Excel previews rendered in the background processes, and the previews' addresses.
+  previews: [...SERVER_SHARED, 'storage'],
   // Share links and document requests: public pages on the services, with their own settings.
   links: [...SERVER_SHARED, 'storage'],
-  sharing: [...SERVER_SHARED, 'storage', 'auth', 'links'],
+  sharing: [...SERVER_SHARED, 'storage', 'auth', 'links', 'previews'],
   requests: [...SERVER_SHARED, 'storage', 'auth', 'links'],
   // The top: the registries that name every feature's jobs and file tasks, the app, the entry.
   'file-tasks.ts': ['workers', 'transfer'],
   // …and the one file store (storage/open-file-store.ts) the jobs that read files share.
   'background-work.ts': [...SERVER_SHARED, ...SERVER_FEATURES, 'storage', 'file-tasks.ts'],
-  'app.ts': [...SERVER_SHARED, ...SERVER_SERVICES, 'backup', 'sharing', 'requests'],
+  'app.ts': [...SERVER_SHARED, ...SERVER_SERVICES, 'backup', 'sharing', 'requests', 'previews'],
   'server.ts': [
     ...SERVER_SHARED,
     ...SERVER_FEATURES,

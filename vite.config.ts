@@ -6,7 +6,14 @@ import { defineConfig, type Plugin } from 'vite';
 // In `npm run dev` the embedded backend listens on BACKEND_URL and Vite proxies the API paths
 // (and /config.json) to it, so the browser sees one origin as it does with `npm start`.
 const backend = process.env.BACKEND_URL ?? 'http://localhost:54321';
-const proxied = ['/auth/v1', '/rest/v1', '/storage/v1', '/functions/v1', '/config.json'];
+const proxied = [
+  '/auth/v1',
+  '/rest/v1',
+  '/storage/v1',
+  '/functions/v1',
+  '/preview/v1',
+  '/config.json',
+];
 
 const stub = (file: string) => fileURLToPath(new URL(`src/lib/stubs/${file}`, import.meta.url));
 

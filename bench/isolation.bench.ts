@@ -15,8 +15,10 @@
  * within its deadline (8 s for members).
  *
  * Further scenarios, each on a server of its own with the same two measures: the worst search
- * (issue 22, `support/worst-search.ts`). BENCH_ISOLATION_SCENARIOS (comma-separated, e.g.
- * "worst-search") runs only those named; all by default ("worst-requests", "worst-search").
+ * (issue 22, `support/worst-search.ts`) and Word and Excel previews rendered over and over
+ * (issue 25, `support/office-previews.ts`). BENCH_ISOLATION_SCENARIOS (comma-separated, e.g.
+ * "worst-search") runs only those named; all by default ("worst-requests", "worst-search",
+ * "office-previews").
  */
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { randomBytes } from 'node:crypto';
@@ -25,6 +27,7 @@ import os from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
 import { hostileFilesPhase } from './support/hostile-files-phase.ts';
+import { officePreviewsScenario } from './support/office-previews.ts';
 import { freshPostgres } from './support/postgres.ts';
 import { startSteward, type StewardProcess } from './support/steward-process.ts';
 import { worstSearchScenario } from './support/worst-search.ts';
@@ -342,6 +345,7 @@ export async function run() {
   };
   if (wanted('worst-requests')) add(await scenario('PGlite', {}));
   if (wanted('worst-search')) add(await worstSearchScenario('PGlite', {}, PHASE_MS));
+  if (wanted('office-previews')) add(await officePreviewsScenario('PGlite', {}, PHASE_MS));
   const adminUrl = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL;
   if (adminUrl) {
     const onPostgres = async (
@@ -357,6 +361,9 @@ export async function run() {
     if (wanted('worst-requests')) await onPostgres((env) => scenario('PostgreSQL', env));
     if (wanted('worst-search')) {
       await onPostgres((env) => worstSearchScenario('PostgreSQL', env, PHASE_MS));
+    }
+    if (wanted('office-previews')) {
+      await onPostgres((env) => officePreviewsScenario('PostgreSQL', env, PHASE_MS));
     }
   } else {
     lines.push('PostgreSQL: skipped (set BENCH_DATABASE_URL to a server to measure it too)');

@@ -69,6 +69,11 @@ for (const [label, viewport] of [
     await shared.getByRole('button', { name: 'Open' }).click();
     await expect(shared.getByRole('heading', { name: 'Insurance certificate.pdf' })).toBeVisible();
     await expect(shared.getByTitle('Preview of Insurance certificate.pdf')).toBeVisible();
+    // Framed from an address ending with the document's name: the PDF viewer's title.
+    await expect(shared.getByTitle('Preview of Insurance certificate.pdf')).toHaveAttribute(
+      'src',
+      /\/file\/Insurance%20certificate\.pdf\?access=/,
+    );
     await expect(shared.getByText(organizationName)).toHaveCount(0);
     const downloading = shared.waitForEvent('download');
     await shared.getByRole('link', { name: 'Download' }).click();

@@ -8,6 +8,7 @@ import { respondToError } from './http/api-error.ts';
 import { credentials } from './http/credentials.ts';
 import { apiCors, apiNoStore, apiSecurityHeaders, requestLog } from './http/middleware.ts';
 import { requestScope } from './http/request-scope.ts';
+import { createPreviewsApp } from './previews/routes.ts';
 import { createRequestsApp } from './requests/routes.ts';
 import { createRestApp } from './rest/routes.ts';
 import { createSharingApp } from './sharing/routes.ts';
@@ -33,6 +34,9 @@ export async function createApp(ctx: AppContext): Promise<Hono<ApiEnv>> {
   api.route('/storage/v1', createStorageApp(ctx));
   api.route('/functions/v1', await createFunctionsApp(ctx));
   api.route('/backup/v1', createBackupApp(ctx));
+  // Steward's own previews of members' documents: Word and Excel rendered here, and PDFs under
+  // an address that ends with the document's name.
+  api.route('/preview/v1', createPreviewsApp(ctx));
   // Steward's own services for people without an account: share links and document requests.
   api.route('/share/v1', createSharingApp(ctx));
   api.route('/requests/v1', createRequestsApp(ctx));

@@ -53,7 +53,7 @@ export function backgroundWork(
       }),
       [REFRESH_SEARCH_JOB]: refreshSearchJob(),
       [RESUMABLE_CLEANUP_KIND]: resumableCleanupJob(ctx.config.dataDir),
-      [REMOVE_FILES_KIND]: removeFilesJob(store),
+      [REMOVE_FILES_KIND]: removeFilesJob(store, ctx.config.dataDir),
       [EXPORT_KIND]: exportJob({
         cpu: backgroundProcesses,
         store,

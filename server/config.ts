@@ -6,6 +6,8 @@ import type { RequestSettings, SharingSettings } from './config/link-settings.ts
 import { readRequestSettings, readSharingSettings } from './config/link-settings.ts';
 import type { MailSettings } from './config/mail-settings.ts';
 import { readMailSettings } from './config/mail-settings.ts';
+import type { PreviewSettings } from './config/preview-settings.ts';
+import { readPreviewSettings } from './config/preview-settings.ts';
 import type { TextExtractionSettings } from './config/text-extraction-settings.ts';
 import { readTextExtractionSettings } from './config/text-extraction-settings.ts';
 import type { TransferSettings } from './config/transfer-settings.ts';
@@ -181,6 +183,8 @@ export interface ServerConfig {
   transfer: TransferSettings;
   /** Limits of reading documents' text in the background (steward.toml `[text_extraction]`). */
   textExtraction: TextExtractionSettings;
+  /** Word and Excel previews (steward.toml `[previews]`). */
+  previews: PreviewSettings;
   /** Share links (steward.toml `[sharing]`). */
   sharing: SharingSettings;
   /** Document requests (steward.toml `[requests]`). */
@@ -438,6 +442,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     trash: { retentionMs },
     transfer: readTransferSettings(env, stewardToml, stewardName),
     textExtraction: readTextExtractionSettings(env, stewardToml, stewardName),
+    previews: readPreviewSettings(env, stewardToml, stewardName),
     sharing: readSharingSettings(env, stewardToml, stewardName),
     requests: readRequestSettings(env, stewardToml, stewardName),
   };

@@ -4,6 +4,8 @@ import type { ApiKeys } from './http/keys.ts';
 import type { Clock } from './jobs/clock.ts';
 import type { JobRunner } from './jobs/job-runner.ts';
 import type { CpuPool } from './workers/cpu-pool.ts';
+import type { renderOfficePreview } from './workers/office-preview-tasks.ts';
+import type { ProcessPool } from './workers/process-pool.ts';
 
 /** What every service of the embedded backend is built from. */
 export interface AppContext {
@@ -12,6 +14,11 @@ export interface AppContext {
   config: ServerConfig;
   /** Worker threads for CPU-heavy work (password hashing…), off the thread that answers HTTP. */
   cpu: CpuPool;
+  /**
+   * The capped background processes that read members' files, for the work a request waits for
+   * (a Word or Excel preview); jobs get theirs from background-work.ts.
+   */
+  backgroundProcesses: ProcessPool<{ renderOfficePreview: typeof renderOfficePreview }>;
   /** The time background work and schedules read (tests move it by hand). */
   clock: Clock;
   /** Background jobs (server/jobs/): `wake()` after adding one, so it starts at once. */

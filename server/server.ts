@@ -92,6 +92,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     keys,
     config,
     cpu,
+    backgroundProcesses,
     clock,
     get jobs() {
       return jobs;

@@ -57,7 +57,7 @@ async function processTree(root: number): Promise<number[]> {
 }
 
 /** Resident memory of the tree under `root` now, in bytes. */
-async function treeRss(root: number): Promise<number> {
+export async function treeRss(root: number): Promise<number> {
   let total = 0;
   for (const pid of await processTree(root)) {
     const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');

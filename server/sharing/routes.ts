@@ -9,8 +9,10 @@ import type { AppContext } from '../context.ts';
 import type { ApiEnv } from '../http/api-env.ts';
 import { errorFormat } from '../http/api-error.ts';
 import type { Caller } from '../http/caller.ts';
-import { linkErrorFormat, linkErrors } from '../links/errors.ts';
+import { LinkError, linkErrorFormat, linkErrors } from '../links/errors.ts';
 import { optionalString, readJsonBody, tokenParam } from '../links/requests.ts';
+import { officePreviewsOf } from '../previews/office-previews.ts';
+import { previewPage } from '../previews/preview-page.ts';
 import { findObject } from '../storage/queries.ts';
 import { preparedStorage } from '../storage/routes.ts';
 import { serveObject } from '../storage/serve.ts';
@@ -49,7 +51,8 @@ function signedInCaller(c: Context<ApiEnv>): Caller & { claims: { sub: string } 
  * Share links (`/share/v1`, supabase/schemas/21_share_links.sql): a member makes one
  * (`POST /links`, signed in); anyone with its address opens it (`GET /s/{token}`), gives its
  * password when it has one (`POST /s/{token}/unlock`), and previews or downloads its file with
- * the grant the page got (`GET /s/{token}/file?access=…[&download]`). The database decides
+ * the grant the page got (`GET /s/{token}/file[/{name}]?access=…[&download]`), a Word or Excel file as
+ * Steward renders it (`GET /s/{token}/preview?access=…`, as members see it). The database decides
  * whether a link works on every request; the server hashes and checks passwords in its CPU pool,
  * slows guessing down per link and address as the sign-in does, and bounds the requests of each
  * client address.
@@ -70,6 +73,7 @@ export function createSharingApp(ctx: AppContext): Hono<ApiEnv> {
     maxKeys,
   });
   const guesses = new GuessLimiter({ ...config.auth.guesses, maxKeys });
+  const previews = officePreviewsOf(ctx);
 
   const countRequest = (c: Context<ApiEnv>) => {
     const retryAfter = openings.take(limiterAddress(c));
@@ -187,7 +191,9 @@ export function createSharingApp(ctx: AppContext): Hono<ApiEnv> {
     return c.json(await opened(link));
   });
 
-  app.get('/s/:token/file', async (c) => {
+  // `/file/{name}`: the same, at an address whose last segment is the document's name, which
+  // the browser's PDF viewer shows as its title.
+  const file = async (c: Context<ApiEnv>) => {
     countRequest(c);
     const link = await openLink(tokenParam(c));
     if (!link) throw linkErrors.notFound();
@@ -200,7 +206,34 @@ export function createSharingApp(ctx: AppContext): Hono<ApiEnv> {
       method: c.req.method,
       requestHeaders: c.req.raw.headers,
       download: download ? link.document_name : undefined,
+      filename: link.document_name,
     });
+  };
+  app.get('/s/:token/file', file);
+  app.get('/s/:token/file/:name', file);
+
+  // The rendering takes the turn of the link's organisation, as a member's would.
+  app.get('/s/:token/preview', async (c) => {
+    countRequest(c);
+    const link = await openLink(tokenParam(c));
+    if (!link) throw linkErrors.notFound();
+    if (!grants.verify(c.req.query('access'), link.link_id)) throw linkErrors.accessExpired();
+    const object = await findObject(db, 'documents', link.file_path);
+    const { rows } = await db.query<{ organization_id: string }>(
+      'select organization_id::text from public.documents where file_path = $1',
+      [link.file_path],
+    );
+    if (!object?.version || !rows[0]) throw linkErrors.notFound();
+    const preview = await previews.preview({
+      version: object.version,
+      name: link.document_name,
+      mimeType: object.metadata?.mimetype ?? '',
+      organizationId: rows[0].organization_id,
+    });
+    if (preview.state === 'unavailable') {
+      throw new LinkError(422, 'preview_unavailable', preview.reason);
+    }
+    return previewPage(link.document_name, preview.html);
   });
 
   app.all('*', () => {

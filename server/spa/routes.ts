@@ -25,8 +25,9 @@ const TYPES: Record<string, string> = {
 
 /**
  * The app's pages (Hono's `secureHeaders`): scripts only from this origin (no inline script),
- * data only from this origin, documents previewed in frames from this origin or Office Online;
- * never framed; no camera, microphone or location.
+ * data only from this origin, documents previewed in frames from this origin only (Steward
+ * renders Word and Excel itself: no file is sent to Office Online); never framed; no camera,
+ * microphone or location.
  */
 function pageSecurityHeaders(): MiddlewareHandler {
   return secureHeaders({
@@ -39,7 +40,7 @@ function pageSecurityHeaders(): MiddlewareHandler {
       mediaSrc: ["'self'", 'blob:'],
       fontSrc: ["'self'"],
       connectSrc: ["'self'"],
-      frameSrc: ["'self'", 'blob:', 'https://view.officeapps.live.com'],
+      frameSrc: ["'self'"],
       objectSrc: ["'none'"],
       baseUri: ["'self'"],
       formAction: ["'self'"],

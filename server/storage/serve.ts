@@ -79,6 +79,8 @@ export interface ServeOptions {
   requestHeaders: Headers;
   /** The `download` query parameter: present (even empty) means "save, don't show". */
   download: string | undefined;
+  /** The file name to give, when not the object's own (a preview names the document). */
+  filename?: string;
 }
 
 interface ByteRange {
@@ -127,7 +129,7 @@ export async function serveObject(
   if (!isStoredVersion(row.version)) throw storageErrors.noSuchKey();
   const metadata = row.metadata ?? {};
   const { contentType: mimetype, kind } = servedType(metadata.mimetype);
-  const filename = row.name.slice(row.name.lastIndexOf('/') + 1);
+  const filename = options.filename ?? row.name.slice(row.name.lastIndexOf('/') + 1);
   const cacheControl =
     typeof metadata.cacheControl === 'string' && HEADER_SAFE.test(metadata.cacheControl)
       ? metadata.cacheControl

@@ -157,6 +157,30 @@ export function verifySignedObjectUrl(
 }
 
 /**
+ * The object a signed download URL's token names, and its signer: for Steward's own routes that
+ * show that object under another address (a preview whose address ends with the document's
+ * name, server/previews/). The token is checked exactly as at `/object/sign/…`.
+ */
+export function verifySignedObjectToken(
+  key: string,
+  token: string,
+  now = Date.now() / 1000,
+): { bucketId: string; name: string; signer: UrlSigner } {
+  let url: unknown;
+  try {
+    url = (verifyJwt(token, key, -Infinity) as { url?: unknown }).url;
+  } catch (error) {
+    if (error instanceof JwtError) throw storageErrors.invalidJwt(`Invalid JWT: ${error.message}`);
+    throw error;
+  }
+  const slash = typeof url === 'string' ? url.indexOf('/') : -1;
+  if (typeof url !== 'string' || slash < 1) throw storageErrors.invalidSignature();
+  const bucketId = url.slice(0, slash);
+  const name = url.slice(slash + 1);
+  return { bucketId, name, signer: verifySignedObjectUrl(key, token, bucketId, name, now) };
+}
+
+/**
  * A signed upload URL (`createSignedUploadUrl`): lets whoever holds it upload `bucketId/name`
  * once, as its signer, for two hours or the installation's longest signed URL if shorter.
  */

@@ -61,6 +61,14 @@ export function previewKind(fileName: string): PreviewKind {
   return 'other';
 }
 
+/**
+ * Whether an office file is one Steward renders for its preview: Word (.docx) and Excel
+ * (.xlsx); the older .doc and .xls, and PowerPoint, are offered for download.
+ */
+export function isRenderedOffice(fileName: string): boolean {
+  return ['docx', 'xlsx'].includes(fileExtension(fileName));
+}
+
 /** Whether the edit-content modal can edit the file. */
 export function isTextEditable(fileName: string): boolean {
   return TEXT_EDITABLE_EXTENSIONS.has(fileExtension(fileName));

@@ -350,6 +350,7 @@ describe('daily reminders', () => {
         config: server.config,
         keys: server.keys,
         cpu: server.cpu,
+        backgroundProcesses: server.backgroundProcesses,
         publicUrl: () => server.url,
         siteUrl: () => server.config.auth.siteUrl ?? server.url,
         get jobs() {

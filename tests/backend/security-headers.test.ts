@@ -50,6 +50,8 @@ describe('pages and assets of the app', () => {
       expect(csp.get('script-src')).toEqual(["'self'"]);
       expect(csp.get('default-src')).toEqual(["'self'"]);
       expect(csp.get('object-src')).toEqual(["'none'"]);
+      // Previews are framed from this origin only: no file goes to Office Online.
+      expect(csp.get('frame-src')).toEqual(["'self'"]);
       expect(csp.get('frame-ancestors')).toEqual(["'none'"]);
       expect(csp.get('base-uri')).toEqual(["'self'"]);
       expect(response.headers.get('x-content-type-options')).toBe('nosniff');

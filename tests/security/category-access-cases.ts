@@ -11,7 +11,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { SupabaseClient } from '@supabase/supabase-js';
+import { signedObjectUrl, urlSigningKey } from '../../server/storage/signed-url.ts';
 import { uploadDocument } from '../support/documents.ts';
+import { paragraph, wordDocument } from '../support/office-files.ts';
 import type { TestServer } from '../support/server.ts';
 import type { OrgKey, World } from './actors.ts';
 import { allowedIf, type Case, type Outcome } from './cases.ts';
@@ -34,6 +36,8 @@ interface RestrictedDocument {
   sha256: string;
   /** A word only inside its file. */
   word: string;
+  /** A Word document of the same category (its previews, issue 25). */
+  wordFilePath: string;
 }
 
 interface AccessWorld {
@@ -117,6 +121,12 @@ async function buildAccessWorld(server: TestServer, world: World): Promise<Acces
       contentType: 'text/plain;charset=UTF-8',
       category: categoryOf(key),
     });
+    const plan = await uploadDocument(master, organisation.id, {
+      name: `Safeguarding plan ${key}.docx`,
+      bytes: wordDocument(paragraph(`Safeguarding plan of ${key}`, { style: 'Heading1' })),
+      contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      category: categoryOf(key),
+    });
     const old = await uploadDocument(master, organisation.id, {
       name: `Old safeguarding log ${key}.txt`,
       bytes: `Last year ${randomBytes(4).toString('hex')}`,
@@ -186,7 +196,13 @@ async function buildAccessWorld(server: TestServer, world: World): Promise<Acces
       `select content_sha256 from public.documents where id = $1`,
       [uploaded.id],
     );
-    documents[key] = { id: uploaded.id, filePath: next, sha256: rows[0]!.content_sha256, word };
+    documents[key] = {
+      id: uploaded.id,
+      filePath: next,
+      sha256: rows[0]!.content_sha256,
+      word,
+      wordFilePath: plan.filePath,
+    };
   }
   await server.jobs.runDue();
 
@@ -372,6 +388,62 @@ export function categoryAccessCases(server: TestServer, world: World): Case[] {
         if (answer.error) return 'denied';
         return allowedIf((await fetch(answer.data.signedUrl)).status === 200);
       });
+      // Previews (issue 25): Steward's rendering of a Word file and a file under its name, at
+      // the address the app makes from its signed link. First as the app does it (the actor
+      // signs the link), then with a link signed in the actor's name beforehand, as if made
+      // before they lost access: the preview is read as its signer now, under the same rules.
+      const previewThrough = async (
+        signedUrl: string,
+        kind: 'office' | 'file',
+        name: string,
+      ): Promise<Outcome> => {
+        const token = new URL(signedUrl, server.url).searchParams.get('token')!;
+        const response = await fetch(
+          `${server.url}/preview/v1/${kind}/${encodeURIComponent(name)}?token=${token}`,
+        );
+        const body = await response.text();
+        if (response.status === 200) {
+          return kind === 'office' && !body.includes(`Safeguarding plan of ${target}`)
+            ? `error: the preview does not show the plan: ${body.slice(0, 200)}`
+            : 'allowed';
+        }
+        return response.status === 400 && body.includes('NoSuchKey')
+          ? 'denied'
+          : `error: ${response.status} ${body.slice(0, 200)}`;
+      };
+      add('preview documents', 'previews the Word file of', view, async (a, w) => {
+        const answer = await a.client.storage
+          .from('documents')
+          .createSignedUrl(w.documents[target].wordFilePath, 60);
+        if (answer.error) return 'denied';
+        return previewThrough(answer.data.signedUrl, 'office', 'Safeguarding plan.docx');
+      });
+      add('preview documents', 'opens under its name the file of', view, async (a, w) => {
+        const answer = await a.client.storage
+          .from('documents')
+          .createSignedUrl(w.documents[target].filePath, 60);
+        if (answer.error) return 'denied';
+        return previewThrough(answer.data.signedUrl, 'file', 'Safeguarding log.txt');
+      });
+      for (const kind of ['office', 'file'] as const) {
+        add(
+          'preview documents',
+          `uses a ${kind} preview link signed in their name beforehand for`,
+          view,
+          async (a, w) => {
+            const url = signedObjectUrl(
+              urlSigningKey(server.keys.jwtSecret),
+              'documents',
+              kind === 'office' ? w.documents[target].wordFilePath : w.documents[target].filePath,
+              60,
+              a.person
+                ? { role: 'authenticated', sub: a.person.userId, aal: 'aal1' }
+                : { role: 'anon', sub: null, aal: 'aal1' },
+            );
+            return previewThrough(url, kind, 'Safeguarding.docx');
+          },
+        );
+      }
       add(
         'rpc send_documents_email',
         'sends',

@@ -11,7 +11,10 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import type { TestServer } from '../support/server.ts';
 import { standing, type Actor, type OrgKey, type OrgWorld, type World } from './actors.ts';
 import { admits, allowedIf, judgeWrite, type Case, type Outcome } from './cases.ts';
+import { paragraph, wordDocument } from '../support/office-files.ts';
 import { unwrap } from './world.ts';
+
+const WORD_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
 interface RpcResult {
   error: { message: string } | null;
@@ -53,13 +56,16 @@ export function linkCases(server: TestServer, world: World): Case[] {
   const cases: Case[] = [];
   const service = () => server.service();
 
-  /** A document of the organisation with a stored file. */
-  async function documentOf(org: OrgWorld): Promise<string> {
-    const filePath = `documents/${org.organisation.id}/${Date.now()}-${tag()}.txt`;
+  /** A document of the organisation with a stored file (a text file, or a Word document). */
+  async function documentOf(org: OrgWorld, word = false): Promise<string> {
+    const filePath = `documents/${org.organisation.id}/${Date.now()}-${tag()}.${word ? 'docx' : 'txt'}`;
+    const bytes = word
+      ? wordDocument(paragraph('Shared handbook', { style: 'Heading1' }))
+      : new TextEncoder().encode('shared file');
     unwrap(
       await service()
         .storage.from('documents')
-        .upload(filePath, new TextEncoder().encode('shared file'), { contentType: 'text/plain' }),
+        .upload(filePath, bytes, { contentType: word ? WORD_TYPE : 'text/plain' }),
       'upload',
     );
     const row = unwrap(
@@ -67,7 +73,7 @@ export function linkCases(server: TestServer, world: World): Case[] {
         .from('documents')
         .insert({
           organization_id: org.organisation.id,
-          name: `shared-${tag()}.txt`,
+          name: `shared-${tag()}.${word ? 'docx' : 'txt'}`,
           category: 'Legal',
           file_path: filePath,
           size: 11,
@@ -371,6 +377,89 @@ export function linkCases(server: TestServer, world: World): Case[] {
       const file = await fetch(`${server.url}/share/v1/s/${made.json.token}/file?download`);
       await file.arrayBuffer();
       return allowedIf(file.status === 200);
+    },
+  });
+
+  // Previews of a shared Word file (issue 25, item 2): through the link's own rules.
+  /** A link to a Word document of `org` by its bystander, opened: its token and page grant. */
+  async function openedWordLink(org: OrgWorld) {
+    const documentId = await documentOf(org, true);
+    const made = await makeLink(org.bystander.client, documentId);
+    const page = await fetch(`${server.url}/share/v1/s/${made.json.token}`);
+    const { access } = (await page.json()) as { access: string };
+    return { id: made.json.id!, token: made.json.token!, access };
+  }
+  const previewStatus = async (token: string, access: string | null) => {
+    const query = access === null ? '' : `?access=${encodeURIComponent(access)}`;
+    const response = await fetch(`${server.url}/share/v1/s/${token}/preview${query}`);
+    const body = await response.text();
+    if (response.status === 200 && !body.includes('<h1>Shared handbook</h1>')) {
+      return `error: 200 without the document: ${body.slice(0, 200)}` as const;
+    }
+    return response.status;
+  };
+  cases.push({
+    group: 'share links: preview',
+    name: "anonymous previews a link's Word file with the page's grant",
+    expected: 'allowed',
+    run: async () => {
+      const link = await openedWordLink(world.orgs.A);
+      const status = await previewStatus(link.token, link.access);
+      return typeof status === 'string' ? status : allowedIf(status === 200);
+    },
+  });
+  cases.push({
+    group: 'share links: preview',
+    name: "anonymous previews a link's Word file without the page's grant, or with another link's",
+    expected: 'denied',
+    run: async () => {
+      const link = await openedWordLink(world.orgs.A);
+      const other = await openedWordLink(world.orgs.B);
+      const statuses = [
+        await previewStatus(link.token, null),
+        await previewStatus(link.token, other.access),
+      ];
+      const leaked = statuses.find((status) => typeof status === 'string');
+      if (leaked) return leaked;
+      return allowedIf(statuses.some((status) => status === 200));
+    },
+  });
+  cases.push({
+    group: 'share links: preview',
+    name: 'anonymous previews, with the grant it had, the link of a member since deactivated',
+    expected: 'denied',
+    run: async () => {
+      const org = world.orgs.B;
+      const link = await openedWordLink(org);
+      unwrap(
+        await org.organisation.master.client.rpc('deactivate_user', {
+          user_id: org.bystander.userId,
+        }),
+        'deactivate',
+      );
+      unwrap(
+        await org.organisation.master.client.rpc('reactivate_user', {
+          user_id: org.bystander.userId,
+        }),
+        'reactivate',
+      );
+      const status = await previewStatus(link.token, link.access);
+      return typeof status === 'string' ? status : allowedIf(status === 200);
+    },
+  });
+  cases.push({
+    group: 'share links: preview',
+    name: 'anonymous previews, with the grant it had, a revoked link',
+    expected: 'denied',
+    run: async () => {
+      const org = world.orgs.A;
+      const link = await openedWordLink(org);
+      unwrap(
+        await org.organisation.master.client.rpc('revoke_share_link', { link_id: link.id }),
+        'revoke',
+      );
+      const status = await previewStatus(link.token, link.access);
+      return typeof status === 'string' ? status : allowedIf(status === 200);
     },
   });
 

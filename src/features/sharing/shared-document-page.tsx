@@ -7,12 +7,14 @@ import { Card } from '../../components/ui/card.tsx';
 import { FormField, Input } from '../../components/ui/form-field.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { errorMessage } from '../../lib/errors.ts';
-import { previewKind } from '../../lib/file-kinds.ts';
+import { isRenderedOffice, previewKind } from '../../lib/file-kinds.ts';
 import { formatDateTime, formatFileSize } from '../../lib/format.ts';
 import {
   LINK_GONE,
   sharedFileUrl,
   useSharedFile,
+  useSharedPdf,
+  useSharedPreview,
   useSharedLink,
   useUnlockSharedLink,
   type SharedDocument,
@@ -81,8 +83,13 @@ function PasswordForm({ unlock }: { unlock: ReturnType<typeof useUnlockSharedLin
 
 function SharedDocumentView({ token, document }: { token: string; document: SharedDocument }) {
   const kind = previewKind(document.name);
-  const previewable = kind === 'pdf' || kind === 'image' || kind === 'text';
-  const file = useSharedFile(token, document, previewable);
+  const rendered = isRenderedOffice(document.name);
+  // PDFs are framed from their own address (named after the document), the rest fetched here.
+  const fetched = kind === 'image' || kind === 'text';
+  const previewable = kind === 'pdf' || fetched;
+  const file = useSharedFile(token, document, fetched);
+  const pdf = useSharedPdf(token, document, kind === 'pdf');
+  const office = useSharedPreview(token, document, rendered);
   const objectUrl = useMemo(
     () => (file.data && kind !== 'text' ? URL.createObjectURL(file.data) : null),
     [file.data, kind],
@@ -113,15 +120,25 @@ function SharedDocumentView({ token, document }: { token: string; document: Shar
             Download
           </a>
         </div>
-        {previewable && file.isPending && <Spinner label="Loading preview..." />}
-        {file.isError && (
+        {((fetched && file.isPending) ||
+          (kind === 'pdf' && pdf.isPending) ||
+          (rendered && office.isPending)) && <Spinner label="Loading preview..." />}
+        {(file.isError || pdf.isError || office.isError) && (
           <p role="alert" className="text-sm text-destructive-700">
-            {errorMessage(file.error, LINK_GONE)}
+            {errorMessage(file.error ?? pdf.error ?? office.error, LINK_GONE)}
           </p>
         )}
-        {kind === 'pdf' && objectUrl && (
+        {rendered && office.data && (
           <iframe
-            src={objectUrl}
+            src={office.data}
+            sandbox=""
+            title={document.name}
+            className="h-[75vh] w-full rounded border border-gray-200 bg-white"
+          />
+        )}
+        {kind === 'pdf' && pdf.data && (
+          <iframe
+            src={pdf.data}
             title={`Preview of ${document.name}`}
             className="h-[75vh] w-full rounded border border-gray-200"
           />
@@ -136,7 +153,7 @@ function SharedDocumentView({ token, document }: { token: string; document: Shar
             {text}
           </pre>
         )}
-        {!previewable && (
+        {!previewable && !rendered && (
           <div className="flex flex-col items-center gap-2 py-10 text-center text-gray-600">
             <FileText className="h-10 w-10" aria-hidden="true" />
             <p>This file cannot be previewed here. Download it to open it.</p>

@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createOrganization, type TestOrganization } from '../../../testing/backend.ts';
 import { renderWithProviders } from '../../../testing/render.tsx';
 import { seedDocuments, seedStoredDocument } from '../../../testing/seed-documents.ts';
+import { paragraph, table, wordDocument } from '../../../../tests/support/office-files.ts';
 import { DocumentPreviewModal } from './document-preview-modal.tsx';
 
 const network = setupServer();
@@ -74,29 +75,81 @@ describe('document preview modal', () => {
     expect(new Uint8Array(await blob.arrayBuffer())).toEqual(png);
   });
 
-  it('shows a PDF in a frame', async () => {
+  it('shows a PDF in a frame, from an address ending with the document’s name', async () => {
     const document = await seedStoredDocument(
       organization,
-      { name: 'budget.pdf' },
+      { name: 'Budget 2027.pdf' },
       '%PDF-1.4\n',
       'application/pdf',
     );
     open(document);
-    const frame = await screen.findByTitle('Preview of budget.pdf');
+    const frame = await screen.findByTitle('Preview of Budget 2027.pdf');
     expect(frame.tagName).toBe('IFRAME');
-    expect(objectUrls.get(frame.getAttribute('src')!)?.type).toBe('application/pdf');
+    // The browser's PDF viewer titles itself with the address's last segment, not a blob UUID.
+    const address = new URL(frame.getAttribute('src')!);
+    expect(address.pathname).toBe('/preview/v1/file/Budget%202027.pdf');
+    const served = await fetch(address);
+    expect(served.headers.get('content-type')).toBe('application/pdf');
+    expect(await served.text()).toBe('%PDF-1.4\n');
   });
 
-  it('offers Office files for download only, sending no link to Office Online', async () => {
-    const document = await seedStoredDocument(organization, { name: 'minutes.docx' }, 'PK');
+  it('shows a Word file as Steward renders it, in a sandboxed frame titled with its name', async () => {
+    const docx = wordDocument(
+      paragraph('Minutes of the council', { style: 'Heading1' }) +
+        table([
+          ['Item', 'Decision'],
+          ['Roof', 'Repair in spring'],
+        ]),
+    );
+    const document = await seedStoredDocument(
+      organization,
+      { name: 'Minutes.docx' },
+      docx,
+      'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    );
+    open(document);
+    // The first rendering starts a background process: a few seconds on a busy machine.
+    const frame = await screen.findByTitle('Minutes.docx', {}, { timeout: 20_000 });
+    expect(frame.tagName).toBe('IFRAME');
+    // Sandboxed with no permission at all: the page may run nothing, nor reach the app.
+    expect(frame.getAttribute('sandbox')).toBe('');
+    const address = new URL(frame.getAttribute('src')!);
+    expect(address.pathname).toBe('/preview/v1/office/Minutes.docx');
+    const page = await (await fetch(address)).text();
+    expect(page).toContain('<h1>Minutes of the council</h1>');
+    expect(page).toContain('Repair in spring');
+    expect(screen.queryByRole('link', { name: /Office Online/ })).not.toBeInTheDocument();
+    expect(window.document.body.innerHTML).not.toContain('officeapps');
+  });
+
+  it('says why a Word file cannot be previewed, beside Download', async () => {
+    const document = await seedStoredDocument(organization, { name: 'broken.docx' }, 'PK');
+    open(document);
+    const panel = await screen.findByRole('alert');
+    expect(panel).toHaveTextContent('Unable to load document');
+    expect(panel).toHaveTextContent(
+      'This file is not a Word (.docx) or Excel (.xlsx) file that can be previewed',
+    );
+    expect(within(panel).getByRole('button', { name: 'Download File' })).toBeInTheDocument();
+  });
+
+  it('offers older Office files for download only, sending no link anywhere', async () => {
+    const document = await seedStoredDocument(organization, { name: 'minutes.doc' }, 'old');
+    const signed: string[] = [];
+    network.use(
+      http.post('*/storage/v1/object/sign/*', ({ request }) => {
+        signed.push(request.url);
+        return passthrough();
+      }),
+    );
     open(document);
     expect(
       await screen.findByText(
-        'Office files can’t be shown here. Download the file to open it on your computer.',
+        'Only Word (.docx) and Excel (.xlsx) files can be shown here. Download the file to open it on your computer.',
       ),
     ).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Download File' })).toBeInTheDocument();
-    expect(screen.queryByRole('link', { name: /Office Online/ })).not.toBeInTheDocument();
+    expect(signed).toEqual([]);
     expect(window.document.body.innerHTML).not.toContain('officeapps');
   });
 

@@ -10,19 +10,20 @@ export interface PreviewBodyProps {
 }
 
 /**
- * The preview itself, by kind (spec §2 Preview modal, §5 preview type mapping). Office files
- * are offered for download: the "Open in Office Online" link sent a one-hour signed link of
- * the member's file to Microsoft without saying so, and cannot work on a private installation
- * (issue 25).
+ * The preview itself, by kind (spec §2 Preview modal, §5 preview type mapping). Word and Excel
+ * files are shown as Steward renders them, in a sandboxed frame that may run nothing (the
+ * "Open in Office Online" link sent a one-hour signed link of the member's file to Microsoft
+ * without saying so, and could not work on a private installation: issue 25); older Office
+ * formats are offered for download.
  */
 export function PreviewBody({ name, preview, onDisplayError, onDownload }: PreviewBodyProps) {
-  const { kind, objectUrl, text } = preview;
+  const { kind, objectUrl, frameUrl, text } = preview;
   switch (kind) {
     case 'pdf':
       return (
         <iframe
           data-testid="preview-media"
-          src={objectUrl ?? undefined}
+          src={frameUrl ?? objectUrl ?? undefined}
           title={`Preview of ${name}`}
           className="h-[70vh] w-full rounded border border-gray-200"
         />
@@ -73,12 +74,24 @@ export function PreviewBody({ name, preview, onDisplayError, onDownload }: Previ
         </pre>
       );
     case 'office':
+      if (frameUrl) {
+        return (
+          <iframe
+            data-testid="preview-office"
+            src={frameUrl}
+            sandbox=""
+            title={name}
+            className="h-[70vh] w-full rounded border border-gray-200 bg-white"
+          />
+        );
+      }
       return (
         <div className="flex flex-col items-center gap-3 px-4 py-10 text-center">
           <FileText className="h-12 w-12 text-blue-500" aria-hidden="true" />
           <h3 className="text-base font-semibold text-gray-900">Office document</h3>
           <p className="max-w-md text-sm text-gray-600">
-            Office files can’t be shown here. Download the file to open it on your computer.
+            Only Word (.docx) and Excel (.xlsx) files can be shown here. Download the file to open
+            it on your computer.
           </p>
           <Button icon={Download} onClick={onDownload}>
             Download File

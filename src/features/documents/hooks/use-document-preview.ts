@@ -10,6 +10,8 @@ export interface DocumentPreviewState {
   url: string | null;
   /** A `blob:` URL of the fetched file, for pdf, image, video and audio. */
   objectUrl: string | null;
+  /** What a frame shows: a rendered Word or Excel file, or a PDF under its name. */
+  frameUrl: string | null;
   /** The file's text, for text previews. */
   text: string | null;
   /** One of the preview error texts of spec §8. */
@@ -49,6 +51,7 @@ export function useDocumentPreview(fileName: string, filePath: string) {
     status: error ? 'error' : content.data && (!blob || shownUrl) ? 'ready' : 'loading',
     url: content.data?.url ?? null,
     objectUrl: shownUrl,
+    frameUrl: content.data?.frameUrl ?? null,
     text: content.data?.text ?? null,
     error,
   };

@@ -60,11 +60,30 @@ export const useUnlockSharedLink = (token: string) =>
     mutationFn: (password: string) => unlockSharedLink(token, password),
   });
 
-/** The file's address for the preview, or with `download` as an attachment. */
-export const sharedFileUrl = (token: string, access: string, download = false) =>
+/**
+ * The file's address for the preview, or with `download` as an attachment; given the document's
+ * name, an address ending with it (the browser's PDF viewer shows it as its title).
+ */
+export const sharedFileUrl = (token: string, access: string, download = false, name?: string) =>
   shareApi(
-    `/s/${encodeURIComponent(token)}/file?access=${encodeURIComponent(access)}${download ? '&download' : ''}`,
+    `/s/${encodeURIComponent(token)}/file${name ? `/${encodeURIComponent(name)}` : ''}?access=${encodeURIComponent(access)}${download ? '&download' : ''}`,
   );
+
+/** A shared PDF at the address ending with its name, once its first kilobyte says it is one. */
+export const useSharedPdf = (token: string, document: SharedDocument | null, wanted: boolean) =>
+  useQuery({
+    queryKey: ['share_links', 'shared-pdf', token, document?.access ?? ''] as const,
+    enabled: Boolean(document) && wanted,
+    staleTime: Infinity,
+    queryFn: async () => {
+      const address = sharedFileUrl(token, document!.access, false, document!.name);
+      const response = await fetch(address, { headers: { Range: 'bytes=0-1023' } });
+      if (!response.ok) await answerOf(response);
+      if (!(await response.text()).includes('%PDF-'))
+        throw new Error('PDF could not be displayed.');
+      return address;
+    },
+  });
 
 /** The file's bytes for the preview, as an object URL the page revokes when done. */
 export const useSharedFile = (token: string, document: SharedDocument | null, wanted: boolean) =>
@@ -76,5 +95,28 @@ export const useSharedFile = (token: string, document: SharedDocument | null, wa
       const response = await fetch(sharedFileUrl(token, document!.access));
       if (!response.ok) await answerOf(response);
       return response.blob();
+    },
+  });
+
+/** The address of a shared Word or Excel file as Steward renders it, for a sandboxed frame. */
+export const sharedPreviewUrl = (token: string, access: string) =>
+  shareApi(`/s/${encodeURIComponent(token)}/preview?access=${encodeURIComponent(access)}`);
+
+/**
+ * Whether the rendered preview of a shared Word or Excel file can be shown: fetched once here,
+ * so that one that cannot says why; the frame then shows the same address (kept by the server).
+ */
+export const useSharedPreview = (token: string, document: SharedDocument | null, wanted: boolean) =>
+  useQuery({
+    queryKey: ['share_links', 'shared-preview', token, document?.access ?? ''] as const,
+    enabled: Boolean(document) && wanted,
+    staleTime: Infinity,
+    queryFn: async () => {
+      const address = sharedPreviewUrl(token, document!.access);
+      const response = await fetch(address);
+      if (!response.ok) await answerOf(response);
+      // The frame shows the page; its bytes are not needed here.
+      void response.body?.cancel().catch(() => undefined);
+      return address;
     },
   });
