@@ -56,7 +56,8 @@ const SERVER_PARTS = {
   ...Object.fromEntries(SERVER_SERVICES.map((service) => [service, SERVER_SHARED])),
   // Features built on the services: their files (storage) and accounts (auth, for its mail).
   backup: [...SERVER_SHARED, 'storage'],
-  mail: [...SERVER_SHARED, 'storage', 'auth'],
+  // functions: the key of organisations' SMTP passwords is the function secret that seals them.
+  mail: [...SERVER_SHARED, 'storage', 'auth', 'functions'],
   reminders: SERVER_SHARED,
   search: [...SERVER_SHARED, 'storage'],
   transfer: [...SERVER_SHARED, 'storage'],

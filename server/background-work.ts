@@ -2,6 +2,7 @@ import type { AppContext } from './context.ts';
 import type { FileTasks } from './file-tasks.ts';
 import { ACCOUNT_MAIL_KIND, accountMailJob } from './mail/account-mail-job.ts';
 import { MAIL_DELIVERY_KIND, mailDeliveryJob } from './mail/deliver-job.ts';
+import { organizationSenders } from './mail/organization-sender.ts';
 import { createMailTransport } from './mail/transport.ts';
 import { REMINDER_RUN_KIND, reminderRunJob, reminderSchedule } from './reminders/reminder-run.ts';
 import { EXTRACT_TEXT_JOB, extractTextJob } from './search/extract-text-job.ts';
@@ -41,7 +42,14 @@ export function backgroundWork(
   const transport = createMailTransport(ctx.config.mail);
   return {
     kinds: {
-      [MAIL_DELIVERY_KIND]: mailDeliveryJob(ctx, transport),
+      [MAIL_DELIVERY_KIND]: mailDeliveryJob(
+        ctx,
+        organizationSenders({
+          installation: transport,
+          dataDir: ctx.config.dataDir,
+          allowedHosts: ctx.config.mail.organizationSmtpAllowedHosts,
+        }),
+      ),
       [ACCOUNT_MAIL_KIND]: accountMailJob(ctx, transport),
       [REMINDER_RUN_KIND]: reminderRunJob(ctx),
       [EXTRACT_TEXT_JOB]: extractTextJob({

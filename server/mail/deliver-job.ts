@@ -14,7 +14,8 @@ import {
 } from '../../supabase/functions/_shared/mail/message.ts';
 import type { StoredMessage } from './messages.ts';
 import { loadMessage, recordOutcome, saveParts, storedObject } from './messages.ts';
-import type { MailTransport, OutgoingMail } from './transport.ts';
+import type { MailSenders } from './organization-sender.ts';
+import type { OutgoingMail } from './transport.ts';
 import { PermanentMailError } from './transport.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -24,12 +25,13 @@ export const MAIL_DELIVERY_KIND = 'mail.deliver';
 
 /**
  * Delivers one recorded message (`{ message_id }`): writes its text and HTML parts on the first
- * attempt, then sends it through SMTP, or leaves it in the Outbox when there is no SMTP server.
+ * attempt, then sends it through its organisation's SMTP server, else the installation's, or
+ * leaves it in the Outbox when there is neither.
  * A failed attempt is recorded on the message (attempts, last error) and retried by the job
  * runner; after the last attempt, or when the server refuses it for good (5xx), the message is
  * marked failed. Safe to run again: a message already sent or failed is left alone.
  */
-export function mailDeliveryJob(ctx: AppContext, transport: MailTransport | null): JobKind {
+export function mailDeliveryJob(ctx: AppContext, senders: MailSenders): JobKind {
   const store = new FileStore(ctx.config.dataDir);
   const signingKey = urlSigningKey(ctx.keys.jwtSecret);
   const linkSeconds = ctx.config.storage.maxSignedUrlExpirySeconds;
@@ -113,12 +115,17 @@ export function mailDeliveryJob(ctx: AppContext, transport: MailTransport | null
           return;
         }
       }
-      if (message.status === 'outbox' || !transport) {
+      if (message.status === 'outbox') {
         await recordOutcome(db, id, { status: 'outbox' });
         return;
       }
 
       try {
+        const transport = await senders.transportFor(db, message.organization_id);
+        if (!transport) {
+          await recordOutcome(db, id, { status: 'outbox' });
+          return;
+        }
         await transport.send(await outgoing(db, message, text, html));
       } catch (error) {
         const permanent = error instanceof PermanentMailError;

@@ -490,7 +490,7 @@ begin
       or (select count(*) from public.user_profiles p
           where p.organization_id = _me.organization_id) > 1,
     'categories_reviewed', _state.categories_reviewed_at is not null,
-    'email_ready', (select s.delivery from private.mail_settings s) = 'smtp',
+    'email_ready', private.organization_delivery(_me.organization_id) = 'smtp',
     'documents_uploaded',
       exists (select 1 from public.documents d where d.organization_id = _me.organization_id),
     'dismissed', _state.dismissed_at is not null);
