@@ -6,6 +6,7 @@ import { organizationSenders } from './mail/organization-sender.ts';
 import { createMailTransport } from './mail/transport.ts';
 import { REMINDER_RUN_KIND, reminderRunJob, reminderSchedule } from './reminders/reminder-run.ts';
 import { EXTRACT_TEXT_JOB, extractTextJob } from './search/extract-text-job.ts';
+import { CONVERT_LOGO_KIND, convertLogoJob } from './branding/convert-logo-job.ts';
 import { REFRESH_SEARCH_JOB, refreshSearchJob } from './search/refresh-search-job.ts';
 import {
   RESUMABLE_CLEANUP_KIND,
@@ -52,6 +53,10 @@ export function backgroundWork(
       ),
       [ACCOUNT_MAIL_KIND]: accountMailJob(ctx, transport),
       [REMINDER_RUN_KIND]: reminderRunJob(ctx),
+      [CONVERT_LOGO_KIND]: convertLogoJob({
+        pool: backgroundProcesses,
+        dataDir: ctx.config.dataDir,
+      }),
       [EXTRACT_TEXT_JOB]: extractTextJob({
         pool: backgroundProcesses,
         dataDir: ctx.config.dataDir,

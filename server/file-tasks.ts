@@ -1,3 +1,4 @@
+import { convertLogo } from './branding/convert-logo-task.ts';
 import { writeExportZip } from './transfer/export-zip-task.ts';
 import { readImportZip } from './transfer/import-zip-task.ts';
 import { extractText } from './workers/text-extraction-tasks.ts';
@@ -15,6 +16,7 @@ export const tasks = {
   extractText,
   writeExportZip,
   readImportZip,
+  convertLogo,
 };
 
 export type FileTasks = typeof tasks;

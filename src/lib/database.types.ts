@@ -1570,6 +1570,7 @@ export type Database = {
       calendar_feed: { Args: { token: string }; Returns: Json };
       cancel_invitation: { Args: { invitation_id: string }; Returns: undefined };
       close_document_request: { Args: { request_id: string }; Returns: undefined };
+      convert_logo: { Args: Record<PropertyKey, never>; Returns: undefined };
       count_documents_matching: { Args: { term: string }; Returns: number };
       create_calendar_feed: {
         Args: { scope: string };
@@ -1716,6 +1717,7 @@ export type Database = {
           isSetofReturn: true;
         };
       };
+      logo_conversion: { Args: Record<PropertyKey, never>; Returns: Json };
       mail_delivery: { Args: Record<PropertyKey, never>; Returns: string };
       mail_worker_claim: {
         Args: { lease_seconds: number; now_at?: string; runner: string };

@@ -14,6 +14,7 @@ const AUTHENTICATED_RPC = [
   'authorize_password_reset_link',
   'cancel_invitation',
   'close_document_request',
+  'convert_logo',
   'count_documents_matching',
   'create_calendar_feed',
   'create_document_category',
@@ -33,6 +34,7 @@ const AUTHENTICATED_RPC = [
   'invite_user_by_email',
   'list_share_links',
   'list_trash',
+  'logo_conversion',
   'mail_delivery',
   'make_master_admin',
   'members_with_two_factor',
@@ -303,8 +305,8 @@ describe('security rules in the catalogue', () => {
       {
         id: 'branding',
         public: false,
-        file_size_limit: 1048575,
-        allowed_mime_types: ['image/svg+xml'],
+        file_size_limit: 5242880,
+        allowed_mime_types: ['image/svg+xml', 'image/png', 'image/jpeg', 'image/webp'],
       },
       { id: 'documents', public: false, file_size_limit: 52428800, allowed_mime_types: null },
       {

@@ -6,6 +6,7 @@ import type { Case, Outcome } from './cases.ts';
 import { categoryAccessCases } from './category-access-cases.ts';
 import { functionCases } from './function-cases.ts';
 import { linkCases } from './link-cases.ts';
+import { logoCases } from './logo-cases.ts';
 import { mailServerCases } from './mail-server-cases.ts';
 import { mailWorkerCases } from './mail-worker-cases.ts';
 import { ownRowCases } from './own-row-cases.ts';
@@ -48,6 +49,7 @@ const SUITES: [string, (server: TestServer, world: World) => Case[]][] = [
   ['a second factor once enrolled', secondFactorCases],
   ["the organisation's settings and a way back in", settingsCases],
   ["the organisation's own mail server", mailServerCases],
+  ['the logo as an image', logoCases],
   // Last: it restricts a category of each organisation.
   ['access per category and the Viewer role', categoryAccessCases],
 ];
