@@ -2,6 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { settled, signedInContext } from './support/a11y.ts';
 import { expectFitsScreen, PHONE, saveScreenshot } from './support/mobile.ts';
 import { createOrganization, type Organization } from './support/operations.ts';
+import sharp from 'sharp';
 import { startSmtpServer } from '../tests/support/smtp.ts';
 
 // Issue 24: the bar fits at 1366 px with the user's name readable, the pages beyond the
@@ -181,4 +182,54 @@ test("an organisation's own mail server: the test e-mail arrives, at 1366 and 37
   } finally {
     await smtp.close();
   }
+});
+
+test('a PNG logo uploaded in Settings shows in the bar, at 1366 and 375 px', async ({
+  browser,
+  baseURL,
+}) => {
+  const church = await createOrganization(baseURL!, 'Logo');
+  // A wide photo-sized image; the server makes it fit 512 x 512.
+  const png = await sharp({
+    create: { width: 1600, height: 400, channels: 3, background: '#1d4ed8' },
+  })
+    .png()
+    .toBuffer();
+  const context = await signedInContext(browser, baseURL!, church.masterAdmin, DESKTOP);
+  const page = await context.newPage();
+  await page.goto('/settings');
+  await settled(page, 'Settings');
+  await page
+    .getByRole('region', { name: 'Logo' })
+    .getByRole('button', { name: 'Upload custom logo' })
+    .click();
+  const dialog = page.getByRole('dialog', { name: 'Upload Custom Logo' });
+  await dialog
+    .getByLabel('Logo file')
+    .setInputFiles({ name: 'church-logo.png', mimeType: 'image/png', buffer: png });
+  await dialog.getByRole('button', { name: 'Upload Logo' }).click();
+  await expect(dialog).toBeHidden({ timeout: 30_000 });
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  const logo = nav.getByRole('img', { name: `${church.name} logo` });
+  await expect(logo).toBeVisible();
+  await expect(logo).toHaveAttribute('src', /^data:image\/png;base64,/);
+  // The browser decoded what the server made: 512 x 128.
+  expect(
+    await logo.evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight]),
+  ).toEqual([512, 128]);
+  await expectFitsScreen(page, 'png logo at 1366 px');
+  await saveScreenshot(page, 'png logo at 1366 px', false);
+  await context.close();
+
+  const phone = await signedInContext(browser, baseURL!, church.masterAdmin, PHONE);
+  const small = await phone.newPage();
+  await small.goto('/');
+  await expect(
+    small
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('img', { name: `${church.name} logo` }),
+  ).toBeVisible();
+  await expectFitsScreen(small, 'png logo at 375 px');
+  await saveScreenshot(small, 'png logo at 375 px', false);
+  await phone.close();
 });
