@@ -80,6 +80,10 @@ export function convertLogoJob(options: {
         if (!result.ok) throw new LogoRefused(result.reason);
         const stored = await store.write(createReadStream(target), MAX_LOGO_BYTES);
         await db.transaction(async (tx) => {
+          // The history names the admin who uploaded the image.
+          await tx.query(`select set_config('request.jwt.claim.sub', $1, true)`, [
+            source.owner ?? '',
+          ]);
           await tx.query(
             `insert into storage.objects (bucket_id, name, owner, owner_id, version, metadata)
              values ('branding', $1, $2::uuid, $2::text, $3, $4::jsonb)

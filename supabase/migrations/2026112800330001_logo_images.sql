@@ -44,7 +44,8 @@ create policy "admins remove their organisation's logo"
                  (select private.caller_organization_id('admin')::text) || '/logo-source')
   );
 
--- As in the baseline, without the upload that is not the logo yet.
+-- As in the baseline, without the upload that is not the logo yet, nor the removal of one
+-- logo the other replaces.
 create or replace function private.log_logo_change()
 returns trigger
 language plpgsql
@@ -59,6 +60,16 @@ begin
   if _object.bucket_id <> 'branding' or _organization_id is null
      or _object.name like '%/logo-source'
      or not private.organization_exists(_organization_id) then
+    return null;
+  end if;
+  -- One logo replacing the other (an SVG after a converted image, or the reverse) removes the
+  -- other: a change, already logged, not a removal.
+  if tg_op = 'DELETE' and exists (
+    select 1 from storage.objects o
+    where o.bucket_id = 'branding'
+      and o.name in (_organization_id || '/logo.svg', _organization_id || '/logo.png')
+      and o.name <> _object.name
+  ) then
     return null;
   end if;
   -- An upload's row is written twice (checked first, then with its size): log the final one.

@@ -446,6 +446,16 @@ begin
      or not private.organization_exists(_organization_id) then
     return null;
   end if;
+  -- One logo replacing the other (an SVG after a converted image, or the reverse) removes the
+  -- other: a change, already logged, not a removal.
+  if tg_op = 'DELETE' and exists (
+    select 1 from storage.objects o
+    where o.bucket_id = 'branding'
+      and o.name in (_organization_id || '/logo.svg', _organization_id || '/logo.png')
+      and o.name <> _object.name
+  ) then
+    return null;
+  end if;
   -- An upload's row is written twice (checked first, then with its size): log the final one.
   if tg_op <> 'DELETE' and coalesce(_object.metadata ->> 'size', '') !~ '^[0-9]+$' then
     return null;

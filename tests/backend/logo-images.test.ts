@@ -80,6 +80,17 @@ describe('the logo as a PNG, JPEG or WebP image', () => {
     const logo = await sharp(Buffer.from(await data!.arrayBuffer())).metadata();
     expect(logo).toMatchObject({ format: 'png', width: 512, height: 256 });
     expect(logo.exif).toBeUndefined();
+    // The history says the logo changed, by the admin, once for each upload: the SVG's
+    // replacement is not a removal.
+    const { rows: history } = await server.db.query<{ kind: string; actor_id: string | null }>(
+      `select kind, actor_id from public.activity_log
+       where organization_id = $1 and kind like 'settings.logo%' order by id`,
+      [church.id],
+    );
+    expect(history).toEqual([
+      { kind: 'settings.logo_changed', actor_id: church.master.userId },
+      { kind: 'settings.logo_changed', actor_id: church.master.userId },
+    ]);
     // Every member sees it.
     const member = await addMember(server, church, 'user', 'logo-viewer');
     const seen = await member.client.storage.from('branding').download(`${church.id}/logo.png`);
