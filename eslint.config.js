@@ -32,6 +32,7 @@ const SERVER_SHARED = [
 const SERVER_SERVICES = ['auth', 'rest', 'storage', 'functions', 'spa'];
 const SERVER_FEATURES = [
   'backup',
+  'branding',
   'mail',
   'reminders',
   'search',
@@ -57,7 +58,10 @@ const SERVER_PARTS = {
   ...Object.fromEntries(SERVER_SERVICES.map((service) => [service, SERVER_SHARED])),
   // Features built on the services: their files (storage) and accounts (auth, for its mail).
   backup: [...SERVER_SHARED, 'storage'],
-  mail: [...SERVER_SHARED, 'storage', 'auth'],
+  // The organisation's logo: uploaded images made into it in the background processes.
+  branding: [...SERVER_SHARED, 'storage'],
+  // functions: the key of organisations' SMTP passwords is the function secret that seals them.
+  mail: [...SERVER_SHARED, 'storage', 'auth', 'functions'],
   reminders: SERVER_SHARED,
   search: [...SERVER_SHARED, 'storage'],
   transfer: [...SERVER_SHARED, 'storage'],
@@ -71,7 +75,7 @@ const SERVER_PARTS = {
   sharing: [...SERVER_SHARED, 'storage', 'auth', 'links', 'previews'],
   requests: [...SERVER_SHARED, 'storage', 'auth', 'links'],
   // The top: the registries that name every feature's jobs and file tasks, the app, the entry.
-  'file-tasks.ts': ['workers', 'transfer'],
+  'file-tasks.ts': ['workers', 'transfer', 'branding'],
   // …and the one file store (storage/open-file-store.ts) the jobs that read files share.
   'background-work.ts': [...SERVER_SHARED, ...SERVER_FEATURES, 'storage', 'file-tasks.ts'],
   'app.ts': [...SERVER_SHARED, ...SERVER_SERVICES, 'backup', 'sharing', 'requests', 'previews'],

@@ -56,6 +56,8 @@ export default defineConfig({
       AUTH_SITE_URL: `http://localhost:${port}`,
       // The local authorisation server of e2e/oauth.spec.ts, whose addresses name localhost.
       OAUTH_ALLOWED_HOSTS: 'localhost',
+      // The test SMTP servers e2e/settings.spec.ts starts, as an organisation's own sender.
+      ORGANIZATION_SMTP_ALLOWED_HOSTS: '127.0.0.1',
       // Reminder runs are looked for every few seconds, so a test sees the day's digest.
       REMINDERS_CHECK_INTERVAL: '2s',
       // bcrypt at GoTrue's cost of 10 takes ~100 ms of CPU per hash in JavaScript, and every

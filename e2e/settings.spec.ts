@@ -2,6 +2,8 @@ import { expect, test, type Page } from '@playwright/test';
 import { settled, signedInContext } from './support/a11y.ts';
 import { expectFitsScreen, PHONE, saveScreenshot } from './support/mobile.ts';
 import { createOrganization, type Organization } from './support/operations.ts';
+import sharp from 'sharp';
+import { startSmtpServer } from '../tests/support/smtp.ts';
 
 // Issue 24: the bar fits at 1366 px with the user's name readable, the pages beyond the
 // specification in a labelled More menu, and a Settings page where a church renames itself,
@@ -133,4 +135,111 @@ test('at 375 px the menu holds the More pages and Settings fits the phone', asyn
   await expectFitsScreen(page, 'menu at 375 px');
   await saveScreenshot(page, 'menu at 375 px', false);
   await context.close();
+});
+
+test("an organisation's own mail server: the test e-mail arrives, at 1366 and 375 px", async ({
+  browser,
+  baseURL,
+}) => {
+  const smtp = await startSmtpServer();
+  const church = await createOrganization(baseURL!, 'Sender');
+  try {
+    const context = await signedInContext(browser, baseURL!, church.masterAdmin, DESKTOP);
+    const page = await context.newPage();
+    await page.goto('/settings');
+    await settled(page, 'Settings');
+    const email = page.getByRole('region', { name: 'E-mail' });
+    await expect(email).toContainText('E-mail is not set up: nothing is sent.');
+    await expect(email.getByRole('button', { name: 'Send a test e-mail' })).toBeDisabled();
+
+    await email.getByLabel('SMTP server').fill('127.0.0.1');
+    await email.getByLabel('Port').fill(new URL(smtp.url).port);
+    await email.getByLabel('From address').fill('office@own-sender.example.org');
+    await email.getByRole('button', { name: 'Save mail server' }).click();
+    await expect(email).toContainText(
+      'sent through your organization’s mail server, 127.0.0.1, from office@own-sender.example.org',
+    );
+    await email.getByRole('button', { name: 'Send a test e-mail' }).click();
+    await expect(email.getByRole('status').filter({ hasText: 'test e-mail' })).toHaveText(
+      `The test e-mail was sent to ${church.masterAdmin.email.toLowerCase()}. Check that inbox (and its spam folder).`,
+      { timeout: 30_000 },
+    );
+    const received = smtp.received.find((r) =>
+      r.envelope.to.includes(church.masterAdmin.email.toLowerCase()),
+    );
+    expect(received?.envelope.from).toBe('office@own-sender.example.org');
+    expect(received?.mail.subject).toBe(`Test e-mail from ${church.name}`);
+    await expectFitsScreen(page, 'e-mail settings at 1366 px');
+    await email.scrollIntoViewIfNeeded();
+    await saveScreenshot(page, 'e-mail settings at 1366 px');
+    await context.close();
+
+    const phone = await signedInContext(browser, baseURL!, church.masterAdmin, PHONE);
+    const small = await phone.newPage();
+    await small.goto('/settings');
+    await settled(small, 'Settings');
+    const onPhone = small.getByRole('region', { name: 'E-mail' });
+    await expect(onPhone.getByLabel('SMTP server')).toHaveValue('127.0.0.1');
+    await onPhone.getByRole('button', { name: 'Send a test e-mail' }).click();
+    await expect(onPhone.getByRole('status').filter({ hasText: 'test e-mail' })).toContainText(
+      'The test e-mail was sent to',
+      { timeout: 30_000 },
+    );
+    expect(smtp.received.length).toBe(2);
+    await expectFitsScreen(small, 'e-mail settings at 375 px');
+    await saveScreenshot(small, 'e-mail settings at 375 px');
+    await phone.close();
+  } finally {
+    await smtp.close();
+  }
+});
+
+test('a PNG logo uploaded in Settings shows in the bar, at 1366 and 375 px', async ({
+  browser,
+  baseURL,
+}) => {
+  const church = await createOrganization(baseURL!, 'Logo');
+  // A wide photo-sized image; the server makes it fit 512 x 512.
+  const png = await sharp({
+    create: { width: 1600, height: 400, channels: 3, background: '#1d4ed8' },
+  })
+    .png()
+    .toBuffer();
+  const context = await signedInContext(browser, baseURL!, church.masterAdmin, DESKTOP);
+  const page = await context.newPage();
+  await page.goto('/settings');
+  await settled(page, 'Settings');
+  await page
+    .getByRole('region', { name: 'Logo' })
+    .getByRole('button', { name: 'Upload custom logo' })
+    .click();
+  const dialog = page.getByRole('dialog', { name: 'Upload Custom Logo' });
+  await dialog
+    .getByLabel('Logo file')
+    .setInputFiles({ name: 'church-logo.png', mimeType: 'image/png', buffer: png });
+  await dialog.getByRole('button', { name: 'Upload Logo' }).click();
+  await expect(dialog).toBeHidden({ timeout: 30_000 });
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  const logo = nav.getByRole('img', { name: `${church.name} logo` });
+  await expect(logo).toBeVisible();
+  await expect(logo).toHaveAttribute('src', /^data:image\/png;base64,/);
+  // The browser decoded what the server made: 512 x 128.
+  expect(
+    await logo.evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight]),
+  ).toEqual([512, 128]);
+  await expectFitsScreen(page, 'png logo at 1366 px');
+  await saveScreenshot(page, 'png logo at 1366 px', false);
+  await context.close();
+
+  const phone = await signedInContext(browser, baseURL!, church.masterAdmin, PHONE);
+  const small = await phone.newPage();
+  await small.goto('/');
+  await expect(
+    small
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('img', { name: `${church.name} logo` }),
+  ).toBeVisible();
+  await expectFitsScreen(small, 'png logo at 375 px');
+  await saveScreenshot(small, 'png logo at 375 px', false);
+  await phone.close();
 });

@@ -2,9 +2,11 @@ import type { AppContext } from './context.ts';
 import type { FileTasks } from './file-tasks.ts';
 import { ACCOUNT_MAIL_KIND, accountMailJob } from './mail/account-mail-job.ts';
 import { MAIL_DELIVERY_KIND, mailDeliveryJob } from './mail/deliver-job.ts';
+import { organizationSenders } from './mail/organization-sender.ts';
 import { createMailTransport } from './mail/transport.ts';
 import { REMINDER_RUN_KIND, reminderRunJob, reminderSchedule } from './reminders/reminder-run.ts';
 import { EXTRACT_TEXT_JOB, extractTextJob } from './search/extract-text-job.ts';
+import { CONVERT_LOGO_KIND, convertLogoJob } from './branding/convert-logo-job.ts';
 import { REFRESH_SEARCH_JOB, refreshSearchJob } from './search/refresh-search-job.ts';
 import {
   RESUMABLE_CLEANUP_KIND,
@@ -43,9 +45,22 @@ export function backgroundWork(
   const store = openFileStore(ctx.config.dataDir, ctx.config.storage.objects);
   return {
     kinds: {
-      [MAIL_DELIVERY_KIND]: mailDeliveryJob(ctx, transport, store),
+      [MAIL_DELIVERY_KIND]: mailDeliveryJob(
+        ctx,
+        organizationSenders({
+          installation: transport,
+          dataDir: ctx.config.dataDir,
+          allowedHosts: ctx.config.mail.organizationSmtpAllowedHosts,
+        }),
+        store,
+      ),
       [ACCOUNT_MAIL_KIND]: accountMailJob(ctx, transport),
       [REMINDER_RUN_KIND]: reminderRunJob(ctx),
+      [CONVERT_LOGO_KIND]: convertLogoJob({
+        pool: backgroundProcesses,
+        store,
+        dataDir: ctx.config.dataDir,
+      }),
       [EXTRACT_TEXT_JOB]: extractTextJob({
         pool: backgroundProcesses,
         store,

@@ -1,3 +1,4 @@
+import { convertLogo } from './branding/convert-logo-task.ts';
 import { writeExportZip } from './transfer/export-zip-task.ts';
 import { readImportZip } from './transfer/import-zip-task.ts';
 import { renderOfficePreview } from './workers/office-preview-tasks.ts';
@@ -17,6 +18,7 @@ export const tasks = {
   renderOfficePreview,
   writeExportZip,
   readImportZip,
+  convertLogo,
 };
 
 export type FileTasks = typeof tasks;

@@ -1,7 +1,13 @@
 import type { MailLimits } from './mail-limit-settings.ts';
 import { readMailLimits } from './mail-limit-settings.ts';
 import { tableAt, type TomlTable } from './toml.ts';
-import { integerSetting, stringSetting, booleanSetting, type SettingSource } from './values.ts';
+import {
+  integerSetting,
+  stringListSetting,
+  stringSetting,
+  booleanSetting,
+  type SettingSource,
+} from './values.ts';
 
 /** How to reach the SMTP server: a URL, or the fields of config.toml `[auth.email.smtp]`. */
 export type SmtpSettings =
@@ -15,6 +21,12 @@ export interface MailSettings {
   sender: { address: string; name: string };
   /** How much e-mail people may cause, per installation and per organisation. */
   limits: MailLimits;
+  /**
+   * Hosts (`host` or `host:port`) an organisation's own SMTP server may be on although they are
+   * private or local, or on any port (steward.toml `[mail] organization_smtp_allowed_hosts`,
+   * `ORGANIZATION_SMTP_ALLOWED_HOSTS`): otherwise only public addresses on 25, 465, 587, 2525.
+   */
+  organizationSmtpAllowedHosts: string[];
 }
 
 /** A browser's `<input type="email">` rule (WHATWG), as the database checks recipients. */
@@ -102,5 +114,14 @@ export function readMailSettings(
     smtp,
     sender: { address: address || 'steward@localhost', name },
     limits: readMailLimits(env, supabaseToml, stewardToml, stewardName),
+    organizationSmtpAllowedHosts: stringListSetting(
+      {
+        table: tableAt(stewardToml, 'mail'),
+        where: `${stewardName} [mail]`,
+        key: 'organization_smtp_allowed_hosts',
+        env: { vars: env, name: 'ORGANIZATION_SMTP_ALLOWED_HOSTS' },
+      },
+      [],
+    ),
   };
 }

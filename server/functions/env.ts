@@ -11,6 +11,8 @@ import { functionSecret } from './secrets.ts';
 const GENERATED_SECRETS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   // Encrypts the OAuth tokens the `oauth` function stores.
   oauth: { OAUTH_TOKEN_KEY: 'oauth' },
+  // Encrypts the SMTP passwords organisations save (read by the delivery job too).
+  'organization-mail-server': { ORGANIZATION_MAIL_KEY: 'organization-mail-server' },
 };
 
 /**
@@ -29,6 +31,10 @@ const CONFIGURED_VALUES: Readonly<
   }),
   // Where the events link back to.
   calendar: (_config, siteUrl) => ({ SITE_URL: siteUrl }),
+  // Which hosts an organisation's own SMTP server may be on beyond public ones.
+  'organization-mail-server': (config) => ({
+    ORGANIZATION_SMTP_ALLOWED_HOSTS: config.mail.organizationSmtpAllowedHosts.join(','),
+  }),
   // Where a member's reset link leads (the app's /reset-password).
   'member-reset-link': (_config, siteUrl) => ({ SITE_URL: siteUrl }),
   // The installation's SMTP server and sender, where links in messages lead, how long links

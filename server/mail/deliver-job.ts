@@ -14,7 +14,8 @@ import {
 } from '../../supabase/functions/_shared/mail/message.ts';
 import type { StoredMessage } from './messages.ts';
 import { loadMessage, recordOutcome, saveParts, storedObject } from './messages.ts';
-import type { MailTransport, OutgoingMail } from './transport.ts';
+import type { MailSenders } from './organization-sender.ts';
+import type { OutgoingMail } from './transport.ts';
 import { PermanentMailError } from './transport.ts';
 
 /** A stored file to attach, by the version that holds its bytes. */
@@ -31,16 +32,13 @@ export const MAIL_DELIVERY_KIND = 'mail.deliver';
 
 /**
  * Delivers one recorded message (`{ message_id }`): writes its text and HTML parts on the first
- * attempt, then sends it through SMTP, or leaves it in the Outbox when there is no SMTP server.
+ * attempt, then sends it through its organisation's SMTP server, else the installation's, or
+ * leaves it in the Outbox when there is neither.
  * A failed attempt is recorded on the message (attempts, last error) and retried by the job
  * runner; after the last attempt, or when the server refuses it for good (5xx), the message is
  * marked failed. Safe to run again: a message already sent or failed is left alone.
  */
-export function mailDeliveryJob(
-  ctx: AppContext,
-  transport: MailTransport | null,
-  store: FileStore,
-): JobKind {
+export function mailDeliveryJob(ctx: AppContext, senders: MailSenders, store: FileStore): JobKind {
   const signingKey = urlSigningKey(ctx.keys.jwtSecret);
   const linkSeconds = ctx.config.storage.maxSignedUrlExpirySeconds;
 
@@ -123,12 +121,17 @@ export function mailDeliveryJob(
           return;
         }
       }
-      if (message.status === 'outbox' || !transport) {
+      if (message.status === 'outbox') {
         await recordOutcome(db, id, { status: 'outbox' });
         return;
       }
 
       try {
+        const transport = await senders.transportFor(db, message.organization_id);
+        if (!transport) {
+          await recordOutcome(db, id, { status: 'outbox' });
+          return;
+        }
         const { mail, attached } = await outgoing(db, message, text, html);
         // Attachments are read by path: local copies where the files are not on this disk.
         await store.withLocalFiles(

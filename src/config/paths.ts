@@ -9,6 +9,14 @@ export const paths = {
   /** The list with one document open (links from the dashboard, e-mails and calendars). */
   document: (id: string) => `/documents?document=${encodeURIComponent(id)}`,
   upload: '/upload',
+  /** The upload form with its category and tags filled in (a department's empty state). */
+  uploadWith: ({ category, tags }: { category?: string; tags?: readonly string[] }) => {
+    const query = new URLSearchParams();
+    if (category) query.set('category', category);
+    if (tags && tags.length > 0) query.set('tags', tags.join(', '));
+    const text = query.toString();
+    return text ? `/upload?${text}` : '/upload';
+  },
   operations: '/operations',
   operationsCategory: (category: string) => `/operations/${category}`,
   department: (department: string) => `/department/${department}`,

@@ -1159,6 +1159,49 @@ export type Database = {
           },
         ];
       };
+      organization_mail_servers: {
+        Row: {
+          created_at: string;
+          from_address: string;
+          has_password: boolean | null;
+          host: string;
+          organization_id: string;
+          password_ciphertext: string | null;
+          port: number;
+          updated_at: string;
+          username: string | null;
+        };
+        Insert: {
+          created_at?: string;
+          from_address: string;
+          has_password?: never;
+          host: string;
+          organization_id: string;
+          password_ciphertext?: string | null;
+          port: number;
+          updated_at?: string;
+          username?: string | null;
+        };
+        Update: {
+          created_at?: string;
+          from_address?: string;
+          has_password?: never;
+          host?: string;
+          organization_id?: string;
+          password_ciphertext?: string | null;
+          port?: number;
+          updated_at?: string;
+          username?: string | null;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'organization_mail_servers_organization_id_fkey';
+            columns: ['organization_id'];
+            referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
       organizations: {
         Row: {
           created_at: string;
@@ -1522,10 +1565,12 @@ export type Database = {
         Args: { document_ids: string[]; tags_to_add: string[] };
         Returns: number;
       };
+      authorize_organization_mail_server: { Args: Record<PropertyKey, never>; Returns: string };
       authorize_password_reset_link: { Args: { user_id: string }; Returns: string };
       calendar_feed: { Args: { token: string }; Returns: Json };
       cancel_invitation: { Args: { invitation_id: string }; Returns: undefined };
       close_document_request: { Args: { request_id: string }; Returns: undefined };
+      convert_logo: { Args: Record<PropertyKey, never>; Returns: undefined };
       count_documents_matching: { Args: { term: string }; Returns: number };
       create_calendar_feed: {
         Args: { scope: string };
@@ -1672,6 +1717,7 @@ export type Database = {
           isSetofReturn: true;
         };
       };
+      logo_conversion: { Args: Record<PropertyKey, never>; Returns: Json };
       mail_delivery: { Args: Record<PropertyKey, never>; Returns: string };
       mail_worker_claim: {
         Args: { lease_seconds: number; now_at?: string; runner: string };
@@ -1736,6 +1782,7 @@ export type Database = {
         Returns: number;
       };
       remove_member_two_factor: { Args: { user_id: string }; Returns: number };
+      remove_organization_mail_server: { Args: Record<PropertyKey, never>; Returns: undefined };
       rename_document_category: {
         Args: { category_id: string; new_name: string };
         Returns: undefined;
@@ -1911,6 +1958,7 @@ export type Database = {
         };
       };
       send_password_reset: { Args: { user_id: string }; Returns: string };
+      send_test_email: { Args: Record<PropertyKey, never>; Returns: string };
       set_category_access: {
         Args: { category_id: string; restricted: boolean; rules: Json };
         Returns: undefined;
@@ -1971,6 +2019,17 @@ export type Database = {
           isOneToOne: true;
           isSetofReturn: false;
         };
+      };
+      store_organization_mail_server: {
+        Args: {
+          from_address: string;
+          host: string;
+          organization_id: string;
+          password_ciphertext: string;
+          port: number;
+          username: string;
+        };
+        Returns: undefined;
       };
       two_factor_status: { Args: Record<PropertyKey, never>; Returns: Json };
       unretire_document_category: { Args: { category_id: string }; Returns: undefined };
@@ -2078,7 +2137,7 @@ export type Database = {
         | 'Custom';
       organization_exports_status: 'queued' | 'running' | 'ready' | 'failed' | 'expired';
       organization_imports_status: 'queued' | 'running' | 'done' | 'failed';
-      outbox_messages_kind: 'documents' | 'invitation' | 'reminders' | 'document_request';
+      outbox_messages_kind: 'documents' | 'invitation' | 'reminders' | 'document_request' | 'test';
       outbox_messages_status: 'queued' | 'sent' | 'failed' | 'outbox';
       reminder_settings_recipients: 'responsible' | 'admins' | 'both';
       user_invitations_role: 'viewer' | 'user' | 'admin';
@@ -2396,7 +2455,7 @@ export const Constants = {
       ],
       organization_exports_status: ['queued', 'running', 'ready', 'failed', 'expired'],
       organization_imports_status: ['queued', 'running', 'done', 'failed'],
-      outbox_messages_kind: ['documents', 'invitation', 'reminders', 'document_request'],
+      outbox_messages_kind: ['documents', 'invitation', 'reminders', 'document_request', 'test'],
       outbox_messages_status: ['queued', 'sent', 'failed', 'outbox'],
       reminder_settings_recipients: ['responsible', 'admins', 'both'],
       user_invitations_role: ['viewer', 'user', 'admin'],

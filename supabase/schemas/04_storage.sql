@@ -1,7 +1,8 @@
 -- Storage: the buckets and who may touch which objects. Object names are paths inside the
 -- bucket, and the first folders name the organisation:
 --   documents: documents/{organization_id}/{timestamp}-{random}.{ext}  (members read and write)
---   branding:  {organization_id}/logo.svg                               (members read, admins write)
+--   branding:  {organization_id}/logo.svg, logo.png (made by the server), logo-source
+--                                                                       (members read, admins write)
 -- Guessing another organisation's path gives nothing: its objects are invisible. (The buckets
 -- `exports` and `imports` are in 18_transfer.sql.) Members write and remove only the files of
 -- the documents bucket that no document or version holds (issue 22, R7); those policies are in
@@ -25,7 +26,8 @@
 insert into storage.buckets (id, name, public, file_size_limit, allowed_mime_types)
 values
   ('documents', 'documents', false, 52428800, null),         -- 50 MB per object
-  ('branding', 'branding', false, 1048575, '{image/svg+xml}') -- SVG only, under 1 MB
+  -- An SVG logo, or an image the server converts (08_organization_settings.sql), up to 5 MiB
+  ('branding', 'branding', false, 5242880, '{image/svg+xml,image/png,image/jpeg,image/webp}')
 on conflict (id) do nothing;
 
 -- One row. The embedded server writes steward.toml's `[storage] quota_per_organization` here
@@ -330,25 +332,30 @@ create policy "admins upload their organisation's logo"
   on storage.objects for insert to authenticated
   with check (
     bucket_id = 'branding'
-    and name = (select private.caller_organization_id('admin')::text) || '/logo.svg'
+    and name in ((select private.caller_organization_id('admin')::text) || '/logo.svg',
+                 (select private.caller_organization_id('admin')::text) || '/logo-source')
   );
 
 create policy "admins replace their organisation's logo"
   on storage.objects for update to authenticated
   using (
     bucket_id = 'branding'
-    and name = (select private.caller_organization_id('admin')::text) || '/logo.svg'
+    and name in ((select private.caller_organization_id('admin')::text) || '/logo.svg',
+                 (select private.caller_organization_id('admin')::text) || '/logo-source')
   )
   with check (
     bucket_id = 'branding'
-    and name = (select private.caller_organization_id('admin')::text) || '/logo.svg'
+    and name in ((select private.caller_organization_id('admin')::text) || '/logo.svg',
+                 (select private.caller_organization_id('admin')::text) || '/logo-source')
   );
 
 create policy "admins remove their organisation's logo"
   on storage.objects for delete to authenticated
   using (
     bucket_id = 'branding'
-    and name = (select private.caller_organization_id('admin')::text) || '/logo.svg'
+    and name in ((select private.caller_organization_id('admin')::text) || '/logo.svg',
+                 (select private.caller_organization_id('admin')::text) || '/logo.png',
+                 (select private.caller_organization_id('admin')::text) || '/logo-source')
   );
 
 -- private.storage_settings and private.upload_reservations: no policies; only the server's own

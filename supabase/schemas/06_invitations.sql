@@ -183,7 +183,7 @@ declare
 begin
   select * into _settings from private.mail_settings;
   select * into _row from public.user_invitations i where i.id = _invitation.id;
-  if _settings.delivery = 'smtp' then
+  if private.organization_delivery(_row.organization_id) = 'smtp' then
     select m.id into _recent
     from public.outbox_messages m
     where m.organization_id = _row.organization_id and m.kind = 'invitation'

@@ -490,7 +490,7 @@ begin
       or (select count(*) from public.user_profiles p
           where p.organization_id = _me.organization_id) > 1,
     'categories_reviewed', _state.categories_reviewed_at is not null,
-    'email_ready', (select s.delivery from private.mail_settings s) = 'smtp',
+    'email_ready', private.organization_delivery(_me.organization_id) = 'smtp',
     'documents_uploaded',
       exists (select 1 from public.documents d where d.organization_id = _me.organization_id),
     'dismissed', _state.dismissed_at is not null);
@@ -543,3 +543,71 @@ revoke all on function public.update_onboarding(text) from public, anon, authent
 grant execute on function public.reorder_departments(uuid[]) to authenticated;
 grant execute on function public.onboarding_status() to authenticated;
 grant execute on function public.update_onboarding(text) to authenticated;
+
+-- ============================================================================================
+-- Issue 24: the logo as PNG, JPEG or WebP
+-- ============================================================================================
+-- Admins ask for the uploaded image to become the logo; one conversion at a time per
+-- organisation, tried once.
+create function public.convert_logo()
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  _me public.user_profiles := private.caller_profile();
+begin
+  if _me.organization_id is null or not _me.is_active then
+    raise exception 'No organization found';
+  end if;
+  if private.role_rank(_me.role) < private.role_rank('admin') then
+    raise exception 'Only admins can change the logo';
+  end if;
+  perform private.require_second_factor(_me.id);
+  if not exists (select 1 from storage.objects o
+                 where o.bucket_id = 'branding' and o.name = _me.organization_id || '/logo-source') then
+    raise exception 'Upload the image first';
+  end if;
+  perform private.enqueue_job('branding.convert-logo', '{}'::jsonb, _me.organization_id,
+                              'logo:' || _me.organization_id, now(), 1);
+end
+$$;
+
+-- How the organisation's latest conversion went: `working`, `done`, or `failed` with the reason
+-- in words for the admin; null when there was none.
+create function public.logo_conversion()
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  _me public.user_profiles := private.caller_profile();
+  _job private.jobs;
+begin
+  if _me.organization_id is null or not _me.is_active then
+    raise exception 'No organization found';
+  end if;
+  if private.role_rank(_me.role) < private.role_rank('admin') then
+    raise exception 'Only admins can change the logo';
+  end if;
+  select * into _job from private.jobs j
+  where j.kind = 'branding.convert-logo' and j.organization_id = _me.organization_id
+  order by j.id desc limit 1;
+  if not found then
+    return null;
+  end if;
+  return jsonb_build_object(
+    'status', case when _job.finished_at is not null then 'done'
+                   when _job.failed_at is not null then 'failed'
+                   else 'working' end,
+    'error', case when _job.failed_at is not null then _job.last_error end);
+end
+$$;
+
+revoke all on function public.convert_logo() from public, anon, authenticated;
+revoke all on function public.logo_conversion() from public, anon, authenticated;
+grant execute on function public.convert_logo() to authenticated;
+grant execute on function public.logo_conversion() to authenticated;

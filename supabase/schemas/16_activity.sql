@@ -429,7 +429,7 @@ create trigger departments_log_activity
   after insert or update or delete on public.departments
   for each row when (pg_trigger_depth() = 0) execute function private.log_settings_change();
 
--- The organisation's logo (bucket `branding`, `{organization_id}/logo.svg`).
+-- The organisation's logo (bucket `branding`, `{organization_id}/logo.svg` or `logo.png`).
 create function private.log_logo_change()
 returns trigger
 language plpgsql
@@ -440,8 +440,20 @@ declare
   _object storage.objects := coalesce(new, old);
   _organization_id uuid := private.object_organization_id(_object.bucket_id, _object.name);
 begin
+  -- An image uploaded to be converted (`logo-source`) is not the logo yet: its logo.png is.
   if _object.bucket_id <> 'branding' or _organization_id is null
+     or _object.name like '%/logo-source'
      or not private.organization_exists(_organization_id) then
+    return null;
+  end if;
+  -- One logo replacing the other (an SVG after a converted image, or the reverse) removes the
+  -- other: a change, already logged, not a removal.
+  if tg_op = 'DELETE' and exists (
+    select 1 from storage.objects o
+    where o.bucket_id = 'branding'
+      and o.name in (_organization_id || '/logo.svg', _organization_id || '/logo.png')
+      and o.name <> _object.name
+  ) then
     return null;
   end if;
   -- An upload's row is written twice (checked first, then with its size): log the final one.

@@ -23,7 +23,7 @@ begin
     'document_versions', 'documents', 'integration_contacts', 'integration_customizations',
     'member_group_members', 'member_groups', 'oauth_configs', 'oauth_connections',
     'organization_exports',
-    'organization_imports', 'organizations', 'outbox_messages', 'reminder_settings',
+    'organization_imports', 'organization_mail_servers', 'organizations', 'outbox_messages', 'reminder_settings',
     'user_invitations', 'user_profiles'
   ] loop
     execute format(

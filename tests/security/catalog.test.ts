@@ -10,9 +10,11 @@ const AUTHENTICATED_RPC = [
   'accept_invitation',
   'add_document_request_recipients',
   'add_documents_tags',
+  'authorize_organization_mail_server',
   'authorize_password_reset_link',
   'cancel_invitation',
   'close_document_request',
+  'convert_logo',
   'count_documents_matching',
   'create_calendar_feed',
   'create_document_category',
@@ -32,6 +34,7 @@ const AUTHENTICATED_RPC = [
   'invite_user_by_email',
   'list_share_links',
   'list_trash',
+  'logo_conversion',
   'mail_delivery',
   'make_master_admin',
   'members_with_two_factor',
@@ -44,6 +47,7 @@ const AUTHENTICATED_RPC = [
   'redeem_recovery_code',
   'remove_documents_tags',
   'remove_member_two_factor',
+  'remove_organization_mail_server',
   'rename_document_category',
   'rename_member_group',
   'renew_document',
@@ -61,6 +65,7 @@ const AUTHENTICATED_RPC = [
   'search_documents',
   'send_documents_email',
   'send_password_reset',
+  'send_test_email',
   'set_category_access',
   'set_documents_category',
   'set_documents_expiry',
@@ -236,7 +241,12 @@ describe('security rules in the catalogue', () => {
          has_table_privilege('authenticated', 'public.organizations', 'insert, update, delete') as write_organizations,
          has_table_privilege('authenticated', 'public.outbox_messages', 'insert, update, delete') as write_outbox,
          has_table_privilege('authenticated', 'public.calendar_feeds', 'insert, update, delete') as write_calendar_feeds,
-         has_table_privilege('service_role', 'private.calendar_feed_tokens', 'select') as read_calendar_tokens`,
+         has_table_privilege('service_role', 'private.calendar_feed_tokens', 'select') as read_calendar_tokens,
+         has_column_privilege('authenticated', 'public.organization_mail_servers', 'password_ciphertext', 'select') as smtp_password,
+         has_any_column_privilege('anon', 'public.organization_mail_servers', 'select, insert, update') as anon_mail_servers,
+         has_table_privilege('authenticated', 'public.organization_mail_servers', 'insert, update, delete') as write_mail_servers,
+         has_any_column_privilege('authenticated', 'public.organization_mail_servers', 'insert, update') as write_mail_server_columns,
+         has_function_privilege('authenticated', 'public.store_organization_mail_server(uuid, text, integer, text, text, text)', 'execute') as store_mail_server`,
     );
     expect(reach).toEqual([
       {
@@ -251,6 +261,11 @@ describe('security rules in the catalogue', () => {
         write_outbox: false,
         write_calendar_feeds: false,
         read_calendar_tokens: false,
+        smtp_password: false,
+        anon_mail_servers: false,
+        write_mail_servers: false,
+        write_mail_server_columns: false,
+        store_mail_server: false,
       },
     ]);
   });
@@ -290,8 +305,8 @@ describe('security rules in the catalogue', () => {
       {
         id: 'branding',
         public: false,
-        file_size_limit: 1048575,
-        allowed_mime_types: ['image/svg+xml'],
+        file_size_limit: 5242880,
+        allowed_mime_types: ['image/svg+xml', 'image/png', 'image/jpeg', 'image/webp'],
       },
       { id: 'documents', public: false, file_size_limit: 52428800, allowed_mime_types: null },
       {

@@ -6,6 +6,8 @@ import type { Case, Outcome } from './cases.ts';
 import { categoryAccessCases } from './category-access-cases.ts';
 import { functionCases } from './function-cases.ts';
 import { linkCases } from './link-cases.ts';
+import { logoCases } from './logo-cases.ts';
+import { mailServerCases } from './mail-server-cases.ts';
 import { mailWorkerCases } from './mail-worker-cases.ts';
 import { ownRowCases } from './own-row-cases.ts';
 import { renewalCases } from './renewal-cases.ts';
@@ -46,6 +48,8 @@ const SUITES: [string, (server: TestServer, world: World) => Case[]][] = [
   ['named attacks', attackCases],
   ['a second factor once enrolled', secondFactorCases],
   ["the organisation's settings and a way back in", settingsCases],
+  ["the organisation's own mail server", mailServerCases],
+  ['the logo as an image', logoCases],
   // Last: it restricts a category of each organisation.
   ['access per category and the Viewer role', categoryAccessCases],
 ];

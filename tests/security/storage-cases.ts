@@ -71,6 +71,42 @@ const BUCKETS: BucketSpec[] = [
     content: (label) => `<svg xmlns="http://www.w3.org/2000/svg"><title>${label}</title></svg>`,
   },
   {
+    // An image for the server to convert into the logo (issue 24): admins upload it.
+    bucket: 'branding',
+    rules: {
+      upload: 'admin',
+      'resumable-upload': 'admin',
+      download: 'member',
+      list: 'member',
+      update: 'admin',
+      remove: 'admin',
+      sign: 'member',
+      'signed-upload': 'admin',
+    },
+    contentType: 'image/png',
+    folder: (org) => org.organisation.id,
+    objectName: (org) => `${org.organisation.id}/logo-source`,
+    content: (label) => `png ${label}`,
+  },
+  {
+    // The logo the server made from it: nobody writes it but the server; admins remove it.
+    bucket: 'branding',
+    rules: {
+      upload: 'nobody',
+      'resumable-upload': 'nobody',
+      download: 'member',
+      list: 'member',
+      update: 'nobody',
+      remove: 'admin',
+      sign: 'member',
+      'signed-upload': 'nobody',
+    },
+    contentType: 'image/png',
+    folder: (org) => org.organisation.id,
+    objectName: (org) => `${org.organisation.id}/logo.png`,
+    content: (label) => `png ${label}`,
+  },
+  {
     // Organisation exports: written by the server's job only, read by the organisation's admins.
     bucket: 'exports',
     rules: {

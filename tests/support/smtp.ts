@@ -17,11 +17,15 @@ export interface TestSmtpServer {
 }
 
 /**
- * A real SMTP server on 127.0.0.1 (nodemailer's `smtp-server`), plain text without
- * authentication, that parses what it receives. `answer` makes it refuse messages, as a server
- * that is down or rejects a recipient would.
+ * A real SMTP server on 127.0.0.1 (nodemailer's `smtp-server`), plain text, that parses what it
+ * receives. `answer` makes it refuse messages, as a server that is down or rejects a recipient
+ * would. Without `users` anyone may send; with them, only a client that logs in as one of them
+ * (AUTH PLAIN or LOGIN, allowed here without TLS), and a wrong password gets `535`.
  */
-export async function startSmtpServer(): Promise<TestSmtpServer> {
+export async function startSmtpServer(
+  options: { users?: Record<string, string> } = {},
+): Promise<TestSmtpServer> {
+  const users = options.users;
   const state: TestSmtpServer = {
     url: '',
     received: [],
@@ -30,8 +34,24 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
     close: async () => undefined,
   };
   const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
+    ...(users
+      ? {
+          authMethods: ['PLAIN', 'LOGIN'],
+          allowInsecureAuth: true,
+          disabledCommands: ['STARTTLS'],
+          onAuth(auth, _session, callback) {
+            if (auth.username !== undefined && users[auth.username] === auth.password) {
+              callback(null, { user: auth.username });
+            } else {
+              callback(
+                Object.assign(new Error('Authentication credentials invalid'), {
+                  responseCode: 535,
+                }),
+              );
+            }
+          },
+        }
+      : { authOptional: true, disabledCommands: ['STARTTLS', 'AUTH'] }),
     logger: false,
     onData(stream, session, callback) {
       const answer = state.answer;

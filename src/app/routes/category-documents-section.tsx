@@ -14,7 +14,8 @@ import type { DocumentRecord } from '../../lib/documents.ts';
 export function CategoryDocumentsSection({
   title,
   match,
-}: Pick<CategoryDocumentListProps, 'title' | 'match'>) {
+  uploadTo,
+}: Pick<CategoryDocumentListProps, 'title' | 'match' | 'uploadTo'>) {
   const download = useDownloadDocument();
   const [previewing, setPreviewing] = useState<DocumentRecord | null>(null);
   return (
@@ -22,6 +23,7 @@ export function CategoryDocumentsSection({
       <CategoryDocumentList
         title={title}
         match={match}
+        uploadTo={uploadTo}
         onView={setPreviewing}
         onDownload={(document) => void download(document)}
       />

@@ -114,6 +114,38 @@ describe('department page', { timeout: 60_000 }, () => {
     expect(list).not.toHaveTextContent('Old CGE flyer.pdf');
   });
 
+  it("opens Upload from an empty department with the department's first category and its tags filled in", async () => {
+    const organization = await createOrganization();
+    const member = await addMember(organization, 'user');
+    const shaped = await organization.masterAdmin.client
+      .from('departments')
+      .update({ categories: ['Governance', 'Legal'], tags: ['cge', 'Care & Growth'] })
+      .eq('key', 'cge');
+    expect(shaped.error).toBeNull();
+    const user = userEvent.setup();
+    renderApp({ client: member.client, route: '/department/cge' });
+    expect(
+      await screen.findByText('No documents found for this page yet.', {}, slow),
+    ).toBeVisible();
+    const list = screen.getByText('No documents found for this page yet.').parentElement!;
+    await user.click(within(list).getByRole('link', { name: 'Upload Documents' }));
+
+    expect(
+      await screen.findByRole('heading', { name: 'Upload Documents', level: 1 }, slow),
+    ).toBeVisible();
+    await waitFor(() => expect(screen.getByLabelText(/Category/)).toHaveValue('Governance'));
+    expect(screen.getByLabelText('Tags')).toHaveValue('cge, Care & Growth');
+  });
+
+  it('leaves out a category from the address that the member may not upload into', async () => {
+    const organization = await createOrganization();
+    const member = await addMember(organization, 'user');
+    renderApp({ client: member.client, route: '/upload?category=No%20such%20category&tags=youth' });
+    await screen.findByRole('heading', { name: 'Upload Documents', level: 1 }, slow);
+    await waitFor(() => expect(screen.getByLabelText(/Category/)).toHaveValue(''));
+    expect(screen.getByLabelText('Tags')).toHaveValue('youth');
+  });
+
   it('shows a department the organisation added, and not one it removed', async () => {
     const organization = await createOrganization();
     const added = await organization.masterAdmin.client

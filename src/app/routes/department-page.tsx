@@ -86,6 +86,9 @@ function DepartmentContent({
   const documents = useCategoryDocumentCount(match);
   const members = useActiveMemberCount(organizationId);
   const [settingsOpen, setSettingsOpen] = useState(false);
+  // The empty list's Upload files the documents where this page finds them: its first category
+  // and its tags filled in on the form.
+  const uploadHere = paths.uploadWith({ category: stored.categories[0], tags: stored.tags });
 
   // The specification leaves these three open: team and access are managed on /users (admins
   // only); members are told whom to ask; the settings explain what shapes this page.
@@ -119,7 +122,11 @@ function DepartmentContent({
         {custom ? <div /> : <DepartmentFeatures department={department} />}
         <QuickActions actions={actions} />
       </div>
-      <CategoryDocumentsSection title={`${department.label} Documents`} match={match} />
+      <CategoryDocumentsSection
+        title={`${department.label} Documents`}
+        match={match}
+        uploadTo={uploadHere}
+      />
       {settingsOpen && (
         <DepartmentSettingsDialog
           department={department}

@@ -116,3 +116,58 @@ describe('the Settings page', () => {
     expect(within(section).getByText('SMTP_URL')).toBeInTheDocument();
   });
 });
+
+describe("the organisation's own mail server in Settings › E-mail", () => {
+  it('refuses a private address in so many words, then saves a server and never shows the password', async () => {
+    const user = userEvent.setup();
+    const organization = await createOrganization();
+    renderApp({ client: organization.masterAdmin.client, route: '/settings' });
+    const section = await screen.findByRole('region', { name: 'E-mail' });
+    const server = await within(section).findByLabelText(/SMTP server/);
+    await user.type(server, '10.0.0.5');
+    await user.type(within(section).getByLabelText('User name'), 'office@grace.example.org');
+    await user.type(within(section).getByLabelText('Password'), 'church password');
+    await user.type(within(section).getByLabelText(/From address/), 'office@grace.example.org');
+    // Nothing can be tested before e-mail is set up.
+    expect(within(section).getByRole('button', { name: 'Send a test e-mail' })).toBeDisabled();
+    await user.click(within(section).getByRole('button', { name: 'Save mail server' }));
+    expect(await within(section).findByRole('alert')).toHaveTextContent(
+      'Could not save: The mail server 10.0.0.5 is on a private or local network; enter a mail server on the internet',
+    );
+
+    await user.clear(server);
+    await user.type(server, 'smtp.example.org');
+    await user.click(within(section).getByRole('button', { name: 'Save mail server' }));
+    expect(
+      await within(section).findByText(
+        /sent through your organization’s mail server, smtp\.example\.org, from office@grace\.example\.org/,
+      ),
+    ).toBeInTheDocument();
+    expect(within(section).getByLabelText('Password')).toHaveValue('');
+    expect(
+      within(section).getByText('A password is saved. Leave this empty to keep it.'),
+    ).toBeInTheDocument();
+    await waitFor(() =>
+      expect(within(section).getByRole('button', { name: 'Send a test e-mail' })).toBeEnabled(),
+    );
+    expect(section).not.toHaveTextContent('church password');
+
+    const stored = await serviceClient()
+      .from('organization_mail_servers')
+      .select('host, port, username, password_ciphertext, from_address')
+      .eq('organization_id', organization.organizationId)
+      .single();
+    expect(stored.data).toMatchObject({
+      host: 'smtp.example.org',
+      port: 587,
+      username: 'office@grace.example.org',
+      from_address: 'office@grace.example.org',
+    });
+    expect(stored.data?.password_ciphertext).not.toContain('church password');
+
+    await user.click(within(section).getByRole('button', { name: 'Remove mail server' }));
+    expect(
+      await within(section).findByText(/E-mail is not set up: nothing is sent/),
+    ).toBeInTheDocument();
+  });
+});

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
@@ -10,7 +10,7 @@ import { useLeaveGuard } from '../../components/ui/use-leave-guard.ts';
 import { paths } from '../../config/paths.ts';
 import { useSession } from '../../lib/session.tsx';
 import type { MatchingDocument } from './api/find-duplicates.ts';
-import { useDocumentCategories } from '../../lib/document-categories.ts';
+import { pickerCategories, useDocumentCategories } from '../../lib/document-categories.ts';
 import { errorMessage } from '../../lib/errors.ts';
 import { isViewerRole } from '../../lib/roles.ts';
 import { ErrorPanel } from '../../components/ui/form-error.tsx';
@@ -109,7 +109,13 @@ export function UploadPage() {
   const queue = useUploadQueue();
   const send = useSendQueue(queue);
   const { formRef, problems, report, clear } = useFormProblems<UploadField>();
-  const [values, setValues] = useState(EMPTY_PROPERTY_INPUT);
+  // A department page's Upload fills in its category and tags (`?category=…&tags=…`).
+  const [searchParams] = useSearchParams();
+  const [values, setValues] = useState<PropertyInput>(() => ({
+    ...EMPTY_PROPERTY_INPUT,
+    category: searchParams.get('category') ?? '',
+    tags: searchParams.get('tags') ?? '',
+  }));
   const [started, setStarted] = useState(false);
   // Every file is in: these are the documents made, for the list to mark.
   const [finished, setFinished] = useState<UploadedDocument[] | null>(null);
@@ -118,6 +124,15 @@ export function UploadPage() {
   useLeaveGuard(queue.running, UPLOADING_QUESTION);
   // The form offers the organisation's categories: it waits for them.
   const categories = useDocumentCategories();
+
+  // A category filled in from the address that this member may not upload into is dropped, so
+  // that the form asks for one.
+  const offered = categories.data ? pickerCategories(categories.data) : null;
+  useEffect(() => {
+    if (offered && values.category && !offered.some((c) => c.name === values.category)) {
+      setValues((current) => ({ ...current, category: '' }));
+    }
+  }, [offered, values.category]);
 
   // Off to the list once every file is in, after the guard above has let go of the page.
   useEffect(() => {

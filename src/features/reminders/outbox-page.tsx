@@ -22,6 +22,7 @@ const KIND_TEXT: Record<OutboxMessage['kind'], string> = {
   invitation: 'Invitation',
   reminders: 'Reminders',
   document_request: 'Request for a document',
+  test: 'Test e-mail',
 };
 
 /**

@@ -11,6 +11,10 @@ configure({ asyncUtilTimeout: 10_000 });
 const SVG =
   '<svg xmlns="http://www.w3.org/2000/svg" width="96" height="28"><rect width="96" height="28" fill="#1d4ed8"/></svg>';
 
+/** A 1 × 1 PNG. */
+const PNG_1X1 =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+
 const svgFile = (content = SVG, name = 'logo.svg') =>
   new File([content], name, { type: 'image/svg+xml' });
 
@@ -58,18 +62,22 @@ describe('the custom logo', () => {
     expect(decoded(seen.getAttribute('src')!)).toBe(SVG);
   });
 
-  it('refuses anything but an SVG, and files of 1MB or more', async () => {
+  it('refuses anything but an SVG, PNG, JPEG or WebP, and SVGs of 1MB or more', async () => {
     const user = userEvent.setup({ applyAccept: false });
     const org = await createOrganization();
     renderApp({ client: org.masterAdmin.client, route: '/users' });
     const dialog = await openUploadDialog(user);
     const input = within(dialog).getByLabelText('Logo file') as HTMLInputElement;
-    expect(input).toHaveAttribute('accept', '.svg,image/svg+xml');
+    expect(input).toHaveAttribute(
+      'accept',
+      '.svg,image/svg+xml,.png,image/png,.jpg,.jpeg,image/jpeg,.webp,image/webp',
+    );
 
-    await user.upload(input, new File(['png'], 'logo.png', { type: 'image/png' }));
+    await user.upload(input, new File(['gif'], 'logo.gif', { type: 'image/gif' }));
     // Said under the field, which it describes; nothing is kept to upload.
-    expect(await within(dialog).findByText('Please upload an SVG file only.')).toBeInTheDocument();
-    expect(input).toHaveAccessibleDescription(/Please upload an SVG file only\.$/);
+    const refusal = 'Please upload an SVG, PNG, JPEG or WebP file.';
+    expect(await within(dialog).findByText(refusal)).toBeInTheDocument();
+    expect(input).toHaveAccessibleDescription(/Please upload an SVG, PNG, JPEG or WebP file\.$/);
     expect(within(dialog).getByRole('button', { name: 'Upload Logo' })).toBeDisabled();
     expect(input.value).toBe('');
 
@@ -78,6 +86,51 @@ describe('the custom logo', () => {
     expect(within(dialog).getByRole('button', { name: 'Upload Logo' })).toBeDisabled();
     // No dialog is opened over the form to say so.
     expect(screen.getAllByRole('dialog')).toHaveLength(1);
+  });
+
+  it(
+    'makes a PNG the logo through the server, which resizes it, and shows it in the bar',
+    { timeout: 90_000 },
+    async () => {
+      const user = userEvent.setup({ applyAccept: false });
+      const org = await createOrganization();
+      renderApp({ client: org.masterAdmin.client, route: '/users' });
+      const dialog = await openUploadDialog(user);
+      const png = Uint8Array.from(atob(PNG_1X1), (c) => c.charCodeAt(0));
+      await user.upload(
+        within(dialog).getByLabelText('Logo file'),
+        new File([png], 'logo.png', { type: 'image/png' }),
+      );
+      await user.click(within(dialog).getByRole('button', { name: 'Upload Logo' }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument(), {
+        timeout: 60_000,
+      });
+      const logo = await within(nav()).findByRole('img', { name: `${org.name} logo` });
+      expect(logo.getAttribute('src')).toMatch(/^data:image\/png;base64,/);
+      expect(within(nav()).queryByText('Steward')).not.toBeInTheDocument();
+    },
+  );
+
+  it('says why the server refused an image that is not one', { timeout: 90_000 }, async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const user = userEvent.setup({ applyAccept: false });
+    const org = await createOrganization();
+    renderApp({ client: org.masterAdmin.client, route: '/users' });
+    const dialog = await openUploadDialog(user);
+    await user.upload(
+      within(dialog).getByLabelText('Logo file'),
+      new File(['not a picture'], 'logo.png', { type: 'image/png' }),
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Upload Logo' }));
+    await waitFor(
+      () =>
+        expect(
+          screen.getByText('Failed to upload logo. The file is not a PNG, JPEG or WebP image.'),
+        ).toBeInTheDocument(),
+      { timeout: 60_000 },
+    );
+    expect(within(nav()).getByText('Steward')).toBeInTheDocument();
+    logged.mockRestore();
   });
 
   it('says "Failed to upload logo." when the server refuses the upload', async () => {

@@ -11,7 +11,10 @@ export interface LogoUploadDialogProps {
   onClose: () => void;
 }
 
-/** Lets an admin replace the organisation's logo with an SVG under 1MB (spec §2, §5). */
+/**
+ * Lets an admin replace the organisation's logo with an SVG under 1MB (spec §2, §5), or a PNG,
+ * JPEG or WebP image under 5MB that the server resizes (issue 24).
+ */
 export function LogoUploadDialog({ organizationId, onClose }: LogoUploadDialogProps) {
   const { file, problem, uploading, choose, upload } = useLogoUpload(organizationId);
 
@@ -22,14 +25,14 @@ export function LogoUploadDialog({ organizationId, onClose }: LogoUploadDialogPr
       </p>
       <FormField
         label="Logo file"
-        hint="SVG files only, less than 1MB. Recommended height: 24-32px."
+        hint="SVG (less than 1MB), or PNG, JPEG or WebP (less than 5MB). Recommended height: 24-32px."
         error={problem}
         className="mt-4"
       >
         {(field) => (
           <FileDrop
             {...field}
-            accept=".svg,image/svg+xml"
+            accept=".svg,image/svg+xml,.png,image/png,.jpg,.jpeg,image/jpeg,.webp,image/webp"
             chosen={file}
             disabled={uploading}
             onFiles={([chosen]) => chosen && choose(chosen)}

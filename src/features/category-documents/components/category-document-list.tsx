@@ -28,6 +28,8 @@ export interface CategoryDocumentListProps {
   onView: (document: DocumentRecord) => void;
   /** A row's Download. */
   onDownload: (document: DocumentRecord) => void;
+  /** Where the empty state's Upload leads: /upload, or the form filled in for this page. */
+  uploadTo?: string;
 }
 
 /**
@@ -40,6 +42,7 @@ export function CategoryDocumentList({
   match,
   onView,
   onDownload,
+  uploadTo,
 }: CategoryDocumentListProps) {
   const list = useCategoryDocuments(match);
   const access = useDocumentAccess();
@@ -89,7 +92,7 @@ export function CategoryDocumentList({
         <div className="px-4 py-10 text-center">
           <p className="text-sm text-gray-600">No documents found for this page yet.</p>
           {access.mayUpload && (
-            <ButtonLink to={paths.upload} icon={Upload} className="mt-4">
+            <ButtonLink to={uploadTo ?? paths.upload} icon={Upload} className="mt-4">
               Upload Documents
             </ButtonLink>
           )}

@@ -2,4 +2,5 @@
 export const settingsKeys = {
   departments: (organizationId: string) => ['departments', 'list', organizationId] as const,
   allDepartments: ['departments'] as const,
+  mailServer: ['organization_mail_servers'] as const,
 };

@@ -3,6 +3,7 @@ import { composeDocuments } from './compose-documents.ts';
 import { composeInvitation } from './compose-invitation.ts';
 import { composeReminders } from './compose-reminders.ts';
 import { composeRequest } from './compose-request.ts';
+import { composeTest } from './compose-test.ts';
 
 /** The parts of a message as delivered: plain text, HTML, and the links it carries. */
 export interface ComposedMessage {
@@ -29,6 +30,8 @@ export function composeMessage(message: StoredMessage, options: ComposeOptions):
       return composeReminders(message, options);
     case 'document_request':
       return composeRequest(message, options);
+    case 'test':
+      return composeTest(message);
   }
 }
 

@@ -3,7 +3,7 @@
  * server's delivery job and the `mail-worker` edge function both read it.
  */
 
-export type MailKind = 'documents' | 'invitation' | 'reminders' | 'document_request';
+export type MailKind = 'documents' | 'invitation' | 'reminders' | 'document_request' | 'test';
 export type MailStatus = 'queued' | 'sent' | 'failed' | 'outbox';
 
 /** A document a message carries, as `send_documents_email` recorded it. */

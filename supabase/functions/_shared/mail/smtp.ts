@@ -32,7 +32,14 @@ export interface MailTransport {
 /** Where to send: an `smtp://` or `smtps://` URL, or the server's fields. */
 export type SmtpServer =
   | { url: string }
-  | { host: string; port: number; user: string | undefined; pass: string | undefined };
+  | {
+      host: string;
+      port: number;
+      user: string | undefined;
+      pass: string | undefined;
+      /** The server's name for TLS, when `host` is an address it was resolved to. */
+      servername?: string;
+    };
 
 // Each delivery attempt is bounded: a server that stops answering fails the attempt, which is
 // retried later, instead of holding the job until its lease runs out.
@@ -56,6 +63,7 @@ export function smtpTransport(
           port: server.port,
           // Port 465 speaks TLS from the start; others upgrade with STARTTLS when offered.
           secure: server.port === 465,
+          ...(server.servername ? { servername: server.servername } : {}),
           ...(server.user ? { auth: { user: server.user, pass: server.pass ?? '' } } : {}),
           ...TIMEOUTS,
         });
