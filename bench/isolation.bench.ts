@@ -26,7 +26,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
-import { hostileFilesPhase } from './support/hostile-files-phase.ts';
+import { hostileFiles, hostileFilesPhase } from './support/hostile-files-phase.ts';
 import { officePreviewsScenario } from './support/office-previews.ts';
 import { freshPostgres } from './support/postgres.ts';
 import { startSteward, type StewardProcess } from './support/steward-process.ts';
@@ -259,6 +259,8 @@ async function scenario(
   label: string,
   env: Record<string, string>,
 ): Promise<{ lines: string[]; pass: boolean }> {
+  // Before any request: making them holds this process for seconds (see hostileFiles).
+  const files = await hostileFiles();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'steward-bench-isolation-'));
   const server = await startSteward({
     dataDir,
@@ -315,6 +317,7 @@ async function scenario(
       idle,
       measure: (stop) => measure(server, victim, stop),
       percentile,
+      files,
     });
     return { lines: [...lines, ...hostile.lines], pass: pass && hostile.pass };
   } catch (error) {

@@ -98,6 +98,28 @@ async function textStates(member: PhaseMember, ids: string[]) {
   return data as { document_id: string; state: string; reason: string | null }[];
 }
 
+/** The phase's files: the hostile PDF and Word document, and the other organisation's PDF. */
+export interface HostileFiles {
+  pdf: Uint8Array;
+  docx: Uint8Array;
+  ordinary: Uint8Array;
+}
+
+/**
+ * Makes the phase's files. Call it before any request is measured: compressing the scans' 768
+ * MB of pixels holds this process's event loop for seconds (2.7 s at load 8), and a keep-alive
+ * connection left idle meanwhile may be closed by the server (after 5 s) just as the next
+ * request is written on it, which then fails ("other side closed") through no fault of the
+ * server's.
+ */
+export async function hostileFiles(): Promise<HostileFiles> {
+  return {
+    pdf: await hugeScanPdf(),
+    docx: paragraphBombDocx(),
+    ordinary: await textPdf(['Minutes of the finance committee', 'Roof repairs approved']),
+  };
+}
+
 export async function hostileFilesPhase(options: {
   label: string;
   serverPid: number;
@@ -106,11 +128,10 @@ export async function hostileFilesPhase(options: {
   idle: PhaseMeasures;
   measure: (stop: Promise<void>) => Promise<PhaseMeasures>;
   percentile: (values: number[], p: number) => number;
+  files: HostileFiles;
 }): Promise<{ lines: string[]; pass: boolean }> {
   const { attacker, victim, percentile } = options;
-  const pdf = await hugeScanPdf();
-  const docx = paragraphBombDocx();
-  const ordinary = await textPdf(['Minutes of the finance committee', 'Roof repairs approved']);
+  const { pdf, docx, ordinary } = options.files;
 
   let sampling = true;
   let peak = 0;
