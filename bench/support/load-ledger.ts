@@ -19,7 +19,13 @@ export interface DocumentState {
    * A write sent but not (yet) acknowledged. After a crash the server may have committed it or
    * not, so either value is right; anything else is a lost or invented write.
    */
-  pending: { contentSha?: string; size?: number; properties?: DocumentProperties };
+  pending: {
+    contentSha?: string;
+    size?: number;
+    properties?: DocumentProperties;
+    /** A content edit's new file (the app stores it under a new name, then points the row at it). */
+    filePath?: string;
+  };
 }
 
 /** One upload: bytes first, then the row (as the app does it). */
@@ -96,7 +102,8 @@ export async function checkLedger(
       lost.push(`document ${document.id}: row missing`);
       continue;
     }
-    if (row.organization_id !== document.organizationId || row.file_path !== document.filePath) {
+    const paths = [document.filePath, document.pending.filePath].filter(Boolean);
+    if (row.organization_id !== document.organizationId || !paths.includes(String(row.file_path))) {
       lost.push(`document ${document.id}: organisation or file path changed`);
     }
     const properties = [document.acked.properties, document.pending.properties].filter(
@@ -113,7 +120,7 @@ export async function checkLedger(
     if (document.pending.size !== undefined || document.pending.contentSha !== undefined) {
       contentEditsInFlight++;
     }
-    const stored = await download(document.filePath);
+    const stored = await download(String(row.file_path));
     objectsChecked++;
     const contents = [document.acked.contentSha, document.pending.contentSha].filter(Boolean);
     if (stored === null) lost.push(`document ${document.id}: file missing`);

@@ -77,24 +77,50 @@ export async function editProperties(v: VirtualUser): Promise<void> {
 }
 
 /**
- * The app's content edit: the stored bytes replaced (the database records the new size in the
- * same transaction), then the row read back.
+ * The app's content edit (Edit Content, src/features/documents/api/document-content.ts): the
+ * new text stored under a new name, then `replace_document_file` points the document at it in
+ * one transaction (the earlier file kept as a version), then the row read back. Stored files
+ * are never overwritten (issue 22, R7).
  */
 export async function editContent(v: VirtualUser): Promise<void> {
   const state = v.ctx.ledger.documents.get(pick(v.user.own)!)!;
   const content = fileContent(v.user.organizationId, `edit ${v.next()}`);
-  state.pending.contentSha = sha256(content);
-  state.pending.size = content.length;
-  const replaced = await v.request('update-content', () =>
+  const filePath = `documents/${v.user.organizationId}/${Date.now()}-${randomBytes(6).toString('hex')}.txt`;
+  // Its bytes are an upload whose "row" is the document pointing at it.
+  const attempt = {
+    organizationId: v.user.organizationId,
+    filePath,
+    contentSha: sha256(content),
+    objectAcked: false,
+    rowAcked: false,
+  };
+  v.ctx.ledger.uploads.push(attempt);
+  // Timed as an upload (it is one); the edit itself is the function call.
+  const stored = await v.request('upload', () =>
     v.user.client.storage
       .from('documents')
-      .update(state.filePath, content, { contentType: 'text/plain', upsert: true }),
+      .upload(filePath, content, { contentType: 'text/plain', upsert: false }),
+  );
+  if (!stored) return;
+  attempt.objectAcked = true;
+  state.pending.contentSha = attempt.contentSha;
+  state.pending.size = content.length;
+  state.pending.filePath = filePath;
+  const replaced = await v.request('update-content', () =>
+    v.user.client.rpc('replace_document_file', {
+      document_id: state.id,
+      file_path: filePath,
+      change: 'content_edit',
+    }),
   );
   if (!replaced) return;
-  state.acked.contentSha = state.pending.contentSha;
+  attempt.rowAcked = true;
+  state.filePath = filePath;
+  state.acked.contentSha = attempt.contentSha;
   state.acked.size = content.length;
   delete state.pending.contentSha;
   delete state.pending.size;
+  delete state.pending.filePath;
   const row = await v.request<Row>('read-edited', () =>
     v.user.client.from('documents').select('id, organization_id, size').eq('id', state.id).single(),
   );

@@ -132,6 +132,7 @@ describe('documents page', () => {
       'Upload new version',
       'Download',
       'Email',
+      'Share',
       'Delete',
     ]);
     await user.keyboard('{Escape}');
@@ -147,8 +148,23 @@ describe('documents page', () => {
       'Upload new version',
       'Download',
       'Email',
+      'Share',
       'Delete',
     ]);
+  });
+
+  it("opens a row's Share on the preview's Share tab (a Viewer has none: viewer.test.tsx)", async () => {
+    const user = userEvent.setup();
+    const { organization } = await openDocuments();
+    await seedDocuments(organization, [{ name: 'Insurance certificate.pdf' }]);
+    renderApp({ client: organization.masterAdmin.client, route: '/documents' });
+    await screen.findByText('Insurance certificate.pdf', {}, PAGE);
+    await chooseRowAction(user, 'Insurance certificate.pdf', 'Share');
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByRole('tab', { name: 'Share' })).toHaveAttribute(
+      'aria-selected',
+      'true',
+    );
   });
 
   it('shows each expiry date with its state in colour, icon and words, and keeps the Status column', async () => {

@@ -35,7 +35,10 @@ import { useDownloadDocument } from './hooks/use-download-document.ts';
 import { uploadedDocumentsOf } from './utils/uploaded-documents.ts';
 
 type OpenModal =
-  | { kind: 'view' | 'properties' | 'content' | 'renew' | 'new-version'; document: DocumentRecord }
+  | {
+      kind: 'view' | 'share' | 'properties' | 'content' | 'renew' | 'new-version';
+      document: DocumentRecord;
+    }
   | { kind: 'email'; documents: DocumentRecord[]; selection: boolean }
   | null;
 
@@ -242,6 +245,7 @@ function OrganizationDocuments({ emailDialog }: DocumentsPageProps) {
                 onSelect={onSelect}
                 onSelectAll={onSelectAll}
                 canEmail={emailDialog !== undefined && !access.readOnly}
+                canShare={!access.readOnly}
                 uploaded={uploaded.ids}
                 mayEdit={access.mayEdit}
                 isRestricted={access.isRestricted}
@@ -253,8 +257,13 @@ function OrganizationDocuments({ emailDialog }: DocumentsPageProps) {
         </>
       )}
 
-      {modal?.kind === 'view' && opened && (
-        <DocumentPreviewModal key={opened.id} document={opened} onClose={closeModal} />
+      {(modal?.kind === 'view' || modal?.kind === 'share') && opened && (
+        <DocumentPreviewModal
+          key={opened.id}
+          document={opened}
+          initialTab={modal.kind === 'share' ? 'share' : 'preview'}
+          onClose={closeModal}
+        />
       )}
       {modal?.kind === 'properties' && opened && (
         <EditPropertiesModal key={opened.id} document={opened} onClose={closeModal} />

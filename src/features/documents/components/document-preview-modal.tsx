@@ -45,6 +45,8 @@ const VIEWER_TABS = TABS.filter((item) => item.value !== 'share');
 
 export interface DocumentPreviewModalProps {
   document: PreviewableDocument;
+  /** The tab it opens on: the preview, or Share (a row's Share action). */
+  initialTab?: 'preview' | 'share';
   onClose: () => void;
 }
 
@@ -60,8 +62,12 @@ const carriesFiles = (event: DragEvent) => event.dataTransfer.types.includes('Fi
  * change the database recorded) and its share links (Share). A new version of the file can be
  * chosen there, or dropped onto the preview (issue 25).
  */
-export function DocumentPreviewModal({ document: given, onClose }: DocumentPreviewModalProps) {
-  const [tab, setTab] = useState<Tab>('preview');
+export function DocumentPreviewModal({
+  document: given,
+  initialTab = 'preview',
+  onClose,
+}: DocumentPreviewModalProps) {
+  const [tab, setTab] = useState<Tab>(initialTab);
   // After a new version the preview shows the new file at once, whoever holds the list.
   const [replaced, setReplaced] = useState<PreviewableDocument | null>(null);
   const document = replaced ?? given;

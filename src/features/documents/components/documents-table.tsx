@@ -143,6 +143,8 @@ export interface DocumentsTableProps {
   onSelectAll: (selected: boolean) => void;
   /** Whether rows offer Email (the page has an e-mail dialog). */
   canEmail?: boolean;
+  /** Whether rows offer Share (not to a Viewer): it opens the preview on its Share tab. */
+  canShare?: boolean;
   /** Ids of documents just uploaded: their rows are tinted and marked New. */
   uploaded?: ReadonlySet<string>;
   /** Whether the member may change documents of this category (else View and Download only). */
@@ -169,6 +171,7 @@ export const DocumentsTable = memo(function DocumentsTable({
   onSelect,
   onSelectAll,
   canEmail = false,
+  canShare = false,
   uploaded = NONE,
   mayEdit = ALWAYS,
   isRestricted = NEVER,
@@ -181,9 +184,10 @@ export const DocumentsTable = memo(function DocumentsTable({
         canEdit={mayEdit(document.category)}
         onAction={(action) => onAction(action, document)}
         canEmail={canEmail}
+        canShare={canShare}
       />
     ),
-    [onAction, canEmail, mayEdit],
+    [onAction, canEmail, canShare, mayEdit],
   );
   const view = useCallback((document: SearchedDocument) => onAction('view', document), [onAction]);
   const selectedOnPage = documents.filter((document) => selected.has(document.id)).length;

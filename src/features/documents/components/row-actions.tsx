@@ -3,6 +3,7 @@ import {
   Eye,
   FilePenLine,
   FileUp,
+  Link2,
   Mail,
   Pencil,
   RefreshCw,
@@ -14,7 +15,15 @@ import { isTextEditable } from '../../../lib/file-kinds.ts';
 import type { DocumentRecord } from '../../../lib/documents.ts';
 
 export type DocumentAction =
-  'view' | 'properties' | 'content' | 'renew' | 'new-version' | 'download' | 'email' | 'delete';
+  | 'view'
+  | 'properties'
+  | 'content'
+  | 'renew'
+  | 'new-version'
+  | 'download'
+  | 'email'
+  | 'share'
+  | 'delete';
 
 const ACTIONS: ReadonlyArray<{
   action: DocumentAction;
@@ -28,11 +37,15 @@ const ACTIONS: ReadonlyArray<{
   { action: 'new-version', label: 'Upload new version', Icon: FileUp },
   { action: 'download', label: 'Download', Icon: Download },
   { action: 'email', label: 'Email', Icon: Mail },
+  { action: 'share', label: 'Share', Icon: Link2 },
   { action: 'delete', label: 'Delete', Icon: Trash2 },
 ];
 
-/** What a member who may not change a document can still do with it (Email as `canEmail` says). */
-const READ_ONLY_ACTIONS: readonly DocumentAction[] = ['view', 'download', 'email'];
+/**
+ * What a member who may not change a document can still do with it (Email as `canEmail` says,
+ * Share as `canShare`: a member who may view a document may share it, a Viewer not).
+ */
+const READ_ONLY_ACTIONS: readonly DocumentAction[] = ['view', 'download', 'email', 'share'];
 
 /**
  * A row's actions (spec §2: View, Edit Properties, Edit Content for text-based files only,
@@ -45,12 +58,15 @@ export function RowActions({
   document,
   onAction,
   canEmail = false,
+  canShare = false,
   canEdit = true,
 }: {
   document: DocumentRecord;
   onAction: (action: DocumentAction, document: DocumentRecord) => void;
   /** Whether the page offers Email (it is given an e-mail dialog). */
   canEmail?: boolean;
+  /** Whether the page offers Share (the preview's Share tab: links for people without an account). */
+  canShare?: boolean;
   /** False for a Viewer, or a category the member may only view: no action that changes it. */
   canEdit?: boolean;
 }) {
@@ -60,7 +76,8 @@ export function RowActions({
       (canEdit || READ_ONLY_ACTIONS.includes(action)) &&
       (action !== 'content' || editable) &&
       (action !== 'renew' || document.expiry_date) &&
-      (action !== 'email' || canEmail),
+      (action !== 'email' || canEmail) &&
+      (action !== 'share' || canShare),
   ).map(({ action, label, Icon }) => ({
     label,
     icon: Icon,
