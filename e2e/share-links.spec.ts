@@ -1,20 +1,21 @@
 import { expect, test } from '@playwright/test';
 import { expectFitsScreen, PHONE, saveScreenshot } from './support/mobile.ts';
+import { serviceClient } from './support/oauth.ts';
 import { chooseRowAction, makePdf, signInNewOrganization } from './support/documents.ts';
 
 // Share links in Chromium (issue 25, item 3): a member makes a link with a password from the
 // document's preview; the link opens in a fresh browser context (no account, no session), asks
 // for its password, then shows the document's name, its preview and Download and nothing else
-// of the organisation; after Revoke the same address says the link does not work. At a
-// desktop's and a phone's width, with screenshots in test-results/mobile/. (That a link dies
-// after its expiry is tested against the server in tests/backend/share-links.test.ts: the
-// e2e server's clock cannot be moved.)
+// of the organisation; after Revoke the same address says the link does not work. A second link,
+// made from the row's Share, says the same once its time is over (its dates moved into the past
+// by the service role: the e2e server's clock cannot be moved). At a desktop's and a phone's
+// width, with screenshots in test-results/mobile/.
 
 for (const [label, viewport] of [
   ['desktop', { width: 1366, height: 900 }],
   ['phone', PHONE],
 ] as const) {
-  test(`a share link with a password opens without an account and dies after revoke (${label})`, async ({
+  test(`a share link with a password opens without an account and dies after revoke and after expiry (${label})`, async ({
     page,
     browser,
     baseURL,
@@ -102,6 +103,32 @@ for (const [label, viewport] of [
       later.getByText('This link does not work. It may have expired or been revoked.'),
     ).toBeVisible();
     await saveScreenshot(later, `shared link revoked ${label}`);
+
+    // Expired: a link made from the row's Share stops when its time is over.
+    await page.keyboard.press('Escape');
+    await expect(preview).toBeHidden();
+    await chooseRowAction(page, 'Insurance certificate.pdf', 'Share');
+    const sharing = page.getByRole('dialog', { name: /Insurance certificate\.pdf/ });
+    await sharing.getByLabel('Who is it for?').fill('Parents');
+    await sharing.getByRole('button', { name: 'Create link' }).click();
+    const second = sharing.getByLabel('Share this link');
+    await expect(second).toHaveValue(/\/s\/[0-9a-f]{64}$/);
+    const parentsUrl = await second.inputValue();
+    const service = await serviceClient(baseURL!);
+    const aged = await service
+      .from('share_links')
+      .update({
+        created_at: new Date(Date.now() - 8 * 86_400_000).toISOString(),
+        expires_at: new Date(Date.now() - 86_400_000).toISOString(),
+      })
+      .eq('label', 'Parents')
+      .eq('organization_id', organizationId)
+      .select('id');
+    expect(aged.data).toHaveLength(1);
+    await later.goto(parentsUrl);
+    await expect(
+      later.getByText('This link does not work. It may have expired or been revoked.'),
+    ).toBeVisible();
     await visitor.close();
     await later.context().close();
   });
