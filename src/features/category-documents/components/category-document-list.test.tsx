@@ -110,16 +110,17 @@ describe('category document list', { timeout: 60_000 }, () => {
     expect(emailSelected).toBeDisabled();
   });
 
-  it('shows the empty state with Upload Documents', async () => {
+  it("shows the empty state with Upload Documents, the form filled in with the page's tags", async () => {
     const organization = await createOrganization();
     renderApp({ client: organization.masterAdmin.client, route: '/department/cge' });
     expect(
       await screen.findByText('No documents found for this page yet.', {}, slow),
     ).toBeVisible();
     const region = screen.getByRole('region', { name: 'CGE Documents' });
+    // The specification's CGE is fed by its key and name as tags (issue 24).
     expect(within(region).getByRole('link', { name: 'Upload Documents' })).toHaveAttribute(
       'href',
-      '/upload',
+      '/upload?tags=cge%2C+CGE',
     );
   });
 
