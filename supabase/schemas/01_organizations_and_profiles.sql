@@ -97,31 +97,40 @@ $$;
 
 -- Whether this user must sign in with a second factor: an active admin or master admin of an
 -- organisation that requires it. Also read by the auth service before a last factor is removed.
+-- This and the policy helpers below are PL/pgSQL, not SQL, although each is one statement:
+-- Postgres keeps a PL/pgSQL function's plans for the session, while a SQL function with a
+-- `set` clause (which cannot be inlined) is planned again on every call, and policies call
+-- them on every statement (issue 23: 0.23 ms of a 1 ms page on PostgreSQL).
 create function private.two_factor_required_for(user_id uuid)
 returns boolean
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select coalesce((
-    select o.require_two_factor_for_admins
+declare
+  _required boolean;
+begin
+  select o.require_two_factor_for_admins into _required
     from public.user_profiles p
     join public.organizations o on o.id = p.organization_id
-    where p.id = two_factor_required_for.user_id
-      and p.is_active
-      and private.role_rank(p.role) >= private.role_rank('admin')
-  ), false)
+   where p.id = two_factor_required_for.user_id
+     and p.is_active
+     and private.role_rank(p.role) >= private.role_rank('admin');
+  return coalesce(_required, false);
+end
 $$;
 
 -- Whether the request's session proved a second factor (the access token's `aal`).
 create function private.session_is_aal2()
 returns boolean
-language sql
+language plpgsql
 stable
 set search_path = ''
 as $$
-  select coalesce((select auth.jwt()) ->> 'aal', 'aal1') = 'aal2'
+begin
+  return coalesce(auth.jwt() ->> 'aal', 'aal1') = 'aal2';
+end
 $$;
 
 -- The refusal, in the words the app shows.

@@ -120,17 +120,20 @@ create trigger organizations_seed_document_categories
 
 -- Every category of the member's organisation with what this member may do there; no rows for
 -- a member who is not active in an organisation. The one statement of the rule (see the
--- header); every other helper reads it.
+-- header); every other helper reads it. PL/pgSQL so that its plan is kept for the session
+-- (see private.two_factor_required_for): policies read it on every statement.
 create function private.member_category_access(user_id uuid)
 returns table (
   id uuid, name text, "position" integer, retired boolean, restricted boolean,
   can_view boolean, can_edit boolean
 )
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
+begin
+  return query
   select c.id, c.name, c.position, c.retired_at is not null, c.restricted,
          not c.restricted or p.role = 'master_admin' or coalesce(r.viewable, false),
          p.role <> 'viewer'
@@ -146,7 +149,8 @@ as $$
                                  where m.user_id = p.id))
       having count(*) > 0
     ) r on c.restricted
-   where p.id = member_category_access.user_id and p.is_active and p.organization_id is not null
+   where p.id = member_category_access.user_id and p.is_active and p.organization_id is not null;
+end
 $$;
 
 -- The caller's organisation's categories the caller may not view, by name; empty when none is
@@ -155,25 +159,35 @@ $$;
 -- statement.
 create function private.caller_hidden_categories()
 returns text[]
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select coalesce(array_agg(a.name) filter (where not a.can_view), '{}')
-    from private.member_category_access((select auth.uid())) a
+declare
+  _hidden text[];
+begin
+  select coalesce(array_agg(a.name) filter (where not a.can_view), '{}') into _hidden
+    from private.member_category_access(auth.uid()) a;
+  return _hidden;
+end
 $$;
 
 -- The caller's organisation's categories the caller may not add to or change (a Viewer: all).
 create function private.caller_uneditable_categories()
 returns text[]
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select coalesce(array_agg(a.name) filter (where not a.can_edit), '{}')
-    from private.member_category_access((select auth.uid())) a
+declare
+  _uneditable text[];
+begin
+  select coalesce(array_agg(a.name) filter (where not a.can_edit), '{}') into _uneditable
+    from private.member_category_access(auth.uid()) a;
+  return _uneditable;
+end
 $$;
 
 -- The caller as an admin (or master admin) of their organisation, for the functions below.
