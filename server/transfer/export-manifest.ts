@@ -1,6 +1,8 @@
 import type { Queryable } from '../db/database.ts';
 import { isoTimestamp } from '../storage/queries.ts';
 import type {
+  ManifestCategory,
+  ManifestGroup,
   Manifest,
   ManifestDocument,
   ManifestHistoryEntry,
@@ -171,15 +173,46 @@ export async function readExportContents(
     }
   }
 
+  // The exported documents' categories, and who may view or edit the restricted ones: roles,
+  // and groups by name with their active members' addresses, so that an import elsewhere gives
+  // them to the same people (finish_organization_import).
   const categories = (
-    await tx.query<{ name: string; restricted: boolean }>(
-      `select c.name, c.restricted from public.document_categories c
+    await tx.query<ManifestCategory>(
+      `select c.name, c.restricted,
+              case when c.restricted then coalesce((
+                select jsonb_agg(case when g.id is null
+                                      then jsonb_build_object('role', a.role, 'access', a.access)
+                                      else jsonb_build_object('group', g.name, 'access', a.access)
+                                  end order by g.name nulls first, a.role, a.access)
+                  from public.category_access a
+                  left join public.member_groups g on g.id = a.group_id
+                 where a.category_id = c.id), '[]') end as access
+         from public.document_categories c
         where c.organization_id = $1
           and exists (select 1 from public.documents d
                        where d.organization_id = c.organization_id and d.category = c.name
                          and d.deleted_at is null and d.category <> all ($2::text[]))
         order by c.position, c.name`,
       [organizationId, hidden],
+    )
+  ).rows.map(({ access, ...category }): ManifestCategory =>
+    access ? { ...category, access } : category,
+  );
+  const groupNames = categories.flatMap((c) =>
+    (c.access ?? []).flatMap((rule) => ('group' in rule ? [rule.group] : [])),
+  );
+  const groups = (
+    await tx.query<ManifestGroup>(
+      `select g.name,
+              coalesce(array_agg(lower(p.email) order by lower(p.email))
+                         filter (where p.id is not null), '{}') as members
+         from public.member_groups g
+         left join public.member_group_members m on m.group_id = g.id
+         left join public.user_profiles p on p.id = m.user_id and p.is_active
+        where g.organization_id = $1 and g.name = any ($2::text[])
+        group by g.name
+        order by g.name`,
+      [organizationId, [...new Set(groupNames)]],
     )
   ).rows;
   const files: ExportContents['files'] = [];
@@ -233,6 +266,7 @@ export async function readExportContents(
       documents: manifestDocuments,
       history: organizationHistory,
       categories,
+      groups,
     },
     files,
   };

@@ -7,6 +7,7 @@ import type { ObjectStorageSettings } from '../config/object-storage-settings.ts
 import type { ProcessPool } from '../workers/process-pool.ts';
 import { removeImportFiles } from './import-files.ts';
 import type { ImportRoom, readImportZip, UnpackedDocument } from './import-zip-task.ts';
+import type { ImportAccess } from './manifest.ts';
 import type { TransferSettings } from '../config/transfer-settings.ts';
 
 /** The job kind that imports an uploaded export ZIP (started by `start_organization_import`). */
@@ -103,7 +104,7 @@ export function importJob(options: ImportJobOptions): JobKind {
         if ('refused' in result) {
           await refuse(db, row, result.refused);
         } else {
-          committed = await addDocuments(db, store, row, result.documents, signal);
+          committed = await addDocuments(db, store, row, result, signal);
         }
         await removeUpload(db, store, row.file_path, uploadVersion);
       } catch (error) {
@@ -148,7 +149,7 @@ async function addDocuments(
   db: Database,
   store: FileStore,
   row: ImportRow,
-  documents: UnpackedDocument[],
+  { documents, access }: { documents: UnpackedDocument[]; access: ImportAccess },
   signal: AbortSignal,
 ): Promise<boolean> {
   const payload = documents.map((document) => ({
@@ -179,9 +180,10 @@ async function addDocuments(
       await tx.query(`select set_config('request.jwt.claim.sub', $1, true)`, [
         row.requested_by ?? '',
       ]);
-      await tx.query(`select private.finish_organization_import($1, $2::jsonb)`, [
+      await tx.query(`select private.finish_organization_import($1, $2::jsonb, $3::jsonb)`, [
         row.id,
         JSON.stringify(payload),
+        JSON.stringify(access),
       ]);
     });
   } catch (error) {

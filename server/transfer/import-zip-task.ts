@@ -6,7 +6,7 @@ import type { StoredFile } from '../storage/file-store.ts';
 import { openFileStore } from '../storage/open-file-store.ts';
 import type { ObjectStorageSettings } from '../config/object-storage-settings.ts';
 import { importFileVersion } from './import-files.ts';
-import { importDocuments, type ImportDocument } from './manifest.ts';
+import { importDocuments, type ImportAccess, type ImportDocument } from './manifest.ts';
 
 /** The bounds an import ZIP must keep (steward.toml `[transfer]`). */
 export interface ImportLimits {
@@ -41,7 +41,8 @@ export interface UnpackedDocument extends ImportDocument {
   stored: StoredFile;
 }
 
-export type ImportZipResult = { documents: UnpackedDocument[] } | { refused: string };
+export type ImportZipResult =
+  { documents: UnpackedDocument[]; access: ImportAccess } | { refused: string };
 
 /** Entries smaller than this may compress as well as they like (a page of blank text). */
 const RATIO_FREE_BYTES = 1024 ** 2;
@@ -129,7 +130,7 @@ export async function readImportZip(task: ImportZipTask): Promise<ImportZipResul
         });
       documents.push({ ...document, stored });
     }
-    return { documents };
+    return { documents, access: checked.access };
   } catch (error) {
     for (const version of written.reverse()) await store.discard(version);
     if (error instanceof Refusal) return { refused: error.message };

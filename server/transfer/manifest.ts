@@ -77,10 +77,34 @@ export interface Manifest {
   /** The organisation's history not about one document (members, settings…), oldest first;
    * each document's own entries are in its `history`. */
   history: ManifestHistoryEntry[];
-  /** The categories of the documents exported, in the organisation's order, and whether each
-   * is restricted (issue 23; its rules name the organisation's own groups and stay behind).
-   * Absent from exports made before. */
-  categories?: { name: string; restricted: boolean }[];
+  /** The categories of the documents exported, in the organisation's order, whether each is
+   * restricted and, when it is, who may view or edit it (issue 23). Absent from exports made
+   * before; `access` absent from those made before it was carried. */
+  categories?: ManifestCategory[];
+  /** The groups the categories' rules name, each with its active members' e-mail addresses. */
+  groups?: ManifestGroup[];
+}
+
+/** Who may view or edit a restricted category: a role, or a group by its name. */
+export type ManifestAccessRule =
+  { role: ManifestRole; access: 'view' | 'edit' } | { group: string; access: 'view' | 'edit' };
+type ManifestRole = 'viewer' | 'user' | 'admin' | 'master_admin';
+
+export interface ManifestCategory {
+  name: string;
+  restricted: boolean;
+  access?: ManifestAccessRule[];
+}
+
+export interface ManifestGroup {
+  name: string;
+  members: string[];
+}
+
+/** The rules of the restricted categories an import brings, for `finish_organization_import`. */
+export interface ImportAccess {
+  categories: { name: string; rules: ManifestAccessRule[] }[];
+  groups: ManifestGroup[];
 }
 
 const CSV_COLUMNS = [
@@ -179,7 +203,7 @@ export function importDocuments(
   manifest: unknown,
   hasEntry: (name: string) => boolean,
   maxDocuments: number,
-): { documents: ImportDocument[] } | { refused: string } {
+): { documents: ImportDocument[]; access: ImportAccess } | { refused: string } {
   const notOurs = {
     refused: 'This ZIP is not a Steward export (its manifest.json is missing or invalid)',
   };
@@ -188,11 +212,8 @@ export function importDocuments(
   if (manifest.documents.length > maxDocuments) {
     return { refused: `The manifest.json of this ZIP lists more than ${maxDocuments} documents` };
   }
-  const restricted = new Set(
-    (Array.isArray(manifest.categories) ? manifest.categories : [])
-      .filter((c): c is { name: string; restricted: true } => isObject(c) && c.restricted === true)
-      .map((c) => c.name),
-  );
+  const access = importAccess(manifest.categories, manifest.groups);
+  const restricted = new Set(access.categories.map((c) => c.name));
   const documents: ImportDocument[] = [];
   for (const [index, item] of manifest.documents.entries()) {
     const bad = (what: string) => ({
@@ -236,5 +257,50 @@ export function importDocuments(
       file,
     });
   }
-  return { documents };
+  return { documents, access };
+}
+
+const ROLES: readonly string[] = ['viewer', 'user', 'admin', 'master_admin'];
+
+/**
+ * The restricted categories of a manifest with their rules, and the groups those rules name.
+ * Whatever is not well formed is left out (the category then comes in restricted with fewer
+ * rules, seen by fewer people, never by more); groups' members are e-mail addresses, matched to
+ * the importing organisation's active members by the database.
+ */
+function importAccess(categories: unknown, groups: unknown): ImportAccess {
+  const restricted = (Array.isArray(categories) ? categories : []).filter(
+    (c): c is Record<string, unknown> & { name: string } =>
+      isObject(c) && c.restricted === true && isCategoryName(c.name),
+  );
+  const rulesOf = (category: Record<string, unknown>): ManifestAccessRule[] =>
+    (Array.isArray(category.access) ? category.access : []).flatMap(
+      (rule): ManifestAccessRule[] => {
+        if (!isObject(rule) || (rule.access !== 'view' && rule.access !== 'edit')) return [];
+        if (typeof rule.role === 'string' && ROLES.includes(rule.role)) {
+          return [{ role: rule.role as ManifestRole, access: rule.access }];
+        }
+        if (isCategoryName(rule.group)) return [{ group: rule.group, access: rule.access }];
+        return [];
+      },
+    );
+  const access = restricted.map((category) => ({ name: category.name, rules: rulesOf(category) }));
+  const named = new Set(
+    access.flatMap((c) => c.rules.flatMap((r) => ('group' in r ? [r.group] : []))),
+  );
+  return {
+    categories: access,
+    groups: (Array.isArray(groups) ? groups : []).flatMap((group): ManifestGroup[] =>
+      isObject(group) && typeof group.name === 'string' && named.has(group.name)
+        ? [
+            {
+              name: group.name,
+              members: (Array.isArray(group.members) ? group.members : []).filter(
+                (email): email is string => typeof email === 'string' && email.length <= 320,
+              ),
+            },
+          ]
+        : [],
+    ),
+  };
 }

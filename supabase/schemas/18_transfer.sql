@@ -115,7 +115,16 @@ $$;
 -- The quota trigger on storage.objects refuses the whole import when it does not fit (the job
 -- asks `private.organization_storage_room` first, 04_storage.sql). Returns how many documents
 -- were added.
-create function private.finish_organization_import(import_id uuid, documents jsonb)
+--
+-- `access` carries who could see the restricted categories where they were exported (issue 23):
+-- `{"categories": [{"name", "rules": [{"role" | "group", "access"}]}], "groups": [{"name",
+-- "members": [e-mail addresses]}]}`. A restricted category this import adds, or one the
+-- organisation has open, is restricted here with those rules: the groups they name are the
+-- organisation's groups of those names, made (with the members of the same e-mail address who
+-- are active here) when it has none. A category the organisation restricted itself keeps its
+-- own rules. So an import never shows what was restricted to more people than its rules name,
+-- and never shows what the organisation already holds to anyone new.
+create function private.finish_organization_import(import_id uuid, documents jsonb, access jsonb)
 returns integer
 language plpgsql
 security definer
@@ -125,6 +134,8 @@ declare
   _import public.organization_imports;
   _folder text;
   _count integer;
+  _restricting uuid[];
+  _restricted_names text[];
 begin
   select * into _import from public.organization_imports i where i.id = import_id for update;
   if _import.id is null or _import.status <> 'running' then
@@ -141,9 +152,17 @@ begin
   from jsonb_array_elements(finish_organization_import.documents) with ordinality x
   order by x.ordinality;
 
+  -- The categories restricted where they were exported that take their rules here: those the
+  -- organisation lacks or has open (see above), read before the missing ones are added.
+  select coalesce(array_agg(distinct x.value ->> 'category'), '{}') into _restricted_names
+    from jsonb_array_elements(finish_organization_import.documents) x
+   where (x.value ->> 'category_restricted')::boolean
+     and not exists (select 1 from public.document_categories c
+                      where c.organization_id = _import.organization_id
+                        and c.name = x.value ->> 'category' and c.restricted);
+
   -- The documents' categories: those the organisation lacks are added after its own, in the
-  -- order the archive first names them, restricted when they were where they were exported
-  -- (then only the master admins see them until they grant access; issue 23).
+  -- order the archive first names them, restricted when they were where they were exported.
   insert into public.document_categories (organization_id, name, position, restricted)
   select _import.organization_id, n.name,
          coalesce((select max(c.position) from public.document_categories c
@@ -155,6 +174,46 @@ begin
             from jsonb_array_elements(finish_organization_import.documents) with ordinality x
            group by x.value ->> 'category') n
   on conflict (organization_id, name) do nothing;
+
+  with restricting as (
+    update public.document_categories c set restricted = true
+     where c.organization_id = _import.organization_id and c.name = any (_restricted_names)
+    returning c.id
+  )
+  select coalesce(array_agg(r.id), '{}') into _restricting from restricting r;
+
+  -- Their rules' groups the organisation lacks, with its active members of the same address.
+  with named as (
+    select distinct rule.value ->> 'group' as name
+      from jsonb_array_elements(coalesce(finish_organization_import.access -> 'categories', '[]')) cat
+     cross join jsonb_array_elements(coalesce(cat.value -> 'rules', '[]')) rule
+     where cat.value ->> 'name' = any (_restricted_names) and rule.value ? 'group'
+  ), made as (
+    insert into public.member_groups (organization_id, name)
+    select _import.organization_id, n.name from named n
+    on conflict (organization_id, name) do nothing
+    returning id, name
+  )
+  insert into public.member_group_members (group_id, user_id, organization_id)
+  select distinct g.id, p.id, _import.organization_id
+    from made g
+    join jsonb_array_elements(coalesce(finish_organization_import.access -> 'groups', '[]')) x on x.value ->> 'name' = g.name
+   cross join jsonb_array_elements_text(coalesce(x.value -> 'members', '[]')) e
+    join public.user_profiles p on p.organization_id = _import.organization_id and p.is_active
+                               and lower(p.email) = lower(e.value);
+
+  insert into public.category_access (organization_id, category_id, group_id, role, access)
+  select distinct _import.organization_id, c.id, g.id,
+         case when rule.value ? 'group' then null else rule.value ->> 'role' end,
+         rule.value ->> 'access'
+    from public.document_categories c
+    join jsonb_array_elements(coalesce(finish_organization_import.access -> 'categories', '[]')) cat
+      on cat.value ->> 'name' = c.name
+   cross join jsonb_array_elements(coalesce(cat.value -> 'rules', '[]')) rule
+    left join public.member_groups g
+      on g.organization_id = _import.organization_id and g.name = rule.value ->> 'group'
+   where c.id = any (_restricting)
+     and (g.id is not null or not rule.value ? 'group');
 
   -- The responsible member is the person of the same e-mail address when they are an active
   -- member here, else the admin.
@@ -178,7 +237,7 @@ begin
   set status = 'done', document_count = _count, finished_at = now(), error = null
   where id = import_id;
   perform private.log_activity(_import.organization_id, 'organization.imported', null, null,
-    jsonb_build_object('documents', _count));
+    jsonb_build_object('documents', _count, 'restricted_categories', to_jsonb(_restricted_names)));
   return _count;
 end
 $$;
@@ -370,7 +429,7 @@ revoke all on public.organization_exports, public.organization_imports
   from public, anon, authenticated;
 grant select on public.organization_exports, public.organization_imports to authenticated;
 revoke all on function private.transfer_admin(text) from public, anon, authenticated;
-revoke all on function private.finish_organization_import(uuid, jsonb)
+revoke all on function private.finish_organization_import(uuid, jsonb, jsonb)
   from public, anon, authenticated;
 revoke all on function private.expire_organization_transfers(timestamptz)
   from public, anon, authenticated;

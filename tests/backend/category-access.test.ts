@@ -739,6 +739,47 @@ describe('categories, groups and access per category', () => {
       // Restricted where it came from: restricted here too, for the master admin to grant.
       expect(added.find((c) => c.name === 'Pastoral notes')?.restricted).toBe(true);
       expect(imported).toContainEqual({ name: 'Visit notes.txt', category: 'Pastoral notes' });
+
+      // HR is restricted where it came from and open here (the starting list's): it is
+      // restricted here with its rules, the groups they name made by name (their members are
+      // people of the church's, not of this organisation), so a member here does not see the
+      // payroll file.
+      expect(byMaster.manifest).toMatchObject({
+        categories: expect.arrayContaining([
+          {
+            name: 'HR',
+            restricted: true,
+            access: [
+              { group: 'Finance team', access: 'edit' },
+              { group: 'Staff', access: 'view' },
+            ],
+          },
+        ]),
+        groups: [
+          { name: 'Finance team', members: [finance.email] },
+          { name: 'Staff', members: [staff.email] },
+        ],
+      });
+      expect(imported).toContainEqual({ name: 'Payroll 2027.txt', category: 'HR' });
+      expect(added.find((c) => c.name === 'HR')?.restricted).toBe(true);
+      const rules = unwrap(
+        await other.master.client
+          .from('category_access')
+          .select('access, role, member_groups(name), document_categories!inner(name)')
+          .eq('document_categories.name', 'HR'),
+        'HR rules',
+      ) as { access: string; role: string | null; member_groups: { name: string } | null }[];
+      expect(rules.map((r) => `${r.member_groups?.name ?? r.role}:${r.access}`).sort()).toEqual([
+        'Finance team:edit',
+        'Staff:view',
+      ]);
+      const newcomer = await addMember(server, other, 'user', 'newcomer');
+      const seen = unwrap(
+        await newcomer.client.from('documents').select('name'),
+        'documents of a member',
+      ) as { name: string }[];
+      expect(seen.map((d) => d.name)).toContain('Anthem.txt');
+      expect(seen.map((d) => d.name)).not.toContain('Payroll 2027.txt');
     });
   });
 });
