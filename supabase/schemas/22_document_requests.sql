@@ -673,13 +673,21 @@ alter table public.document_request_recipients enable row level security;
 alter table private.document_request_tokens enable row level security;
 alter table private.document_request_settings enable row level security;
 
+-- Of the requests into a category, only the admins who may view it (issue 23: what a member
+-- may not view answers like a row that does not exist).
 create policy "admins read their organisation's document requests"
   on public.document_requests for select to authenticated
-  using (organization_id = (select private.caller_organization_id('admin')));
+  using (
+    organization_id = (select private.caller_organization_id('admin'))
+    and category <> all ((select private.caller_hidden_categories())::text[])
+  );
 
 create policy "admins read who was asked for documents"
   on public.document_request_recipients for select to authenticated
-  using (organization_id = (select private.caller_organization_id('admin')));
+  using (
+    organization_id = (select private.caller_organization_id('admin'))
+    and exists (select 1 from public.document_requests q where q.id = request_id)
+  );
 
 -- No insert, update or delete policies: requests change through the functions below.
 
@@ -780,6 +788,7 @@ begin
   select * into _request from public.document_requests q
   where q.id = add_document_request_recipients.request_id
     and q.organization_id = _me.organization_id
+    and q.category <> all (private.caller_hidden_categories())
   for update;
   if not found then
     raise exception 'Request not found';
@@ -808,6 +817,7 @@ begin
   select r.* into _recipient from public.document_request_recipients r
   join public.document_requests q on q.id = r.request_id
   where r.id = resend_document_request.recipient_id and r.organization_id = _me.organization_id
+    and q.category <> all (private.caller_hidden_categories())
   for update of r;
   if not found then
     raise exception 'Request not found';
@@ -835,7 +845,8 @@ declare
 begin
   update public.document_requests q
   set closed_at = coalesce(q.closed_at, now()), closed_by = coalesce(q.closed_by, _me.id)
-  where q.id = close_document_request.request_id and q.organization_id = _me.organization_id;
+  where q.id = close_document_request.request_id and q.organization_id = _me.organization_id
+    and q.category <> all (private.caller_hidden_categories());
   if not found then
     raise exception 'Request not found';
   end if;

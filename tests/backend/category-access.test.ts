@@ -627,6 +627,63 @@ describe('categories, groups and access per category', () => {
       expect(await outbox(church.master)).toContain(payroll.id);
     });
 
+    it('shows requests for documents into a category only to the admins who may view it', async () => {
+      const [link] = unwrap(
+        await church.master.client.rpc('create_document_request', {
+          title: 'Signed contract',
+          instructions: null,
+          category: 'HR',
+          tags: [],
+          expiry_required: false,
+          due_date: null,
+          ask_for_renewal: false,
+          recipients: [{ name: 'New organist' }],
+        }),
+        'create_document_request',
+      ) as { request_id: string; recipient_id: string }[];
+      const requestTitles = async (who: Person) =>
+        (
+          unwrap(
+            await who.client.from('document_requests').select('title'),
+            'document_requests',
+          ) as { title: string }[]
+        ).map((r) => r.title);
+      const askedIds = async (who: Person) =>
+        (
+          unwrap(
+            await who.client.from('document_request_recipients').select('id'),
+            'document_request_recipients',
+          ) as { id: string }[]
+        ).map((r) => r.id);
+      expect(await requestTitles(church.master)).toContain('Signed contract');
+      expect(await askedIds(church.master)).toContain(link!.recipient_id);
+      // An admin outside HR's rules: no request, nobody asked, and nothing to change.
+      expect(await requestTitles(admin)).not.toContain('Signed contract');
+      expect(await askedIds(admin)).not.toContain(link!.recipient_id);
+      expect(
+        errorMessage(
+          await admin.client.rpc('add_document_request_recipients', {
+            request_id: link!.request_id,
+            recipients: [{ name: 'Someone else' }],
+          }),
+        ),
+      ).toBe('Request not found');
+      expect(
+        errorMessage(
+          await admin.client.rpc('resend_document_request', { recipient_id: link!.recipient_id }),
+        ),
+      ).toBe('Request not found');
+      expect(
+        errorMessage(
+          await admin.client.rpc('close_document_request', { request_id: link!.request_id }),
+        ),
+      ).toBe('Request not found');
+      unwrap(
+        await church.master.client.rpc('close_document_request', { request_id: link!.request_id }),
+        'close_document_request',
+      );
+    });
+
     it('shows in a calendar feed only what its member may view', async () => {
       const feedOf = async (who: Person) => {
         const { token } = unwrap(
