@@ -570,6 +570,69 @@ end
 $$;
 
 -- Admins send a message again that failed, or (once SMTP is configured) one kept in the Outbox.
+-- The first document of a message of documents that its sender may no longer view, by name,
+-- else null (issue 23): such a message does not go, and is not sent again.
+create function private.document_its_sender_may_not_view(message public.outbox_messages)
+returns text
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  _name text;
+begin
+  if message.kind <> 'documents' or message.created_by is null then
+    return null;
+  end if;
+  select a.value ->> 'name' into _name
+    from jsonb_array_elements(message.attachments) with ordinality a
+   where not coalesce(private.member_may_view_document(message.created_by,
+                                                       (a.value ->> 'document_id')::uuid), false)
+   order by a.ordinality
+   limit 1;
+  return _name;
+end
+$$;
+
+-- The e-mails of documents still waiting to go (queued, or kept in the Outbox) of the
+-- organisation, of one sender or naming one document, fail when their sender may no longer
+-- view one of their documents: removed from a group, a category restricted, made a Viewer, a
+-- document moved (the access-change triggers of 21_share_links.sql, at commit).
+create function private.withdraw_mail_without_access(
+  organization uuid,
+  sender uuid default null,
+  document uuid default null
+)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  _message public.outbox_messages;
+  _name text;
+begin
+  for _message in
+    select * from public.outbox_messages m
+     where m.organization_id = withdraw_mail_without_access.organization
+       and m.kind = 'documents' and m.status in ('queued', 'outbox')
+       and (withdraw_mail_without_access.sender is null
+            or m.created_by = withdraw_mail_without_access.sender)
+       and (withdraw_mail_without_access.document is null
+            or m.attachments @> jsonb_build_array(
+                 jsonb_build_object('document_id', withdraw_mail_without_access.document)))
+     for update
+  loop
+    _name := private.document_its_sender_may_not_view(_message);
+    if _name is not null then
+      perform private.record_mail_outcome(_message.id, 'failed',
+        'Not sent: its sender may no longer view ' || _name, now());
+    end if;
+  end loop;
+end
+$$;
+
 create function public.retry_outbox_message(message_id uuid)
 returns public.mail_result
 language plpgsql
@@ -595,6 +658,10 @@ begin
   if _message.status not in ('failed', 'outbox') then
     raise exception 'Only a failed message, or one kept in the Outbox, can be sent again';
   end if;
+  if private.document_its_sender_may_not_view(_message) is not null then
+    raise exception 'Its sender may no longer view %',
+      private.document_its_sender_may_not_view(_message);
+  end if;
   if private.organization_delivery(_me.organization_id) <> 'smtp' then
     raise exception 'E-mail delivery is not configured: messages stay in the Outbox';
   end if;
@@ -615,6 +682,10 @@ revoke all on public.outbox_messages from anon, authenticated;
 grant select on public.outbox_messages to authenticated;
 
 revoke all on function private.is_email_address(text) from public, anon, authenticated;
+revoke all on function private.document_its_sender_may_not_view(public.outbox_messages)
+  from public, anon, authenticated;
+revoke all on function private.withdraw_mail_without_access(uuid, uuid, uuid)
+  from public, anon, authenticated;
 revoke all on function private.message_names_documents_in(jsonb, jsonb, text[])
   from public, anon, authenticated;
 -- The Outbox policy calls it as the signed-in role.

@@ -337,28 +337,40 @@ as $$
      and not coalesce(private.member_may_share_document(l.created_by, l.document_id), false);
 $$;
 
+-- Run by the triggers below when an access changes: ends the links, and withdraws the e-mails
+-- of documents waiting to go, of the members who may no longer view their documents
+-- (private.withdraw_mail_without_access, 05_mail.sql).
 create function private.end_share_links_after_access_change()
 returns trigger
 language plpgsql
 security definer
 set search_path = ''
 as $$
+declare
+  _organization uuid;
+  _member uuid;
+  _document uuid;
 begin
   case tg_table_name
     when 'member_group_members' then
-      perform private.end_share_links_without_access(old.organization_id, old.user_id);
+      _organization := old.organization_id;
+      _member := old.user_id;
     when 'user_profiles' then
-      perform private.end_share_links_without_access(new.organization_id, new.id);
+      _organization := new.organization_id;
+      _member := new.id;
     when 'documents' then
-      perform private.end_share_links_without_access(new.organization_id, null, new.id);
+      _organization := new.organization_id;
+      _document := new.id;
     else
       -- category_access and document_categories: any link of the organisation may be touched.
       if tg_op = 'DELETE' then
-        perform private.end_share_links_without_access(old.organization_id);
+        _organization := old.organization_id;
       else
-        perform private.end_share_links_without_access(new.organization_id);
+        _organization := new.organization_id;
       end if;
   end case;
+  perform private.end_share_links_without_access(_organization, _member, _document);
+  perform private.withdraw_mail_without_access(_organization, _member, _document);
   return null;
 end
 $$;

@@ -684,6 +684,56 @@ describe('categories, groups and access per category', () => {
       );
     });
 
+    it('does not send a message of documents once its sender may no longer view them', async () => {
+      const sent = unwrap(
+        await staff.client.rpc('send_documents_email', {
+          recipients: ['auditor@example.org'],
+          subject: 'Payroll for the audit',
+          message: null,
+          document_ids: [payroll.id],
+          as_links: false,
+        }),
+        'send_documents_email',
+      ) as { id: string; status: string };
+      expect(['queued', 'outbox']).toContain(sent.status);
+      // Staff leaves the group that may view HR before the message went.
+      unwrap(
+        await church.master.client.rpc('set_member_group_members', {
+          group_id: staffGroup,
+          user_ids: [],
+        }),
+        'Staff members',
+      );
+      try {
+        const message = unwrap(
+          await church.master.client
+            .from('outbox_messages')
+            .select('status, last_error')
+            .eq('id', sent.id)
+            .single(),
+          'outbox message',
+        );
+        expect(message).toEqual({
+          status: 'failed',
+          last_error: 'Not sent: its sender may no longer view Payroll 2027.txt',
+        });
+        await server.jobs.runDue();
+        expect(
+          errorMessage(
+            await church.master.client.rpc('retry_outbox_message', { message_id: sent.id }),
+          ),
+        ).toBe('Its sender may no longer view Payroll 2027.txt');
+      } finally {
+        unwrap(
+          await church.master.client.rpc('set_member_group_members', {
+            group_id: staffGroup,
+            user_ids: [staff.userId],
+          }),
+          'Staff members again',
+        );
+      }
+    });
+
     it('shows in a calendar feed only what its member may view', async () => {
       const feedOf = async (who: Person) => {
         const { token } = unwrap(
