@@ -875,7 +875,11 @@ describe('categories, groups and access per category', () => {
           .select('access, role, member_groups(name), document_categories!inner(name)')
           .eq('document_categories.name', 'HR'),
         'HR rules',
-      ) as { access: string; role: string | null; member_groups: { name: string } | null }[];
+      ) as unknown as {
+        access: string;
+        role: string | null;
+        member_groups: { name: string } | null;
+      }[];
       expect(rules.map((r) => `${r.member_groups?.name ?? r.role}:${r.access}`).sort()).toEqual([
         'Finance team:edit',
         'Staff:view',
