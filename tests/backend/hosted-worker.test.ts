@@ -204,31 +204,40 @@ if (postgresAdminUrl()) {
         .toEqual([expect.objectContaining({ id: documentId })]);
     }, 90_000);
 
-    it('writes an export into the exports bucket under its name', async () => {
-      const started = unwrap(
-        await church.master.client
-          .rpc('start_organization_export', { include_versions: false })
-          .single<{ id: string }>(),
-        'start_organization_export',
-      );
-      const status = async () =>
-        (
-          unwrap(
-            await church.master.client
-              .from('organization_exports')
-              .select('status, file_path')
-              .eq('id', started.id)
-              .single(),
-            'export',
-          ) as { status: string; file_path: string | null }
-        ).status;
-      await expect.poll(status, { timeout: 60_000, interval: 200 }).toBe('ready');
-      const key = `${church.id}/${started.id}.zip`;
-      const zip = await storage().send(new GetObjectCommand({ Bucket: 'exports', Key: key }));
-      const bytes = Buffer.from(await zip.Body!.transformToByteArray());
-      const files = await unzip(bytes);
+    it('writes an export into the exports bucket under its name, and removes the earlier one', async () => {
+      const exportOnce = async () => {
+        const started = unwrap(
+          await church.master.client
+            .rpc('start_organization_export', { include_versions: false })
+            .single<{ id: string }>(),
+          'start_organization_export',
+        );
+        const status = async () =>
+          (
+            unwrap(
+              await church.master.client
+                .from('organization_exports')
+                .select('status')
+                .eq('id', started.id)
+                .single(),
+              'export',
+            ) as { status: string }
+          ).status;
+        await expect.poll(status, { timeout: 60_000, interval: 200 }).toBe('ready');
+        return `${church.id}/${started.id}.zip`;
+      };
+      const first = await exportOnce();
+      const zip = await storage().send(new GetObjectCommand({ Bucket: 'exports', Key: first }));
+      const files = await unzip(Buffer.from(await zip.Body!.transformToByteArray()));
       expect([...files.keys()]).toEqual(expect.arrayContaining(['Financial/Organ fund.pdf']));
-    }, 90_000);
+
+      // Only the latest export is kept: the earlier ZIP leaves the bucket through Storage.
+      const second = await exportOnce();
+      expect(await objectExists('exports', second)).toBe(true);
+      await expect
+        .poll(() => objectExists('exports', first), { timeout: 60_000, interval: 200 })
+        .toBe(false);
+    }, 120_000);
 
     it('purges a document past its time in the trash, and its file leaves the bucket', async () => {
       unwrap(
