@@ -8,7 +8,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readConfig } from '../../server/config.ts';
+import { readConfig, type ServerConfig } from '../../server/config.ts';
 import { startServer, type RunningServer } from '../../server/server.ts';
 import { s3Client } from '../../server/storage/s3-file-store.ts';
 import { createOrganisation, unwrap, type Organisation } from '../security/world.ts';
@@ -59,6 +59,27 @@ async function hostedLoginRole(adminUrl: string, databaseUrl: string): Promise<s
   url.password = password;
   return url.toString();
 }
+
+describe('STEWARD_TARGET=hosted', () => {
+  it("refuses what a hosted project's worker cannot be: its API, or on other files", async () => {
+    const server = await startTestServer();
+    cleanups.push(() => server.close());
+    const hosted = (changes: Partial<ServerConfig>) =>
+      startServer({
+        config: { ...server.config, target: 'hosted', role: 'worker', port: 0, ...changes },
+        db: server.db,
+        skipMigrations: true,
+      });
+    await expect(hosted({ role: 'all' })).rejects.toThrow(
+      'STEWARD_TARGET=hosted runs the background work of a hosted Supabase project, whose own services answer the app: set STEWARD_ROLE=worker.',
+    );
+    await expect(hosted({})).rejects.toThrow(
+      /^STEWARD_TARGET=hosted works on the project's database and Storage: set DATABASE_URL/,
+    );
+    // The server it was tried on still answers.
+    unwrap(await server.service().storage.listBuckets(), 'list buckets');
+  });
+});
 
 if (postgresAdminUrl()) {
   describe('the worker of a hosted Supabase project', () => {
@@ -183,11 +204,20 @@ if (postgresAdminUrl()) {
       );
       expect(superuser.rows).toEqual([{ rolsuper: false }]);
 
-      // The API role of a hosted project is Supabase's own.
-      await expect(
-        startServer({ config: readConfig({ ...env, STEWARD_ROLE: 'all' }) }),
-      ).rejects.toThrow(
-        /STEWARD_TARGET=hosted runs the background work of a hosted Supabase project.*STEWARD_ROLE=worker/,
+      // The worker does not migrate: a project without the newest migration is refused.
+      const newest = await database.query<{ version: string; name: string; statements: string[] }>(
+        `delete from supabase_migrations.schema_migrations
+          where version = (select max(version) from supabase_migrations.schema_migrations)
+          returning version, name, statements`,
+      );
+      const { version } = newest.rows[0]!;
+      await expect(startServer({ config: readConfig(env) })).rejects.toThrow(
+        `The hosted project lacks migration ${version} of supabase/migrations (1 missing): apply them with \`supabase db push\` before starting the worker.`,
+      );
+      await database.query(
+        `insert into supabase_migrations.schema_migrations (version, name, statements)
+         values ($1, $2, $3)`,
+        [version, newest.rows[0]!.name, newest.rows[0]!.statements],
       );
       worker = await startServer({ config: { ...readConfig(env), logRequests: false } });
       cleanups.push(() => worker.close());
