@@ -26,7 +26,9 @@ import { IMPORT_KIND, importJob } from './transfer/import-job.ts';
 import type { JobKind } from './jobs/job-runner.ts';
 import type { Schedule } from './jobs/scheduler.ts';
 import type { ProcessPool } from './workers/process-pool.ts';
+import { HostedStorage } from './storage/hosted-storage.ts';
 import { openFileStore } from './storage/open-file-store.ts';
+import { REMOVE_OBJECTS_KIND, removeObjectsJob } from './trash/remove-objects-job.ts';
 
 /**
  * Every kind of background job and every schedule of the server, in one place. A feature adds
@@ -42,50 +44,65 @@ export function backgroundWork(
   schedules: Record<string, Schedule>;
 } {
   const transport = createMailTransport(ctx.config.mail);
-  const store = openFileStore(ctx.config.dataDir, ctx.config.storage.objects);
+  const { objects } = ctx.config.storage;
+  // A hosted project's files are in its Storage, under their names (storage/hosted-storage.ts).
+  const hosted =
+    ctx.config.target === 'hosted' && objects.backend === 's3'
+      ? new HostedStorage(ctx.config.dataDir, objects, ctx.db)
+      : null;
+  const store = hosted ?? openFileStore(ctx.config.dataDir, objects);
+  const kinds: Record<string, JobKind> = {
+    [MAIL_DELIVERY_KIND]: mailDeliveryJob(
+      ctx,
+      organizationSenders({
+        installation: transport,
+        dataDir: ctx.config.dataDir,
+        allowedHosts: ctx.config.mail.organizationSmtpAllowedHosts,
+      }),
+      store,
+    ),
+    [ACCOUNT_MAIL_KIND]: accountMailJob(ctx, transport),
+    [REMINDER_RUN_KIND]: reminderRunJob(ctx),
+    [CONVERT_LOGO_KIND]: convertLogoJob({
+      pool: backgroundProcesses,
+      store,
+      dataDir: ctx.config.dataDir,
+    }),
+    [EXTRACT_TEXT_JOB]: extractTextJob({
+      pool: backgroundProcesses,
+      store,
+      settings: ctx.config.textExtraction,
+    }),
+    [REFRESH_SEARCH_JOB]: refreshSearchJob(),
+    [RESUMABLE_CLEANUP_KIND]: resumableCleanupJob(ctx.config.dataDir),
+    [REMOVE_FILES_KIND]: removeFilesJob(store, ctx.config.dataDir),
+    [EXPORT_KIND]: exportJob({
+      cpu: backgroundProcesses,
+      store,
+      retentionMs: ctx.config.transfer.exportRetentionMs,
+      hostedStorage: hosted,
+    }),
+    [IMPORT_KIND]: importJob({
+      cpu: backgroundProcesses,
+      store,
+      dataDir: ctx.config.dataDir,
+      objects: ctx.config.storage.objects,
+      settings: ctx.config.transfer,
+    }),
+    [TABLE_MAINTENANCE_KIND]: tableMaintenanceJob(),
+  };
+  if (hosted) {
+    // Hosted Storage writes objects under their names, with their rows: work that writes new
+    // versions under Steward's own layout (imports, logos) or keeps uploads on this machine's
+    // disk (resumable uploads: hosted Storage has its own) is not taken here, and stays queued.
+    for (const kind of [IMPORT_KIND, CONVERT_LOGO_KIND, RESUMABLE_CLEANUP_KIND]) delete kinds[kind];
+    kinds[REMOVE_OBJECTS_KIND] = removeObjectsJob(hosted);
+  }
   return {
-    kinds: {
-      [MAIL_DELIVERY_KIND]: mailDeliveryJob(
-        ctx,
-        organizationSenders({
-          installation: transport,
-          dataDir: ctx.config.dataDir,
-          allowedHosts: ctx.config.mail.organizationSmtpAllowedHosts,
-        }),
-        store,
-      ),
-      [ACCOUNT_MAIL_KIND]: accountMailJob(ctx, transport),
-      [REMINDER_RUN_KIND]: reminderRunJob(ctx),
-      [CONVERT_LOGO_KIND]: convertLogoJob({
-        pool: backgroundProcesses,
-        store,
-        dataDir: ctx.config.dataDir,
-      }),
-      [EXTRACT_TEXT_JOB]: extractTextJob({
-        pool: backgroundProcesses,
-        store,
-        settings: ctx.config.textExtraction,
-      }),
-      [REFRESH_SEARCH_JOB]: refreshSearchJob(),
-      [RESUMABLE_CLEANUP_KIND]: resumableCleanupJob(ctx.config.dataDir),
-      [REMOVE_FILES_KIND]: removeFilesJob(store, ctx.config.dataDir),
-      [EXPORT_KIND]: exportJob({
-        cpu: backgroundProcesses,
-        store,
-        retentionMs: ctx.config.transfer.exportRetentionMs,
-      }),
-      [IMPORT_KIND]: importJob({
-        cpu: backgroundProcesses,
-        store,
-        dataDir: ctx.config.dataDir,
-        objects: ctx.config.storage.objects,
-        settings: ctx.config.transfer,
-      }),
-      [TABLE_MAINTENANCE_KIND]: tableMaintenanceJob(),
-    },
+    kinds,
     schedules: {
       'reminders.daily': reminderSchedule(ctx.config.reminders.checkIntervalMs),
-      [RESUMABLE_CLEANUP_KIND]: resumableCleanupSchedule,
+      ...(hosted ? {} : { [RESUMABLE_CLEANUP_KIND]: resumableCleanupSchedule }),
       'trash.purge': trashPurgeSchedule(),
       'transfer.expire': transferExpirySchedule(),
       // PostgreSQL vacuums and analyzes by itself (autovacuum); PGlite does not.

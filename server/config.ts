@@ -89,6 +89,9 @@ export interface StorageSettings {
 
 export const SERVER_ROLES = ['all', 'api', 'worker'] as const;
 export type ServerRole = (typeof SERVER_ROLES)[number];
+export const SERVER_TARGETS = ['embedded', 'hosted'] as const;
+/** Whose database and files a process works on: Steward's own, or a hosted Supabase project's. */
+export type ServerTarget = (typeof SERVER_TARGETS)[number];
 
 export interface FunctionsSettings {
   /** `[functions.<name>] verify_jwt`; a function not listed verifies JWTs, as on Supabase. */
@@ -168,6 +171,12 @@ export interface ServerConfig {
    * (docs/several-processes.md).
    */
   role: ServerRole;
+  /**
+   * Whose database and files (steward.toml `[server] target`, `STEWARD_TARGET`): `embedded`
+   * (the default) Steward's own, migrated by it; `hosted` a hosted Supabase project's, whose
+   * Storage holds the files under their names (a worker only, see docs/hosted-parity.md).
+   */
+  target: ServerTarget;
   auth: AuthSettings;
   /** E-mail: the SMTP server (`SMTP_URL` or config.toml `[auth.email.smtp]`) and the sender. */
   mail: MailSettings;
@@ -291,6 +300,17 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       fallbackMs,
     );
 
+  const target = choiceSetting(
+    source(
+      tableAt(stewardToml, 'server'),
+      `${stewardName} [server]`,
+      'target',
+      env,
+      'STEWARD_TARGET',
+    ),
+    SERVER_TARGETS,
+    'embedded',
+  );
   return {
     port,
     host: env.HOST ?? '0.0.0.0',
@@ -313,6 +333,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       SERVER_ROLES,
       'all',
     ),
+    target,
     auth: readAuthSettings(env, supabaseToml),
     mail: readMailSettings(env, supabaseToml, stewardToml, stewardName),
     api: {
@@ -388,7 +409,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
           'STORAGE_MAX_SIGNED_URL_EXPIRY',
         ),
       ),
-      objects: readObjectStorageSettings(env, stewardToml, stewardName),
+      // A hosted project's Storage names its own buckets (documents, exports…): none to set.
+      objects: readObjectStorageSettings(env, stewardToml, stewardName, {
+        bucketRequired: target !== 'hosted',
+      }),
     },
     functions: {
       verifyJwt: (name) => tableAt(functions, name).verify_jwt !== false,

@@ -6,7 +6,7 @@ import { backgroundWork } from './background-work.ts';
 import type { ServerConfig } from './config.ts';
 import type { AppContext } from './context.ts';
 import type { Database } from './db/database.ts';
-import { migrate } from './db/migrate.ts';
+import { migrate, migrationFiles } from './db/migrate.ts';
 import { openDatabase } from './db/open.ts';
 import type { FileTasks } from './file-tasks.ts';
 import { ensurePrivateDir, makeDataDirPrivate, usePrivateUmask } from './files/private-modes.ts';
@@ -63,8 +63,17 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     if (!options.db) await db.close();
     throw new Error(refusal);
   }
-  if (!options.skipMigrations) {
-    await migrate(db, path.join(config.supabaseDir, 'migrations'));
+  const migrations = path.join(config.supabaseDir, 'migrations');
+  if (config.target === 'hosted') {
+    // A hosted project is migrated by `supabase db push`, as its owner; the worker only checks.
+    const missing = await missingHostedMigration(db, migrations);
+    if (missing) {
+      if (!options.db) await db.close();
+      throw new Error(missing);
+    }
+    await leaveObjectRemovalToStorage(db);
+  } else if (!options.skipMigrations) {
+    await migrate(db, migrations);
   }
   // Before any request: the functions that record mail tell their callers whether it is sent,
   // and take its recipients from the allowances the configuration sets.
@@ -173,6 +182,16 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
  * sweep assumes no other writer). A worker's e-mails link to the app, which it does not serve.
  */
 function roleRefusal(config: ServerConfig, db: Database): string | null {
+  if (config.target === 'hosted') {
+    const hosted = 'STEWARD_TARGET=hosted';
+    if (config.role !== 'worker') {
+      return `${hosted} runs the background work of a hosted Supabase project, whose own services answer the app: set STEWARD_ROLE=worker.`;
+    }
+    const { objects } = config.storage;
+    if (db.kind === 'pglite' || objects.backend !== 's3' || !objects.endpoint) {
+      return `${hosted} works on the project's database and Storage: set DATABASE_URL to its connection string, and OBJECT_STORAGE_BACKEND=s3 with OBJECT_STORAGE_ENDPOINT at its Storage's S3 endpoint (https://<ref>.supabase.co/storage/v1/s3) and its S3 access keys.`;
+    }
+  }
   if (config.role === 'all') return null;
   const role = `STEWARD_ROLE=${config.role}`;
   if (db.kind === 'pglite') {
@@ -185,6 +204,41 @@ function roleRefusal(config: ServerConfig, db: Database): string | null {
     return `${role} sends e-mails whose links open the app, which it does not serve: set AUTH_SITE_URL to the address people open Steward at.`;
   }
   return null;
+}
+
+/**
+ * Why a hosted project's database is not ready for this worker (a migration of
+ * `supabase/migrations` it has not recorded), or null.
+ */
+async function missingHostedMigration(db: Database, dir: string): Promise<string | null> {
+  const known = (await migrationFiles(dir)).map((file) => file.version);
+  let rows: { version: string }[];
+  try {
+    ({ rows } = await db.query<{ version: string }>(
+      `select version from supabase_migrations.schema_migrations where version = any($1::text[])`,
+      [known],
+    ));
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code !== '42501' && code !== '3F000' && code !== '42P01') throw error;
+    return `The hosted project's migration history (supabase_migrations.schema_migrations) cannot be read: connect as postgres, the role \`supabase db push\` applies them as, and apply them before starting the worker.`;
+  }
+  const recorded = new Set(rows.map((row) => row.version));
+  const missing = known.filter((version) => !recorded.has(version));
+  if (missing.length === 0) return null;
+  return `The hosted project lacks migration ${missing.at(-1)} of supabase/migrations (${missing.length} missing): apply them with \`supabase db push\` before starting the worker.`;
+}
+
+/**
+ * Marks the project as one whose Storage removes objects (row and bytes) for this worker:
+ * documents deleted for ever leave their files to the job `storage.remove-objects` (migration
+ * 2026112800410000), since a row deleted in SQL would leave its bytes in Storage's backend.
+ */
+async function leaveObjectRemovalToStorage(db: Database): Promise<void> {
+  await db.query(
+    `update private.storage_settings set objects_removed_through_storage = true, updated_at = now()
+      where not objects_removed_through_storage`,
+  );
 }
 
 /** A worker's HTTP answer: it serves no API, so a load balancer sends it no traffic. */

@@ -33,6 +33,7 @@ export function readObjectStorageSettings(
   env: NodeJS.ProcessEnv,
   stewardToml: TomlTable,
   stewardName: string,
+  options: { bucketRequired: boolean } = { bucketRequired: true },
 ): ObjectStorageSettings {
   const table = tableAt(stewardToml, 'object_storage');
   const where = `${stewardName} [object_storage]`;
@@ -49,7 +50,7 @@ export function readObjectStorageSettings(
   );
   if (backend === 'disk') return { backend };
   const bucket = stringSetting(source('bucket', 'OBJECT_STORAGE_BUCKET'), '');
-  if (!bucket) {
+  if (!bucket && options.bucketRequired) {
     throw new Error(`${where} bucket (OBJECT_STORAGE_BUCKET) must be set when backend is "s3"`);
   }
   const endpoint = stringSetting(source('endpoint', 'OBJECT_STORAGE_ENDPOINT'), '');

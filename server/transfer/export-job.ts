@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Database, Queryable } from '../db/database.ts';
 import type { JobKind } from '../jobs/job-runner.ts';
 import { type FileStore, isStoredVersion } from '../storage/file-store.ts';
+import type { HostedStorage } from '../storage/hosted-storage.ts';
 import type { ProcessPool } from '../workers/process-pool.ts';
 import type { ExportZipEntry, writeExportZip } from './export-zip-task.ts';
 import { archivePaths, categoryFolder, worthCompressing } from './archive-names.ts';
@@ -24,6 +25,11 @@ export interface ExportJobOptions {
   store: FileStore;
   /** How long the finished export stays downloadable (steward.toml `[transfer]`). */
   retentionMs: number;
+  /**
+   * A hosted project's Storage, when the worker serves one: the ZIP is uploaded there under
+   * its name, and Storage records its row (storage/hosted-storage.ts).
+   */
+  hostedStorage?: HostedStorage | null;
 }
 
 interface ExportRow {
@@ -105,8 +111,14 @@ export function exportJob(options: ExportJobOptions): JobKind {
           clearInterval(progress);
         }
         signal.throwIfAborted();
-        await store.keep(temp, row.id);
-        await finish(db, row, {
+        const name = `${row.organization_id}/${row.id}.zip`;
+        if (options.hostedStorage) {
+          await options.hostedStorage.put('exports', name, temp, 'application/zip');
+          await rm(temp, { force: true });
+        } else {
+          await store.keep(temp, row.id);
+        }
+        await finish(db, row, name, !options.hostedStorage, {
           documentCount: contents.manifest.documents.length,
           size: written.size,
           eTag: written.eTag,
@@ -208,42 +220,45 @@ function reportProgress(db: Database, exportId: string, temp: string, totalBytes
 }
 
 /**
- * Records the ZIP as the object `exports/{organization_id}/{export_id}.zip`, marks the export
- * ready, writes the history entry (as the admin who asked for it) and removes the
+ * Records the ZIP as the object `exports/{organization_id}/{export_id}.zip` (unless hosted
+ * Storage recorded it, `recordObject` false), marks the export ready, writes the history entry (as the admin who asked for it) and removes the
  * organisation's earlier exports, in one transaction.
  */
 async function finish(
   db: Database,
   row: ExportRow,
+  name: string,
+  recordObject: boolean,
   result: { documentCount: number; size: number; eTag: string; sha256: string; expiresAt: Date },
 ): Promise<void> {
-  const name = `${row.organization_id}/${row.id}.zip`;
   await db.transaction(async (tx: Queryable) => {
     await tx.query(`select set_config('request.jwt.claim.sub', $1, true)`, [
       row.requested_by ?? '',
     ]);
     const now = new Date().toISOString();
-    await tx.query(
-      `insert into storage.objects (bucket_id, name, owner, owner_id, version, metadata)
+    // Hosted Storage recorded the object's row itself when the ZIP was uploaded.
+    if (recordObject)
+      await tx.query(
+        `insert into storage.objects (bucket_id, name, owner, owner_id, version, metadata)
        values ('exports', $1, $2::uuid, $2::text, $3, $4::jsonb)
        on conflict (bucket_id, name) do update set version = excluded.version,
          metadata = excluded.metadata, updated_at = now()`,
-      [
-        name,
-        row.requested_by,
-        row.id,
-        JSON.stringify({
-          eTag: result.eTag,
-          size: result.size,
-          sha256: result.sha256,
-          mimetype: 'application/zip',
-          cacheControl: 'no-cache',
-          lastModified: now,
-          contentLength: result.size,
-          httpStatusCode: 200,
-        }),
-      ],
-    );
+        [
+          name,
+          row.requested_by,
+          row.id,
+          JSON.stringify({
+            eTag: result.eTag,
+            size: result.size,
+            sha256: result.sha256,
+            mimetype: 'application/zip',
+            cacheControl: 'no-cache',
+            lastModified: now,
+            contentLength: result.size,
+            httpStatusCode: 200,
+          }),
+        ],
+      );
     await tx.query(
       `update public.organization_exports
        set status = 'ready', progress = 100, document_count = $2, file_path = $3, size = $4,

@@ -36,7 +36,10 @@ create table private.storage_settings (
   id boolean primary key default true constraint storage_settings_one_row check (id),
   quota_per_organization bigint not null
     constraint storage_settings_quota_not_negative check (quota_per_organization >= 0),
-  updated_at timestamptz not null default now()
+  updated_at timestamptz not null default now(),
+  -- Whether a hosted project's Storage removes the files of documents deleted for ever, row and
+  -- bytes together, for Steward's worker (set by the worker at its start; 15_trash.sql).
+  objects_removed_through_storage boolean not null default false
 );
 insert into private.storage_settings (quota_per_organization) values (10737418240);
 

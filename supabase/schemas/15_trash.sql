@@ -8,7 +8,9 @@
 -- Files are removed only when a document is deleted for ever: its storage rows go in the same
 -- transaction as its row, and a `storage.remove-files` job then removes the bytes (a crash in
 -- between leaves unreferenced bytes, which the storage server's start-up sweep removes too).
--- Until then trashed files keep counting towards the organisation's storage quota.
+-- Until then trashed files keep counting towards the organisation's storage quota. On a hosted
+-- project with Steward's worker (`private.storage_settings`), the rows stay for the worker,
+-- which deletes each file through Storage, row and bytes together (`storage.remove-objects`).
 
 -- ============================================================================================
 -- Tables
@@ -39,6 +41,7 @@ declare
   _ids uuid[];
   _paths text[];
   _versions text[];
+  _names text[];
 begin
   select coalesce(array_agg(d.id), '{}') into _ids
   from (
@@ -59,6 +62,22 @@ begin
     select v.file_path from public.document_versions v where v.document_id = any (_ids)
   ) p;
   delete from public.documents d where d.id = any (_ids);
+  -- On a hosted project with Steward's worker, Storage removes the files, rows and bytes
+  -- together (see the top of this file); a file another document or version still names stays.
+  if (select s.objects_removed_through_storage from private.storage_settings s) then
+    select coalesce(array_agg(o.name order by o.name), '{}') into _names
+    from storage.objects o
+    where o.bucket_id = 'documents' and o.name = any (_paths)
+      and not exists (select 1 from public.documents d where d.file_path = o.name)
+      and not exists (select 1 from public.document_versions v where v.file_path = o.name);
+    if cardinality(_names) > 0 then
+      perform private.enqueue_job('storage.remove-objects',
+                                  jsonb_build_object('bucket', 'documents',
+                                                     'names', to_jsonb(_names)),
+                                  purge_documents.organization_id);
+    end if;
+    return cardinality(_ids);
+  end if;
   -- Storage refuses a direct delete of its rows unless asked to (as hosted Storage does): the
   -- bytes are removed by the job below, so nothing is left behind.
   perform set_config('storage.allow_delete_query', 'true', true);

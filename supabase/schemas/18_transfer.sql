@@ -244,7 +244,8 @@ $$;
 
 -- The scheduler's clean-up at `at`: exports past their expiry lose their file (the export row
 -- stays, `expired`, as a record), and uploaded import ZIPs that no import is using and that are
--- older than a day are removed. The bytes go by the job `storage.remove-files`.
+-- older than a day are removed. The bytes go by the job `storage.remove-files` (on a hosted
+-- project with Steward's worker, the rows stay for `storage.remove-objects`).
 create function private.expire_organization_transfers(at timestamptz)
 returns integer
 language plpgsql
@@ -253,7 +254,35 @@ set search_path = ''
 as $$
 declare
   _versions text[];
+  _exports text[];
+  _imports text[];
 begin
+  -- On a hosted project with Steward's worker, Storage removes the files, rows and bytes
+  -- together (`storage.remove-objects`, 15_trash.sql); the rows stay for it until then.
+  if (select s.objects_removed_through_storage from private.storage_settings s) then
+    with expired as (
+      update public.organization_exports e
+      set status = 'expired', file_path = null
+      where e.status = 'ready' and e.expires_at <= expire_organization_transfers.at
+      returning e.organization_id, e.id
+    )
+    select coalesce(array_agg(e.organization_id || '/' || e.id || '.zip' order by e.id), '{}')
+    into _exports from expired e;
+    select coalesce(array_agg(o.name order by o.name), '{}') into _imports
+    from storage.objects o
+    where o.bucket_id = 'imports' and o.created_at <= expire_organization_transfers.at - interval '1 day'
+      and not exists (select 1 from public.organization_imports i
+                      where i.file_path = o.name and i.status in ('queued', 'running'));
+    if cardinality(_exports) > 0 then
+      perform private.enqueue_job('storage.remove-objects',
+                                  jsonb_build_object('bucket', 'exports', 'names', to_jsonb(_exports)));
+    end if;
+    if cardinality(_imports) > 0 then
+      perform private.enqueue_job('storage.remove-objects',
+                                  jsonb_build_object('bucket', 'imports', 'names', to_jsonb(_imports)));
+    end if;
+    return cardinality(_exports) + cardinality(_imports);
+  end if;
   perform set_config('storage.allow_delete_query', 'true', true);
   with expired as (
     update public.organization_exports e
@@ -292,7 +321,28 @@ set search_path = ''
 as $$
 declare
   _versions text[];
+  _names text[];
 begin
+  -- On a hosted project with Steward's worker, Storage removes the files, rows and bytes
+  -- together (`storage.remove-objects`, 15_trash.sql); the rows stay for it until then.
+  if (select s.objects_removed_through_storage from private.storage_settings s) then
+    with earlier as (
+      update public.organization_exports e
+      set status = 'expired', file_path = null
+      where e.organization_id = remove_earlier_exports.organization_id
+        and e.status = 'ready' and e.id <> remove_earlier_exports.export_id
+      returning e.id
+    )
+    select coalesce(array_agg(remove_earlier_exports.organization_id || '/' || e.id || '.zip'
+                              order by e.id), '{}')
+    into _names from earlier e;
+    if cardinality(_names) > 0 then
+      perform private.enqueue_job('storage.remove-objects',
+                                  jsonb_build_object('bucket', 'exports', 'names', to_jsonb(_names)),
+                                  remove_earlier_exports.organization_id);
+    end if;
+    return cardinality(_names);
+  end if;
   perform set_config('storage.allow_delete_query', 'true', true);
   with earlier as (
     update public.organization_exports e

@@ -1,0 +1,298 @@
+import {
+  CreateBucketCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+} from '@aws-sdk/client-s3';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readConfig, type ServerConfig } from '../../server/config.ts';
+import { startServer, type RunningServer } from '../../server/server.ts';
+import { s3Client } from '../../server/storage/s3-file-store.ts';
+import { createOrganisation, unwrap, type Organisation } from '../security/world.ts';
+import { objectStorageEnv, startLocalS3Server, type LocalS3Server } from '../support/s3.ts';
+import { textPdf } from '../support/sample-files.ts';
+import { scratchDir } from '../support/scratch.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
+import { HOSTED_MIGRATION_ROLE, postgresAdminUrl } from '../support/template.ts';
+import { unzip } from '../support/zip-files.ts';
+
+// The worker of a hosted Supabase project (STEWARD_ROLE=worker, STEWARD_TARGET=hosted): it
+// connects to the project's database as `postgres`, which is no superuser there, and reads and
+// removes files through Storage's S3 protocol, where an object is bucket = the Storage bucket
+// id, key = the object's name. Here the project is a database migrated as `hosted_postgres`
+// (docs/hosted-parity.md), an API process stands in for its PostgREST and GoTrue, and s3rver
+// holds the buckets as Storage's S3 endpoint shows them. The worker is configured as a hosting
+// user configures it, by its environment.
+
+const cleanups: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+/** A role that logs in with what `postgres` has on hosted: no superuser, BYPASSRLS, owner's rights. */
+async function hostedLoginRole(adminUrl: string, databaseUrl: string): Promise<string> {
+  const name = `steward_hosted_worker_${randomBytes(6).toString('hex')}`;
+  const password = randomBytes(12).toString('hex');
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(
+      `create role ${name} login password '${password}' nosuperuser bypassrls in role ${HOSTED_MIGRATION_ROLE}`,
+    );
+  } finally {
+    await admin.end();
+  }
+  cleanups.push(async () => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      await client.query(`drop role if exists ${name}`);
+    } finally {
+      await client.end();
+    }
+  });
+  const url = new URL(databaseUrl);
+  url.username = name;
+  url.password = password;
+  return url.toString();
+}
+
+describe('STEWARD_TARGET=hosted', () => {
+  it("refuses what a hosted project's worker cannot be: its API, or on other files", async () => {
+    const server = await startTestServer();
+    cleanups.push(() => server.close());
+    const hosted = (changes: Partial<ServerConfig>) =>
+      startServer({
+        config: { ...server.config, target: 'hosted', role: 'worker', port: 0, ...changes },
+        db: server.db,
+        skipMigrations: true,
+      });
+    await expect(hosted({ role: 'all' })).rejects.toThrow(
+      'STEWARD_TARGET=hosted runs the background work of a hosted Supabase project, whose own services answer the app: set STEWARD_ROLE=worker.',
+    );
+    await expect(hosted({})).rejects.toThrow(
+      /^STEWARD_TARGET=hosted works on the project's database and Storage: set DATABASE_URL/,
+    );
+    // The server it was tried on still answers.
+    unwrap(await server.service().storage.listBuckets(), 'list buckets');
+  });
+});
+
+if (postgresAdminUrl()) {
+  describe('the worker of a hosted Supabase project', () => {
+    let s3: LocalS3Server;
+    let project: TestServer;
+    let worker: RunningServer;
+    let church: Organisation;
+    let database: pg.Client;
+    let documentId: string;
+    let filePath: string;
+
+    const storage = () =>
+      s3Client({
+        bucket: '',
+        region: 'us-east-1',
+        endpoint: s3.endpoint,
+        prefix: '',
+        forcePathStyle: true,
+        credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+      });
+    const objectExists = (bucket: string, key: string) =>
+      storage()
+        .send(new HeadObjectCommand({ Bucket: bucket, Key: key }))
+        .then(
+          () => true,
+          (error: { $metadata?: { httpStatusCode?: number } }) => {
+            if (error.$metadata?.httpStatusCode === 404) return false;
+            throw error;
+          },
+        );
+
+    it('starts against the project as its non-superuser, with its Storage', async () => {
+      s3 = await startLocalS3Server();
+      cleanups.push(() => s3.close());
+      for (const bucket of ['documents', 'exports']) {
+        await storage().send(new CreateBucketCommand({ Bucket: bucket }));
+      }
+      // The project's API: it runs no background work (its files are elsewhere).
+      project = await startTestServer({
+        env: { ...objectStorageEnv(await s3.freshBucket()), STEWARD_ROLE: 'api' },
+      });
+      cleanups.push(() => project.close());
+      database = new pg.Client({ connectionString: project.databaseUrl! });
+      await database.connect();
+      cleanups.push(() => database.end());
+      church = await createOrganisation(project, 'Hosted Church');
+
+      // A PDF uploaded as hosted Storage keeps it: its bytes under its name in the bucket,
+      // its row in storage.objects with Storage's own version.
+      const pdf = await textPdf(['The organ restoration fund reached its goal in September']);
+      filePath = `documents/${church.id}/${Date.now()}-organ.pdf`;
+      await storage().send(
+        new PutObjectCommand({
+          Bucket: 'documents',
+          Key: filePath,
+          Body: pdf,
+          ContentType: 'application/pdf',
+        }),
+      );
+      const eTag = `"${createHash('md5').update(pdf).digest('hex')}"`;
+      await database.query(
+        `insert into storage.objects (bucket_id, name, owner, owner_id, version, metadata)
+         values ('documents', $1, $2::uuid, $2::text, $3, $4::jsonb)`,
+        [
+          filePath,
+          church.master.userId,
+          randomUUID(),
+          JSON.stringify({
+            eTag,
+            size: pdf.byteLength,
+            mimetype: 'application/pdf',
+            cacheControl: 'max-age=3600',
+            lastModified: new Date().toISOString(),
+            contentLength: pdf.byteLength,
+            httpStatusCode: 200,
+          }),
+        ],
+      );
+      documentId = (
+        unwrap(
+          await church.master.client
+            .from('documents')
+            .insert({
+              organization_id: church.id,
+              name: 'Organ fund.pdf',
+              category: 'Financial',
+              file_path: filePath,
+              size: pdf.byteLength,
+              status: 'Active',
+              tags: [],
+            })
+            .select('id')
+            .single(),
+          'insert the document',
+        ) as { id: string }
+      ).id;
+
+      const dataDir = await scratchDir('steward-hosted-worker-');
+      cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+      const env = {
+        STEWARD_ROLE: 'worker',
+        STEWARD_TARGET: 'hosted',
+        DATABASE_URL: await hostedLoginRole(postgresAdminUrl()!, project.databaseUrl!),
+        OBJECT_STORAGE_BACKEND: 's3',
+        OBJECT_STORAGE_ENDPOINT: s3.endpoint,
+        OBJECT_STORAGE_FORCE_PATH_STYLE: 'true',
+        OBJECT_STORAGE_ACCESS_KEY_ID: 'S3RVER',
+        OBJECT_STORAGE_SECRET_ACCESS_KEY: 'S3RVER',
+        AUTH_SITE_URL: project.url,
+        JOB_POLL_INTERVAL: '100ms',
+        DATA_DIR: dataDir,
+        PORT: '0',
+        HOST: '127.0.0.1',
+      };
+      // `supabase db push` records migrations as `postgres`, which owns their history hosted;
+      // here the test template's history was made by the superuser.
+      await database.query(`grant usage on schema supabase_migrations to ${HOSTED_MIGRATION_ROLE};
+        grant select on supabase_migrations.schema_migrations to ${HOSTED_MIGRATION_ROLE}`);
+      const superuser = await database.query<{ rolsuper: boolean }>(
+        `select r.rolsuper from pg_roles r where r.rolname = $1`,
+        [new URL(env.DATABASE_URL).username],
+      );
+      expect(superuser.rows).toEqual([{ rolsuper: false }]);
+
+      // The worker does not migrate: a project without the newest migration is refused.
+      const newest = await database.query<{ version: string; name: string; statements: string[] }>(
+        `delete from supabase_migrations.schema_migrations
+          where version = (select max(version) from supabase_migrations.schema_migrations)
+          returning version, name, statements`,
+      );
+      const { version } = newest.rows[0]!;
+      await expect(startServer({ config: readConfig(env) })).rejects.toThrow(
+        `The hosted project lacks migration ${version} of supabase/migrations (1 missing): apply them with \`supabase db push\` before starting the worker.`,
+      );
+      await database.query(
+        `insert into supabase_migrations.schema_migrations (version, name, statements)
+         values ($1, $2, $3)`,
+        [version, newest.rows[0]!.name, newest.rows[0]!.statements],
+      );
+      worker = await startServer({ config: { ...readConfig(env), logRequests: false } });
+      cleanups.push(() => worker.close());
+    }, 120_000);
+
+    it('reads the text of a PDF in Storage, and search finds a word inside it', async () => {
+      const search = async () =>
+        unwrap(
+          await church.master.client.rpc('search_documents', { search: 'restoration' }),
+          'search',
+        ) as { id: string }[];
+      await expect
+        .poll(search, { timeout: 60_000, interval: 200 })
+        .toEqual([expect.objectContaining({ id: documentId })]);
+    }, 90_000);
+
+    it('writes an export into the exports bucket under its name, and removes the earlier one', async () => {
+      const exportOnce = async () => {
+        const started = unwrap(
+          await church.master.client
+            .rpc('start_organization_export', { include_versions: false })
+            .single<{ id: string }>(),
+          'start_organization_export',
+        );
+        const status = async () =>
+          (
+            unwrap(
+              await church.master.client
+                .from('organization_exports')
+                .select('status')
+                .eq('id', started.id)
+                .single(),
+              'export',
+            ) as { status: string }
+          ).status;
+        await expect.poll(status, { timeout: 60_000, interval: 200 }).toBe('ready');
+        return `${church.id}/${started.id}.zip`;
+      };
+      const first = await exportOnce();
+      const zip = await storage().send(new GetObjectCommand({ Bucket: 'exports', Key: first }));
+      const files = await unzip(Buffer.from(await zip.Body!.transformToByteArray()));
+      expect([...files.keys()]).toEqual(expect.arrayContaining(['Financial/Organ fund.pdf']));
+
+      // Only the latest export is kept: the earlier ZIP leaves the bucket through Storage.
+      const second = await exportOnce();
+      expect(await objectExists('exports', second)).toBe(true);
+      await expect
+        .poll(() => objectExists('exports', first), { timeout: 60_000, interval: 200 })
+        .toBe(false);
+    }, 120_000);
+
+    it('purges a document past its time in the trash, and its file leaves the bucket', async () => {
+      unwrap(
+        await church.master.client.rpc('delete_documents', { document_ids: [documentId] }),
+        'delete',
+      );
+      expect(await objectExists('documents', filePath)).toBe(true);
+      // Thirty-one days later, when the hourly purge comes round.
+      await database.query(
+        `update public.documents set deleted_at = now() - interval '31 days' where id = $1`,
+        [documentId],
+      );
+      await database.query(
+        `update private.schedules set next_run_at = now() where name = 'trash.purge'`,
+      );
+      await expect
+        .poll(() => objectExists('documents', filePath), { timeout: 60_000, interval: 200 })
+        .toBe(false);
+      const left = await database.query(
+        `select (select count(*) from public.documents where id = $1)::int as documents,
+                (select count(*) from storage.objects
+                  where bucket_id = 'documents' and name = $2)::int as objects`,
+        [documentId, filePath],
+      );
+      expect(left.rows).toEqual([{ documents: 0, objects: 0 }]);
+    }, 90_000);
+  });
+}
