@@ -29,6 +29,14 @@ function wrap(client: pg.PoolClient | pg.Pool): Queryable {
   };
 }
 
+/** Connections in the pool when `poolSize` is not given. */
+export const DEFAULT_POOL_SIZE = 10;
+
+/** Connections one caller may hold at once: a fifth of the pool (two of ten). */
+export function connectionsPerCaller(poolSize = DEFAULT_POOL_SIZE): number {
+  return Math.max(1, Math.floor(poolSize / 5));
+}
+
 export interface PostgresOptions {
   /**
    * How long one request's statements may run, per role (Postgres' `statement_timeout`, set
@@ -48,7 +56,7 @@ export async function openPostgres(
   connectionString: string,
   options: PostgresOptions = {},
 ): Promise<Database> {
-  const poolSize = options.poolSize ?? 10;
+  const poolSize = options.poolSize ?? DEFAULT_POOL_SIZE;
   const timeouts = options.timeoutsMs;
   const pool = new pg.Pool({
     connectionString,
@@ -71,7 +79,7 @@ export async function openPostgres(
 
   const queue = new FairQueue({
     concurrency: poolSize,
-    perLane: Math.max(1, Math.floor(poolSize / 5)),
+    perLane: connectionsPerCaller(poolSize),
     // A caller whose requests each keep a database core busy for a tenth of a second gets one
     // connection at a time: two at once took both cores of a small server, and every other
     // organisation's reads waited for CPU (bench/isolation.bench.ts).
