@@ -10,7 +10,7 @@
  * statements Steward sends for one distinct read are recorded in the server's process, then
  * replayed without HTTP or REST, alternating with the rounds of `/rest/v1`. On PostgreSQL by
  * `pgbench -M extended` (one round trip per statement) on as many connections as Steward gives
- * one caller; on PGlite through the same worker and turns as Steward's. Targets: every distinct
+ * one caller; on PGlite by Steward's own database worker looping over the batch by itself. Targets: every distinct
  * read ≥ 0.5 × the floor on PostgreSQL, ≥ 0.7 × on PGlite.
  *
  * `npx tsx bench/rest-read.bench.ts` runs it alone; `run()` is what bench/run.ts calls.
@@ -197,7 +197,7 @@ export async function run(options: RestReadOptions = {}) {
     const floorTarget = FLOOR_TARGET[backend];
     const floorHow = postgres
       ? `pgbench -M extended, ${recorded.wire.length} statements on the wire as Steward sent them, one round trip per statement, ${rest.ready.callerConnections} connections (Steward's per caller)`
-      : `the ${batch.length} statements of Steward's batch, through its PGlite worker and turns, no HTTP`;
+      : `the ${batch.length} statements of Steward's batch, looped inside its PGlite worker, no HTTP`;
     const fmt = (r: Round[]) =>
       `${mean(r.map((x) => x.requestsPerSecond)).toFixed(0)} req/s, p50 ${mean(r.map((x) => x.p50)).toFixed(1)} ms, p99 ${mean(r.map((x) => x.p99)).toFixed(1)} ms`;
     const lines = [

@@ -7,16 +7,17 @@
  *
  * `controlUrl` is a second, bench-only server: `POST /record` starts recording what Steward sends
  * to its database (statement-recorder.ts), `POST /recorded` stops and returns it, and
- * `POST /floor?seconds=N` runs the last recorded batch through the database (the PGlite worker)
- * without HTTP for N seconds and returns the batches per second: the floor of the embedded
- * database for that read.
+ * `POST /floor?seconds=N` has the PGlite worker run the last recorded batch by itself, in a
+ * loop, for N seconds, and returns the batches per second: the floor of the embedded database
+ * for that read, without HTTP, REST or the main thread.
  */
 import { createServer } from 'node:http';
 import path from 'node:path';
 import { readConfig } from '../../server/config.ts';
-import type { Database, Statement } from '../../server/db/database.ts';
+import type { Database } from '../../server/db/database.ts';
 import { migrate } from '../../server/db/migrate.ts';
 import { openDatabase } from '../../server/db/open.ts';
+import { PgliteHost } from '../../server/db/pglite-host.ts';
 import { connectionsPerCaller } from '../../server/db/postgres.ts';
 import { signJwt } from '../../server/http/jwt.ts';
 import { startServer } from '../../server/server.ts';
@@ -61,25 +62,6 @@ async function seed(db: Database): Promise<void> {
   `);
 }
 
-/**
- * Runs `batch` as a read, back to back with `inFlight` at a time, for `seconds`: the database's
- * own rate for it, in the same process, worker and turns as Steward's, without HTTP or REST.
- */
-async function floor(db: Database, batch: Statement[], seconds: number, inFlight = 2) {
-  const until = performance.now() + seconds * 1000;
-  let done = 0;
-  const loop = async () => {
-    while (performance.now() < until) {
-      const rows = await db.runBatch(batch, (r) => r, { readOnly: true });
-      if (rows.length !== 1) throw new Error(`the floor's read returned ${rows.length} rows`);
-      done += 1;
-    }
-  };
-  const started = performance.now();
-  await Promise.all(Array.from({ length: inFlight }, loop));
-  return done / ((performance.now() - started) / 1000);
-}
-
 const db = await openDatabase(config);
 await seed(db);
 recordBatches(db);
@@ -103,7 +85,8 @@ const control = createServer((request, response) => {
   } else if (url.pathname === '/floor') {
     const batch = recorded.batches.at(-1);
     if (!batch) return fail(new Error('nothing recorded'));
-    floor(db, batch, Number(url.searchParams.get('seconds') ?? 5)).then(
+    if (!(db instanceof PgliteHost)) return fail(new Error('the floor here is PGlite’s'));
+    db.floorOf(batch, Number(url.searchParams.get('seconds') ?? 5)).then(
       (perSecond) => answer({ perSecond }),
       fail,
     );

@@ -45,6 +45,15 @@ async function start() {
         const rows = await batches.run(request.statements, request.readOnly);
         return { id, ok: true, rows, rowCount: rows.length };
       }
+      case 'repeat': {
+        const until = performance.now() + request.seconds * 1000;
+        let times = 0;
+        while (performance.now() < until) {
+          await batches.run(request.statements, true);
+          times += 1;
+        }
+        return { id, ok: true, rows: [], rowCount: times };
+      }
       case 'finish':
         await batches.finish(request.commit);
         return { id, ok: true, rows: [], rowCount: 0 };
