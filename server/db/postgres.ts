@@ -134,17 +134,25 @@ export async function openPostgres(
   ): Promise<T> {
     const client = await pool.connect();
     try {
-      const sent = [
-        client.query(beginSql(timeoutMs)),
-        ...statements.map((statement) =>
-          client.query({
-            text: statement.sql,
-            values: statement.params as unknown[],
-            types: typeParsers,
-          }),
-        ),
-        ...(options.readOnly ? [client.query('commit')] : []),
-      ];
+      // The whole pipeline leaves in one write (node-postgres writes each query as it is sent).
+      const socket = client.connection.stream;
+      let sent: Promise<pg.QueryResult>[];
+      socket.cork();
+      try {
+        sent = [
+          client.query(beginSql(timeoutMs)),
+          ...statements.map((statement) =>
+            client.query({
+              text: statement.sql,
+              values: statement.params as unknown[],
+              types: typeParsers,
+            }),
+          ),
+          ...(options.readOnly ? [client.query('commit')] : []),
+        ];
+      } finally {
+        socket.uncork();
+      }
       const answers = await Promise.allSettled(sent);
       const failed = answers.find((answer) => answer.status === 'rejected');
       if (failed) {
