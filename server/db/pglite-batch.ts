@@ -62,6 +62,7 @@ export class BatchRunner {
    * WebAssembly and prepared once, where PGlite's own `query` makes about eight calls and parses
    * every time. Inside a transaction block it stays in that block. Only for values sent as text
    * unchanged (`isTextValue`): PGlite's `query` writes arrays, dates and bytes by their type.
+   * Outside a transaction block the statement is prepared once and kept (StatementCache).
    */
   async query(sql: string, params: readonly unknown[]): Promise<{ rows: Row[]; rowCount: number }> {
     const result = await this.#run([{ sql, params }], true);
@@ -71,16 +72,16 @@ export class BatchRunner {
 
   #run(statements: Statement[], readOnly: boolean): Promise<Results> {
     return this.pglite.runExclusive(async () => {
-      // A failure inside a transaction block aborts the block: there, no retry could succeed.
-      const inBlock = this.pglite.isInTransaction();
+      // Inside a transaction block a statement is parsed afresh: a prepared one that no longer
+      // fits its table would abort the block, and no retry could succeed there.
+      if (this.pglite.isInTransaction()) return this.#runOnce(statements, readOnly, false);
       try {
-        return await this.#runOnce(statements, readOnly);
+        return await this.#runOnce(statements, readOnly, true);
       } catch (error) {
         if (!isStaleStatement(error)) throw error;
         // A prepared statement no longer fits (its table changed) or is gone: start afresh.
         await this.#close(this.#cache.forgetAll());
-        if (inBlock) throw error;
-        return this.#runOnce(statements, readOnly);
+        return this.#runOnce(statements, readOnly, true);
       }
     });
   }
@@ -97,13 +98,15 @@ export class BatchRunner {
     if (commit && done?.text === 'ROLLBACK') throw new Error('transaction was rolled back');
   }
 
-  async #runOnce(statements: Statement[], readOnly: boolean): Promise<Results> {
+  async #runOnce(statements: Statement[], readOnly: boolean, prepared: boolean): Promise<Results> {
     const batch: BatchStatements = { created: [] };
     const parts: Uint8Array[] = readOnly
       ? []
       : [serialize.parse({ text: 'begin' }), serialize.bind({}), serialize.execute({})];
     for (const statement of statements) {
-      this.#cache.bind(statement.sql, statement.params.map(textValue), batch, parts);
+      const values = statement.params.map(textValue);
+      if (prepared) this.#cache.bind(statement.sql, values, batch, parts);
+      else parts.push(serialize.parse({ text: statement.sql }), serialize.bind({ values }));
       parts.push(serialize.describe({ type: 'P' }), serialize.execute({}));
     }
     parts.push(serialize.sync());
