@@ -10,7 +10,8 @@
  * Targets: zero errors, zero cross-organisation rows or files, and after a clean stop a
  * consistent store (scripts/check-consistency.ts on the data directory).
  *
- * `npx tsx bench/load.bench.ts` runs it alone; `run()` is what bench/run.ts calls.
+ * `npx tsx bench/load.bench.ts` runs it alone; `run()` is what bench/run.ts calls. With
+ * BENCH_DATABASE_URL the same run is on a new database of that PostgreSQL server.
  */
 import { rm } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
@@ -26,7 +27,8 @@ export interface LoadOptions {
 export async function run(options: LoadOptions = {}) {
   const seconds = options.seconds ?? 60;
   const aloneSeconds = options.aloneSeconds ?? 10;
-  const session = await startLoadSession();
+  const session = await startLoadSession(undefined, process.env.BENCH_DATABASE_URL);
+  const backend = session.postgres ? 'PostgreSQL' : 'PGlite';
   try {
     // One admin alone first: the latency of each kind without contention, to read the loaded
     // figures against (absolute times drift on a shared machine; the ratio much less).
@@ -35,7 +37,9 @@ export async function run(options: LoadOptions = {}) {
     const metrics = await runLoad(session, { seconds });
     const { requests, errors } = metrics.totals;
     await session.server.kill('SIGTERM');
-    const { report } = await checkStoppedDataDir(session.dataDir);
+    const { report } = await checkStoppedDataDir(session.dataDir, {
+      ...(session.postgres ? { databaseUrl: session.postgres.url } : {}),
+    });
 
     const users = session.organizations.flatMap((o) => o.users);
     const roles = (role: string) => users.filter((u) => u.role === role).length;
@@ -47,7 +51,7 @@ export async function run(options: LoadOptions = {}) {
     const lines = [
       `load: ${users.length} users in ${session.organizations.length} organisations ` +
         `(${roles('master_admin')} master admins, ${roles('admin')} admins, ${roles('user')} users), ` +
-        `supabase-js, no think time, ${metrics.seconds.toFixed(1)} s, PGlite, tsx server/index.ts on loopback`,
+        `supabase-js, no think time, ${metrics.seconds.toFixed(1)} s, ${backend}, tsx server/index.ts on loopback`,
       `  set-up: server start on a new data directory ${session.setup.server.toFixed(1)} s, ${users.length} sign-ups with invitations ${session.setup.people.toFixed(1)} s, ${seeded} documents uploaded ${session.setup.documents.toFixed(1)} s`,
       `  "alone": one admin acting by itself for ${alone.seconds.toFixed(0)} s first (${alone.totals.requests} requests, ${alone.totals.errors} errors)`,
       ...metrics.table(alone),
@@ -61,6 +65,7 @@ export async function run(options: LoadOptions = {}) {
     ];
     return {
       name: 'load',
+      backend,
       seconds: metrics.seconds,
       requests,
       requestsPerSecond: requests / metrics.seconds,
@@ -73,6 +78,7 @@ export async function run(options: LoadOptions = {}) {
     };
   } finally {
     await session.server.kill('SIGKILL');
+    await session.postgres?.drop().catch(() => undefined);
     await rm(session.dataDir, { recursive: true, force: true });
   }
 }

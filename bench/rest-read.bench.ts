@@ -6,6 +6,13 @@
  * Target: REST ≥ 0.3 × bare. A third server returns the same bytes through Hono and the API
  * middleware, to show how much of the gap is the HTTP stack rather than the REST work.
  *
+ * The reference that matters is the database's own floor for the same work (issue 27): the
+ * statements Steward sends for one distinct read are recorded in the server's process, then
+ * replayed without HTTP or REST, alternating with the rounds of `/rest/v1`. On PostgreSQL by
+ * `pgbench -M extended` (one round trip per statement) on as many connections as Steward gives
+ * one caller; on PGlite by Steward's own database worker looping over the batch by itself. Targets: every distinct
+ * read ≥ 0.5 × the floor on PostgreSQL, ≥ 0.7 × on PGlite.
+ *
  * `npx tsx bench/rest-read.bench.ts` runs it alone; `run()` is what bench/run.ts calls.
  * PostgreSQL instead of PGlite when BENCH_DATABASE_URL is set (a fresh database is created there).
  */
@@ -14,7 +21,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { Statement } from '../server/db/database.ts';
 import { startChild } from './support/child.ts';
+import { pgbenchFloor } from './support/pgbench.ts';
 import { freshPostgres } from './support/postgres.ts';
 
 export interface RestReadOptions {
@@ -25,6 +34,8 @@ export interface RestReadOptions {
 }
 
 const TARGET = 0.3;
+/** Every distinct read as a share of the database's floor for it. */
+const FLOOR_TARGET = { PostgreSQL: 0.5, PGlite: 0.7 } as const;
 const QUERY = '/rest/v1/notes?select=id,title,body,created_at&order=created_at.desc&limit=50';
 
 interface Round {
@@ -82,10 +93,16 @@ export async function run(options: RestReadOptions = {}) {
     : null;
   const stops: (() => Promise<void>)[] = [];
   try {
-    const rest = await startChild<{ url: string; token: string; anonKey: string }>(
-      path.join(import.meta.dirname, 'support', 'rest-server.ts'),
-      { BENCH_DATA_DIR: dataDir, ...(postgres ? { BENCH_POSTGRES_URL: postgres.url } : {}) },
-    );
+    const rest = await startChild<{
+      url: string;
+      token: string;
+      anonKey: string;
+      controlUrl: string;
+      callerConnections: number;
+    }>(path.join(import.meta.dirname, 'support', 'rest-server.ts'), {
+      BENCH_DATA_DIR: dataDir,
+      ...(postgres ? { BENCH_POSTGRES_URL: postgres.url } : {}),
+    });
     stops.push(() => rest.stop());
     const headers = {
       apikey: rest.ready.anonKey,
@@ -99,6 +116,35 @@ export async function run(options: RestReadOptions = {}) {
     if (probe.status !== 200 || rows.length !== 50) {
       throw new Error(`REST probe answered ${probe.status} with ${rows.length} rows`);
     }
+    // What Steward sends to the database for one distinct read, as it sends it.
+    const control = (what: string) =>
+      fetch(rest.ready.controlUrl + what, { method: 'POST' }).then(async (response) => {
+        if (!response.ok) throw new Error(`${what}: ${await response.text()}`);
+        return response.json() as Promise<unknown>;
+      });
+    await control('/record');
+    const recordedProbe = await fetch(`${rest.ready.url}${QUERY}&title=neq.distinct-0`, {
+      headers,
+    });
+    await recordedProbe.arrayBuffer();
+    const recorded = (await control('/recorded')) as { wire: Statement[]; batches: Statement[][] };
+    const batch = recorded.batches.at(-1);
+    if (recordedProbe.status !== 200 || recorded.batches.length !== 1 || !batch) {
+      throw new Error(
+        `recording the distinct read: ${recordedProbe.status}, ${recorded.batches.length} batches`,
+      );
+    }
+    const floorOnce = async (): Promise<number> => {
+      if (postgres) {
+        return pgbenchFloor(postgres.url, recorded.wire, {
+          seconds,
+          clients: rest.ready.callerConnections,
+          scriptFile: path.join(dataDir, 'read.pgbench'),
+        });
+      }
+      return ((await control(`/floor?seconds=${seconds}`)) as { perSecond: number }).perSecond;
+    };
+
     const bodyFile = path.join(dataDir, 'body.json');
     await writeFile(bodyFile, bytes);
     const bare = await startChild<{ url: string }>(
@@ -127,7 +173,9 @@ export async function run(options: RestReadOptions = {}) {
     const frameworkRounds: Round[] = [];
     const restRounds: Round[] = [];
     const distinctRounds: Round[] = [];
+    const floorRounds: number[] = [];
     for (let i = 0; i < rounds; i += 1) {
+      floorRounds.push(await floorOnce());
       bareRounds.push(await measure(bare.ready.url + QUERY, headers, seconds, connections));
       frameworkRounds.push(
         await measure(framework.ready.url + QUERY, headers, seconds, connections),
@@ -142,8 +190,14 @@ export async function run(options: RestReadOptions = {}) {
     const restRps = mean(restRounds.map((r) => r.requestsPerSecond));
     const distinctRps = mean(distinctRounds.map((r) => r.requestsPerSecond));
     const ratio = restRps / bareRps;
+    const floorRps = mean(floorRounds);
     const errors = [...restRounds, ...distinctRounds].reduce((n, r) => n + r.errors, 0);
     const backend = postgres ? 'PostgreSQL' : 'PGlite';
+    const floorRatio = distinctRps / floorRps;
+    const floorTarget = FLOOR_TARGET[backend];
+    const floorHow = postgres
+      ? `pgbench -M extended, ${recorded.wire.length} statements on the wire as Steward sent them, one round trip per statement, ${rest.ready.callerConnections} connections (Steward's per caller)`
+      : `the ${batch.length} statements of Steward's batch, looped inside its PGlite worker, no HTTP`;
     const fmt = (r: Round[]) =>
       `${mean(r.map((x) => x.requestsPerSecond)).toFixed(0)} req/s, p50 ${mean(r.map((x) => x.p50)).toFixed(1)} ms, p99 ${mean(r.map((x) => x.p99)).toFixed(1)} ms`;
     const lines = [
@@ -156,6 +210,10 @@ export async function run(options: RestReadOptions = {}) {
       `  ratio REST / bare: ${ratio.toFixed(3)} (target ≥ ${TARGET})${ratio >= TARGET ? '' : ' — below target'}`,
       `  ratio REST, every read distinct / bare: ${(distinctRps / bareRps).toFixed(3)} (each one runs in the database)`,
       `  ratio Hono stack / bare: ${(frameworkRps / bareRps).toFixed(3)} (the ceiling of any route, before its own work)`,
+      `  floor of ${backend} for the distinct read: ${floorRps.toFixed(0)} reads/s (${floorHow})`,
+      `  ratio REST, every read distinct / floor: ${floorRatio.toFixed(3)} (target ≥ ${floorTarget})${floorRatio >= floorTarget ? '' : ' — below target'}`,
+      `  ratio REST, the same read repeated / floor: ${(restRps / floorRps).toFixed(3)}`,
+      `  Steward sent for one distinct read: ${recorded.wire.length ? `${recorded.wire.length} statements through pg (${recorded.wire.map((s) => s.sql.split(/\s+/).slice(0, 2).join(' ')).join(' | ')}), ` : ''}one batch of ${batch.length}`,
     ];
     return {
       name: 'rest-read',
@@ -164,8 +222,10 @@ export async function run(options: RestReadOptions = {}) {
       restRps,
       distinctRps,
       ratio,
+      floorRps,
+      floorRatio,
       target: TARGET,
-      pass: ratio >= TARGET && errors === 0,
+      pass: ratio >= TARGET && floorRatio >= floorTarget && errors === 0,
       lines,
     };
   } finally {

@@ -11,13 +11,17 @@ export interface Child<T> {
 /**
  * Runs `script` with tsx in its own process (so it does not share the bench's event loop) and
  * waits for its first stdout line, parsed as JSON. `stop()` sends SIGTERM to that process only.
+ * With BENCH_CPU_PROF_DIR set, the child writes a V8 CPU profile there when it stops (node
+ * refuses `--cpu-prof` in NODE_OPTIONS, so it is passed here).
  */
 export async function startChild<T>(
   script: string,
   env: Record<string, string>,
   timeoutMs = 120_000,
 ): Promise<Child<T>> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  const profileDir = process.env.BENCH_CPU_PROF_DIR;
+  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', script], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -12,6 +12,7 @@ import {
   type LoadUser,
   type WorldOptions,
 } from './load-world.ts';
+import { freshPostgres } from './postgres.ts';
 import { startSteward, type StewardProcess } from './steward-process.ts';
 
 /** A server on a new data directory with the load test's organisations, users and documents. */
@@ -25,24 +26,38 @@ export interface LoadSession {
   /** Seconds spent starting the server, making the people, uploading the first documents. */
   setup: { server: number; people: number; documents: number };
   world: WorldOptions;
+  /** The new PostgreSQL database the server runs on, when not on PGlite. */
+  postgres?: { url: string; drop(): Promise<void> };
 }
 
 export const DEFAULT_WORLD = { organizations: 5, usersPerOrganization: 10, documentsPerUser: 4 };
 
-/** Starts `tsx server/index.ts` on a new PGlite data directory and seeds it through the API. */
+/**
+ * Starts `tsx server/index.ts` on a new data directory and seeds it through the API: on PGlite,
+ * or on a new database of the PostgreSQL server at `postgresAdminUrl` (files stay in the data
+ * directory either way).
+ */
 export async function startLoadSession(
   world: Omit<WorldOptions, 'runId'> = DEFAULT_WORLD,
+  postgresAdminUrl?: string,
 ): Promise<LoadSession> {
   const seconds = (since: number) => (performance.now() - since) / 1000;
   let started = performance.now();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'steward-bench-load-'));
   const jwtSecret = randomBytes(32).toString('base64url');
+  const postgres = postgresAdminUrl ? await freshPostgres(postgresAdminUrl) : undefined;
   // The set-up signs up every person of the world from this one address, as fast as it can;
   // GoTrue's per-address sign-up limit is not what this benchmark measures.
   const server = await startSteward({
     dataDir,
     jwtSecret,
-    env: { AUTH_RATE_LIMIT_SIGN_IN_SIGN_UPS: '100000' },
+    env: {
+      AUTH_RATE_LIMIT_SIGN_IN_SIGN_UPS: '100000',
+      ...(postgres ? { DATABASE_URL: postgres.url } : {}),
+    },
+  }).catch(async (error: unknown) => {
+    await postgres?.drop().catch(() => undefined);
+    throw error;
   });
   const setup = { server: seconds(started), people: 0, documents: 0 };
   const runId = randomBytes(4).toString('hex');
@@ -64,9 +79,11 @@ export async function startLoadSession(
       runId,
       setup,
       world: options,
+      ...(postgres ? { postgres } : {}),
     };
   } catch (error) {
     await server.kill('SIGKILL');
+    await postgres?.drop().catch(() => undefined);
     throw error;
   }
 }

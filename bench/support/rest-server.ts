@@ -2,15 +2,27 @@
  * Child process of bench/rest-read.bench.ts: the embedded backend on a fresh database (PGlite in
  * BENCH_DATA_DIR, or PostgreSQL at BENCH_POSTGRES_URL), with `notes`: 10,000 rows of the signed-in
  * user and 10,000 of someone else, row-level security on, and the index the query needs. Prints
- * one JSON line `{url, token}` when it serves; stops on SIGTERM.
+ * one JSON line `{url, token, anonKey, controlUrl, callerConnections}` when it serves; stops on
+ * SIGTERM.
+ *
+ * `controlUrl` is a second, bench-only server: `POST /record` starts recording what Steward sends
+ * to its database (statement-recorder.ts), `POST /recorded` stops and returns it, and
+ * `POST /floor?seconds=N` has the PGlite worker run the last recorded batch by itself, in a
+ * loop, for N seconds, and returns the batches per second: the floor of the embedded database
+ * for that read, without HTTP, REST or the main thread.
  */
+import { createServer } from 'node:http';
 import path from 'node:path';
 import { readConfig } from '../../server/config.ts';
 import type { Database } from '../../server/db/database.ts';
 import { migrate } from '../../server/db/migrate.ts';
 import { openDatabase } from '../../server/db/open.ts';
+import { PgliteHost } from '../../server/db/pglite-host.ts';
+import { connectionsPerCaller } from '../../server/db/postgres.ts';
 import { signJwt } from '../../server/http/jwt.ts';
 import { startServer } from '../../server/server.ts';
+import type { Recording } from './statement-recorder.ts';
+import { recordBatches, startRecording, stopRecording } from './statement-recorder.ts';
 
 const BENCH_USER = '11111111-1111-4111-8111-111111111111';
 const OTHER_USER = '22222222-2222-4222-8222-222222222222';
@@ -52,6 +64,39 @@ async function seed(db: Database): Promise<void> {
 
 const db = await openDatabase(config);
 await seed(db);
+recordBatches(db);
+let recorded: Recording = { wire: [], batches: [] };
+const control = createServer((request, response) => {
+  const url = new URL(request.url ?? '/', 'http://localhost');
+  const answer = (value: unknown) => {
+    response.setHeader('content-type', 'application/json');
+    response.end(JSON.stringify(value));
+  };
+  const fail = (error: unknown) => {
+    response.statusCode = 500;
+    answer({ error: (error as Error).message });
+  };
+  if (url.pathname === '/record') {
+    startRecording();
+    answer({});
+  } else if (url.pathname === '/recorded') {
+    recorded = stopRecording();
+    answer(recorded);
+  } else if (url.pathname === '/floor') {
+    const batch = recorded.batches.at(-1);
+    if (!batch) return fail(new Error('nothing recorded'));
+    if (!(db instanceof PgliteHost)) return fail(new Error('the floor here is PGlite’s'));
+    db.floorOf(batch, Number(url.searchParams.get('seconds') ?? 5)).then(
+      (perSecond) => answer({ perSecond }),
+      fail,
+    );
+  } else {
+    response.statusCode = 404;
+    response.end();
+  }
+});
+await new Promise<void>((resolve) => control.listen(0, '127.0.0.1', resolve));
+const controlPort = (control.address() as { port: number }).port;
 const server = await startServer({ config, db, skipMigrations: true });
 const now = Math.floor(Date.now() / 1000);
 const token = signJwt(
@@ -66,9 +111,16 @@ const token = signJwt(
   server.keys.jwtSecret,
 );
 process.stdout.write(
-  JSON.stringify({ url: server.url, token, anonKey: server.keys.anonKey }) + '\n',
+  JSON.stringify({
+    url: server.url,
+    token,
+    anonKey: server.keys.anonKey,
+    controlUrl: `http://127.0.0.1:${controlPort}`,
+    callerConnections: connectionsPerCaller(),
+  }) + '\n',
 );
 process.on('SIGTERM', () => {
+  control.close();
   server.close().then(
     () => process.exit(0),
     () => process.exit(1),

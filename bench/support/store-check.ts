@@ -1,5 +1,7 @@
 import path from 'node:path';
+import type { Database } from '../../server/db/database.ts';
 import { openPglite } from '../../server/db/pglite.ts';
+import { openPostgres } from '../../server/db/postgres.ts';
 import {
   checkConsistency,
   fixOrphans,
@@ -10,18 +12,21 @@ import {
 /**
  * The consistency check (scripts/check-consistency.ts) on a stopped server's data directory,
  * in this process: every orphan counts, however young. With `fix`, orphans are then removed
- * and the store checked again.
+ * and the store checked again. With `databaseUrl` the rows are on that PostgreSQL database
+ * (the files still in `dataDir`).
  */
 export async function checkStoppedDataDir(
   dataDir: string,
-  options: { fix?: boolean } = {},
+  options: { fix?: boolean; databaseUrl?: string } = {},
 ): Promise<{ report: ConsistencyReport; fixed?: FixResult; after?: ConsistencyReport }> {
-  const db = await openPglite({ dataDir: path.join(dataDir, 'db') });
+  const db: Database = options.databaseUrl
+    ? await openPostgres(options.databaseUrl)
+    : await openPglite({ dataDir: path.join(dataDir, 'db') });
   try {
     const target = {
       kind: 'database' as const,
       db,
-      label: `PGlite at ${dataDir}`,
+      label: options.databaseUrl ? `PostgreSQL and ${dataDir}` : `PGlite at ${dataDir}`,
       dataDir,
       quiescent: true,
     };

@@ -13,6 +13,18 @@ function textValue(value: unknown): string | null {
   return String(value);
 }
 
+/** A value whose text form is what PGlite's `query` would send for it too, whatever its type. */
+export function isTextValue(value: unknown): boolean {
+  return (
+    value === null ||
+    value === undefined ||
+    typeof value === 'string' ||
+    typeof value === 'number' ||
+    typeof value === 'bigint' ||
+    typeof value === 'boolean'
+  );
+}
+
 function concat(parts: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((size, part) => size + part.length, 0));
   let offset = 0;
@@ -41,15 +53,35 @@ export class BatchRunner {
    * any other opens a transaction that stays open until `finish`. On failure nothing is left
    * open.
    */
-  run(statements: Statement[], readOnly: boolean): Promise<Row[]> {
+  async run(statements: Statement[], readOnly: boolean): Promise<Row[]> {
+    return ((await this.#run(statements, readOnly)).rows ?? []) as Row[];
+  }
+
+  /**
+   * One statement, as `query` of PGlite answers it (rows and affected rows), in one call into
+   * WebAssembly and prepared once, where PGlite's own `query` makes about eight calls and parses
+   * every time. Inside a transaction block it stays in that block. Only for values sent as text
+   * unchanged (`isTextValue`): PGlite's `query` writes arrays, dates and bytes by their type.
+   * Outside a transaction block the statement is prepared once and kept (StatementCache).
+   */
+  async query(sql: string, params: readonly unknown[]): Promise<{ rows: Row[]; rowCount: number }> {
+    const result = await this.#run([{ sql, params }], true);
+    const rows = (result.rows ?? []) as Row[];
+    return { rows, rowCount: result.affectedRows ?? rows.length };
+  }
+
+  #run(statements: Statement[], readOnly: boolean): Promise<Results> {
     return this.pglite.runExclusive(async () => {
+      // Inside a transaction block a statement is parsed afresh: a prepared one that no longer
+      // fits its table would abort the block, and no retry could succeed there.
+      if (this.pglite.isInTransaction()) return this.#runOnce(statements, readOnly, false);
       try {
-        return await this.#runOnce(statements, readOnly);
+        return await this.#runOnce(statements, readOnly, true);
       } catch (error) {
         if (!isStaleStatement(error)) throw error;
         // A prepared statement no longer fits (its table changed) or is gone: start afresh.
         await this.#close(this.#cache.forgetAll());
-        return this.#runOnce(statements, readOnly);
+        return this.#runOnce(statements, readOnly, true);
       }
     });
   }
@@ -66,13 +98,15 @@ export class BatchRunner {
     if (commit && done?.text === 'ROLLBACK') throw new Error('transaction was rolled back');
   }
 
-  async #runOnce(statements: Statement[], readOnly: boolean): Promise<Row[]> {
+  async #runOnce(statements: Statement[], readOnly: boolean, prepared: boolean): Promise<Results> {
     const batch: BatchStatements = { created: [] };
     const parts: Uint8Array[] = readOnly
       ? []
       : [serialize.parse({ text: 'begin' }), serialize.bind({}), serialize.execute({})];
     for (const statement of statements) {
-      this.#cache.bind(statement.sql, statement.params.map(textValue), batch, parts);
+      const values = statement.params.map(textValue);
+      if (prepared) this.#cache.bind(statement.sql, values, batch, parts);
+      else parts.push(serialize.parse({ text: statement.sql }), serialize.bind({ values }));
       parts.push(serialize.describe({ type: 'P' }), serialize.execute({}));
     }
     parts.push(serialize.sync());
@@ -85,7 +119,7 @@ export class BatchRunner {
       await this.#close(this.#cache.forget(batch));
       throw error;
     }
-    return (results[results.length - 1]?.rows ?? []) as Row[];
+    return results[results.length - 1] ?? { rows: [], fields: [] };
   }
 
   /** Sends Close messages (and a Sync); closing a statement that does not exist is no error. */

@@ -103,6 +103,21 @@ export class PgliteHost implements Database {
   }
 
   /**
+   * How many times a second the worker runs the read-only `statements` when it runs nothing
+   * else, looping by itself for `seconds` in one turn of its own: the floor a REST read through
+   * this database can approach (bench/rest-read.bench.ts). Outside any request's deadline.
+   */
+  floorOf(statements: Statement[], seconds: number): Promise<number> {
+    return outsideRequestScope(() =>
+      this.#job(false, async (session) => {
+        const started = performance.now();
+        const answer = await session.send({ op: 'repeat', statements, seconds });
+        return answer.rowCount / ((performance.now() - started) / 1000);
+      }),
+    );
+  }
+
+  /**
    * Runs `read` and then writes the whole database to `file` in one turn of its own, so what
    * `read` saw is exactly what the dump holds (nothing else runs on the database in between).
    * The server's own work: no request deadline applies, however large the database.

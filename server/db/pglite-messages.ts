@@ -12,6 +12,12 @@ export type WorkerRequest =
    * is complete when it answers; any other leaves its transaction open for `finish`.
    */
   | { id: number; op: 'batch'; statements: Statement[]; readOnly: boolean }
+  /**
+   * Runs a read-only batch again and again for `seconds`, answering how many times it ran in
+   * `rowCount`: the embedded database's own rate for one read, without the main thread in the
+   * loop (the floor of bench/rest-read.bench.ts).
+   */
+  | { id: number; op: 'repeat'; statements: Statement[]; seconds: number }
   /** Commits (or rolls back) the transaction a writing batch left open. */
   | { id: number; op: 'finish'; commit: boolean }
   /** Writes the whole database to `file` (pglite-dump.ts); nothing else runs meanwhile. */

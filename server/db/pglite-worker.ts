@@ -5,6 +5,7 @@
  * never share a thread with the HTTP server (see pglite-host.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { isTextValue } from './pglite-batch.ts';
 import { dumpPgliteTo } from './pglite-dump.ts';
 import { openPglite } from './pglite.ts';
 import type { WorkerAnswer, WorkerRequest, WorkerStart } from './pglite-messages.ts';
@@ -35,7 +36,9 @@ async function start() {
     const { id } = request;
     switch (request.op) {
       case 'query': {
-        const result = await db.query(request.sql, request.params);
+        const result = request.params.every(isTextValue)
+          ? await batches.query(request.sql, request.params)
+          : await db.query(request.sql, request.params);
         return { id, ok: true, rows: result.rows, rowCount: result.rowCount };
       }
       case 'exec':
@@ -44,6 +47,15 @@ async function start() {
       case 'batch': {
         const rows = await batches.run(request.statements, request.readOnly);
         return { id, ok: true, rows, rowCount: rows.length };
+      }
+      case 'repeat': {
+        const until = performance.now() + request.seconds * 1000;
+        let times = 0;
+        while (performance.now() < until) {
+          await batches.run(request.statements, true);
+          times += 1;
+        }
+        return { id, ok: true, rows: [], rowCount: times };
       }
       case 'finish':
         await batches.finish(request.commit);

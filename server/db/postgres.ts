@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { TimedRole } from '../config.ts';
-import type { Database, Queryable, QueryResult, Row } from './database.ts';
+import type { BatchOptions, Database, Queryable, QueryResult, Row, Statement } from './database.ts';
 import { DatabaseUnavailableError, TEXT_KEPT_TYPES, settleBatch } from './database.ts';
 import { FairQueue, QueueTimeoutError } from './fair-queue.ts';
 import { currentRequestScope } from './request-scope.ts';
@@ -29,6 +29,14 @@ function wrap(client: pg.PoolClient | pg.Pool): Queryable {
   };
 }
 
+/** Connections in the pool when `poolSize` is not given. */
+export const DEFAULT_POOL_SIZE = 10;
+
+/** Connections one caller may hold at once: a fifth of the pool (two of ten). */
+export function connectionsPerCaller(poolSize = DEFAULT_POOL_SIZE): number {
+  return Math.max(1, Math.floor(poolSize / 5));
+}
+
 export interface PostgresOptions {
   /**
    * How long one request's statements may run, per role (Postgres' `statement_timeout`, set
@@ -48,11 +56,14 @@ export async function openPostgres(
   connectionString: string,
   options: PostgresOptions = {},
 ): Promise<Database> {
-  const poolSize = options.poolSize ?? 10;
+  const poolSize = options.poolSize ?? DEFAULT_POOL_SIZE;
   const timeouts = options.timeoutsMs;
   const pool = new pg.Pool({
     connectionString,
     max: poolSize,
+    // Queries are written without waiting for the previous answer (each keeps its own Sync), so
+    // a request's transaction is one round trip (`batch`); awaited one by one they behave as before.
+    pipeline: true,
     // Statements outside a request's transaction (the server's own bookkeeping) are bounded by
     // the service role's limit.
     ...(timeouts ? { options: `-c statement_timeout=${timeouts.service_role}` } : {}),
@@ -71,7 +82,7 @@ export async function openPostgres(
 
   const queue = new FairQueue({
     concurrency: poolSize,
-    perLane: Math.max(1, Math.floor(poolSize / 5)),
+    perLane: connectionsPerCaller(poolSize),
     // A caller whose requests each keep a database core busy for a tenth of a second gets one
     // connection at a time: two at once took both cores of a small server, and every other
     // organisation's reads waited for CPU (bench/isolation.bench.ts).
@@ -89,17 +100,71 @@ export async function openPostgres(
     }
   }
 
+  /** Opens the caller's transaction, its time limit set locally (the number is ours). */
+  const beginSql = (timeoutMs: number) =>
+    `begin; set local statement_timeout = ${Math.round(timeoutMs)}`;
+
   async function transaction<T>(timeoutMs: number, fn: (tx: Queryable) => Promise<T>): Promise<T> {
     const client = await pool.connect();
     try {
-      // One round trip; the number is ours, never the client's.
-      await client.query(`begin; set local statement_timeout = ${Math.round(timeoutMs)}`);
+      await client.query(beginSql(timeoutMs));
       const result = await fn(wrap(client));
       await client.query('commit');
       return result;
     } catch (error) {
       await client.query('rollback').catch(() => undefined);
       throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  /**
+   * The REST fast path in one round trip: BEGIN with the time limit, the statements and (for a
+   * read) COMMIT are written at once on the pipelined connection, each with its own Sync, and
+   * the answers read as they come. A failed statement aborts the transaction, so the ones after
+   * it fail without running; the first error is the one reported. A writing batch keeps its
+   * transaction open for `finish` and ends it in a second round trip, as PGlite does.
+   */
+  async function batch<T>(
+    timeoutMs: number,
+    statements: Statement[],
+    finish: (rows: Row[]) => T,
+    options: BatchOptions,
+  ): Promise<T> {
+    const client = await pool.connect();
+    try {
+      // The whole pipeline leaves in one write (node-postgres writes each query as it is sent).
+      const socket = client.connection.stream;
+      let sent: Promise<pg.QueryResult>[];
+      socket.cork();
+      try {
+        sent = [
+          client.query(beginSql(timeoutMs)),
+          ...statements.map((statement) =>
+            client.query({
+              text: statement.sql,
+              values: statement.params as unknown[],
+              types: typeParsers,
+            }),
+          ),
+          ...(options.readOnly ? [client.query('commit')] : []),
+        ];
+      } finally {
+        socket.uncork();
+      }
+      const answers = await Promise.allSettled(sent);
+      const failed = answers.find((answer) => answer.status === 'rejected');
+      if (failed) {
+        // A read's pipelined COMMIT has ended the aborted transaction already (as a rollback).
+        if (!options.readOnly) await client.query('rollback').catch(() => undefined);
+        throw failed.reason;
+      }
+      const last = answers[statements.length] as PromiseFulfilledResult<pg.QueryResult>;
+      const rows = last.value.rows as Row[];
+      return await settleBatch(rows, finish, options, async (commit) => {
+        await client.query(commit ? 'commit' : 'rollback');
+      });
     } finally {
       client.release();
     }
@@ -112,15 +177,7 @@ export async function openPostgres(
     exec: (sql) => inTurn(() => direct.exec(sql)),
     transaction: (fn) => inTurn((timeoutMs) => transaction(timeoutMs, fn)),
     runBatch: (statements, finish, options) =>
-      inTurn((timeoutMs) =>
-        transaction(timeoutMs, async (tx) => {
-          let rows: Row[] = [];
-          for (const statement of statements)
-            rows = (await tx.query(statement.sql, statement.params)).rows;
-          // The transaction commits after this returns, or rolls back when it throws.
-          return settleBatch(rows, finish, options, async () => undefined);
-        }),
-      ),
+      inTurn((timeoutMs) => batch(timeoutMs, statements, finish, options)),
     close: () => pool.end(),
   };
 }

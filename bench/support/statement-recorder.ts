@@ -1,0 +1,55 @@
+/**
+ * What Steward really sends to its database, recorded in the server's own process (the child of
+ * bench/rest-read.bench.ts), so the floor is measured with those very statements rather than a
+ * retyped copy. Two levels: every statement the `pg` driver writes to PostgreSQL (transaction
+ * control included), and every batch the REST service hands to `db.runBatch` (what the PGlite
+ * worker runs). Recording is off except between `start()` and `stop()`.
+ */
+import pg from 'pg';
+import type { Database, Statement } from '../../server/db/database.ts';
+
+export interface Recording {
+  /** Each `pg` query in the order sent: text and bound values (none for a simple query). */
+  wire: Statement[];
+  /** The statements of each `runBatch` call. */
+  batches: Statement[][];
+}
+
+let current: Recording | null = null;
+
+type QueryConfig = { text?: unknown; values?: unknown };
+
+// node-postgres' only entry for a statement; the pool's clients all go through it.
+const sendQuery = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+  if (current) {
+    const [config, values] = args as [string | QueryConfig, unknown];
+    const text = typeof config === 'string' ? config : config.text;
+    const params = typeof config === 'string' ? values : config.values;
+    if (typeof text === 'string') {
+      current.wire.push({ sql: text, params: Array.isArray(params) ? [...params] : [] });
+    }
+  }
+  return sendQuery.apply(this, args);
+} as typeof pg.Client.prototype.query;
+
+/** Records the batches `db` runs (wraps its `runBatch` in place). */
+export function recordBatches(db: Database): void {
+  const runBatch = db.runBatch.bind(db);
+  Object.assign(db, {
+    runBatch: ((statements, finish, options) => {
+      current?.batches.push(statements.map((s) => ({ sql: s.sql, params: [...s.params] })));
+      return runBatch(statements, finish, options);
+    }) satisfies Database['runBatch'],
+  });
+}
+
+export function startRecording(): void {
+  current = { wire: [], batches: [] };
+}
+
+export function stopRecording(): Recording {
+  const recording = current ?? { wire: [], batches: [] };
+  current = null;
+  return recording;
+}
