@@ -20,7 +20,7 @@ import { passwordWeakness, readJsonObject, stringField } from './validation.ts';
  * account exists.
  */
 async function passwordGrant(c: Context, ctx: AppContext, limits: AuthLimits) {
-  limits.countSignInOrSignUp(c);
+  await limits.countSignInOrSignUp(c);
   const body = await readJsonObject(c);
   const email = stringField(body, 'email');
   const phone = stringField(body, 'phone');
@@ -72,7 +72,7 @@ async function passwordGrant(c: Context, ctx: AppContext, limits: AuthLimits) {
 
 /** The refresh-token grant: a new access token and a new refresh token (rotation). */
 async function refreshTokenGrant(c: Context, ctx: AppContext, limits: AuthLimits) {
-  limits.countTokenRefresh(c);
+  await limits.countTokenRefresh(c);
   const body = await readJsonObject(c);
   const token = stringField(body, 'refresh_token');
   if (!REFRESH_TOKEN_PATTERN.test(token)) {

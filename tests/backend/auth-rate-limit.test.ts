@@ -1,5 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GuessLimiter } from '../../server/auth/guess-limiter.ts';
+import { requestAllowanceCleanupSchedule } from '../../server/housekeeping/request-allowances.ts';
+import { startServer } from '../../server/server.ts';
+import { scratchDir } from '../support/scratch.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import {
   PASSWORD,
@@ -33,6 +36,25 @@ function withLimits(env: Record<string, string>, schema: 'platform' | 'app' = 'p
     await server?.close();
   });
   return () => server;
+}
+
+/**
+ * Lets `ms` pass for the allowances: on PostgreSQL they are counted by the database's clock
+ * (shared by every process), so the allowance of `key` is moved back; on PGlite by the
+ * process's.
+ */
+async function passes(server: TestServer, ms: number, limiter: string, key: string) {
+  if (server.db.kind === 'postgres') {
+    await server.db.query(
+      `update _platform.request_allowances
+          set refilled_at = refilled_at - make_interval(secs => $1), full_at = full_at - make_interval(secs => $1)
+        where limiter = $2 and key = $3`,
+      [ms / 1000, limiter, key],
+    );
+  } else {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + ms);
+  }
 }
 
 function expectLimited(response: AuthResponse) {
@@ -85,8 +107,7 @@ describe("GoTrue's request limits per client address", () => {
         password: PASSWORD,
       });
     expectLimited(await signUp());
-    vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(Date.now() + 101_000);
+    await passes(server(), 101_000, 'auth.sign_in_sign_ups', from);
     expect((await signUp()).status).toBe(200);
     expectLimited(await signUp());
   });
@@ -347,5 +368,51 @@ describe('requests without a client address', () => {
       body: { email, password: PASSWORD },
     });
     expect(viaNetwork.status).toBe(200);
+  });
+});
+
+// Issue 26: processes sharing one PostgreSQL count the request limits together; the
+// PostgreSQL pass runs this (PGlite belongs to one process).
+describe.runIf(process.env.TEST_DATABASE_URL)('several processes on one PostgreSQL', () => {
+  const server = withLimits({ AUTH_RATE_LIMIT_SIGN_IN_SIGN_UPS: '3' });
+
+  it('share the per-address allowances, which are forgotten once full again', async () => {
+    const second = await startServer({
+      // Another process: its own data directory, the same database.
+      config: { ...server().config, port: 0, dataDir: await scratchDir('steward-second-') },
+      db: server().db,
+      skipMigrations: true,
+    });
+    try {
+      const from = '127.0.0.40';
+      const signUp = (via: { url: string }) =>
+        authRequestFrom({ ...server(), url: via.url }, from, '/signup', {
+          email: uniqueEmail('shared'),
+          password: PASSWORD,
+        });
+      // Three in all, whichever process answers.
+      expect((await signUp(server())).status).toBe(200);
+      expect((await signUp(second)).status).toBe(200);
+      expect((await signUp(server())).status).toBe(200);
+      expectLimited(await signUp(second));
+      expectLimited(await signUp(server()));
+
+      const rows = async () =>
+        (
+          await server().db.query(
+            `select 1 from _platform.request_allowances where limiter = 'auth.sign_in_sign_ups' and key = $1`,
+            [from],
+          )
+        ).rows.length;
+      await requestAllowanceCleanupSchedule.run(server().db, new Date());
+      expect(await rows()).toBe(1);
+      // Five minutes on, the allowance is full again: its row goes.
+      await passes(server(), 300_000, 'auth.sign_in_sign_ups', from);
+      await requestAllowanceCleanupSchedule.run(server().db, new Date());
+      expect(await rows()).toBe(0);
+      expect((await signUp(second)).status).toBe(200);
+    } finally {
+      await second.close();
+    }
   });
 });

@@ -243,6 +243,31 @@ export function attackCases(server: TestServer, world: World): Case[] {
       },
     );
   }
+  // ---- request allowances (server/db/platform/013): only the server counts in them ----------
+  const requestAllowance = async (key: string) =>
+    (
+      await server.db.query<{ tokens: number }>(
+        `select tokens from _platform.request_allowances where limiter = 'attack' and key = $1`,
+        [key],
+      )
+    ).rows[0]?.tokens ?? null;
+  for (const actor of world.actors) {
+    attack(`${actor.label} reads _platform.request_allowances through the API`, async () => {
+      await server.db.query(`select _platform.take_request_allowance('attack', 'seen', 5, 60000)`);
+      return leaks(await actor.client.schema('_platform').from('request_allowances').select('*'));
+    });
+    attack(`${actor.label} spends another client's request allowance`, async () => {
+      const key = `victim-${tag()}`;
+      await server.db.query(`select _platform.take_request_allowance('attack', $1, 5, 60000)`, [
+        key,
+      ]);
+      const before = await requestAllowance(key);
+      const { error } = await actor.client
+        .schema('_platform')
+        .rpc('take_request_allowance', { limiter: 'attack', key, per_window: 5, window_ms: 60000 });
+      return judgeWrite(error, (await requestAllowance(key)) !== before);
+    });
+  }
   for (const actor of [aUser, actorOf(world, 'anonymous')]) {
     attack(`${actor.label} calls private.invitation_allows_sign_up`, async () => {
       const email = uniqueEmail('attack-invitee');
