@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import type { AuthSettings } from '../config/auth-settings.ts';
 import type { Database } from '../db/database.ts';
 import { AuthError } from './errors.ts';
-import { GuessLimiter } from './guess-limiter.ts';
+import { guessBudgets, type GuessBudgets } from './guess-limiter.ts';
 import { limiterAddress } from './request-info.ts';
 import { requestRateLimiter, type RequestRateLimiter } from './request-rate-limit.ts';
 
@@ -30,8 +30,8 @@ const emailRateLimited = (retryAfterSeconds: number, message: string) =>
   );
 
 /**
- * The auth service's limits: the request limits shared by the processes on one PostgreSQL
- * (`request-rate-limit.ts`), the guess limiter in this process's memory.
+ * The auth service's limits, shared by the processes on one PostgreSQL (`request-rate-limit.ts`,
+ * `guess-limiter.ts`), in memory on PGlite.
  */
 export class AuthLimits {
   /** Sign-ups and password sign-ins per client address (`sign_in_sign_ups`). */
@@ -39,7 +39,7 @@ export class AuthLimits {
   /** Refresh-token grants per client address (`token_refresh`). */
   private readonly tokenRefreshes: RequestRateLimiter;
   /** Failed password sign-ins, slowed down per address and per account. */
-  readonly guesses: GuessLimiter;
+  readonly guesses: GuessBudgets;
   /** Account e-mails asked for per client address in an hour (AUTH_EMAIL_REQUESTS_PER_ADDRESS). */
   private readonly emailRequests: RequestRateLimiter;
   /** Account e-mails to one address: one per `max_frequency`. */
@@ -59,7 +59,7 @@ export class AuthLimits {
       windowMs: RATE_LIMIT_WINDOW_MS,
       maxKeys,
     });
-    this.guesses = new GuessLimiter({ ...settings.guesses, maxKeys });
+    this.guesses = guessBudgets(db, 'auth', { ...settings.guesses, maxKeys });
     this.emailRequests = requestRateLimiter(db, {
       name: 'auth.email_requests',
       limit: settings.emailRequestsPerAddress,

@@ -84,8 +84,8 @@ class SharedRequestRateLimiter implements RequestRateLimiter {
 
   async take(key: string): Promise<number> {
     const { rows } = await this.db.query<{ wait: number }>(
-      'select _platform.take_request_allowance($1, $2, $3, $4) as wait',
-      [this.options.name, key, this.options.limit, this.options.windowMs],
+      'select _platform.take_request_allowance($1, $2, $3, $4, $5::timestamptz) as wait',
+      [this.options.name, key, this.options.limit, this.options.windowMs, new Date().toISOString()],
     );
     return Number(rows[0]!.wait);
   }

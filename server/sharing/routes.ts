@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { GuessLimiter } from '../auth/guess-limiter.ts';
+import { guessBudgets } from '../auth/guess-limiter.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { requestRateLimiter } from '../auth/request-rate-limit.ts';
 import { limiterAddress } from '../auth/request-info.ts';
@@ -74,7 +74,7 @@ export function createSharingApp(ctx: AppContext): Hono<ApiEnv> {
     windowMs: 60_000,
     maxKeys,
   });
-  const guesses = new GuessLimiter({ ...config.auth.guesses, maxKeys });
+  const guesses = guessBudgets(db, 'share', { ...config.auth.guesses, maxKeys });
   const previews = officePreviewsOf(ctx);
 
   const countRequest = async (c: Context<ApiEnv>) => {
@@ -167,7 +167,7 @@ export function createSharingApp(ctx: AppContext): Hono<ApiEnv> {
     const link = await openLink(tokenParam(c));
     if (!link) throw linkErrors.notFound();
     if (link.password_hash === null) return c.json(await opened(link));
-    const decision = guesses.begin(`share-link:${link.link_id}`, limiterAddress(c));
+    const decision = await guesses.begin(`share-link:${link.link_id}`, limiterAddress(c));
     if (!decision.allowed) {
       throw linkErrors.rateLimited(
         decision.retryAfterSeconds,
@@ -185,11 +185,11 @@ export function createSharingApp(ctx: AppContext): Hono<ApiEnv> {
       );
     } catch (error) {
       // The server's failure (a busy pool) is not a guess.
-      attempt.abandoned();
+      await attempt.abandoned();
       throw error;
     }
     if (!matches) throw linkErrors.wrongPassword();
-    attempt.succeeded();
+    await attempt.succeeded();
     return c.json(await opened(link));
   });
 
