@@ -64,7 +64,7 @@ async function waitForOutput(started: Started, ready: RegExp, what: string, ms =
 }
 
 export interface StewardProcess extends Started {
-  role: 'api' | 'worker';
+  role: 'api' | 'worker' | 'all';
   port: number;
   url: string;
 }
@@ -90,7 +90,7 @@ function haproxyConfig(ports: { main: number; limited: number; apis: number[] })
     ports.apis
       .map(
         (port, i) =>
-          `  server api${i + 1} 127.0.0.1:${port}${check ? ' check inter 300 fall 1 rise 1' : ''}`,
+          `  server api${i + 1} 127.0.0.1:${port}${check ? ' check inter 1s fall 3 rise 1' : ''}`,
       )
       .join('\n');
   return `global
@@ -101,6 +101,9 @@ defaults
   timeout connect 2s
   timeout client 120s
   timeout server 120s
+  # Generous: on a loaded machine a slow answer is not a dead process (a refused connection is
+  # retried on another process at once, below).
+  timeout check 5s
   # A request whose process refuses the connection (it was killed) goes to another one.
   retries 3
   option redispatch 1
@@ -131,8 +134,22 @@ ${servers(false)}
 `;
 }
 
+export interface ClusterOptions {
+  /** API processes behind the balancer (default 2), with a worker beside them. */
+  apiProcesses?: number;
+  /** Where the stored files are (default `s3`); `disk` is one process's own (`allInOne`). */
+  files?: 's3' | 'disk';
+  /** A single `STEWARD_ROLE=all` process serves the API and runs the work, behind the balancer. */
+  allInOne?: boolean;
+  /** More settings for every process (e.g. a benchmark's higher sign-up limit). */
+  env?: Record<string, string>;
+}
+
 /** Starts s3rver, a fresh PostgreSQL database, the processes and the balancer. */
-export async function startCluster(): Promise<Cluster> {
+export async function startCluster(options: ClusterOptions = {}): Promise<Cluster> {
+  const onDisk = options.files === 'disk';
+  const allInOne = onDisk || options.allInOne === true;
+  const apiCount = allInOne ? 1 : (options.apiProcesses ?? 2);
   const adminUrl = postgresAdminUrl();
   if (!adminUrl) {
     throw new Error('The cluster test needs PostgreSQL: set TEST_DATABASE_URL (see .ci/run)');
@@ -142,20 +159,27 @@ export async function startCluster(): Promise<Cluster> {
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
   };
   try {
-    const s3: LocalS3Server = await startLocalS3Server();
-    cleanups.push(() => s3.close());
-    const files = objectStorageEnv(await s3.freshBucket());
+    let files: Record<string, string> = {};
+    if (!onDisk) {
+      const s3: LocalS3Server = await startLocalS3Server();
+      cleanups.push(() => s3.close());
+      files = objectStorageEnv(await s3.freshBucket());
+    }
     const database = await freshPostgresDatabase(adminUrl, { schema: 'app' });
     cleanups.push(() => database.drop());
 
     const ports = {
       main: await freePort(),
       limited: await freePort(),
-      apis: [await freePort(), await freePort()],
+      apis: await Promise.all(Array.from({ length: apiCount }, () => freePort())),
     };
     const url = `http://127.0.0.1:${ports.main}`;
     const jwtSecret = randomBytes(32).toString('hex');
-    const env = (role: 'api' | 'worker', port: number, dataDir: string): NodeJS.ProcessEnv => ({
+    const env = (
+      role: StewardProcess['role'],
+      port: number,
+      dataDir: string,
+    ): NodeJS.ProcessEnv => ({
       PATH: process.env.PATH,
       HOME: process.env.HOME,
       NODE_ENV: 'production',
@@ -171,6 +195,7 @@ export async function startCluster(): Promise<Cluster> {
       AUTH_BCRYPT_COST: '4',
       AUTH_RATE_LIMIT_SIGN_IN_SIGN_UPS: String(SIGN_IN_SIGN_UPS),
       JOB_POLL_INTERVAL: '200ms',
+      ...options.env,
     });
     const processes: StewardProcess[] = [];
     cleanups.push(async () => {
@@ -181,7 +206,7 @@ export async function startCluster(): Promise<Cluster> {
         }
       }
     });
-    const startSteward = async (role: 'api' | 'worker', port: number) => {
+    const startSteward = async (role: StewardProcess['role'], port: number) => {
       const dataDir = await scratchDir(`steward-cluster-${role}-`);
       const started = startChild(
         process.execPath,
@@ -195,9 +220,9 @@ export async function startCluster(): Promise<Cluster> {
     };
 
     // The first start migrates the database; the others find it done.
-    const apis = [await startSteward('api', ports.apis[0]!)];
-    apis.push(await startSteward('api', ports.apis[1]!));
-    const worker = await startSteward('worker', await freePort());
+    const apis: StewardProcess[] = [];
+    for (const port of ports.apis) apis.push(await startSteward(allInOne ? 'all' : 'api', port));
+    const worker = allInOne ? apis[0]! : await startSteward('worker', await freePort());
 
     const configFile = path.join(await scratchDir('steward-haproxy-'), 'haproxy.cfg');
     await writeFile(configFile, haproxyConfig(ports));
@@ -226,7 +251,7 @@ export async function startCluster(): Promise<Cluster> {
       worker,
       startWorker: async () => startSteward('worker', await freePort()),
       async restartApi(index) {
-        const steward = await startSteward('api', ports.apis[index]!);
+        const steward = await startSteward(allInOne ? 'all' : 'api', ports.apis[index]!);
         apis[index] = steward;
         return steward;
       },
