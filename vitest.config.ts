@@ -31,9 +31,22 @@ export default defineConfig({
           environment: 'node',
           isolate: false, // see the app project
           include: ['tests/**/*.test.ts', 'server/**/*.test.ts', 'supabase/functions/**/*.test.ts'],
+          // The cluster test starts processes and a balancer of its own: `npm run test:cluster`.
+          exclude: ['tests/cluster/**'],
           globalSetup: ['tests/support/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          // Issue 26: two API processes and a worker behind haproxy, on PostgreSQL and S3.
+          name: 'cluster',
+          environment: 'node',
+          include: ['tests/cluster/**/*.test.ts'],
+          globalSetup: ['tests/support/global-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
         },
       },
     ],

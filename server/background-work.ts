@@ -19,6 +19,7 @@ import {
   tableMaintenanceSchedule,
 } from './housekeeping/table-maintenance.ts';
 import { trashPurgeSchedule } from './trash/purge-schedule.ts';
+import { requestAllowanceCleanupSchedule } from './housekeeping/request-allowances.ts';
 import { REMOVE_FILES_KIND, removeFilesJob } from './trash/remove-files-job.ts';
 import { EXPORT_KIND, exportJob } from './transfer/export-job.ts';
 import { transferExpirySchedule } from './transfer/expire-schedule.ts';
@@ -107,6 +108,11 @@ export function backgroundWork(
       'transfer.expire': transferExpirySchedule(),
       // PostgreSQL vacuums and analyzes by itself (autovacuum); PGlite does not.
       ...(ctx.db.kind === 'pglite' ? { [TABLE_MAINTENANCE_KIND]: tableMaintenanceSchedule } : {}),
+      // The request limits are counted in the database on PostgreSQL only (request-rate-limit.ts),
+      // in the platform's own tables, which a hosted project does not have (its GoTrue counts).
+      ...(ctx.db.kind === 'postgres' && !hosted
+        ? { 'auth.forget-full-allowances': requestAllowanceCleanupSchedule }
+        : {}),
     },
   };
 }

@@ -93,7 +93,7 @@ export async function startLoadSession(
  * (the fault test kills the server) and users stop starting new actions.
  */
 export async function runLoad(
-  session: LoadSession,
+  session: Pick<LoadSession, 'ledger' | 'organizations' | 'runId'>,
   options: {
     seconds: number;
     /** Only these users act (default: all). */

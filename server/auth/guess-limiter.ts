@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { GuessSettings } from '../config/auth-settings.ts';
+import type { Database } from '../db/database.ts';
 
 /*
  * Slowing down password guessing without locking owners out (issue 11, F3).
@@ -152,6 +153,105 @@ export class GuessLimiter {
         abandoned: () => {
           for (const key of [pairKey, addressKey, accountKey]) this.failures.remove(key, now);
         },
+      },
+    };
+  }
+}
+
+/** An attempt that may go ahead, after `waitMs`, whose end is recorded where its budgets are. */
+export interface GuessBudgetAttempt {
+  waitMs: number;
+  /** The password was right: the attempt is not a failure, and the address is trusted. */
+  succeeded(): Promise<void>;
+  /** The password could not be checked (the server failed): the attempt does not count. */
+  abandoned(): Promise<void>;
+}
+
+export type GuessBudgetDecision =
+  { allowed: true; attempt: GuessBudgetAttempt } | { allowed: false; retryAfterSeconds: number };
+
+/** The guessing budgets of one kind of secret (`auth` passwords, `share` link passwords). */
+export interface GuessBudgets {
+  begin(account: string, address: string): Promise<GuessBudgetDecision>;
+}
+
+/**
+ * The budgets for this database. On PostgreSQL several server processes may share the
+ * database, so the budgets are kept there (`_platform.begin_guess` and `end_guess` apply the
+ * rules above to rows locked for the attempt, and the cleanup schedule of the request limits
+ * deletes rows that say nothing any more); PGlite belongs to one process, which keeps them in
+ * memory.
+ */
+export function guessBudgets(
+  db: Database,
+  limiter: 'auth' | 'share',
+  options: GuessLimiterOptions,
+): GuessBudgets {
+  if (db.kind === 'postgres') return new SharedGuessBudgets(db, limiter, options);
+  const memory = new GuessLimiter(options);
+  return {
+    begin(account, address) {
+      const decision = memory.begin(account, address);
+      if (!decision.allowed) return Promise.resolve(decision);
+      const { attempt } = decision;
+      return Promise.resolve({
+        allowed: true,
+        attempt: {
+          waitMs: attempt.waitMs,
+          succeeded: () => Promise.resolve(attempt.succeeded()),
+          abandoned: () => Promise.resolve(attempt.abandoned()),
+        },
+      });
+    },
+  };
+}
+
+class SharedGuessBudgets implements GuessBudgets {
+  constructor(
+    private readonly db: Database,
+    private readonly limiter: 'auth' | 'share',
+    private readonly options: GuessLimiterOptions,
+  ) {}
+
+  async begin(account: string, address: string): Promise<GuessBudgetDecision> {
+    const { perAccountAndAddress, perAddress, perAccount, accountPaceMs, maxWaitMs, windowMs } =
+      this.options;
+    const { rows } = await this.db.query<{
+      allowed: boolean;
+      wait_ms: number;
+      retry_after: number | null;
+      started: string | null;
+    }>(
+      // At the process's clock, as the budgets kept in memory.
+      `select allowed, wait_ms, retry_after, started::text
+         from _platform.begin_guess($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::timestamptz)`,
+      [
+        this.limiter,
+        account,
+        address,
+        perAccountAndAddress,
+        perAddress,
+        perAccount,
+        accountPaceMs,
+        maxWaitMs,
+        windowMs,
+        new Date().toISOString(),
+      ],
+    );
+    const row = rows[0]!;
+    if (!row.allowed) return { allowed: false, retryAfterSeconds: Number(row.retry_after) };
+    const end = async (succeeded: boolean) => {
+      await this.db.query(
+        'select _platform.end_guess($1, $2, $3, $4::timestamptz, $5, $6::timestamptz)',
+        [this.limiter, account, address, row.started, succeeded, new Date().toISOString()],
+      );
+    };
+    return {
+      allowed: true,
+      attempt: {
+        waitMs: Math.max(0, Number(row.wait_ms)),
+        succeeded: () => end(true),
+        abandoned: () => end(false),
       },
     };
   }

@@ -1,9 +1,10 @@
 import type { Context } from 'hono';
 import type { AuthSettings } from '../config/auth-settings.ts';
+import type { Database } from '../db/database.ts';
 import { AuthError } from './errors.ts';
-import { GuessLimiter } from './guess-limiter.ts';
+import { guessBudgets, type GuessBudgets } from './guess-limiter.ts';
 import { limiterAddress } from './request-info.ts';
-import { RequestRateLimiter } from './request-rate-limit.ts';
+import { requestRateLimiter, type RequestRateLimiter } from './request-rate-limit.ts';
 
 /** GoTrue's `[auth.rate_limit]` values count requests in five minutes. */
 const RATE_LIMIT_WINDOW_MS = 5 * 60_000;
@@ -28,38 +29,45 @@ const emailRateLimited = (retryAfterSeconds: number, message: string) =>
     { 'Retry-After': String(retryAfterSeconds) },
   );
 
-/** The auth service's limits, kept in memory for the life of the server. */
+/**
+ * The auth service's limits, shared by the processes on one PostgreSQL (`request-rate-limit.ts`,
+ * `guess-limiter.ts`), in memory on PGlite.
+ */
 export class AuthLimits {
   /** Sign-ups and password sign-ins per client address (`sign_in_sign_ups`). */
   private readonly signInSignUps: RequestRateLimiter;
   /** Refresh-token grants per client address (`token_refresh`). */
   private readonly tokenRefreshes: RequestRateLimiter;
   /** Failed password sign-ins, slowed down per address and per account. */
-  readonly guesses: GuessLimiter;
+  readonly guesses: GuessBudgets;
   /** Account e-mails asked for per client address in an hour (AUTH_EMAIL_REQUESTS_PER_ADDRESS). */
   private readonly emailRequests: RequestRateLimiter;
   /** Account e-mails to one address: one per `max_frequency`. */
   private readonly emailRecipients: RequestRateLimiter;
 
-  constructor(settings: AuthSettings) {
+  constructor(db: Database, settings: AuthSettings) {
     const maxKeys = settings.limiterMaxKeys;
-    this.signInSignUps = new RequestRateLimiter({
+    this.signInSignUps = requestRateLimiter(db, {
+      name: 'auth.sign_in_sign_ups',
       limit: settings.signInSignUpsPerAddress,
       windowMs: RATE_LIMIT_WINDOW_MS,
       maxKeys,
     });
-    this.tokenRefreshes = new RequestRateLimiter({
+    this.tokenRefreshes = requestRateLimiter(db, {
+      name: 'auth.token_refresh',
       limit: settings.tokenRefreshesPerAddress,
       windowMs: RATE_LIMIT_WINDOW_MS,
       maxKeys,
     });
-    this.guesses = new GuessLimiter({ ...settings.guesses, maxKeys });
-    this.emailRequests = new RequestRateLimiter({
+    this.guesses = guessBudgets(db, 'auth', { ...settings.guesses, maxKeys });
+    this.emailRequests = requestRateLimiter(db, {
+      name: 'auth.email_requests',
       limit: settings.emailRequestsPerAddress,
       windowMs: 60 * 60_000,
       maxKeys,
     });
-    this.emailRecipients = new RequestRateLimiter({
+    this.emailRecipients = requestRateLimiter(db, {
+      name: 'auth.email_recipients',
       limit: 1,
       windowMs: settings.emailMaxFrequencyMs,
       maxKeys,
@@ -71,10 +79,10 @@ export class AuthLimits {
    * this client; throws GoTrue's 429 past either allowance. Addresses without an account count
    * alike, so the answer never tells whether one exists.
    */
-  countEmail(c: Context, recipient: string): void {
-    const retryAfter = this.emailRequests.take(limiterAddress(c));
+  async countEmail(c: Context, recipient: string): Promise<void> {
+    const retryAfter = await this.emailRequests.take(limiterAddress(c));
     if (retryAfter > 0) throw emailRateLimited(retryAfter, 'Email rate limit exceeded');
-    const wait = this.emailRecipients.take(recipient);
+    const wait = await this.emailRecipients.take(recipient);
     if (wait > 0) {
       throw emailRateLimited(
         wait,
@@ -84,14 +92,14 @@ export class AuthLimits {
   }
 
   /** Counts a sign-up or sign-in request of this client; throws 429 past its allowance. */
-  countSignInOrSignUp(c: Context): void {
-    const retryAfter = this.signInSignUps.take(limiterAddress(c));
+  async countSignInOrSignUp(c: Context): Promise<void> {
+    const retryAfter = await this.signInSignUps.take(limiterAddress(c));
     if (retryAfter > 0) throw rateLimited(retryAfter);
   }
 
   /** Counts a refresh-token request of this client; throws 429 past its allowance. */
-  countTokenRefresh(c: Context): void {
-    const retryAfter = this.tokenRefreshes.take(limiterAddress(c));
+  async countTokenRefresh(c: Context): Promise<void> {
+    const retryAfter = await this.tokenRefreshes.take(limiterAddress(c));
     if (retryAfter > 0) throw rateLimited(retryAfter);
   }
 }

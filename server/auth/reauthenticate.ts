@@ -40,7 +40,7 @@ export function registerReauthenticate(
         'Reauthentication needs e-mail delivery (SMTP), which is not set up',
       );
     }
-    limits.countEmail(c, await emailLookupKey(ctx.db, user.email));
+    await limits.countEmail(c, await emailLookupKey(ctx.db, user.email));
     await queueAccountMail(ctx, ctx.db, user.id, 'reauthentication', null);
     return c.json({});
   });

@@ -27,7 +27,7 @@ export function registerRecover(app: Hono<ApiEnv>, ctx: AppContext, limits: Auth
       // auth-js sends one only with flowType "pkce"; this server issues implicit-flow links.
       throw badRequest('validation_failed', 'PKCE flow is not supported for password recovery');
     }
-    limits.countEmail(c, await emailLookupKey(ctx.db, address));
+    await limits.countEmail(c, await emailLookupKey(ctx.db, address));
     const user = await findUserByEmail(ctx.db, address);
     if (user && !user.is_banned) {
       const redirectTo = allowedRedirect(ctx, c.req.query('redirect_to'));

@@ -1,11 +1,43 @@
 import { LRUCache } from 'lru-cache';
+import type { Database } from '../db/database.ts';
 
 export interface RequestRateLimiterOptions {
+  /** Names the limit among the others sharing the database (e.g. `auth.token_refresh`). */
+  name: string;
   /** Requests allowed per window; also the largest burst. */
   limit: number;
   windowMs: number;
-  /** Keys remembered at most; beyond that the least recently used is forgotten. */
+  /** Keys remembered at most in memory; beyond that the least recently used is forgotten. */
   maxKeys: number;
+}
+
+/**
+ * GoTrue's per-address request limits (`[auth.rate_limit] sign_in_sign_ups`, `token_refresh`)
+ * and Steward's alike: a token bucket per key that holds `limit` requests and refills at
+ * `limit` per window, so a client may spend its allowance at once and then continues at the
+ * steady rate.
+ */
+export interface RequestRateLimiter {
+  /**
+   * Takes one request from `key`'s allowance. Answers 0 when it was there, otherwise the
+   * seconds until it will be (nothing is taken then).
+   */
+  take(key: string): Promise<number>;
+}
+
+/**
+ * The limiter for this database. On PostgreSQL several server processes may share the
+ * database, so they count together in `_platform.request_allowances` (one row per limit and
+ * key, taken with one locked upsert); PGlite belongs to one process, which counts in memory
+ * (a write per counted request would also empty its REST read cache every time).
+ */
+export function requestRateLimiter(
+  db: Database,
+  options: RequestRateLimiterOptions,
+): RequestRateLimiter {
+  return db.kind === 'postgres'
+    ? new SharedRequestRateLimiter(db, options)
+    : new MemoryRequestRateLimiter(options);
 }
 
 interface Bucket {
@@ -13,13 +45,8 @@ interface Bucket {
   updatedAt: number;
 }
 
-/**
- * GoTrue's per-address request limits (`[auth.rate_limit] sign_in_sign_ups`, `token_refresh`):
- * a token bucket per key that holds `limit` requests and refills at `limit` per window, so a
- * client may spend its allowance at once and then continues at the steady rate. In memory,
- * with a bounded number of keys.
- */
-export class RequestRateLimiter {
+/** The buckets in this process's memory, with a bounded number of keys. */
+class MemoryRequestRateLimiter implements RequestRateLimiter {
   private readonly buckets: LRUCache<string, Bucket>;
   private readonly perMs: number;
 
@@ -29,11 +56,8 @@ export class RequestRateLimiter {
     this.buckets = new LRUCache({ max: options.maxKeys, ttl: options.windowMs });
   }
 
-  /**
-   * Takes one request from `key`'s allowance. Answers 0 when it was there, otherwise the
-   * seconds until it will be (nothing is taken then).
-   */
-  take(key: string, now = Date.now()): number {
+  take(key: string): Promise<number> {
+    const now = Date.now();
     const bucket = this.buckets.get(key) ?? { tokens: this.options.limit, updatedAt: now };
     const tokens = Math.min(
       this.options.limit,
@@ -41,9 +65,28 @@ export class RequestRateLimiter {
     );
     if (tokens < 1) {
       this.buckets.set(key, { tokens, updatedAt: now });
-      return Math.max(1, Math.ceil((1 - tokens) / this.perMs / 1000));
+      return Promise.resolve(Math.max(1, Math.ceil((1 - tokens) / this.perMs / 1000)));
     }
     this.buckets.set(key, { tokens: tokens - 1, updatedAt: now });
-    return 0;
+    return Promise.resolve(0);
+  }
+}
+
+/**
+ * The buckets in the database, the same for every process. Rows that are full again are
+ * deleted by the `auth.forget-full-allowances` schedule.
+ */
+class SharedRequestRateLimiter implements RequestRateLimiter {
+  constructor(
+    private readonly db: Database,
+    private readonly options: RequestRateLimiterOptions,
+  ) {}
+
+  async take(key: string): Promise<number> {
+    const { rows } = await this.db.query<{ wait: number }>(
+      'select _platform.take_request_allowance($1, $2, $3, $4, $5::timestamptz) as wait',
+      [this.options.name, key, this.options.limit, this.options.windowMs, new Date().toISOString()],
+    );
+    return Number(rows[0]!.wait);
   }
 }

@@ -83,7 +83,7 @@ const SETTINGS = {
 export function createAuthApp(ctx: AppContext): Hono<ApiEnv> {
   const app = new Hono<ApiEnv>();
   const settings = ctx.config.auth;
-  const limits = new AuthLimits(settings);
+  const limits = new AuthLimits(ctx.db, settings);
   preparePasswordChecks(ctx.cpu, settings.bcryptCost);
 
   app.use('*', errorFormat(authErrors));

@@ -49,7 +49,7 @@ const signupDisabled = () =>
  */
 export function registerSignup(app: Hono<ApiEnv>, ctx: AppContext, limits: AuthLimits): void {
   app.post('/signup', async (c) => {
-    limits.countSignInOrSignUp(c);
+    await limits.countSignInOrSignUp(c);
     const open = ctx.config.auth.enableSignup;
     // GoTrue refuses a closed sign-up before reading the request.
     const body = open ? await readJsonObject(c) : await readJsonObject(c).catch(() => null);
@@ -86,7 +86,7 @@ export function registerSignup(app: Hono<ApiEnv>, ctx: AppContext, limits: AuthL
     // this address, a taken address is said to be taken.
     if (existing && !confirmByLink) throw userExists();
     // Otherwise every address is answered alike (GoTrue answers 200), and counted and timed alike.
-    if (confirmByLink) limits.countEmail(c, await emailLookupKey(ctx.db, address));
+    if (confirmByLink) await limits.countEmail(c, await emailLookupKey(ctx.db, address));
     // Hashing takes a while; it happens before the transaction so no locks are held meanwhile.
     // It happens for a taken address too, so that the answer takes as long.
     const passwordHash = await hashPassword(ctx.cpu, password, ctx.config.auth.bcryptCost);

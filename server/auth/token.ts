@@ -20,7 +20,7 @@ import { passwordWeakness, readJsonObject, stringField } from './validation.ts';
  * account exists.
  */
 async function passwordGrant(c: Context, ctx: AppContext, limits: AuthLimits) {
-  limits.countSignInOrSignUp(c);
+  await limits.countSignInOrSignUp(c);
   const body = await readJsonObject(c);
   const email = stringField(body, 'email');
   const phone = stringField(body, 'phone');
@@ -36,7 +36,7 @@ async function passwordGrant(c: Context, ctx: AppContext, limits: AuthLimits) {
 
   // Capped in length: no account has a longer address, and the limiter's memory stays bounded.
   const account = await emailLookupKey(ctx.db, email.slice(0, 255));
-  const decision = limits.guesses.begin(account, limiterAddress(c));
+  const decision = await limits.guesses.begin(account, limiterAddress(c));
   if (!decision.allowed) throw rateLimited(decision.retryAfterSeconds);
   const { attempt } = decision;
   if (attempt.waitMs > 0) await sleep(attempt.waitMs);
@@ -48,11 +48,11 @@ async function passwordGrant(c: Context, ctx: AppContext, limits: AuthLimits) {
     matches = await verifyPassword(ctx.cpu, password, user?.encrypted_password);
   } catch (error) {
     // The server's failure (a busy pool, a lost database) is not a guess.
-    attempt.abandoned();
+    await attempt.abandoned();
     throw error;
   }
   if (!user || !matches) throw invalidCredentials();
-  attempt.succeeded();
+  await attempt.succeeded();
   if (user.is_banned) throw badRequest('user_banned', 'User is banned');
   if (!user.email_confirmed_at) throw badRequest('email_not_confirmed', 'Email not confirmed');
 
@@ -72,7 +72,7 @@ async function passwordGrant(c: Context, ctx: AppContext, limits: AuthLimits) {
 
 /** The refresh-token grant: a new access token and a new refresh token (rotation). */
 async function refreshTokenGrant(c: Context, ctx: AppContext, limits: AuthLimits) {
-  limits.countTokenRefresh(c);
+  await limits.countTokenRefresh(c);
   const body = await readJsonObject(c);
   const token = stringField(body, 'refresh_token');
   if (!REFRESH_TOKEN_PATTERN.test(token)) {

@@ -103,7 +103,7 @@ export function registerUserRoutes(app: Hono<ApiEnv>, ctx: AppContext, limits: A
           'A user with this email address has already been registered',
         );
       }
-      limits.countEmail(c, await emailLookupKey(ctx.db, newEmail));
+      await limits.countEmail(c, await emailLookupKey(ctx.db, newEmail));
     }
     let passwordHash: string | undefined;
     if (password !== undefined) {

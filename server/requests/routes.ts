@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { RequestRateLimiter } from '../auth/request-rate-limit.ts';
+import { requestRateLimiter } from '../auth/request-rate-limit.ts';
 import { limiterAddress } from '../auth/request-info.ts';
 import type { AppContext } from '../context.ts';
 import type { ApiEnv } from '../http/api-env.ts';
@@ -72,12 +72,14 @@ export function createRequestsApp(ctx: AppContext): Hono<ApiEnv> {
   const { db, config } = ctx;
   const { services, ready } = preparedStorage(ctx);
   const maxKeys = config.auth.limiterMaxKeys;
-  const pageViews = new RequestRateLimiter({
+  const pageViews = requestRateLimiter(db, {
+    name: 'requests.page_views',
     limit: config.sharing.openingsPerMinute,
     windowMs: 60_000,
     maxKeys,
   });
-  const uploads = new RequestRateLimiter({
+  const uploads = requestRateLimiter(db, {
+    name: 'requests.uploads',
     limit: config.requests.uploadsPerAddressPerHour,
     windowMs: 3_600_000,
     maxKeys,
@@ -87,7 +89,7 @@ export function createRequestsApp(ctx: AppContext): Hono<ApiEnv> {
   app.use('*', errorFormat(linkErrorFormat));
 
   app.get('/:token', async (c) => {
-    const retryAfter = pageViews.take(limiterAddress(c));
+    const retryAfter = await pageViews.take(limiterAddress(c));
     if (retryAfter > 0) throw linkErrors.rateLimited(retryAfter);
     const { rows } = await db.query<RequestPage>(
       `select organization_name, requested_by, title, instructions, expiry_required,
@@ -104,7 +106,7 @@ export function createRequestsApp(ctx: AppContext): Hono<ApiEnv> {
   });
 
   app.post('/:token', async (c) => {
-    const retryAfter = uploads.take(limiterAddress(c));
+    const retryAfter = await uploads.take(limiterAddress(c));
     if (retryAfter > 0) {
       throw linkErrors.rateLimited(
         retryAfter,

@@ -1,9 +1,9 @@
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { GuessLimiter } from '../auth/guess-limiter.ts';
+import { guessBudgets } from '../auth/guess-limiter.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
-import { RequestRateLimiter } from '../auth/request-rate-limit.ts';
+import { requestRateLimiter } from '../auth/request-rate-limit.ts';
 import { limiterAddress } from '../auth/request-info.ts';
 import type { AppContext } from '../context.ts';
 import type { ApiEnv } from '../http/api-env.ts';
@@ -62,21 +62,23 @@ export function createSharingApp(ctx: AppContext): Hono<ApiEnv> {
   const { services } = preparedStorage(ctx);
   const grants = new AccessGrants(ctx.keys.jwtSecret);
   const maxKeys = config.auth.limiterMaxKeys;
-  const openings = new RequestRateLimiter({
+  const openings = requestRateLimiter(db, {
+    name: 'share.openings',
     limit: config.sharing.openingsPerMinute,
     windowMs: 60_000,
     maxKeys,
   });
-  const creations = new RequestRateLimiter({
+  const creations = requestRateLimiter(db, {
+    name: 'share.creations',
     limit: CREATIONS_PER_MINUTE,
     windowMs: 60_000,
     maxKeys,
   });
-  const guesses = new GuessLimiter({ ...config.auth.guesses, maxKeys });
+  const guesses = guessBudgets(db, 'share', { ...config.auth.guesses, maxKeys });
   const previews = officePreviewsOf(ctx);
 
-  const countRequest = (c: Context<ApiEnv>) => {
-    const retryAfter = openings.take(limiterAddress(c));
+  const countRequest = async (c: Context<ApiEnv>) => {
+    const retryAfter = await openings.take(limiterAddress(c));
     if (retryAfter > 0) throw linkErrors.rateLimited(retryAfter);
   };
 
@@ -107,7 +109,7 @@ export function createSharingApp(ctx: AppContext): Hono<ApiEnv> {
 
   app.post('/links', async (c) => {
     const caller = signedInCaller(c);
-    const retryAfter = creations.take(caller.claims.sub);
+    const retryAfter = await creations.take(caller.claims.sub);
     if (retryAfter > 0) throw linkErrors.rateLimited(retryAfter);
     const body = await readJsonBody(c);
     const documentId = optionalString(body, 'document_id') ?? '';
@@ -150,7 +152,7 @@ export function createSharingApp(ctx: AppContext): Hono<ApiEnv> {
   });
 
   app.get('/s/:token', async (c) => {
-    countRequest(c);
+    await countRequest(c);
     const link = await openLink(tokenParam(c));
     if (!link) throw linkErrors.notFound();
     // Nothing of the document before its password: not even its name.
@@ -159,13 +161,13 @@ export function createSharingApp(ctx: AppContext): Hono<ApiEnv> {
   });
 
   app.post('/s/:token/unlock', async (c) => {
-    countRequest(c);
+    await countRequest(c);
     const body = await readJsonBody(c);
     const password = optionalString(body, 'password') ?? '';
     const link = await openLink(tokenParam(c));
     if (!link) throw linkErrors.notFound();
     if (link.password_hash === null) return c.json(await opened(link));
-    const decision = guesses.begin(`share-link:${link.link_id}`, limiterAddress(c));
+    const decision = await guesses.begin(`share-link:${link.link_id}`, limiterAddress(c));
     if (!decision.allowed) {
       throw linkErrors.rateLimited(
         decision.retryAfterSeconds,
@@ -183,18 +185,18 @@ export function createSharingApp(ctx: AppContext): Hono<ApiEnv> {
       );
     } catch (error) {
       // The server's failure (a busy pool) is not a guess.
-      attempt.abandoned();
+      await attempt.abandoned();
       throw error;
     }
     if (!matches) throw linkErrors.wrongPassword();
-    attempt.succeeded();
+    await attempt.succeeded();
     return c.json(await opened(link));
   });
 
   // `/file/{name}`: the same, at an address whose last segment is the document's name, which
   // the browser's PDF viewer shows as its title.
   const file = async (c: Context<ApiEnv>) => {
-    countRequest(c);
+    await countRequest(c);
     const link = await openLink(tokenParam(c));
     if (!link) throw linkErrors.notFound();
     if (!grants.verify(c.req.query('access'), link.link_id)) throw linkErrors.accessExpired();
@@ -214,7 +216,7 @@ export function createSharingApp(ctx: AppContext): Hono<ApiEnv> {
 
   // The rendering takes the turn of the link's organisation, as a member's would.
   app.get('/s/:token/preview', async (c) => {
-    countRequest(c);
+    await countRequest(c);
     const link = await openLink(tokenParam(c));
     if (!link) throw linkErrors.notFound();
     if (!grants.verify(c.req.query('access'), link.link_id)) throw linkErrors.accessExpired();

@@ -1,6 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GuessLimiter } from '../../server/auth/guess-limiter.ts';
+import { requestAllowanceCleanupSchedule } from '../../server/housekeeping/request-allowances.ts';
+import { startServer, type RunningServer } from '../../server/server.ts';
+import { scratchDir } from '../support/scratch.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { postgresAdminUrl } from '../support/template.ts';
 import {
   PASSWORD,
   authRequest,
@@ -33,6 +37,12 @@ function withLimits(env: Record<string, string>, schema: 'platform' | 'app' = 'p
     await server?.close();
   });
   return () => server;
+}
+
+/** Lets `ms` pass for the limits, which are kept by the server's clock. */
+function passes(ms: number) {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(Date.now() + ms);
 }
 
 function expectLimited(response: AuthResponse) {
@@ -85,8 +95,7 @@ describe("GoTrue's request limits per client address", () => {
         password: PASSWORD,
       });
     expectLimited(await signUp());
-    vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(Date.now() + 101_000);
+    passes(101_000);
     expect((await signUp()).status).toBe(200);
     expectLimited(await signUp());
   });
@@ -157,13 +166,12 @@ describe('failed sign-ins: guessing is slowed down, the owner is never locked ou
     expectLimited(first);
     expect(first.headers.get('retry-after')).toBe('1');
 
-    vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(Date.now() + 1_100);
+    passes(1_100);
     expect((await signInFrom(server(), from, email, 'guess 4')).status).toBe(400);
     const second = await signInFrom(server(), from, email, PASSWORD);
     expectLimited(second);
     expect(second.headers.get('retry-after')).toBe('2');
-    vi.setSystemTime(Date.now() + 2_100);
+    passes(2_100);
     expect((await signInFrom(server(), from, email, PASSWORD)).status).toBe(200);
   });
 
@@ -349,3 +357,85 @@ describe('requests without a client address', () => {
     expect(viaNetwork.status).toBe(200);
   });
 });
+
+// Issue 26: processes sharing one PostgreSQL count the request limits together; the
+// PostgreSQL pass runs this (PGlite belongs to one process).
+if (postgresAdminUrl()) {
+  describe('several processes on one PostgreSQL', () => {
+    const server = withLimits({
+      // More than the guess test below asks for from its address, so its 429s are the guesses'.
+      AUTH_RATE_LIMIT_SIGN_IN_SIGN_UPS: '8',
+      AUTH_GUESSES_PER_ACCOUNT_AND_ADDRESS: '3',
+    });
+    let second: RunningServer;
+    beforeAll(async () => {
+      second = await startServer({
+        // Another process: its own data directory and connections, the same database.
+        config: {
+          ...server().config,
+          port: 0,
+          dataDir: await scratchDir('steward-second-'),
+          databaseUrl: server().databaseUrl!,
+        },
+      });
+    });
+    afterAll(async () => {
+      await second?.close();
+    });
+
+    it('share the password guessing budgets, forgotten when they say nothing any more', async () => {
+      const from = '127.0.0.41';
+      const email = uniqueEmail('guessed');
+      await signUpRaw(server(), email);
+      const signIn = (via: { url: string }, password: string) =>
+        signInFrom({ ...server(), url: via.url }, from, email, password);
+      // Three failures in all, whichever process answered them.
+      expect((await signIn(server(), 'guess 1')).status).toBe(400);
+      expect((await signIn(second, 'guess 2')).status).toBe(400);
+      expect((await signIn(server(), 'guess 3')).status).toBe(400);
+      expectLimited(await signIn(second, PASSWORD));
+      expectLimited(await signIn(server(), PASSWORD));
+
+      const records = async () =>
+        (await server().db.query(`select 1 from _platform.guess_records where limiter = 'auth'`))
+          .rows.length;
+      await requestAllowanceCleanupSchedule.run(server().db, new Date());
+      expect(await records()).toBe(3);
+      // An hour on (AUTH_GUESS_WINDOW), the failures no longer count and their rows go.
+      passes(3_600_000);
+      await requestAllowanceCleanupSchedule.run(server().db, new Date());
+      expect(await records()).toBe(0);
+      expect((await signIn(second, PASSWORD)).status).toBe(200);
+    });
+
+    it('share the per-address allowances, which are forgotten once full again', async () => {
+      const from = '127.0.0.40';
+      const signUp = (via: { url: string }) =>
+        authRequestFrom({ ...server(), url: via.url }, from, '/signup', {
+          email: uniqueEmail('shared'),
+          password: PASSWORD,
+        });
+      // Eight in all, whichever process answers.
+      for (let i = 0; i < 8; i += 1) {
+        expect((await signUp(i % 2 === 0 ? server() : second)).status).toBe(200);
+      }
+      expectLimited(await signUp(second));
+      expectLimited(await signUp(server()));
+
+      const rows = async () =>
+        (
+          await server().db.query(
+            `select 1 from _platform.request_allowances where limiter = 'auth.sign_in_sign_ups' and key = $1`,
+            [from],
+          )
+        ).rows.length;
+      await requestAllowanceCleanupSchedule.run(server().db, new Date());
+      expect(await rows()).toBe(1);
+      // Five minutes on, the allowance is full again: its row goes.
+      passes(300_000);
+      await requestAllowanceCleanupSchedule.run(server().db, new Date());
+      expect(await rows()).toBe(0);
+      expect((await signUp(second)).status).toBe(200);
+    });
+  });
+}

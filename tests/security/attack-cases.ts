@@ -243,6 +243,69 @@ export function attackCases(server: TestServer, world: World): Case[] {
       },
     );
   }
+  // ---- request allowances (server/db/platform/013): only the server counts in them ----------
+  const requestAllowance = async (key: string) =>
+    (
+      await server.db.query<{ tokens: number }>(
+        `select tokens from _platform.request_allowances where limiter = 'attack' and key = $1`,
+        [key],
+      )
+    ).rows[0]?.tokens ?? null;
+  for (const actor of world.actors) {
+    attack(`${actor.label} reads _platform.request_allowances through the API`, async () => {
+      await server.db.query(
+        `select _platform.take_request_allowance('attack', 'seen', 5, 60000, now())`,
+      );
+      return leaks(await actor.client.schema('_platform').from('request_allowances').select('*'));
+    });
+    attack(`${actor.label} spends another client's request allowance`, async () => {
+      const key = `victim-${tag()}`;
+      await server.db.query(
+        `select _platform.take_request_allowance('attack', $1, 5, 60000, now())`,
+        [key],
+      );
+      const before = await requestAllowance(key);
+      const { error } = await actor.client.schema('_platform').rpc('take_request_allowance', {
+        limiter: 'attack',
+        key,
+        per_window: 5,
+        window_ms: 60000,
+        now: new Date().toISOString(),
+      });
+      return judgeWrite(error, (await requestAllowance(key)) !== before);
+    });
+    attack(`${actor.label} reads _platform.guess_records through the API`, async () => {
+      await server.db.query(
+        `select _platform.begin_guess('attack', 'someone', 'there', 5, 5, 5, 1, 1, 60000, now())`,
+      );
+      return leaks(await actor.client.schema('_platform').from('guess_records').select('*'));
+    });
+    attack(`${actor.label} clears another client's failed guesses with end_guess`, async () => {
+      const account = `victim-${tag()}`;
+      const { rows } = await server.db.query<{ started: string }>(
+        `select started::text from _platform.begin_guess('attack', $1, 'there', 5, 5, 5, 1, 1, 60000, now())`,
+        [account],
+      );
+      const failures = async () =>
+        (
+          await server.db.query<{ n: number }>(
+            `select cardinality(failures) as n from _platform.guess_records
+              where limiter = 'attack' and key = 'account:' || $1`,
+            [account],
+          )
+        ).rows[0]?.n;
+      const before = await failures();
+      const { error } = await actor.client.schema('_platform').rpc('end_guess', {
+        limiter: 'attack',
+        account,
+        address: 'there',
+        started: rows[0]!.started,
+        succeeded: true,
+        now: new Date().toISOString(),
+      });
+      return judgeWrite(error, (await failures()) !== before);
+    });
+  }
   for (const actor of [aUser, actorOf(world, 'anonymous')]) {
     attack(`${actor.label} calls private.invitation_allows_sign_up`, async () => {
       const email = uniqueEmail('attack-invitee');
