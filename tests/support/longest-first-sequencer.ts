@@ -1,13 +1,19 @@
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * The test files that take longest, longest first (measured with `--reporter=json`). Vitest
+ * The test files that take longest, longest first (measured with `--reporter=verbose`). Vitest
  * starts the files it has timed longest first, but a fresh clone (CI) has no timings, and vitest
- * then starts the largest files first; the security matrix is a small file that runs for minutes,
- * so it would start last and the whole run would wait for it alone.
+ * then starts the largest files first; the parts of the security matrix are small files that
+ * run for minutes, so they would start last and the whole run would wait for them.
  */
 const LONGEST = [
-  'tests/security/matrix.test.ts',
+  'tests/security/matrix-files.test.ts',
+  'tests/security/matrix-tables.test.ts',
+  'tests/security/matrix-documents.test.ts',
+  'tests/security/matrix-category-access.test.ts',
+  'tests/security/matrix-rpc.test.ts',
+  'tests/security/matrix-accounts.test.ts',
+  'tests/security/matrix-mail.test.ts',
   'tests/backend/consistency.test.ts',
   'tests/backend/durability.test.ts',
   'tests/backend/document-text.test.ts',
