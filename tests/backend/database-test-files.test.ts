@@ -58,7 +58,7 @@ describe('the PostgreSQL pass of npm test', () => {
     expect(all.length).toBeGreaterThan(50);
     expect(chosen.map(name)).toEqual(
       expect.arrayContaining([
-        'tests/security/matrix.test.ts',
+        'tests/security/matrix-tables.test.ts',
         'tests/backend/rest-read.test.ts',
         'tests/backend/auth-rate-limit.test.ts',
       ]),

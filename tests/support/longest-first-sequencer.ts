@@ -3,20 +3,35 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 /**
  * The test files that take longest, longest first (measured with `--reporter=json`). Vitest
  * starts the files it has timed longest first, but a fresh clone (CI) has no timings, and vitest
- * then starts the largest files first; the security matrix is a small file that runs for minutes,
- * so it would start last and the whole run would wait for it alone.
+ * then starts the largest files first; the parts of the security matrix are small files that
+ * run for minutes, so they would start last and the whole run would wait for them.
  */
 const LONGEST = [
-  'tests/security/matrix.test.ts',
+  'tests/security/matrix-files.test.ts',
+  'tests/security/matrix-tables.test.ts',
+  'tests/security/matrix-documents.test.ts',
+  'tests/security/matrix-category-access.test.ts',
+  'tests/security/matrix-rpc.test.ts',
+  'tests/security/matrix-accounts.test.ts',
+  'tests/security/matrix-mail.test.ts',
+  'tests/backend/office-previews.test.ts',
+  'tests/backend/s3-file-store.test.ts',
   'tests/backend/consistency.test.ts',
-  'tests/backend/durability.test.ts',
-  'tests/backend/document-text.test.ts',
+  'tests/backend/schema-drift.test.ts',
+  'tests/backend/document-requests.test.ts',
+  'tests/backend/extraction-bounds.test.ts',
   'tests/backend/rest-fuzz.test.ts',
-  'tests/backend/auth-rate-limit.test.ts',
-  'tests/backend/storage-fuzz.test.ts',
-  'tests/backend/mail.test.ts',
-  'tests/backend/deadlines.test.ts',
+  'tests/backend/backup.test.ts',
+  'tests/backend/search-bounds.test.ts',
   'tests/backend/reminders.test.ts',
+  'tests/backend/auth-rate-limit.test.ts',
+  'tests/backend/file-modes.test.ts',
+  'tests/backend/text-extraction.test.ts',
+  'tests/backend/durability.test.ts',
+  'tests/backend/document-files-kept.test.ts',
+  'tests/backend/storage-fuzz.test.ts',
+  // The app's longest file.
+  'src/features/documents/documents-page.test.tsx',
 ];
 
 /** Vitest's own order (projects one after another), with the longest files of each first. */

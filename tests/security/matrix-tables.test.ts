@@ -1,0 +1,3 @@
+import { securityMatrix } from './matrix.ts';
+
+securityMatrix('tables');
