@@ -27,7 +27,8 @@ const { TEST_DATABASE_URL, ...withoutPostgres } = process.env;
 run(
   'unit, component and backend tests (PGlite)',
   'npx',
-  ['vitest', 'run', ...extraArgs],
+  // The cluster project needs PostgreSQL, haproxy and several processes: `npm run test:cluster`.
+  ['vitest', 'run', '--project', 'app', '--project', 'backend', ...extraArgs],
   withoutPostgres,
 );
 if (TEST_DATABASE_URL) {

@@ -28,6 +28,7 @@ describe('migrations', () => {
         '010-auth-mfa.sql',
         '011-auth-secure-changes.sql',
         '012-rest-filtered-text.sql',
+        '013-request-allowances.sql',
       ]);
       expect(first.migrations).toEqual(migrationFiles);
 
