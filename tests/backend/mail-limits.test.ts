@@ -346,7 +346,9 @@ describe("the installation's limit, kept in the database", () => {
       /^Too many e-mails are being sent from this installation\. Please try again in \d+ minutes?\.$/,
     );
     const overLimit = { code: 'over_email_send_rate_limit', message: 'email rate limit exceeded' };
-    for (const email of [member.email, uniqueEmail('nobody')]) {
+    // A member no e-mail went to this hour, and an unknown address (the member who asked for a
+    // reset above meets their own minute first, counted on every server of PostgreSQL).
+    for (const email of [a.master.email, uniqueEmail('nobody')]) {
       const recover = await authRequest(second, '/recover', { body: { email } });
       expect(recover.status).toBe(429);
       expect(recover.body).toEqual(overLimit);
