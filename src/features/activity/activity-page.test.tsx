@@ -69,7 +69,7 @@ describe('activity page', () => {
       const panel = await screen.findByRole('region', { name: 'Export & import' }, PAGE);
       await user.click(within(panel).getByRole('button', { name: 'Start export' }));
       expect(
-        await within(panel).findByText(/^Export ready: 1 document, /, {}, { timeout: 30_000 }),
+        await within(panel).findByText(/^Export ready: 1 document, /, {}, { timeout: 60_000 }),
       ).toBeInTheDocument();
       expect(within(panel).getByRole('button', { name: 'Download' })).toBeEnabled();
 
