@@ -109,6 +109,15 @@ describe('behind a trusted balancer ([server] trusted_proxies)', () => {
     expect(await sessionAddress(server(), answer)).toBe('203.0.113.30');
   });
 
+  it('counts a forwarded IPv6 client by its /64, as one reached directly', async () => {
+    const first = await signUpFrom(server(), BALANCER, '2001:db8:1:2::5');
+    expect(first.status).toBe(200);
+    expect(await sessionAddress(server(), first)).toBe('2001:db8:1:2::5');
+    expect((await signUpFrom(server(), BALANCER, '2001:db8:1:2::6')).status).toBe(200);
+    expectLimited(await signUpFrom(server(), BALANCER, '2001:db8:1:2:ffff::7'));
+    expect((await signUpFrom(server(), BALANCER, '2001:db8:1:3::5')).status).toBe(200);
+  });
+
   it('believes no header from a peer it does not trust', async () => {
     const first = await signUpFrom(server(), '127.0.0.32', '203.0.113.40');
     expect(first.status).toBe(200);
