@@ -5,6 +5,7 @@ import type { AppContext } from './context.ts';
 import { createFunctionsApp } from './functions/routes.ts';
 import type { ApiEnv } from './http/api-env.ts';
 import { respondToError } from './http/api-error.ts';
+import { clientAddresses, compileProxyTrust } from './http/client-address.ts';
 import { credentials } from './http/credentials.ts';
 import { apiCors, apiNoStore, apiSecurityHeaders, requestLog } from './http/middleware.ts';
 import { requestScope } from './http/request-scope.ts';
@@ -23,6 +24,7 @@ export async function createApp(ctx: AppContext): Promise<Hono<ApiEnv>> {
   const api = new Hono<ApiEnv>();
   api.use(
     '*',
+    clientAddresses(compileProxyTrust(ctx.config.trustedProxies)),
     apiCors(),
     apiSecurityHeaders(),
     apiNoStore(),

@@ -16,6 +16,7 @@ import type { ObjectStorageSettings } from './config/object-storage-settings.ts'
 import { readObjectStorageSettings } from './config/object-storage-settings.ts';
 import { readTomlFile, tableAt, type TomlTable } from './config/toml.ts';
 import type { SettingSource } from './config/values.ts';
+import { trustedProxiesSetting } from './config/trusted-proxies.ts';
 import {
   byteSizeSetting,
   durationSetting,
@@ -177,6 +178,13 @@ export interface ServerConfig {
    * Storage holds the files under their names (a worker only, see docs/hosted-parity.md).
    */
   target: ServerTarget;
+  /**
+   * Load balancers and reverse proxies whose `X-Forwarded-For` names the client (steward.toml
+   * `[server] trusted_proxies`, `STEWARD_TRUSTED_PROXIES`): addresses, CIDR ranges or
+   * proxy-addr's `loopback`, `linklocal`, `uniquelocal`. Empty (the default): the header is
+   * ignored and the TCP peer is the client (server/http/client-address.ts).
+   */
+  trustedProxies: string[];
   auth: AuthSettings;
   /** E-mail: the SMTP server (`SMTP_URL` or config.toml `[auth.email.smtp]`) and the sender. */
   mail: MailSettings;
@@ -311,6 +319,15 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     SERVER_TARGETS,
     'embedded',
   );
+  const trustedProxies = trustedProxiesSetting(
+    source(
+      tableAt(stewardToml, 'server'),
+      `${stewardName} [server]`,
+      'trusted_proxies',
+      env,
+      'STEWARD_TRUSTED_PROXIES',
+    ),
+  );
   return {
     port,
     host: env.HOST ?? '0.0.0.0',
@@ -334,6 +351,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       'all',
     ),
     target,
+    trustedProxies,
     auth: readAuthSettings(env, supabaseToml),
     mail: readMailSettings(env, supabaseToml, stewardToml, stewardName),
     api: {

@@ -86,12 +86,27 @@ export function jwtHeader(token: string): Record<string, unknown> {
  * reach a server on 127.0.0.1), for the limits kept per client address.
  */
 export function authRequestFrom(
-  server: TestServer,
+  server: Pick<TestServer, 'url' | 'keys'>,
   from: string,
   path: string,
   body: unknown,
+  headers: Record<string, string> = {},
 ): Promise<AuthResponse> {
-  const url = new URL(`${server.url}/auth/v1${path}`);
+  return requestFrom(server, from, `/auth/v1${path}`, body, headers);
+}
+
+/**
+ * A raw JSON `POST` to `path` from the client address `from`, with the anon key unless
+ * `headers` name another, and any further headers (such as `X-Forwarded-For`).
+ */
+export function requestFrom(
+  server: Pick<TestServer, 'url' | 'keys'>,
+  from: string,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<AuthResponse> {
+  const url = new URL(`${server.url}${path}`);
   const payload = JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const request = http.request(
@@ -107,6 +122,7 @@ export function authRequestFrom(
           'content-type': 'application/json',
           'content-length': Buffer.byteLength(payload),
           'x-supabase-api-version': '2024-01-01',
+          ...headers,
         },
       },
       (response) => {

@@ -180,6 +180,33 @@ describe('server configuration', () => {
     ).toBe('api');
   });
 
+  it('trusts no proxy unless [server] trusted_proxies names some, and stops on a typo', async () => {
+    expect((await configFrom('', '')).trustedProxies).toEqual([]);
+    expect(readConfig({}).trustedProxies).toEqual([]);
+    expect(
+      (await configFrom('', '[server]\ntrusted_proxies = ["127.0.0.1/32", "10.0.0.0/8"]\n'))
+        .trustedProxies,
+    ).toEqual(['127.0.0.1/32', '10.0.0.0/8']);
+    expect(
+      (
+        await configFrom('', '[server]\ntrusted_proxies = ["10.0.0.0/8"]\n', {
+          STEWARD_TRUSTED_PROXIES: '192.0.2.7, loopback',
+        })
+      ).trustedProxies,
+    ).toEqual(['192.0.2.7', 'loopback']);
+    await expect(
+      configFrom('', '', { STEWARD_TRUSTED_PROXIES: '10.0.0.0/8, 10.0.0.300' }),
+    ).rejects.toThrow(
+      'STEWARD_TRUSTED_PROXIES must list IP addresses or CIDR ranges such as "10.0.0.0/8", got "10.0.0.300"',
+    );
+    await expect(configFrom('', '[server]\ntrusted_proxies = ["10.0.0.0/33"]\n')).rejects.toThrow(
+      /steward\.toml \[server\] trusted_proxies must list IP addresses/,
+    );
+    await expect(configFrom('', '[server]\ntrusted_proxies = "10.0.0.1"\n')).rejects.toThrow(
+      /trusted_proxies must be a list of strings/,
+    );
+  });
+
   it('lets a variable override a file', async () => {
     const config = await configFrom('[auth]\nenable_signup = true\n', '', {
       AUTH_ENABLE_SIGNUP: 'false',

@@ -5,6 +5,7 @@ import { uploadDocument, textStateOf } from '../support/documents.ts';
 import { scannedPdf, textPdf } from '../support/sample-files.ts';
 import { nodeClient } from '../support/server.ts';
 import { PASSWORD, uniqueEmail, unwrap, type Person } from '../security/world.ts';
+import { authRequestFrom, jwtPayload } from '../backend/auth-helpers.ts';
 import { SIGN_IN_SIGN_UPS, kill, startCluster, type Cluster } from './cluster.ts';
 
 // Issue 26, item 4: Steward on several processes, proven for real. Two API processes and a
@@ -27,6 +28,8 @@ afterAll(async () => {
 });
 
 const client = (url = cluster.url) => nodeClient(url, cluster.keys.anonKey);
+
+const RATE_LIMITED = { code: 'over_request_rate_limit', message: 'Request rate limit reached' };
 
 async function signUp(
   label: string,
@@ -182,20 +185,41 @@ describe('two API processes and a worker behind haproxy', () => {
     expect(bytes.includes(Buffer.from('Inspection.pdf'))).toBe(true);
   }, 120_000);
 
-  it('holds the sign-up rate limit across the two processes', async () => {
-    // Requests from one client address, spread round-robin over both processes: each process
-    // counting alone would let twice the allowance through.
+  it('holds the sign-up rate limit across the two processes, per client behind the balancer', async () => {
+    // Raw sign-ups from one client address (127.0.0.9), spread round-robin over both processes:
+    // each process counting alone would let twice the allowance through.
+    const signUpFrom = (from: string, forwardedFor?: string) =>
+      authRequestFrom(
+        cluster,
+        from,
+        '/signup',
+        { email: uniqueEmail('limited'), password: PASSWORD },
+        forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor },
+      );
     const answers: number[] = [];
     for (let i = 0; i <= SIGN_IN_SIGN_UPS; i += 1) {
-      const { error } = await client(cluster.limitedUrl).auth.signUp({
-        email: uniqueEmail(`limited-${i}`),
-        password: PASSWORD,
-      });
-      answers.push(error ? ((error as { status?: number }).status ?? 0) : 200);
-      if (error) expect(error).toMatchObject({ code: 'over_request_rate_limit', status: 429 });
+      const answer = await signUpFrom('127.0.0.9');
+      answers.push(answer.status);
+      if (answer.status !== 200) expect(answer.body).toMatchObject(RATE_LIMITED);
     }
     expect(answers).toEqual([...Array<number>(SIGN_IN_SIGN_UPS).fill(200), 429]);
-    // Another client address is not affected.
+    // Naming another client in X-Forwarded-For does not help: haproxy appends the address it
+    // saw, and the processes believe the header only that far.
+    const forged = await signUpFrom('127.0.0.9', '127.0.0.10');
+    expect(forged.status).toBe(429);
+    expect(forged.body).toMatchObject(RATE_LIMITED);
+
+    // Another client behind the same balancer has its own allowance: the processes count
+    // clients, not the balancer (BALANCER_ADDRESS, every request's peer), and the address
+    // haproxy forwarded is the one the new session records.
+    const other = await signUpFrom('127.0.0.10');
+    expect(other.status).toBe(200);
+    const { session_id } = jwtPayload(other.body!.access_token as string);
+    const { rows } = await db.query<{ ip: string }>(
+      'select host(ip) as ip from auth.sessions where id = $1::uuid',
+      [session_id],
+    );
+    expect(rows).toEqual([{ ip: '127.0.0.10' }]);
     await signUp('unaffected');
   }, 60_000);
 

@@ -19,8 +19,12 @@ import { freshPostgresDatabase, postgresAdminUrl, rootDir } from '../support/tem
 const HAPROXY = process.env.HAPROXY ?? '/usr/sbin/haproxy';
 /** Sign-ups and sign-ins per client address in five minutes, across the processes. */
 export const SIGN_IN_SIGN_UPS = 20;
-/** The address the second frontend's requests come from, as the processes see them. */
-export const LIMITED_CLIENT_ADDRESS = '127.0.0.9';
+/**
+ * The balancer's own address, which its requests to the processes come from and which the
+ * processes trust (`STEWARD_TRUSTED_PROXIES`) to name the client in `X-Forwarded-For`. Not
+ * 127.0.0.1, the tests' own address as clients, so that a client's address is never trusted.
+ */
+export const BALANCER_ADDRESS = '127.0.0.2';
 
 /** A free TCP port on the loopback interface. */
 async function freePort(): Promise<number> {
@@ -72,8 +76,6 @@ export interface StewardProcess extends Started {
 export interface Cluster {
   /** The balancer's address: what clients use. */
   url: string;
-  /** The same processes through a frontend whose requests come from another client address. */
-  limitedUrl: string;
   keys: ApiKeys;
   databaseUrl: string;
   apis: StewardProcess[];
@@ -85,14 +87,10 @@ export interface Cluster {
   close(): Promise<void>;
 }
 
-function haproxyConfig(ports: { main: number; limited: number; apis: number[] }): string {
-  const servers = (check: boolean) =>
-    ports.apis
-      .map(
-        (port, i) =>
-          `  server api${i + 1} 127.0.0.1:${port}${check ? ' check inter 1s fall 3 rise 1' : ''}`,
-      )
-      .join('\n');
+function haproxyConfig(ports: { main: number; apis: number[] }): string {
+  const servers = ports.apis
+    .map((port, i) => `  server api${i + 1} 127.0.0.1:${port} check inter 1s fall 3 rise 1`)
+    .join('\n');
   return `global
   maxconn 2000
 
@@ -107,14 +105,14 @@ defaults
   # A request whose process refuses the connection (it was killed) goes to another one.
   retries 3
   option redispatch 1
+  # The processes see the balancer's address as the peer; the client's is appended to
+  # X-Forwarded-For, which they trust from this address only (STEWARD_TRUSTED_PROXIES).
+  option forwardfor
+  source ${BALANCER_ADDRESS}
 
 frontend main
   bind 127.0.0.1:${ports.main}
   default_backend api
-
-frontend limited
-  bind 127.0.0.1:${ports.limited}
-  default_backend api_from_another_address
 
 backend api
   balance roundrobin
@@ -125,12 +123,7 @@ backend api
   stick-table type string len 200 size 100k expire 24h
   stick store-response res.hdr(location),regsub(^.*/,) if { res.hdr(location) -m sub /storage/v1/upload/resumable/ }
   stick match path,regsub(^.*/,) if { path_beg /storage/v1/upload/resumable/ }
-${servers(true)}
-
-backend api_from_another_address
-  balance roundrobin
-  source ${LIMITED_CLIENT_ADDRESS}
-${servers(false)}
+${servers}
 `;
 }
 
@@ -170,7 +163,6 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
 
     const ports = {
       main: await freePort(),
-      limited: await freePort(),
       apis: await Promise.all(Array.from({ length: apiCount }, () => freePort())),
     };
     const url = `http://127.0.0.1:${ports.main}`;
@@ -194,6 +186,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       AUTH_EMAIL_ENABLE_CONFIRMATIONS: 'false',
       AUTH_BCRYPT_COST: '4',
       AUTH_RATE_LIMIT_SIGN_IN_SIGN_UPS: String(SIGN_IN_SIGN_UPS),
+      STEWARD_TRUSTED_PROXIES: `${BALANCER_ADDRESS}/32`,
       JOB_POLL_INTERVAL: '200ms',
       ...options.env,
     });
@@ -244,7 +237,6 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
 
     return {
       url,
-      limitedUrl: `http://127.0.0.1:${ports.limited}`,
       keys: deriveKeys(jwtSecret),
       databaseUrl: database.url,
       apis,

@@ -8,7 +8,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import type { TestServer } from '../support/server.ts';
 import type { Actor, World } from './actors.ts';
 import { allowedIf, judgeWrite, type Case, type Outcome } from './cases.ts';
-import { invite, uniqueEmail, unwrap } from './world.ts';
+import { PASSWORD, invite, uniqueEmail, unwrap } from './world.ts';
 
 const tag = () => randomBytes(4).toString('hex');
 
@@ -322,6 +322,39 @@ export function attackCases(server: TestServer, world: World): Case[] {
     const body = JSON.stringify(result.data);
     if (result.error) return `error: ${result.error.message}`;
     return allowedIf(body.includes(token) || /[0-9a-f]{64}/.test(body));
+  });
+
+  // ---- client addresses (issue 26): X-Forwarded-For is input, trusted from no peer here ------
+  /** The address a sign-up sent with `forwardedFor` recorded, or why it failed. */
+  const signUpRecording = async (forwardedFor: string): Promise<string> => {
+    const answer = await fetch(`${server.url}/auth/v1/signup`, {
+      method: 'POST',
+      headers: {
+        apikey: server.keys.anonKey,
+        'content-type': 'application/json',
+        'x-forwarded-for': forwardedFor,
+      },
+      body: JSON.stringify({ email: uniqueEmail('forwarded'), password: PASSWORD }),
+    });
+    const body = (await answer.json()) as { access_token?: string };
+    if (!answer.ok || !body.access_token) return `status ${answer.status}`;
+    const claims = JSON.parse(
+      Buffer.from(body.access_token.split('.')[1]!, 'base64url').toString('utf8'),
+    ) as { session_id: string };
+    const { rows } = await server.db.query<{ ip: string | null }>(
+      'select host(ip) as ip from auth.sessions where id = $1::uuid',
+      [claims.session_id],
+    );
+    return rows[0]?.ip ?? 'none';
+  };
+  attack(
+    'anonymous signs up with a forged X-Forwarded-For and is counted at that address',
+    async () => allowedIf((await signUpRecording('203.0.113.66')) === '203.0.113.66'),
+  );
+  attack('anonymous breaks a sign-up with a malformed X-Forwarded-For', async () => {
+    const recorded = await signUpRecording(`unknown, ${'x,'.repeat(2000)} ::ffff:zz, 999.1.1.1`);
+    // The header is ignored: the sign-up counts the TCP peer, as any other.
+    return allowedIf(recorded !== '127.0.0.1');
   });
 
   // ---- storage paths -------------------------------------------------------------------------
