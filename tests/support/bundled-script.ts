@@ -1,6 +1,6 @@
 import { build } from 'esbuild';
 import { randomBytes } from 'node:crypto';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { rootDir } from './template.ts';
 
@@ -12,7 +12,8 @@ import { rootDir } from './template.ts';
  *
  * The file is written to `.tmp/`, one level below the checkout as `scripts/` and `server/` are:
  * the bundled modules that find the checkout from their own place
- * (`path.resolve(import.meta.dirname, '..')`) find the same directory from there.
+ * (`path.resolve(import.meta.dirname, '..')`) find the same directory from there; any other use
+ * of `import.meta` is refused.
  */
 export async function bundledScript(
   script: string,
@@ -32,5 +33,15 @@ export async function bundledScript(
     packages: 'external',
     logLevel: 'error',
   });
+  // A module that finds files beside itself (a worker's entry, migrate.ts's platform SQL) would
+  // look in `.tmp/` instead: such a script cannot be bundled this way.
+  const code = await readFile(file, 'utf8');
+  const misplaced = code
+    .replace(/\.(resolve|join)\(import\.meta\.dirname, "\.\."/g, '')
+    .match(/import\.meta\.\w+/);
+  if (misplaced) {
+    await rm(file, { force: true });
+    throw new Error(`${script}: a bundled module uses ${misplaced[0]} for its own place`);
+  }
   return { file, remove: () => rm(file, { force: true }) };
 }
