@@ -1,4 +1,5 @@
 import type { TestProject } from 'vitest/node';
+import { createScratchRoot } from '../../tests/support/scratch.ts';
 import { startTestServer } from '../../tests/support/server.ts';
 
 declare module 'vitest' {
@@ -14,6 +15,9 @@ declare module 'vitest' {
  * database); each test signs up its own users, so tests never see each other's data.
  */
 export default async function setup(project: TestProject) {
+  // Their data directories on tmpfs, as the backend tests' (scratch.ts): this set-up may run
+  // before the backend project's, or without it.
+  const removeScratch = await createScratchRoot();
   // The OAuth tests' mock providers listen on 127.0.0.1: the installation allows that host.
   const [server, closed] = await Promise.all([
     startTestServer({ env: { OAUTH_ALLOWED_HOSTS: '127.0.0.1' } }),
@@ -28,5 +32,6 @@ export default async function setup(project: TestProject) {
   project.provide('closedSignUpBackend', describe(closed));
   return async () => {
     await Promise.all([server.close(), closed.close()]);
+    await removeScratch?.();
   };
 }

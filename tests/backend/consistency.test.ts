@@ -1,7 +1,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../../server/config.ts';
@@ -9,18 +9,25 @@ import type { Database } from '../../server/db/database.ts';
 import { openPglite } from '../../server/db/pglite.ts';
 import { openPostgres } from '../../server/db/postgres.ts';
 import { startServer, type RunningServer } from '../../server/server.ts';
+import { bundledScript } from '../support/bundled-script.ts';
 import { nodeClient, startTestServer, type TestServer } from '../support/server.ts';
 import {
+  copyPgliteTemplate,
   freshPostgresDatabase,
-  pgliteTemplate,
   postgresAdminUrl,
   rootDir,
 } from '../support/template.ts';
 import { scratchDir } from '../support/scratch.ts';
 
-// The consistency check is run as administrators run it (`tsx scripts/check-consistency.ts`)
-// against stores made inconsistent for real: through the API as the app would leave them after
-// an interrupted flow, and on disk as a lost or stray file would.
+// The consistency check is run as a command, as administrators run it (`npm run
+// check-consistency`: the script bundled once and run with `node`, bundled-script.ts) against
+// stores made inconsistent for real: through the API as the app would leave them after an
+// interrupted flow, and on disk as a lost or stray file would.
+
+let checkScript: ReturnType<typeof bundledScript> | undefined;
+afterAll(async () => {
+  await (await checkScript)?.remove();
+});
 
 interface CliResult {
   code: number | null;
@@ -29,16 +36,17 @@ interface CliResult {
 }
 
 /** Runs the check with `args` and exactly the variables in `env` that concern it. */
-function runCheck(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+async function runCheck(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
   const base = { ...process.env };
   for (const name of ['DATA_DIR', 'DATABASE_URL', 'SUPABASE_SERVICE_ROLE_KEY', 'JWT_SECRET']) {
     delete base[name];
   }
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join('scripts', 'check-consistency.ts'), ...args],
-    { cwd: rootDir, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  checkScript ??= bundledScript(path.join('scripts', 'check-consistency.ts'));
+  const child = spawn(process.execPath, [(await checkScript).file, ...args], {
+    cwd: rootDir,
+    env: { ...base, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -411,10 +419,8 @@ describe('check-consistency on a data directory', () => {
         env: { DATABASE_URL: fresh.url, DATA_DIR: dataDir },
       };
     }
-    const dump = new Blob([await readFile(await pgliteTemplate('app'))]);
     const dbDir = path.join(dataDir, 'db');
-    const db = await openPglite({ dataDir: dbDir, loadDataDir: dump });
-    await db.close();
+    await copyPgliteTemplate('app', dbDir);
     return { open: () => openPglite({ dataDir: dbDir }), env: { DATA_DIR: dataDir } };
   }
 

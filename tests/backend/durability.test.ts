@@ -11,8 +11,8 @@ import { openPostgres } from '../../server/db/postgres.ts';
 import { deriveKeys } from '../../server/http/keys.ts';
 import { nodeClient, startTestServer } from '../support/server.ts';
 import {
+  copyPgliteTemplate,
   freshPostgresDatabase,
-  pgliteTemplate,
   postgresAdminUrl,
   rootDir,
 } from '../support/template.ts';
@@ -87,8 +87,8 @@ async function prepareBackend(): Promise<Backend> {
     return { dataDir, databaseUrl: fresh.url, open: () => openPostgres(fresh.url) };
   }
   // From the migrated template, as every test server starts: migrating here took a minute.
-  const template = new Uint8Array(await readFile(await pgliteTemplate('app')));
-  const db = await openDatabase({ dataDir, loadDataDir: template });
+  await copyPgliteTemplate('app', path.join(dataDir, 'db'));
+  const db = await openDatabase({ dataDir });
   await db.exec(SETUP_SQL);
   await db.close();
   return { dataDir, databaseUrl: undefined, open: () => openDatabase({ dataDir }) };

@@ -1,4 +1,4 @@
-import { readFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../../server/config.ts';
@@ -17,7 +17,11 @@ import {
 } from '../security/world.ts';
 import { nodeClient, startTestServer, type TestServer } from '../support/server.ts';
 import { startSmtpServer, type TestSmtpServer } from '../support/smtp.ts';
-import { freshPostgresDatabase, pgliteTemplate, postgresAdminUrl } from '../support/template.ts';
+import {
+  copyPgliteTemplate,
+  freshPostgresDatabase,
+  postgresAdminUrl,
+} from '../support/template.ts';
 import { authRequest } from './auth-helpers.ts';
 import { uploadDocument, type StoredDocument } from './document-helpers.ts';
 import { scratchDir } from '../support/scratch.ts';
@@ -272,9 +276,8 @@ describe("the installation's limit, kept in the database", () => {
       cleanups.push(fresh.drop);
       return { dataDir, shared: true, open: (): Promise<Database> => openPostgres(fresh.url) };
     }
-    const dump = new Blob([await readFile(await pgliteTemplate('app'))]);
     const dbDir = path.join(dataDir, 'db');
-    await (await openPglite({ dataDir: dbDir, loadDataDir: dump })).close();
+    await copyPgliteTemplate('app', dbDir);
     return {
       dataDir,
       shared: false,

@@ -1,6 +1,6 @@
 import { startTestS3Server, testingOnS3 } from './s3.ts';
 import { createScratchRoot } from './scratch.ts';
-import { pgliteTemplate, postgresAdminUrl, postgresTemplate } from './template.ts';
+import { pgliteTemplateDir, postgresAdminUrl, postgresTemplate } from './template.ts';
 
 /**
  * Builds the template databases once, before any test file starts, and the run's directory for
@@ -12,7 +12,7 @@ export default async function setup(): Promise<(() => Promise<void>) | undefined
   const adminUrl = postgresAdminUrl();
   for (const kind of ['platform', 'app'] as const) {
     if (adminUrl) await postgresTemplate(adminUrl, kind);
-    else await pgliteTemplate(kind);
+    else await pgliteTemplateDir(kind);
   }
   const stopS3 = testingOnS3() ? await startTestS3Server() : null;
   if (!removeScratch && !stopS3) return undefined;

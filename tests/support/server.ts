@@ -1,5 +1,6 @@
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
-import { readFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
 import WebSocket from 'ws';
 import { readConfig } from '../../server/config.ts';
 import type { Database } from '../../server/db/database.ts';
@@ -9,8 +10,8 @@ import { startServer, type RunningServer } from '../../server/server.ts';
 import { freshTestBucket, objectStorageEnv, testingOnS3 } from './s3.ts';
 import { scratchDir } from './scratch.ts';
 import {
+  copyPgliteTemplate,
   freshPostgresDatabase,
-  pgliteTemplate,
   postgresAdminUrl,
   type SchemaKind,
 } from './template.ts';
@@ -80,9 +81,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     dropDatabase = fresh.drop;
     databaseUrl = fresh.url;
   } else {
-    // The server's own embedded database (PGlite in a worker), created from the template.
-    const template = new Uint8Array(await readFile(await pgliteTemplate(schema)));
-    db = await openDatabase({ ...config, loadDataDir: template });
+    // The server's own embedded database (PGlite in a worker), a copy of the template's.
+    await copyPgliteTemplate(schema, path.join(dataDir, 'db'));
+    db = await openDatabase(config);
   }
   const server = await startServer({
     config,

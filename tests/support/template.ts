@@ -1,6 +1,8 @@
+import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import { migrate } from '../../server/db/migrate.ts';
 import { openPglite } from '../../server/db/pglite.ts';
@@ -82,6 +84,48 @@ async function buildPgliteTemplate(kind: SchemaKind, file: string): Promise<stri
     await db.close();
   }
   return file;
+}
+
+/**
+ * The template unpacked once into a data directory's `db` folder, beside the dump: a test
+ * server's database starts as a copy of it (`copyPgliteTemplate`). PGlite loading the dump
+ * writes its ~1,400 files one by one through its WebAssembly file system; `cp` copies them for a
+ * fraction of that (a server's database opened for 1.1–1.6 s of CPU instead of 1.6–2.2 s,
+ * load 14; `cp` itself 0.05 s against 0.3 s for Node's `fs.cp`).
+ */
+export async function pgliteTemplateDir(kind: SchemaKind): Promise<string> {
+  const dump = await pgliteTemplate(kind);
+  const dir = dump.replace(/\.tar$/, '.db');
+  if (await stat(dir).catch(() => null)) return dir;
+  let unpacking = templatesUnpacking.get(dir);
+  if (!unpacking) {
+    unpacking = unpackPgliteTemplate(dump, dir).finally(() => templatesUnpacking.delete(dir));
+    templatesUnpacking.set(dir, unpacking);
+  }
+  return unpacking;
+}
+
+const templatesUnpacking = new Map<string, Promise<string>>();
+
+async function unpackPgliteTemplate(dump: string, dir: string): Promise<string> {
+  // Other processes (test workers) may unpack the same template at the same time: the first
+  // rename wins, and the others' copies are removed.
+  const temp = `${dir}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    const db = await openPglite({ dataDir: temp, loadDataDir: new Blob([await readFile(dump)]) });
+    await db.close();
+    await rename(temp, dir).catch(async (error: NodeJS.ErrnoException) => {
+      if (!(await stat(dir).catch(() => null))) throw error;
+    });
+  } finally {
+    await rm(temp, { recursive: true, force: true });
+  }
+  return dir;
+}
+
+/** Copies the template's unpacked database to `dbDir` (which must not exist yet), modes kept. */
+export async function copyPgliteTemplate(kind: SchemaKind, dbDir: string): Promise<void> {
+  await promisify(execFile)('cp', ['-Rp', await pgliteTemplateDir(kind), dbDir]);
 }
 
 /** The admin connection string of a PostgreSQL server for the PostgreSQL run, if any. */
