@@ -20,8 +20,11 @@ export default defineConfig({
   testDir: 'e2e',
   timeout: 60_000,
   expect: { timeout: 10_000 },
+  // Two browsers at once. A file's tests run in order in one worker unless the file asks for
+  // `parallel` mode (the accessibility and mobile specs, whose tests each open their own page);
+  // no test is longer than a few screens, so none needs the machine to itself.
   fullyParallel: false,
-  workers: 1,
+  workers: 2,
   retries: 0,
   reporter: process.env.CI ? [['list']] : [['list']],
   use: {

@@ -1,38 +1,26 @@
-import { expect, test, type BrowserContext, type Locator, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import {
+  adminPageGroups,
   adminPages,
   expectAccessible,
   expectBadgesCarryText,
   expectLabelledControls,
   openDialog,
   SAMPLE_FILES,
-  seedWorld,
   settled,
   signedInContext,
-  type SeededWorld,
+  test,
 } from './support/a11y.ts';
 import { chooseRowAction } from './support/documents.ts';
 
 // Issue 8, accessibility: axe-core on every route and every dialog (no serious or critical
 // violation), labelled form fields and badges that carry words, for every kind of visitor:
 // signed out, master admin, a user without an organisation, a plain and a deactivated member.
-// The keyboard journeys are in keyboard tests further down.
+// The keyboard journeys are in keyboard tests further down. Each test opens its own page on the
+// worker's seeded world (`test` of support/a11y.ts), a few screens each, so that the tests run
+// in parallel and none needs another's page.
 
-test.describe.configure({ mode: 'serial' });
-
-let world: SeededWorld;
-let admin: BrowserContext;
-let page: Page;
-
-test.beforeAll(async ({ baseURL, browser }) => {
-  world = await seedWorld(baseURL!, 'Access');
-  admin = await signedInContext(browser, baseURL!, world.organization.masterAdmin);
-  page = await admin.newPage();
-});
-
-test.afterAll(async () => {
-  await admin?.close();
-});
+test.describe.configure({ mode: 'parallel' });
 
 /** The checks every screen gets: axe, labels on every field, words on every badge. */
 async function checkScreen(target: Page, label: string, scope?: string) {
@@ -53,70 +41,85 @@ function documentRow(target: Page, name: string) {
   return target.getByRole('row').filter({ hasText: name });
 }
 
-test('the signed-out screens: sign in, sign up, a failed sign-in and the invitation page', async ({
-  browser,
-  baseURL,
-}) => {
-  const context = await browser.newContext({ baseURL });
-  const visitor = await context.newPage();
+test.describe('the signed-out screens', () => {
+  test('sign in, a failed sign-in and sign up', async ({ browser, baseURL, world }) => {
+    const context = await browser.newContext({ baseURL });
+    const visitor = await context.newPage();
 
-  await visitor.goto('/documents');
-  await settled(visitor, 'Sign in to Steward');
-  await checkScreen(visitor, 'sign-in form');
+    await visitor.goto('/documents');
+    await settled(visitor, 'Sign in to Steward');
+    await checkScreen(visitor, 'sign-in form');
 
-  await visitor.getByLabel('Email address').fill(world.member.email);
-  await visitor.getByLabel('Password', { exact: true }).fill('not the password');
-  await visitor.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await expect(visitor.getByRole('alert')).toHaveText('Invalid email or password');
-  await checkScreen(visitor, 'sign-in form with an error');
+    await visitor.getByLabel('Email address').fill(world.member.email);
+    await visitor.getByLabel('Password', { exact: true }).fill('not the password');
+    await visitor.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect(visitor.getByRole('alert')).toHaveText('Invalid email or password');
+    await checkScreen(visitor, 'sign-in form with an error');
 
-  await visitor.getByRole('button', { name: 'Sign up' }).click();
-  await settled(visitor, 'Create your account');
-  await checkScreen(visitor, 'sign-up form');
+    await visitor.getByRole('button', { name: 'Sign up' }).click();
+    await settled(visitor, 'Create your account');
+    await checkScreen(visitor, 'sign-up form');
+    await context.close();
+  });
 
-  await visitor.goto(world.invitationLink);
-  await settled(visitor, /^Join /);
-  await checkScreen(visitor, 'accept-invitation page');
-  await visitor.getByLabel('Create Password').fill('abc');
-  await visitor.getByLabel('Confirm Password').fill('abd');
-  await visitor.getByRole('button', { name: 'Accept Invitation & Create Account' }).click();
-  await expect(visitor.getByText('Passwords do not match')).toBeVisible();
-  await checkScreen(visitor, 'accept-invitation page with an error');
+  test('the invitation page, with an error, and an invalid invitation', async ({
+    browser,
+    baseURL,
+    world,
+  }) => {
+    const context = await browser.newContext({ baseURL });
+    const visitor = await context.newPage();
 
-  await visitor.goto('/invite/0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef');
-  await settled(visitor, 'Invalid Invitation');
-  await checkScreen(visitor, 'invalid invitation page');
-  await context.close();
+    await visitor.goto(world.invitationLink);
+    await settled(visitor, /^Join /);
+    await checkScreen(visitor, 'accept-invitation page');
+    await visitor.getByLabel('Create Password').fill('abc');
+    await visitor.getByLabel('Confirm Password').fill('abd');
+    await visitor.getByRole('button', { name: 'Accept Invitation & Create Account' }).click();
+    await expect(visitor.getByText('Passwords do not match')).toBeVisible();
+    await checkScreen(visitor, 'accept-invitation page with an error');
+
+    await visitor.goto('/invite/0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef');
+    await settled(visitor, 'Invalid Invitation');
+    await checkScreen(visitor, 'invalid invitation page');
+    await context.close();
+  });
 });
 
-test('every page a master admin sees, with data', async () => {
-  for (const { path, heading } of adminPages(world)) {
-    await test.step(path, async () => {
-      await page.goto(path);
-      await settled(page, heading);
-      await checkScreen(page, path);
-    });
-  }
-});
+for (const group of adminPageGroups(3)) {
+  test(`every page a master admin sees, with data: ${group.join(', ')}`, async ({
+    adminPage: page,
+    world,
+  }) => {
+    const pages = adminPages(world.organization.name).filter(({ path }) => group.includes(path));
+    for (const { path, heading } of pages) {
+      await test.step(path, async () => {
+        await page.goto(path);
+        await settled(page, heading);
+        await checkScreen(page, path);
+      });
+    }
+  });
+}
 
-test('every dialog a master admin opens', async () => {
-  await test.step('logo upload', async () => {
+test.describe('every dialog a master admin opens', () => {
+  test('logo upload and own profile', async ({ adminPage: page }) => {
     await page.goto('/documents');
     await settled(page, 'Documents');
     await page.getByRole('button', { name: 'Upload custom logo' }).click();
     await checkDialog(page, 'logo upload');
     await openDialog(page).getByRole('button', { name: 'Cancel' }).click();
-  });
 
-  await test.step('own profile', async () => {
     await page.getByRole('button', { name: 'Edit profile' }).click();
     await expect(openDialog(page, 'Your profile').getByLabel('Full name')).toBeVisible();
     await checkDialog(page, 'profile');
     await openDialog(page).getByRole('button', { name: 'Cancel' }).click();
   });
 
-  await test.step('document previews of every kind', async () => {
-    for (const [kind, file] of Object.entries(SAMPLE_FILES)) {
+  for (const [kind, file] of Object.entries(SAMPLE_FILES)) {
+    test(`the ${kind} document preview`, async ({ adminPage: page }) => {
+      await page.goto('/documents');
+      await settled(page, 'Documents');
       await chooseRowAction(page, file.name, 'View');
       const dialog = openDialog(page);
       await expect(dialog).toContainText(file.name);
@@ -134,10 +137,12 @@ test('every dialog a master admin opens', async () => {
       await checkDialog(page, `${kind} preview`);
       await dialog.getByRole('button', { name: 'Close', exact: true }).click();
       await expect(dialog).toBeHidden();
-    }
-  });
+    });
+  }
 
-  await test.step('edit properties and edit content', async () => {
+  test('edit properties and edit content', async ({ adminPage: page }) => {
+    await page.goto('/documents');
+    await settled(page, 'Documents');
     await chooseRowAction(page, SAMPLE_FILES.text.name, 'Edit Properties');
     await expect(openDialog(page).getByLabel('Category')).toBeVisible();
     await checkDialog(page, 'edit properties');
@@ -149,7 +154,9 @@ test('every dialog a master admin opens', async () => {
     await openDialog(page).getByRole('button', { name: 'Close', exact: true }).click();
   });
 
-  await test.step('the in-app confirmation, a field in error and a notice', async () => {
+  test('the in-app confirmation, a field in error and a notice', async ({ adminPage: page }) => {
+    await page.goto('/documents');
+    await settled(page, 'Documents');
     await chooseRowAction(page, SAMPLE_FILES.other.name, 'Delete');
     await expect(openDialog(page, 'Please confirm')).toBeVisible();
     await checkDialog(page, 'confirmation');
@@ -166,7 +173,7 @@ test('every dialog a master admin opens', async () => {
     await checkScreen(page, 'upload form with a field in error');
   });
 
-  await test.step('invite dialog: the form and the sent view', async () => {
+  test('invite dialog: the form and the sent view', async ({ adminPage: page }) => {
     await page.goto('/users');
     await settled(page, 'User Management');
     await page.getByRole('button', { name: 'Invite User' }).click();
@@ -180,7 +187,7 @@ test('every dialog a master admin opens', async () => {
     await openDialog(page).getByRole('button', { name: 'Done' }).click();
   });
 
-  await test.step('legal category: e-mail, integration, contact and corporate status', async () => {
+  test('legal category: e-mail and integrations', async ({ adminPage: page }) => {
     await page.goto('/operations/legal');
     await settled(page, 'Legal Compliance');
     await page.getByRole('checkbox', { name: `Select ${SAMPLE_FILES.pdf.name}` }).check();
@@ -198,7 +205,11 @@ test('every dialog a master admin opens', async () => {
     await expect(openDialog(page, 'Edit DocuSign')).toBeVisible();
     await checkDialog(page, 'edit integration');
     await openDialog(page).getByRole('button', { name: 'Cancel' }).click();
+  });
 
+  test('legal category: contact and corporate status', async ({ adminPage: page }) => {
+    await page.goto('/operations/legal');
+    await settled(page, 'Legal Compliance');
     await page.getByRole('button', { name: 'Contact: Dana Signer' }).click();
     const contact = openDialog(page, 'DocuSign Contact');
     await expect(contact).toContainText('Account manager');
@@ -220,7 +231,7 @@ test('every dialog a master admin opens', async () => {
     await corporate.getByRole('button', { name: 'Cancel' }).click();
   });
 
-  await test.step('department settings', async () => {
+  test('department settings', async ({ adminPage: page }) => {
     await page.goto('/department/worship');
     await settled(page, 'Worship Ministry');
     await page.getByRole('button', { name: 'Department Settings' }).click();
@@ -228,7 +239,7 @@ test('every dialog a master admin opens', async () => {
     await page.keyboard.press('Escape');
   });
 
-  await test.step('OAuth provider settings and the disconnect confirmation', async () => {
+  test('OAuth provider settings and the disconnect confirmation', async ({ adminPage: page }) => {
     await page.goto('/oauth');
     await settled(page, 'OAuth Connections');
     await page.getByRole('button', { name: 'Settings for Slack' }).click();
@@ -246,53 +257,57 @@ test('every dialog a master admin opens', async () => {
     await openDialog(page).getByRole('button', { name: 'Cancel' }).click();
   });
 
-  await test.step('the small-screen menu', async () => {
+  test('the small-screen menu', async ({ adminPage: page }) => {
+    await page.goto('/oauth');
+    await settled(page, 'OAuth Connections');
     await page.setViewportSize({ width: 375, height: 800 });
     await page.getByRole('button', { name: 'Open menu' }).click();
     await expect(page.getByRole('link', { name: 'Users' })).toBeVisible();
     await checkScreen(page, 'small-screen menu');
     await page.getByRole('button', { name: 'Close menu' }).click();
-    await page.setViewportSize({ width: 1280, height: 800 });
   });
 });
 
-test('a user without an organisation, a plain member and a deactivated member', async ({
-  browser,
-  baseURL,
-}) => {
-  const lone = await signedInContext(browser, baseURL!, world.withoutOrganization);
-  const lonePage = await lone.newPage();
-  await lonePage.goto('/');
-  await settled(lonePage, 'Welcome to Steward');
-  await checkScreen(lonePage, 'Welcome panel');
-  await lonePage.goto('/users');
-  await settled(lonePage, 'Set up your organization');
-  await checkScreen(lonePage, 'organisation set-up');
-  await lone.close();
+test.describe('a user without an organisation, a plain member and a deactivated member', () => {
+  test('a user without an organisation', async ({ browser, baseURL, world }) => {
+    const lone = await signedInContext(browser, baseURL!, world.withoutOrganization);
+    const lonePage = await lone.newPage();
+    await lonePage.goto('/');
+    await settled(lonePage, 'Welcome to Steward');
+    await checkScreen(lonePage, 'Welcome panel');
+    await lonePage.goto('/users');
+    await settled(lonePage, 'Set up your organization');
+    await checkScreen(lonePage, 'organisation set-up');
+    await lone.close();
+  });
 
-  const member = await signedInContext(browser, baseURL!, world.member);
-  const memberPage = await member.newPage();
-  await memberPage.goto('/users');
-  await settled(memberPage, 'Access Restricted');
-  await checkScreen(memberPage, 'Access Restricted');
-  await memberPage.goto('/department/elder-board');
-  await settled(memberPage, 'Elder Board');
-  await memberPage.getByRole('button', { name: 'Manage Team' }).click();
-  await expect(memberPage.getByRole('log', { name: 'Notifications' })).toContainText(
-    'Team members are managed by your organization’s administrators.',
-  );
-  await checkScreen(memberPage, 'Manage Team notice');
-  await member.close();
+  test('a plain member', async ({ browser, baseURL, world }) => {
+    const member = await signedInContext(browser, baseURL!, world.member);
+    const memberPage = await member.newPage();
+    await memberPage.goto('/users');
+    await settled(memberPage, 'Access Restricted');
+    await checkScreen(memberPage, 'Access Restricted');
+    await memberPage.goto('/department/elder-board');
+    await settled(memberPage, 'Elder Board');
+    await memberPage.getByRole('button', { name: 'Manage Team' }).click();
+    await expect(memberPage.getByRole('log', { name: 'Notifications' })).toContainText(
+      'Team members are managed by your organization’s administrators.',
+    );
+    await checkScreen(memberPage, 'Manage Team notice');
+    await member.close();
+  });
 
-  const deactivated = await signedInContext(browser, baseURL!, world.deactivated);
-  const deactivatedPage = await deactivated.newPage();
-  await deactivatedPage.goto('/');
-  await settled(deactivatedPage, 'Your account has been deactivated');
-  await checkScreen(deactivatedPage, 'deactivated notice');
-  await deactivated.close();
+  test('a deactivated member', async ({ browser, baseURL, world }) => {
+    const deactivated = await signedInContext(browser, baseURL!, world.deactivated);
+    const deactivatedPage = await deactivated.newPage();
+    await deactivatedPage.goto('/');
+    await settled(deactivatedPage, 'Your account has been deactivated');
+    await checkScreen(deactivatedPage, 'deactivated notice');
+    await deactivated.close();
+  });
 });
 
-test('status is never told by colour alone', async () => {
+test('status is never told by colour alone', async ({ adminPage: page, world }) => {
   await page.goto('/documents');
   await settled(page, 'Documents');
   for (const file of Object.values(SAMPLE_FILES)) {
@@ -334,6 +349,7 @@ test.describe('by keyboard alone', () => {
   test('sign in, skip to the content, and move through the navigation', async ({
     browser,
     baseURL,
+    world,
   }) => {
     const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 } });
     const visitor = await context.newPage();
@@ -396,117 +412,135 @@ test.describe('by keyboard alone', () => {
     await context.close();
   });
 
-  test('dialogs take focus, keep it inside, close with Escape and give it back', async () => {
-    await page.goto('/users');
-    await settled(page, 'User Management');
-    const invite = page.getByRole('button', { name: 'Invite User' });
-    await tabTo(page, invite);
-    await page.keyboard.press('Enter');
-    const dialog = openDialog(page, 'Invite User');
-    await expect(dialog.getByLabel('Email address')).toBeFocused();
-    await expectFocusTrapped(page, dialog);
-    await page.keyboard.press('Escape');
-    await expect(dialog).toBeHidden();
-    await expect(invite).toBeFocused();
+  test.describe('dialogs take focus, keep it inside, close with Escape and give it back', () => {
+    test('the invitation and the logo', async ({ adminPage: page }) => {
+      await page.goto('/users');
+      await settled(page, 'User Management');
+      const invite = page.getByRole('button', { name: 'Invite User' });
+      await tabTo(page, invite);
+      await page.keyboard.press('Enter');
+      const dialog = openDialog(page, 'Invite User');
+      await expect(dialog.getByLabel('Email address')).toBeFocused();
+      await expectFocusTrapped(page, dialog);
+      await page.keyboard.press('Escape');
+      await expect(dialog).toBeHidden();
+      await expect(invite).toBeFocused();
 
-    // The logo dialog, opened with Space from the navigation.
-    const logo = page.getByRole('button', { name: 'Upload custom logo' });
-    await tabTo(page, logo);
-    await page.keyboard.press('Space');
-    await expect(openDialog(page, 'Upload Custom Logo')).toBeVisible();
-    await expectFocusTrapped(page, openDialog(page, 'Upload Custom Logo'));
-    await page.keyboard.press('Escape');
-    await expect(logo).toBeFocused();
+      // The logo dialog, opened with Space from the navigation.
+      const logo = page.getByRole('button', { name: 'Upload custom logo' });
+      await tabTo(page, logo);
+      await page.keyboard.press('Space');
+      await expect(openDialog(page, 'Upload Custom Logo')).toBeVisible();
+      await expectFocusTrapped(page, openDialog(page, 'Upload Custom Logo'));
+      await page.keyboard.press('Escape');
+      await expect(logo).toBeFocused();
+    });
 
     // A preview, and the confirmation over the documents table: Cancel (the safe choice) has
     // the focus, Escape answers Cancel, and the row's button has the focus again. The name
     // opens the preview; the other actions are in the row's menu (arrow keys, Enter).
-    await page.goto('/documents');
-    await settled(page, 'Documents');
-    const view = documentRow(page, SAMPLE_FILES.text.name).getByRole('button', {
-      name: SAMPLE_FILES.text.name,
-      exact: true,
-    });
-    await tabTo(page, view);
-    await page.keyboard.press('Enter');
-    const preview = openDialog(page);
-    await expect(preview).toContainText('budget approved');
-    await expectFocusTrapped(page, preview);
-    await page.keyboard.press('Escape');
-    await expect(view).toBeFocused();
+    test('a preview and the confirmation over the documents table', async ({ adminPage: page }) => {
+      await page.goto('/documents');
+      await settled(page, 'Documents');
+      const view = documentRow(page, SAMPLE_FILES.text.name).getByRole('button', {
+        name: SAMPLE_FILES.text.name,
+        exact: true,
+      });
+      await tabTo(page, view);
+      await page.keyboard.press('Enter');
+      const preview = openDialog(page);
+      await expect(preview).toContainText('budget approved');
+      await expectFocusTrapped(page, preview);
+      await page.keyboard.press('Escape');
+      await expect(view).toBeFocused();
 
-    const actions = documentRow(page, SAMPLE_FILES.text.name).getByRole('button', {
-      name: `Actions for ${SAMPLE_FILES.text.name}`,
+      const actions = documentRow(page, SAMPLE_FILES.text.name).getByRole('button', {
+        name: `Actions for ${SAMPLE_FILES.text.name}`,
+      });
+      await tabTo(page, actions);
+      await page.keyboard.press('Enter');
+      // The menu holds the focus and points at its active item (aria-activedescendant).
+      await expect(page.getByRole('menuitem', { name: 'View' })).toHaveAttribute('data-focus', '');
+      // Delete is the last item.
+      await page.keyboard.press('End');
+      await expect(page.getByRole('menuitem', { name: 'Delete' })).toHaveAttribute(
+        'data-focus',
+        '',
+      );
+      await page.keyboard.press('Enter');
+      const remove = actions;
+      const confirmation = openDialog(page, 'Please confirm');
+      await expect(confirmation.getByRole('button', { name: 'Cancel' })).toBeFocused();
+      await expectFocusTrapped(page, confirmation);
+      await page.keyboard.press('Escape');
+      await expect(confirmation).toBeHidden();
+      await expect(remove).toBeFocused();
+      await expect(documentRow(page, SAMPLE_FILES.text.name)).toBeVisible();
     });
-    await tabTo(page, actions);
-    await page.keyboard.press('Enter');
-    // The menu holds the focus and points at its active item (aria-activedescendant).
-    await expect(page.getByRole('menuitem', { name: 'View' })).toHaveAttribute('data-focus', '');
-    // Delete is the last item.
-    await page.keyboard.press('End');
-    await expect(page.getByRole('menuitem', { name: 'Delete' })).toHaveAttribute('data-focus', '');
-    await page.keyboard.press('Enter');
-    const remove = actions;
-    const confirmation = openDialog(page, 'Please confirm');
-    await expect(confirmation.getByRole('button', { name: 'Cancel' })).toBeFocused();
-    await expectFocusTrapped(page, confirmation);
-    await page.keyboard.press('Escape');
-    await expect(confirmation).toBeHidden();
-    await expect(remove).toBeFocused();
-    await expect(documentRow(page, SAMPLE_FILES.text.name)).toBeVisible();
 
     // A dialog over a dialog: with unsaved text, Escape in the editor asks first; Escape then
     // answers only that question, and the focus is back in the editor, which stays open.
-    const editContent = actions;
-    await tabTo(page, editContent);
-    await page.keyboard.press('Enter');
-    await page.getByRole('menuitem', { name: 'View' }).waitFor();
-    await page.keyboard.press('ArrowDown');
-    await page.keyboard.press('ArrowDown');
-    await expect(page.getByRole('menuitem', { name: 'Edit Content' })).toHaveAttribute(
-      'data-focus',
-      '',
-    );
-    await page.keyboard.press('Enter');
-    const editor = page.getByRole('textbox', { name: `Content of ${SAMPLE_FILES.text.name}` });
-    await expect(editor).toHaveValue(/budget approved/);
-    await tabTo(page, editor);
-    await page.keyboard.type('- minutes signed\n');
-    await page.keyboard.press('Escape');
-    const question = openDialog(page, 'Please confirm');
-    await expect(question).toContainText('You have unsaved changes');
-    await expectFocusTrapped(page, question);
-    await page.keyboard.press('Escape');
-    await expect(question).toBeHidden();
-    await expect(editor).toBeFocused();
-    await page.keyboard.press('Escape');
-    // Enter on the focused safe choice keeps the editor; the action is one Tab further.
-    await expect(question.getByRole('button', { name: 'Cancel' })).toBeFocused();
-    await page.keyboard.press('Enter');
-    await expect(question).toBeHidden();
-    await expect(editor).toBeVisible();
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('Tab');
-    await expect(question.getByRole('button', { name: 'Discard changes' })).toBeFocused();
-    await page.keyboard.press('Enter');
-    await expect(editor).toBeHidden();
-    await expect(editContent).toBeFocused();
+    test('a dialog over a dialog: unsaved text in the editor', async ({ adminPage: page }) => {
+      await page.goto('/documents');
+      await settled(page, 'Documents');
+      const editContent = documentRow(page, SAMPLE_FILES.text.name).getByRole('button', {
+        name: `Actions for ${SAMPLE_FILES.text.name}`,
+      });
+      await tabTo(page, editContent);
+      await page.keyboard.press('Enter');
+      await page.getByRole('menuitem', { name: 'View' }).waitFor();
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('ArrowDown');
+      await expect(page.getByRole('menuitem', { name: 'Edit Content' })).toHaveAttribute(
+        'data-focus',
+        '',
+      );
+      await page.keyboard.press('Enter');
+      const editor = page.getByRole('textbox', { name: `Content of ${SAMPLE_FILES.text.name}` });
+      await expect(editor).toHaveValue(/budget approved/);
+      await tabTo(page, editor);
+      await page.keyboard.type('- minutes signed\n');
+      await page.keyboard.press('Escape');
+      const question = openDialog(page, 'Please confirm');
+      await expect(question).toContainText('You have unsaved changes');
+      await expectFocusTrapped(page, question);
+      await page.keyboard.press('Escape');
+      await expect(question).toBeHidden();
+      await expect(editor).toBeFocused();
+      await page.keyboard.press('Escape');
+      // Enter on the focused safe choice keeps the editor; the action is one Tab further.
+      await expect(question.getByRole('button', { name: 'Cancel' })).toBeFocused();
+      await page.keyboard.press('Enter');
+      await expect(question).toBeHidden();
+      await expect(editor).toBeVisible();
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('Tab');
+      await expect(question.getByRole('button', { name: 'Discard changes' })).toBeFocused();
+      await page.keyboard.press('Enter');
+      await expect(editor).toBeHidden();
+      await expect(editContent).toBeFocused();
+    });
 
     // A category page's row opens the e-mail dialog; closing gives the focus back to the row.
-    await page.goto('/operations/legal');
-    await settled(page, 'Legal Compliance');
-    const email = page.getByRole('button', { name: `Email ${SAMPLE_FILES.pdf.name}` });
-    await tabTo(page, email);
-    await page.keyboard.press('Enter');
-    const emailDialog = openDialog(page, 'Email Documents');
-    await expect(emailDialog).toBeVisible();
-    await expectFocusTrapped(page, emailDialog);
-    await page.keyboard.press('Escape');
-    await expect(emailDialog).toBeHidden();
-    await expect(email).toBeFocused();
+    test('the e-mail dialog of a category page', async ({ adminPage: page }) => {
+      await page.goto('/operations/legal');
+      await settled(page, 'Legal Compliance');
+      const email = page.getByRole('button', { name: `Email ${SAMPLE_FILES.pdf.name}` });
+      await tabTo(page, email);
+      await page.keyboard.press('Enter');
+      const emailDialog = openDialog(page, 'Email Documents');
+      await expect(emailDialog).toBeVisible();
+      await expectFocusTrapped(page, emailDialog);
+      await page.keyboard.press('Escape');
+      await expect(emailDialog).toBeHidden();
+      await expect(email).toBeFocused();
+    });
   });
 
-  test('the small-screen menu opens, is walked with Tab and closes with Escape', async () => {
+  test('the small-screen menu opens, is walked with Tab and closes with Escape', async ({
+    adminPage: page,
+    world,
+  }) => {
     await page.setViewportSize({ width: 375, height: 800 });
     await page.goto('/');
     await settled(page, world.organization.name);
@@ -528,7 +562,6 @@ test.describe('by keyboard alone', () => {
     await page.keyboard.press('Enter');
     await settled(page, 'Upload Documents');
     await expect(page.getByRole('link', { name: 'Documents', exact: true })).toBeHidden();
-    await page.setViewportSize({ width: 1280, height: 800 });
   });
 });
 

@@ -16,6 +16,10 @@ import { confirm, memberRow } from './support/team.ts';
 // support/accounts.ts): confirming a new account, a forgotten password, a new e-mail address,
 // two-factor sign-in, and an organisation that requires it of its admins.
 
+// Each journey has people of its own: the tests may run side by side, each worker with its
+// own SMTP and account server.
+test.describe.configure({ mode: 'parallel' });
+
 const NEW_PASSWORD = 'a longer and newer passphrase';
 
 async function signInThroughForm(page: Page, email: string, password: string) {

@@ -1,35 +1,24 @@
-import { expect, test, type BrowserContext, type Locator, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import {
+  adminPageGroups,
   adminPages,
   openDialog,
   SAMPLE_FILES,
-  seedWorld,
   settled,
   signedInContext,
-  type SeededWorld,
+  test,
 } from './support/a11y.ts';
 import { chooseRowAction } from './support/documents.ts';
 import { expectFitsScreen, expectReachable, PHONE, saveScreenshot } from './support/mobile.ts';
 
 // Issue 8, mobile: every page and dialog at 375 px wide. The page never scrolls sideways (wide
 // tables scroll inside their own box), no control is cut off, the menu works, and each page's
-// main action can be reached. A screenshot of each lands in test-results/mobile/.
+// main action can be reached. A screenshot of each lands in test-results/mobile/. Each test
+// opens its own page on the worker's seeded world (`test` of support/a11y.ts), a few screens
+// each, so that the tests run in parallel and none needs another's page.
 
-test.describe.configure({ mode: 'serial' });
-
-let world: SeededWorld;
-let admin: BrowserContext;
-let page: Page;
-
-test.beforeAll(async ({ baseURL, browser }) => {
-  world = await seedWorld(baseURL!, 'Mobile');
-  admin = await signedInContext(browser, baseURL!, world.organization.masterAdmin, PHONE);
-  page = await admin.newPage();
-});
-
-test.afterAll(async () => {
-  await admin?.close();
-});
+test.describe.configure({ mode: 'parallel' });
+test.use({ adminViewport: PHONE });
 
 /** The main thing to do on each page of a master admin, which must be reachable. */
 function primaryAction(target: Page, path: string): Locator | null {
@@ -91,7 +80,7 @@ function documentRow(target: Page, name: string) {
   return target.getByRole('row').filter({ hasText: name });
 }
 
-test('signed-out screens at 375 px', async ({ browser, baseURL }) => {
+test('signed-out screens at 375 px', async ({ browser, baseURL, world }) => {
   const context = await browser.newContext({ baseURL, viewport: PHONE });
   const visitor = await context.newPage();
   await visitor.goto('/');
@@ -116,19 +105,27 @@ test('signed-out screens at 375 px', async ({ browser, baseURL }) => {
   await context.close();
 });
 
-test('every page of a master admin at 375 px', async () => {
-  for (const { path, heading } of adminPages(world)) {
-    await test.step(path, async () => {
-      await page.goto(path);
-      await settled(page, heading);
-      const action = primaryAction(page, path);
-      if (action) await expectReachable(action, `${path} main action`);
-      await checkPage(page, path);
-    });
-  }
-});
+for (const group of adminPageGroups(5)) {
+  test(`every page of a master admin at 375 px: ${group.join(', ')}`, async ({
+    adminPage: page,
+    world,
+  }) => {
+    const pages = adminPages(world.organization.name).filter(({ path }) => group.includes(path));
+    for (const { path, heading } of pages) {
+      await test.step(path, async () => {
+        await page.goto(path);
+        await settled(page, heading);
+        const action = primaryAction(page, path);
+        if (action) await expectReachable(action, `${path} main action`);
+        await checkPage(page, path);
+      });
+    }
+  });
+}
 
-test('the documents list fits a phone: the name, the expiry date and the actions', async () => {
+test('the documents list fits a phone: the name, the expiry date and the actions', async ({
+  adminPage: page,
+}) => {
   await page.goto('/documents');
   await settled(page, 'Documents');
   const row = documentRow(page, SAMPLE_FILES.pdf.name);
@@ -164,7 +161,7 @@ test('the documents list fits a phone: the name, the expiry date and the actions
   await saveScreenshot(page, 'documents list');
 });
 
-test('the menu opens, leads to each page and closes', async () => {
+test('the menu opens, leads to each page and closes', async ({ adminPage: page, world }) => {
   await page.goto('/');
   await settled(page, world.organization.name);
   const nav = page.getByRole('navigation', { name: 'Main' });
@@ -197,92 +194,113 @@ test('the menu opens, leads to each page and closes', async () => {
   }
 });
 
-test('dialogs fit a phone screen', async () => {
-  await page.goto('/documents');
-  await settled(page, 'Documents');
+test.describe('dialogs fit a phone screen', () => {
   for (const [kind, file] of Object.entries(SAMPLE_FILES)) {
-    await chooseRowAction(page, file.name, 'View');
-    await expect(openDialog(page)).toContainText(file.name);
-    await checkDialog(page, `${kind} preview`);
-    await openDialog(page).getByRole('button', { name: 'Close', exact: true }).click();
+    test(`the ${kind} document preview`, async ({ adminPage: page }) => {
+      await page.goto('/documents');
+      await settled(page, 'Documents');
+      await chooseRowAction(page, file.name, 'View');
+      await expect(openDialog(page)).toContainText(file.name);
+      await checkDialog(page, `${kind} preview`);
+      await openDialog(page).getByRole('button', { name: 'Close', exact: true }).click();
+    });
   }
-  await chooseRowAction(page, SAMPLE_FILES.text.name, 'Edit Properties');
-  await checkDialog(page, 'edit properties');
-  await expectReachable(openDialog(page).getByRole('button', { name: 'Save Changes' }), 'Save');
-  await openDialog(page).getByRole('button', { name: 'Cancel' }).click();
-  await chooseRowAction(page, SAMPLE_FILES.text.name, 'Edit Content');
-  await expect(openDialog(page).getByRole('textbox')).toHaveValue(/budget approved/);
-  await checkDialog(page, 'edit content');
-  await openDialog(page).getByRole('button', { name: 'Close', exact: true }).click();
-  await chooseRowAction(page, SAMPLE_FILES.other.name, 'Delete');
-  await checkDialog(page, 'confirmation');
-  await openDialog(page).getByRole('button', { name: 'Cancel' }).click();
 
-  await page.goto('/users');
-  await settled(page, 'User Management');
-  await page.getByRole('button', { name: 'Invite User' }).click();
-  await checkDialog(page, 'invite');
-  await openDialog(page).getByLabel('Email address').fill(`phone-${Date.now()}@example.test`);
-  await openDialog(page).getByRole('button', { name: 'Send Invitation' }).click();
-  await expect(
-    openDialog(page).getByText('Invitation created. It was not e-mailed.'),
-  ).toBeVisible();
-  await expectReachable(openDialog(page).getByRole('button', { name: 'Copy link' }), 'Copy link');
-  await checkDialog(page, 'invitation sent');
-  await openDialog(page).getByRole('button', { name: 'Done' }).click();
-  await page.getByRole('button', { name: 'Upload custom logo' }).click();
-  await checkDialog(page, 'logo upload');
-  await openDialog(page).getByRole('button', { name: 'Cancel' }).click();
-
-  await page.goto('/operations/legal');
-  await settled(page, 'Legal Compliance');
-  await page.getByRole('button', { name: `Email ${SAMPLE_FILES.pdf.name}` }).click();
-  await checkDialog(page, 'email documents');
-  await expectReachable(openDialog(page).getByRole('button', { name: 'Send Email' }), 'Send');
-  await openDialog(page).getByRole('button', { name: 'Cancel' }).click();
-  await page.getByRole('button', { name: 'Add Integration' }).click();
-  await checkDialog(page, 'add integration');
-  await expectReachable(openDialog(page).getByRole('button', { name: 'Save Changes' }), 'Save');
-  await openDialog(page).getByRole('button', { name: 'Cancel' }).click();
-  await page.getByRole('button', { name: 'Contact: Dana Signer' }).click();
-  await checkDialog(page, 'contact');
-  await openDialog(page).getByRole('button', { name: 'Edit Contact' }).click();
-  await checkDialog(page, 'contact edit');
-  await openDialog(page).getByRole('button', { name: 'Close', exact: true }).click();
-  const corporate = page.locator('section', {
-    has: page.getByRole('heading', { name: 'Corporate Status Dashboard' }),
+  test('edit properties, edit content and the confirmation', async ({ adminPage: page }) => {
+    await page.goto('/documents');
+    await settled(page, 'Documents');
+    await chooseRowAction(page, SAMPLE_FILES.text.name, 'Edit Properties');
+    await checkDialog(page, 'edit properties');
+    await expectReachable(openDialog(page).getByRole('button', { name: 'Save Changes' }), 'Save');
+    await openDialog(page).getByRole('button', { name: 'Cancel' }).click();
+    await chooseRowAction(page, SAMPLE_FILES.text.name, 'Edit Content');
+    await expect(openDialog(page).getByRole('textbox')).toHaveValue(/budget approved/);
+    await checkDialog(page, 'edit content');
+    await openDialog(page).getByRole('button', { name: 'Close', exact: true }).click();
+    await chooseRowAction(page, SAMPLE_FILES.other.name, 'Delete');
+    await checkDialog(page, 'confirmation');
+    await openDialog(page).getByRole('button', { name: 'Cancel' }).click();
   });
-  await corporate.getByRole('button', { name: 'Edit Status' }).click();
-  await expectReachable(corporate.getByRole('button', { name: 'Save Status' }), 'Save Status');
-  await expectFitsScreen(page, 'corporate status edit');
-  await corporate.scrollIntoViewIfNeeded();
-  await saveScreenshot(page, 'corporate status edit');
-  await corporate.getByRole('button', { name: 'Cancel' }).click();
 
-  await page.goto('/department/worship');
-  await settled(page, 'Worship Ministry');
-  await page.getByRole('button', { name: 'Department Settings' }).click();
-  await checkDialog(page, 'department settings');
-  await page.keyboard.press('Escape');
+  test('invite, invitation sent and logo upload', async ({ adminPage: page }) => {
+    await page.goto('/users');
+    await settled(page, 'User Management');
+    await page.getByRole('button', { name: 'Invite User' }).click();
+    await checkDialog(page, 'invite');
+    await openDialog(page).getByLabel('Email address').fill(`phone-${Date.now()}@example.test`);
+    await openDialog(page).getByRole('button', { name: 'Send Invitation' }).click();
+    await expect(
+      openDialog(page).getByText('Invitation created. It was not e-mailed.'),
+    ).toBeVisible();
+    await expectReachable(openDialog(page).getByRole('button', { name: 'Copy link' }), 'Copy link');
+    await checkDialog(page, 'invitation sent');
+    await openDialog(page).getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('button', { name: 'Upload custom logo' }).click();
+    await checkDialog(page, 'logo upload');
+    await openDialog(page).getByRole('button', { name: 'Cancel' }).click();
+  });
 
-  await page.goto('/oauth');
-  await settled(page, 'OAuth Connections');
-  await page.getByRole('button', { name: 'Settings for Slack' }).click();
-  await checkDialog(page, 'provider settings');
-  await expectReachable(openDialog(page).getByRole('button', { name: 'Save' }), 'Save');
-  await openDialog(page).getByRole('button', { name: 'Cancel' }).click();
+  test('legal category: e-mail, integration and contact', async ({ adminPage: page }) => {
+    await page.goto('/operations/legal');
+    await settled(page, 'Legal Compliance');
+    await page.getByRole('button', { name: `Email ${SAMPLE_FILES.pdf.name}` }).click();
+    await checkDialog(page, 'email documents');
+    await expectReachable(openDialog(page).getByRole('button', { name: 'Send Email' }), 'Send');
+    await openDialog(page).getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('button', { name: 'Add Integration' }).click();
+    await checkDialog(page, 'add integration');
+    await expectReachable(openDialog(page).getByRole('button', { name: 'Save Changes' }), 'Save');
+    await openDialog(page).getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('button', { name: 'Contact: Dana Signer' }).click();
+    await checkDialog(page, 'contact');
+    await openDialog(page).getByRole('button', { name: 'Edit Contact' }).click();
+    await checkDialog(page, 'contact edit');
+    await openDialog(page).getByRole('button', { name: 'Close', exact: true }).click();
+  });
 
-  // The own profile, opened from the small-screen menu.
-  await page.getByRole('button', { name: 'Open menu' }).click();
-  await page.getByRole('button', { name: 'Edit profile' }).click();
-  await checkDialog(page, 'profile');
-  await expectReachable(openDialog(page).getByRole('button', { name: 'Save' }), 'Save');
-  await openDialog(page).getByRole('button', { name: 'Cancel' }).click();
+  test('legal category: corporate status', async ({ adminPage: page }) => {
+    await page.goto('/operations/legal');
+    await settled(page, 'Legal Compliance');
+    const corporate = page.locator('section', {
+      has: page.getByRole('heading', { name: 'Corporate Status Dashboard' }),
+    });
+    await corporate.getByRole('button', { name: 'Edit Status' }).click();
+    await expectReachable(corporate.getByRole('button', { name: 'Save Status' }), 'Save Status');
+    await expectFitsScreen(page, 'corporate status edit');
+    await corporate.scrollIntoViewIfNeeded();
+    await saveScreenshot(page, 'corporate status edit');
+    await corporate.getByRole('button', { name: 'Cancel' }).click();
+  });
+
+  test('department settings, provider settings and the own profile', async ({
+    adminPage: page,
+  }) => {
+    await page.goto('/department/worship');
+    await settled(page, 'Worship Ministry');
+    await page.getByRole('button', { name: 'Department Settings' }).click();
+    await checkDialog(page, 'department settings');
+    await page.keyboard.press('Escape');
+
+    await page.goto('/oauth');
+    await settled(page, 'OAuth Connections');
+    await page.getByRole('button', { name: 'Settings for Slack' }).click();
+    await checkDialog(page, 'provider settings');
+    await expectReachable(openDialog(page).getByRole('button', { name: 'Save' }), 'Save');
+    await openDialog(page).getByRole('button', { name: 'Cancel' }).click();
+
+    // The own profile, opened from the small-screen menu.
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await page.getByRole('button', { name: 'Edit profile' }).click();
+    await checkDialog(page, 'profile');
+    await expectReachable(openDialog(page).getByRole('button', { name: 'Save' }), 'Save');
+    await openDialog(page).getByRole('button', { name: 'Cancel' }).click();
+  });
 });
 
 test('the screens of a user without an organisation and of a plain member', async ({
   browser,
   baseURL,
+  world,
 }) => {
   const lone = await signedInContext(browser, baseURL!, world.withoutOrganization, PHONE);
   const lonePage = await lone.newPage();

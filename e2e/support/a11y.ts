@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import {
   expect,
-  test,
+  test as base,
   type Browser,
   type BrowserContext,
   type Locator,
@@ -56,7 +56,7 @@ export async function expectAccessible(page: Page, label: string, include?: stri
         .join('\n')}`,
     );
   }
-  test.info().annotations.push({
+  base.info().annotations.push({
     type: 'axe',
     description: `${label}: ${findings.length ? findings.map((f) => `${f.id} (${f.impact})`).join(', ') : 'no findings'}`,
   });
@@ -316,10 +316,10 @@ export async function seedWorld(baseURL: string, label: string): Promise<SeededW
   };
 }
 
-/** The pages a master admin of `world` visits, with the heading each settles on. */
-export function adminPages(world: SeededWorld): { path: string; heading: string | RegExp }[] {
+/** The pages a master admin of an organisation named `name` visits, with the heading of each. */
+export function adminPages(name: string): { path: string; heading: string | RegExp }[] {
   return [
-    { path: '/', heading: world.organization.name },
+    { path: '/', heading: name },
     { path: '/documents', heading: 'Documents' },
     { path: '/upload', heading: 'Upload Documents' },
     { path: '/operations', heading: 'Operations Center' },
@@ -339,3 +339,54 @@ export function adminPages(world: SeededWorld): { path: string; heading: string 
     { path: '/no-such-page', heading: 'Page not found' },
   ];
 }
+
+/**
+ * The paths of `adminPages` in groups of at most `size`, in their order: one test per group
+ * keeps each test short (a scan or screenshot of a page costs seconds of CPU in Chromium) while
+ * every page stays covered.
+ */
+export function adminPageGroups(size: number): string[][] {
+  const paths = adminPages('').map((page) => page.path);
+  const groups: string[][] = [];
+  for (let start = 0; start < paths.length; start += size) {
+    groups.push(paths.slice(start, start + size));
+  }
+  return groups;
+}
+
+/** This worker process's world, seeded by the first test that needs it. */
+let seeded: Promise<SeededWorld> | undefined;
+
+/**
+ * The accessibility and mobile specs' `test`. `world` is seeded through the API once per worker
+ * process and kept in this module (a worker that replaces one after a failure seeds its own);
+ * it is a test-scoped fixture over that module state rather than a worker-scoped one, since
+ * Playwright runs tests with different worker fixtures in different worker processes and would
+ * start a new worker and browser each time the run moves between these specs and the others.
+ * `adminPage` is a page of a fresh context in which the world's master admin is signed in, at
+ * `adminViewport`: no test depends on another's page or order, so they may run in parallel.
+ */
+export const test = base.extend<{
+  world: SeededWorld;
+  adminPage: Page;
+  adminViewport: { width: number; height: number };
+}>({
+  world: async ({ baseURL }, use) => {
+    seeded ??= seedWorld(baseURL!, 'Access').catch((error: unknown) => {
+      seeded = undefined;
+      throw error;
+    });
+    await use(await seeded);
+  },
+  adminViewport: [{ width: 1280, height: 800 }, { option: true }],
+  adminPage: async ({ browser, baseURL, world, adminViewport }, use) => {
+    const context = await signedInContext(
+      browser,
+      baseURL!,
+      world.organization.masterAdmin,
+      adminViewport,
+    );
+    await use(await context.newPage());
+    await context.close();
+  },
+});

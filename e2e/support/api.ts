@@ -20,7 +20,11 @@ export async function apiClient(baseURL: string) {
 }
 
 let counter = 0;
+/**
+ * An address no other test uses: the time, this worker process and a count, since two workers
+ * sign people up on the shared server in the same millisecond.
+ */
 export function uniqueEmail(prefix: string): string {
   counter += 1;
-  return `${prefix}-${Date.now().toString(36)}-${counter}@example.test`;
+  return `${prefix}-${Date.now().toString(36)}-${process.pid.toString(36)}-${counter}@example.test`;
 }
