@@ -1,5 +1,6 @@
 import type { WriteClock } from '../db/write-clock.ts';
 import { isPassedToPostgres } from '../http/request-headers.ts';
+import { replyParts } from './respond.ts';
 
 /**
  * Remembered answers to table reads (GET and HEAD of a table or view), for the embedded
@@ -124,10 +125,20 @@ export function responseOf(answer: CachedAnswer): Response {
   });
 }
 
-/** Reads a response whole so it can be both kept and sent. */
-export async function answerOf(response: Response): Promise<CachedAnswer> {
-  const body = response.body ? new Uint8Array(await response.arrayBuffer()) : null;
-  return { status: response.status, headers: [...response.headers], body };
+/**
+ * What to keep of an answer that `reply` made, taken before the API middleware adds its headers
+ * to the response sent. Taken from the parts, not by reading the body back: reading it would
+ * turn @hono/node-server's light response into an undici one whose body is then streamed, on
+ * every read the database answers. Any other response is not kept (null).
+ */
+export function answerOf(response: Response): CachedAnswer | null {
+  const parts = replyParts(response);
+  if (!parts) return null;
+  return {
+    status: parts.status,
+    headers: [...parts.headers],
+    body: parts.body === null ? null : Buffer.from(parts.body),
+  };
 }
 
 const caches = new WeakMap<WriteClock, ReadCache>();

@@ -84,9 +84,9 @@ async function cachedRead(
   if (!ticket || !cacheable || (response.status !== 200 && response.status !== 206)) {
     return response;
   }
-  const answer = await answerOf(response);
-  cache.set(key, ticket, answer);
-  return responseOf(answer);
+  const answer = answerOf(response);
+  if (answer) cache.set(key, ticket, answer);
+  return response;
 }
 
 function checkMethod(resource: Resource, method: string): void {
