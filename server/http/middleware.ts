@@ -7,10 +7,10 @@ import { secureHeaders } from 'hono/secure-headers';
  * purpose: signed storage URLs carry their token there.
  */
 export function requestLog(enabled: boolean): MiddlewareHandler {
+  if (!enabled) return (_c, next) => next();
   return async (c, next) => {
     const started = performance.now();
     await next();
-    if (!enabled) return;
     const ms = (performance.now() - started).toFixed(1);
     process.stdout.write(`${c.req.method} ${c.req.path} ${c.res.status} ${ms}ms\n`);
   };
