@@ -61,13 +61,19 @@ export class ReadCache {
     this.#now = options.now ?? Date.now;
   }
 
-  /** The key of a request: method, URL and every header Postgres sees (`isPassedToPostgres`). */
-  static keyOf(method: string, url: string, headers: Headers): string {
+  /**
+   * The key of a request: method, URL and every header Postgres sees (`isPassedToPostgres`), from
+   * `rawHeaders` (names and values in turn, as they came: Node's `rawHeaders`). Two requests
+   * whose headers differ only in order, case or repetition get different keys although Postgres
+   * sees the same: a miss, never a wrong answer. Read from the raw list, a hit does not build a
+   * `Headers` object of the request (about a tenth of a hit's CPU).
+   */
+  static keyOf(method: string, url: string, rawHeaders: readonly string[]): string {
     let key = `${method} ${url}`;
-    // Headers iterate sorted by lower-case name, so equal header sets give equal keys.
-    headers.forEach((value, name) => {
-      if (isPassedToPostgres(name)) key += `\n${name}: ${value}`;
-    });
+    for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+      const name = rawHeaders[i]!;
+      if (isPassedToPostgres(name.toLowerCase())) key += `\n${name}: ${rawHeaders[i + 1]}`;
+    }
     return key;
   }
 
