@@ -175,7 +175,7 @@ async function handle(ctx: AppContext, c: Context<ApiEnv>, resource: Resource): 
   const holder = schemaCacheFor(ctx.db);
   try {
     // The token is checked on every request, a remembered answer or not.
-    const caller = authenticate(c.var.credentials);
+    const caller = authenticate(c.get('credentials'));
     checkMethod(resource, method);
     const answer = () => run(ctx, c, resource, caller, holder);
     const tableRead = resource.kind === 'table' && (method === 'GET' || method === 'HEAD');
