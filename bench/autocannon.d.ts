@@ -24,6 +24,8 @@ declare module 'autocannon' {
     errors: number;
     timeouts: number;
     non2xx: number;
+    /** Answers with a 2xx status (with `non2xx`, every answer). */
+    '2xx': number;
   }
   function autocannon(options: Options): Promise<Result>;
   export default autocannon;

@@ -24,6 +24,7 @@ import { pathToFileURL } from 'node:url';
 import type { Statement } from '../server/db/database.ts';
 import { startChild } from './support/child.ts';
 import { pgbenchFloor } from './support/pgbench.ts';
+import { processCpuMicros } from './support/process-cpu.ts';
 import { freshPostgres } from './support/postgres.ts';
 
 export interface RestReadOptions {
@@ -43,15 +44,18 @@ interface Round {
   p50: number;
   p99: number;
   errors: number;
+  /** CPU time of the server's process per request answered (µs), when /proc tells. */
+  cpuPerRequest: number | null;
 }
 
 async function measure(
-  url: string,
+  server: { url: string; pid: number | undefined },
   headers: Record<string, string>,
   seconds: number,
   connections: number,
   distinct = false,
 ): Promise<Round> {
+  const url = server.url + QUERY;
   // Distinct: every request adds a filter no row matches (`title=neq.<n>`), so each asks the
   // database again (the read cache keys on the URL) and gets the same 50 rows back.
   let n = 0;
@@ -65,6 +69,7 @@ async function measure(
         },
       ]
     : undefined;
+  const cpuBefore = await processCpuMicros(server.pid);
   const result = await autocannon({
     url,
     headers,
@@ -73,11 +78,17 @@ async function measure(
     pipelining: 1,
     ...(requests ? { requests } : {}),
   });
+  const cpuAfter = await processCpuMicros(server.pid);
+  const answered = result['2xx'] + result.non2xx;
   return {
     requestsPerSecond: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.non2xx,
+    cpuPerRequest:
+      cpuBefore === null || cpuAfter === null || answered === 0
+        ? null
+        : (cpuAfter - cpuBefore) / answered,
   };
 }
 
@@ -164,11 +175,16 @@ export async function run(options: RestReadOptions = {}) {
     );
     stops.push(() => framework.stop());
 
+    const servers = {
+      bare: { url: bare.ready.url, pid: bare.process.pid },
+      framework: { url: framework.ready.url, pid: framework.process.pid },
+      rest: { url: rest.ready.url, pid: rest.process.pid },
+    };
     // Warm-up (JIT, caches), then alternate so both see the same machine conditions.
-    await measure(bare.ready.url + QUERY, headers, 2, connections);
-    await measure(framework.ready.url + QUERY, headers, 2, connections);
-    await measure(rest.ready.url + QUERY, headers, 2, connections);
-    await measure(rest.ready.url + QUERY, headers, 2, connections, true);
+    await measure(servers.bare, headers, 2, connections);
+    await measure(servers.framework, headers, 2, connections);
+    await measure(servers.rest, headers, 2, connections);
+    await measure(servers.rest, headers, 2, connections, true);
     const bareRounds: Round[] = [];
     const frameworkRounds: Round[] = [];
     const restRounds: Round[] = [];
@@ -176,14 +192,10 @@ export async function run(options: RestReadOptions = {}) {
     const floorRounds: number[] = [];
     for (let i = 0; i < rounds; i += 1) {
       floorRounds.push(await floorOnce());
-      bareRounds.push(await measure(bare.ready.url + QUERY, headers, seconds, connections));
-      frameworkRounds.push(
-        await measure(framework.ready.url + QUERY, headers, seconds, connections),
-      );
-      restRounds.push(await measure(rest.ready.url + QUERY, headers, seconds, connections));
-      distinctRounds.push(
-        await measure(rest.ready.url + QUERY, headers, seconds, connections, true),
-      );
+      bareRounds.push(await measure(servers.bare, headers, seconds, connections));
+      frameworkRounds.push(await measure(servers.framework, headers, seconds, connections));
+      restRounds.push(await measure(servers.rest, headers, seconds, connections));
+      distinctRounds.push(await measure(servers.rest, headers, seconds, connections, true));
     }
     const frameworkRps = mean(frameworkRounds.map((r) => r.requestsPerSecond));
     const bareRps = mean(bareRounds.map((r) => r.requestsPerSecond));
@@ -200,6 +212,10 @@ export async function run(options: RestReadOptions = {}) {
       : `the ${batch.length} statements of Steward's batch, looped inside its PGlite worker, no HTTP`;
     const fmt = (r: Round[]) =>
       `${mean(r.map((x) => x.requestsPerSecond)).toFixed(0)} req/s, p50 ${mean(r.map((x) => x.p50)).toFixed(1)} ms, p99 ${mean(r.map((x) => x.p99)).toFixed(1)} ms`;
+    const cpu = (r: Round[]) => {
+      const known = r.map((x) => x.cpuPerRequest).filter((x): x is number => x !== null);
+      return known.length ? `${mean(known).toFixed(0)} µs` : '?';
+    };
     const lines = [
       `REST read, 50 newest of 10,000 own rows (20,000 in the table), RLS, ${backend}, ${bytes.length} bytes per response`,
       `autocannon: ${connections} connections, ${rounds} × ${seconds} s per server, alternating, after a 2 s warm-up`,
@@ -213,6 +229,7 @@ export async function run(options: RestReadOptions = {}) {
       `  floor of ${backend} for the distinct read: ${floorRps.toFixed(0)} reads/s (${floorHow})`,
       `  ratio REST, every read distinct / floor: ${floorRatio.toFixed(3)} (target ≥ ${floorTarget})${floorRatio >= floorTarget ? '' : ' — below target'}`,
       `  ratio REST, the same read repeated / floor: ${(restRps / floorRps).toFixed(3)}`,
+      `  CPU of the server's process per request (every thread; moves less with the machine's load than req/s): bare ${cpu(bareRounds)}, Hono + middleware ${cpu(frameworkRounds)}, repeated ${cpu(restRounds)}, distinct ${cpu(distinctRounds)}${postgres ? ' (PostgreSQL’s own processes not counted)' : ''}`,
       `  Steward sent for one distinct read: ${recorded.wire.length ? `${recorded.wire.length} statements through pg (${recorded.wire.map((s) => s.sql.split(/\s+/).slice(0, 2).join(' ')).join(' | ')}), ` : ''}one batch of ${batch.length}`,
     ];
     return {

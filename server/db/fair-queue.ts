@@ -12,9 +12,12 @@ export interface FairQueueOptions {
   /** Tasks of one lane running at once; the others of that lane wait their turn. */
   perLane: number;
   /**
-   * A lane whose task ran this long or longer runs one task at a time for the next
-   * `heavyWindowMs`: a caller whose statements each keep a core busy for long cannot hold
-   * several cores of the database server, while quick callers keep their `perLane`.
+   * A lane two of whose last three tasks ran this long or longer runs one task at a time for
+   * the next `heavyWindowMs`: a caller whose statements each keep a core busy for long cannot
+   * hold several cores of the database server, while quick callers keep their `perLane`. One
+   * long task alone is not enough: on a busy machine any task now and then waits that long for
+   * CPU or for the event loop, and halving a quick caller's places for ten seconds over it
+   * halved its reads (bench/RESULTS.md, "The stack in front of every route").
    */
   heavyTaskMs?: number;
   heavyWindowMs?: number;
@@ -40,8 +43,10 @@ export class FairQueue {
   readonly #lanes = new Map<string, Waiting[]>();
   /** When each busy lane last started a task (a count of starts): the lowest goes next. */
   readonly #lastStart = new Map<string, number>();
-  /** Lanes that ran a heavy task lately, and until when they run one task at a time. */
+  /** Lanes that ran heavy tasks lately, and until when they run one task at a time. */
   readonly #heavyUntil = new Map<string, number>();
+  /** Per lane, whether each of its last three tasks ran long (newest last), and when. */
+  readonly #recent = new Map<string, { long: boolean[]; at: number }>();
 
   constructor(private readonly options: FairQueueOptions) {}
 
@@ -119,11 +124,21 @@ export class FairQueue {
     const { heavyTaskMs, heavyWindowMs = 10_000 } = this.options;
     if (heavyTaskMs === undefined) return;
     const now = performance.now();
-    if (ms >= heavyTaskMs) this.#heavyUntil.set(lane, now + heavyWindowMs);
+    const recent = this.#recent.get(lane) ?? { long: [], at: now };
+    recent.long.push(ms >= heavyTaskMs);
+    if (recent.long.length > 3) recent.long.shift();
+    recent.at = now;
+    this.#recent.set(lane, recent);
+    if (recent.long.filter(Boolean).length >= 2) this.#heavyUntil.set(lane, now + heavyWindowMs);
     // Forget lanes whose window has passed, now and then rather than on every task.
     if (this.#heavyUntil.size > 1000) {
       for (const [other, until] of this.#heavyUntil) {
         if (until <= now) this.#heavyUntil.delete(other);
+      }
+    }
+    if (this.#recent.size > 1000) {
+      for (const [other, { at }] of this.#recent) {
+        if (at + heavyWindowMs <= now) this.#recent.delete(other);
       }
     }
   }

@@ -7,10 +7,10 @@ import { secureHeaders } from 'hono/secure-headers';
  * purpose: signed storage URLs carry their token there.
  */
 export function requestLog(enabled: boolean): MiddlewareHandler {
+  if (!enabled) return (_c, next) => next();
   return async (c, next) => {
     const started = performance.now();
     await next();
-    if (!enabled) return;
     const ms = (performance.now() - started).toFixed(1);
     process.stdout.write(`${c.req.method} ${c.req.path} ${c.res.status} ${ms}ms\n`);
   };
@@ -60,26 +60,41 @@ const EXPOSED_HEADERS = [
 ];
 
 /**
- * CORS for the API paths (Hono's `cors`), so a browser on another origin (the Vite dev server, a
- * hosted build) can call them. Access is decided by tokens and row-level security, never by
- * origin: every origin is answered with itself.
+ * CORS for the API paths, so a browser on another origin (the Vite dev server, a hosted build)
+ * can call them. Access is decided by tokens and row-level security, never by origin: every
+ * origin is answered with itself.
  *
- * Hono's `cors` answers every OPTIONS request as a preflight. Only a browser's preflight (one
- * with `Access-Control-Request-Method`) is; any other OPTIONS goes to its route, as on Supabase:
- * TUS discovery, PostgREST's `Allow`, an edge function's own handler.
+ * A browser's preflight (OPTIONS with `Access-Control-Request-Method`) is answered by Hono's
+ * `cors`. Any other OPTIONS goes to its route without CORS headers, as on Supabase: TUS
+ * discovery, PostgREST's `Allow`, an edge function's own handler.
+ *
+ * Every other request gets the headers Hono's `cors` would give it, but set on the route's
+ * answer once it is made: `cors` sets them on `c.res` before the route runs and appends `Vary`
+ * with `c.header` after, and either makes Hono copy the answer into a new undici `Response`
+ * whose body @hono/node-server then streams, which cost about 100 µs of CPU per request (more
+ * than everything else in front of a route together, measured with the bench's same-bytes
+ * server). The Headers of the answer iterate sorted, so the bytes sent are the same.
  */
 export function apiCors(): MiddlewareHandler {
-  const handler = cors({
+  const preflight = cors({
     origin: (origin) => origin || '*',
     allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
     allowHeaders: ALLOWED_HEADERS,
     exposeHeaders: EXPOSED_HEADERS,
     maxAge: 86400,
   });
-  return (c, next) =>
-    c.req.method === 'OPTIONS' && !c.req.header('access-control-request-method')
-      ? next()
-      : handler(c, next);
+  const exposed = EXPOSED_HEADERS.join(',');
+  return async (c, next) => {
+    if (c.req.method === 'OPTIONS') {
+      return c.req.header('access-control-request-method') ? preflight(c, next) : next();
+    }
+    const origin = c.req.header('origin') || '*';
+    await next();
+    const headers = c.res.headers;
+    headers.set('Access-Control-Allow-Origin', origin);
+    headers.set('Access-Control-Expose-Headers', exposed);
+    headers.append('Vary', 'Origin');
+  };
 }
 
 /**

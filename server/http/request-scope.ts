@@ -13,7 +13,8 @@ import { clientAddress } from './client-address.ts';
  */
 export function requestScope(): MiddlewareHandler<ApiEnv> {
   return (c, next) => {
-    const result = c.var.credentials.caller;
+    // c.get, not c.var: Hono builds c.var afresh from its map on every read.
+    const result = c.get('credentials').caller;
     const caller = result.ok ? result.caller : null;
     const callerRole = caller?.role ?? 'anon';
     const role = c.req.path.startsWith('/rest/') ? callerRole : 'service_role';

@@ -62,6 +62,18 @@ export function assertMaxAffected(prefs: Preferences, affected: number): void {
   }
 }
 
+/** What `reply` made a response of: the read cache keeps these instead of reading the body back. */
+export interface ReplyParts {
+  status: number;
+  body: string | null;
+  headers: Headers;
+}
+
+const replies = new WeakMap<Response, ReplyParts>();
+
+/** The parts `reply` made `response` of; undefined for any other response. */
+export const replyParts = (response: Response): ReplyParts | undefined => replies.get(response);
+
 /** Builds a response; `null` values in `headers` are left out. */
 export function reply(
   status: number,
@@ -70,5 +82,8 @@ export function reply(
 ): Response {
   const out = new Headers();
   for (const [name, value] of Object.entries(headers)) if (value !== null) out.set(name, value);
-  return new Response(status === 204 ? null : body, { status, headers: out });
+  const sent = status === 204 ? null : body;
+  const response = new Response(sent, { status, headers: out });
+  replies.set(response, { status, body: sent, headers: out });
+  return response;
 }

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import type { Context } from 'hono';
+import type { IncomingMessage } from 'node:http';
 import type { AppContext } from '../context.ts';
 import { isPostgresError } from '../db/database.ts';
 import type { ApiEnv } from '../http/api-env.ts';
@@ -63,6 +64,15 @@ function checkContentType(headers: Headers): void {
     throw invalidBody(`Content-Type not acceptable: ${type}`);
 }
 
+/**
+ * The request's headers as they came, names and values in turn: Node's `rawHeaders` when the
+ * request came through the Node server, else (`app.request()` in-process) its `Headers`.
+ */
+function rawHeadersOf(c: Context): readonly string[] {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  return incoming?.rawHeaders ?? [...c.req.raw.headers].flat();
+}
+
 /** What `run` answered, and whether the read cache may keep it. */
 interface Answer {
   response: Response;
@@ -75,7 +85,7 @@ async function cachedRead(
   c: Context,
   run: () => Promise<Answer>,
 ): Promise<Response> {
-  const key = ReadCache.keyOf(c.req.method, c.req.url, c.req.raw.headers);
+  const key = ReadCache.keyOf(c.req.method, c.req.url, rawHeadersOf(c));
   const hit = cache.get(key);
   if (hit) return responseOf(hit);
   const ticket = cache.ticket();
@@ -84,9 +94,9 @@ async function cachedRead(
   if (!ticket || !cacheable || (response.status !== 200 && response.status !== 206)) {
     return response;
   }
-  const answer = await answerOf(response);
-  cache.set(key, ticket, answer);
-  return responseOf(answer);
+  const answer = answerOf(response);
+  if (answer) cache.set(key, ticket, answer);
+  return response;
 }
 
 function checkMethod(resource: Resource, method: string): void {
@@ -165,7 +175,7 @@ async function handle(ctx: AppContext, c: Context<ApiEnv>, resource: Resource): 
   const holder = schemaCacheFor(ctx.db);
   try {
     // The token is checked on every request, a remembered answer or not.
-    const caller = authenticate(c.var.credentials);
+    const caller = authenticate(c.get('credentials'));
     checkMethod(resource, method);
     const answer = () => run(ctx, c, resource, caller, holder);
     const tableRead = resource.kind === 'table' && (method === 'GET' || method === 'HEAD');

@@ -62,7 +62,7 @@ describe('fair queue', () => {
     expect(log).toEqual(['a1', 'a2', 'b1', 'a3']);
   });
 
-  it('runs a lane one task at a time for a while after one of its tasks ran long', async () => {
+  it('runs a lane one task at a time for a while after two of its last three tasks ran long', async () => {
     const queue = new FairQueue({ concurrency: 4, perLane: 2, heavyTaskMs: 20 });
     const log: string[] = [];
     const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -73,8 +73,10 @@ describe('fair queue', () => {
     expect(log).toEqual(['q1', 'q2']);
     for (const g of quick) g.release();
     await Promise.all(quickRuns);
-    // One long task, then the lane gets one place, while another lane keeps two.
+    // Two long tasks, then the lane gets one place, while another lane keeps two.
     await queue.run('a', async () => pause(30));
+    await queue.run('a', async () => pause(30));
+    await tick();
     const after = ['a1', 'a2', 'b1', 'b2'].map((name) => gate(log, name));
     const runs = ['a', 'a', 'b', 'b'].map((lane, i) => queue.run(lane, after[i]!.task));
     await tick();
@@ -82,6 +84,23 @@ describe('fair queue', () => {
     for (const g of after) g.release();
     await Promise.all(runs);
     expect(log.slice(2)).toEqual(['a1', 'b1', 'b2', 'a2']);
+  });
+
+  it('keeps a lane’s places after one long task among quick ones', async () => {
+    const queue = new FairQueue({ concurrency: 4, perLane: 2, heavyTaskMs: 20 });
+    const log: string[] = [];
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    await queue.run('a', async () => undefined);
+    // A task that waited for a busy machine, between quick ones: still two places.
+    await queue.run('a', async () => pause(30));
+    await queue.run('a', async () => undefined);
+    await tick();
+    const after = ['a1', 'a2'].map((name) => gate(log, name));
+    const runs = after.map((g) => queue.run('a', g.task));
+    await tick();
+    expect(log).toEqual(['a1', 'a2']);
+    for (const g of after) g.release();
+    await Promise.all(runs);
   });
 
   it('gives up on a task that waited longer than allowed, which then never runs', async () => {

@@ -58,15 +58,45 @@ describe('the REST read cache', () => {
   });
 
   it('keys on the method, the URL and every header Postgres sees, cookies aside', () => {
+    // Headers as Node's rawHeaders gives them: names and values in turn, as they came.
     const key = (method: string, url: string, headers: Record<string, string>) =>
-      ReadCache.keyOf(method, url, new Headers(headers));
+      ReadCache.keyOf(method, url, Object.entries(headers).flat());
     const base = key('GET', '/rest/v1/t?select=*', { authorization: 'Bearer a', apikey: 'k' });
-    expect(key('GET', '/rest/v1/t?select=*', { apikey: 'k', authorization: 'Bearer a' })).toBe(
-      base,
-    );
     expect(
       key('GET', '/rest/v1/t?select=*', { authorization: 'Bearer a', apikey: 'k', cookie: 'x' }),
     ).toBe(base);
+    expect(
+      key('GET', '/rest/v1/t?select=*', { authorization: 'Bearer a', apikey: 'k', Cookie: 'x' }),
+    ).toBe(base);
+    // The same headers in another order or case: another key, so a miss, never a wrong answer.
+    expect(key('GET', '/rest/v1/t?select=*', { apikey: 'k', authorization: 'Bearer a' })).not.toBe(
+      base,
+    );
+    expect(key('GET', '/rest/v1/t?select=*', { Authorization: 'Bearer a', apikey: 'k' })).not.toBe(
+      base,
+    );
+    // A header sent twice counts with both values (Postgres sees them joined).
+    expect(
+      ReadCache.keyOf('GET', '/rest/v1/t?select=*', [
+        'authorization',
+        'Bearer a',
+        'apikey',
+        'k',
+        'x-extra',
+        '1',
+      ]),
+    ).not.toBe(
+      ReadCache.keyOf('GET', '/rest/v1/t?select=*', [
+        'authorization',
+        'Bearer a',
+        'apikey',
+        'k',
+        'x-extra',
+        '1',
+        'x-extra',
+        '2',
+      ]),
+    );
     expect(key('HEAD', '/rest/v1/t?select=*', { authorization: 'Bearer a', apikey: 'k' })).not.toBe(
       base,
     );
