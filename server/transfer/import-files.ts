@@ -37,7 +37,7 @@ export interface ImportFiles {
  * folder of the documents bucket (a document's file is directly in that folder). Hosted
  * Storage keeps an object under its name (with a version of its own), so each file is named by
  * this and its version; the storage read policy withholds such files from every reader until
- * the import is done (`private.document_file_withheld`, 2026112900200).
+ * the import is done (`private.unfinished_import_file`, 2026112900200).
  */
 export const hostedImportPrefix = (importId: string) => `import-${importId}-`;
 

@@ -83,13 +83,26 @@ create index document_files_leaving_organization_id_idx
 -- ============================================================================================
 -- Helpers
 -- ============================================================================================
--- Whether the object `name` of the documents bucket is withheld from every reader: the file of
--- purged documents on its way out (`private.document_files_leaving`), or a file a hosted
--- project's import is writing (`documents/{organisation}/import-{import}-…`, see
--- server/transfer/import-files.ts), until that import is done. Security definer: the storage
--- policy asks it as the signed-in role, which has no right on the private schema. One
--- primary-key look-up per object; a second only for the names of an import's files.
-create function private.document_file_withheld(name text)
+-- The names of the caller's organisation's files of purged documents on their way out
+-- (`private.document_files_leaving`): the storage read policy refuses them. Read once per
+-- statement; empty but for the moments between a purge and its removal job.
+create function private.caller_files_leaving()
+returns text[]
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select coalesce(array_agg(l.name), '{}') from private.document_files_leaving l
+   where l.organization_id = (select private.caller_organization_id('viewer'))
+$$;
+
+-- Whether the object `name` of the documents bucket is a file a hosted project's import wrote
+-- (`documents/{organisation}/import-{import}-…`, see server/transfer/import-files.ts) and that
+-- import is not done: the storage read policy refuses it. The policy asks only for names
+-- that look like one. Security definer: the policy asks it as the signed-in role, which has no
+-- right on the private schema.
+create function private.unfinished_import_file(name text)
 returns boolean
 language plpgsql
 stable
@@ -97,14 +110,12 @@ security definer
 set search_path = ''
 as $$
 declare
-  _import text := substring(document_file_withheld.name from
+  _import text := substring(unfinished_import_file.name from
     '^documents/[^/]+/import-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})-');
 begin
-  return exists (select 1 from private.document_files_leaving l
-                  where l.name = document_file_withheld.name)
-      or (_import is not null
-          and not exists (select 1 from public.organization_imports i
-                           where i.id = _import::uuid and i.status = 'done'));
+  return _import is not null
+     and not exists (select 1 from public.organization_imports i
+                      where i.id = _import::uuid and i.status = 'done');
 end
 $$;
 
@@ -359,7 +370,8 @@ create policy "members read their organisation's document files"
     and (storage.foldername(name))[2] = (select private.caller_organization_id('viewer')::text)
     and ((select private.caller_hidden_categories()) = '{}'
          or not private.file_in_categories(name, (select private.caller_hidden_categories())))
-    and not private.document_file_withheld(name)
+    and name <> all ((select private.caller_files_leaving())::text[])
+    and not (name like 'documents/%/import-%' and private.unfinished_import_file(name))
   );
 
 create policy "members read their organisation's logo"
@@ -471,9 +483,11 @@ $$;
 revoke all on private.storage_settings from public, anon, authenticated;
 revoke all on private.upload_reservations from public, anon, authenticated;
 revoke all on private.document_files_leaving from public, anon, authenticated;
-revoke all on function private.document_file_withheld(text) from public, anon, authenticated;
+revoke all on function private.caller_files_leaving() from public, anon, authenticated;
+revoke all on function private.unfinished_import_file(text) from public, anon, authenticated;
 -- The read policy above calls it as the signed-in role.
-grant execute on function private.document_file_withheld(text) to authenticated;
+grant execute on function private.caller_files_leaving() to authenticated;
+grant execute on function private.unfinished_import_file(text) to authenticated;
 revoke all on function private.object_organization_id(text, text) from public, anon, authenticated;
 revoke all on function private.object_bytes(jsonb) from public, anon, authenticated;
 revoke all on function private.bucket_folder_bytes(text, text) from public, anon, authenticated;
