@@ -68,6 +68,7 @@ export function backgroundWork(
       pool: backgroundProcesses,
       store,
       dataDir: ctx.config.dataDir,
+      hostedStorage: hosted,
     }),
     [EXTRACT_TEXT_JOB]: extractTextJob({
       pool: backgroundProcesses,
@@ -89,14 +90,15 @@ export function backgroundWork(
       dataDir: ctx.config.dataDir,
       objects: ctx.config.storage.objects,
       settings: ctx.config.transfer,
+      hostedStorage: hosted,
     }),
     [TABLE_MAINTENANCE_KIND]: tableMaintenanceJob(),
   };
   if (hosted) {
-    // Hosted Storage writes objects under their names, with their rows: work that writes new
-    // versions under Steward's own layout (imports, logos) or keeps uploads on this machine's
-    // disk (resumable uploads: hosted Storage has its own) is not taken here, and stays queued.
-    for (const kind of [IMPORT_KIND, CONVERT_LOGO_KIND, RESUMABLE_CLEANUP_KIND]) delete kinds[kind];
+    // Hosted Storage writes objects under their names, with their rows: imports and logos are
+    // written there. Uploads kept on this machine's disk (resumable uploads: hosted Storage has
+    // its own) are not this worker's.
+    delete kinds[RESUMABLE_CLEANUP_KIND];
     kinds[REMOVE_OBJECTS_KIND] = removeObjectsJob(hosted);
   }
   return {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Database } from '../db/database.ts';
 import type { JobKind } from '../jobs/job-runner.ts';
 import { type FileStore, isStoredVersion } from '../storage/file-store.ts';
+import type { HostedStorage } from '../storage/hosted-storage.ts';
 import { TaskMemoryLimitError, type ProcessPool } from '../workers/process-pool.ts';
 import type { convertLogo } from './convert-logo-task.ts';
 
@@ -22,17 +23,28 @@ class LogoRefused extends Error {}
  * logo (`logo.png`, which replaces `logo.svg`), in a background process: decoding an image
  * members uploaded takes memory no thread can bound (server/workers/README.md). The upload is
  * removed either way. A refused image fails the job with the reason, which the admin is shown.
+ *
+ * On a hosted project (`hostedStorage`) the logo is uploaded through Storage's S3 protocol as
+ * `{organization_id}/logo.png` of the branding bucket (Storage replaces an earlier one, row and
+ * bytes, and records the row with its own version, which the job's transaction keeps), and the
+ * SVG logo and the upload are deleted through Storage too, row and bytes: a row deleted in SQL
+ * would leave its bytes in Storage's backend.
  */
 export function convertLogoJob(options: {
   pool: ProcessPool<{ convertLogo: typeof convertLogo }>;
   /** Where the stored files are; on a bucket the image is read from a local copy. */
   store: FileStore;
   dataDir: string;
+  /** A hosted project's Storage, when the worker serves one. */
+  hostedStorage?: HostedStorage | null;
 }): JobKind {
   const { store } = options;
+  const hosted = options.hostedStorage ?? null;
   const workDir = path.join(options.dataDir, 'tmp', 'logos');
 
   async function removeObjects(db: Database, names: string[]): Promise<void> {
+    // Through Storage, row and bytes; a row it left (none, hosted) goes below as embedded.
+    if (hosted) for (const name of names) await hosted.removeObject('branding', name);
     const removed = await db.transaction(async (tx) => {
       // Storage refuses a direct delete of its rows unless asked to, as hosted Storage does.
       await tx.query(`select set_config('storage.allow_delete_query', 'true', true)`);
@@ -81,12 +93,24 @@ export function convertLogoJob(options: {
           throw error;
         }
         if (!result.ok) throw new LogoRefused(result.reason);
-        const stored = await store.write(createReadStream(target), MAX_LOGO_BYTES);
+        const logoName = `${organizationId}/logo.png`;
+        const stored = hosted
+          ? {
+              version: randomUUID(),
+              ...(await hosted.objects.write(
+                'branding',
+                logoName,
+                createReadStream(target),
+                MAX_LOGO_BYTES,
+                'image/png',
+              )),
+            }
+          : await store.write(createReadStream(target), MAX_LOGO_BYTES);
         const replaced = await db.transaction(async (tx) => {
           const { rows: earlier } = await tx.query<{ version: string | null }>(
             `select version from storage.objects where bucket_id = 'branding' and name = $1
              for update`,
-            [`${organizationId}/logo.png`],
+            [logoName],
           );
           // The history names the admin who uploaded the image.
           await tx.query(`select set_config('request.jwt.claim.sub', $1, true)`, [
@@ -95,11 +119,14 @@ export function convertLogoJob(options: {
           await tx.query(
             `insert into storage.objects (bucket_id, name, owner, owner_id, version, metadata)
              values ('branding', $1, $2::uuid, $2::text, $3, $4::jsonb)
-             on conflict (bucket_id, name) do update set version = excluded.version,
-               metadata = excluded.metadata, owner = excluded.owner,
-               owner_id = excluded.owner_id, updated_at = now()`,
+             on conflict (bucket_id, name) do update set version = ${
+               // Hosted Storage recorded the row with its own version, which names its bytes.
+               hosted ? 'storage.objects.version' : 'excluded.version'
+             },
+               metadata = ${hosted ? 'storage.objects.metadata || ' : ''}excluded.metadata,
+               owner = excluded.owner, owner_id = excluded.owner_id, updated_at = now()`,
             [
-              `${organizationId}/logo.png`,
+              logoName,
               source.owner,
               stored.version,
               JSON.stringify({
@@ -116,8 +143,11 @@ export function convertLogoJob(options: {
           );
           return earlier[0]?.version ?? null;
         });
-        // An earlier PNG logo's bytes go with it (nothing else names that version).
-        if (isStoredVersion(replaced) && replaced !== stored.version) await store.remove(replaced);
+        // An earlier PNG logo's bytes go with it (nothing else names that version); hosted
+        // Storage replaced them itself.
+        if (!hosted && isStoredVersion(replaced) && replaced !== stored.version) {
+          await store.remove(replaced);
+        }
         // The new logo replaces an SVG one; the upload has served.
         await removeObjects(db, [`${organizationId}/logo.svg`, sourceName]);
       } catch (error) {

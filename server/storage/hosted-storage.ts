@@ -16,7 +16,7 @@ import type { Queryable } from '../db/database.ts';
 import { storageErrors } from './errors.ts';
 import type { FileStore, OpenedFile, StoredEntry, StoredFile } from './file-store.ts';
 import { isStoredVersion, missingFileError } from './file-store.ts';
-import { s3Client } from './s3-file-store.ts';
+import { s3Client, uploadCounted } from './s3-file-store.ts';
 
 /** Where an object is for Storage's S3 protocol: the bucket id and the object's name. */
 interface ObjectAddress {
@@ -35,6 +35,57 @@ const notHere = (what: string) =>
   );
 
 /**
+ * The objects of a hosted project's Storage by bucket and name, through its S3 protocol, which
+ * writes and deletes each object's row with its bytes. It needs no database, so that a
+ * background process can write with it (an import's files, transfer/import-zip-task.ts).
+ */
+export class StorageObjects {
+  constructor(private readonly client: S3Client) {}
+
+  /** Uploads the local `file` as the object `name` of `bucket`; Storage records its row. */
+  async put(bucket: string, name: string, file: string, contentType: string): Promise<void> {
+    await new Upload({
+      client: this.client,
+      params: { Bucket: bucket, Key: name, Body: createReadStream(file), ContentType: contentType },
+      partSize: 8 * 1024 * 1024,
+      queueSize: 2,
+      leavePartsOnError: false,
+    }).done();
+  }
+
+  /**
+   * Streams `chunks` into the object `name` of `bucket`, visible only whole; throws
+   * `EntityTooLarge` past `maxBytes`, leaving nothing. Returns its size and hashes.
+   */
+  write(
+    bucket: string,
+    name: string,
+    chunks: AsyncIterable<Uint8Array>,
+    maxBytes: number,
+    contentType: string,
+  ): Promise<Omit<StoredFile, 'version'>> {
+    return uploadCounted(this.client, { bucket, key: name, chunks, maxBytes, contentType });
+  }
+
+  /** Deletes the object `name` of `bucket` through Storage, its row and bytes; gone is fine. */
+  async remove(bucket: string, name: string): Promise<void> {
+    await this.client.send(new DeleteObjectCommand({ Bucket: bucket, Key: name }));
+  }
+
+  /** Deletes the object `name` of `bucket` if it is there; returns whether it was. */
+  async discard(bucket: string, name: string): Promise<boolean> {
+    try {
+      await this.client.send(new HeadObjectCommand({ Bucket: bucket, Key: name }));
+    } catch (error) {
+      if (isNotFound(error)) return false;
+      throw error;
+    }
+    await this.remove(bucket, name);
+    return true;
+  }
+}
+
+/**
  * The stored files of a hosted Supabase project, through its Storage's S3 protocol endpoint
  * (`https://<ref>.supabase.co/storage/v1/s3` with the project's S3 access keys). Hosted Storage
  * owns the rows of `storage.objects` and keeps the bytes in its own backend under its own keys;
@@ -43,12 +94,14 @@ const notHere = (what: string) =>
  * `version`, so this store looks the row up to find the name (one statement per file: a
  * migration may not index `storage.objects` on hosted).
  *
- * It reads (text extraction, exports, attachments) and removes; it writes only whole objects
- * by name (`put`). Writing a new version under Steward's own layout (`write`, `keep`, `copy`)
+ * It reads (text extraction, exports, attachments) and removes; it writes only objects by name
+ * (`objects`). Writing a new version under Steward's own layout (`write`, `keep`, `copy`)
  * is refused: on hosted Storage a file without its row would be unreachable.
  */
 export class HostedStorage implements FileStore {
   readonly location: string;
+  /** The project's objects by bucket and name. */
+  readonly objects: StorageObjects;
   private readonly client: S3Client;
   private readonly scratchDir: string;
 
@@ -59,6 +112,7 @@ export class HostedStorage implements FileStore {
     client: S3Client = s3Client(settings),
   ) {
     this.client = client;
+    this.objects = new StorageObjects(client);
     this.location = `Supabase Storage at ${settings.endpoint ?? 'AWS'}`;
     this.scratchDir = path.join(dataDir, 'storage', 'scratch');
   }
@@ -87,19 +141,13 @@ export class HostedStorage implements FileStore {
   }
 
   /** Uploads the local `file` as the object `name` of `bucket`; Storage records its row. */
-  async put(bucket: string, name: string, file: string, contentType: string): Promise<void> {
-    await new Upload({
-      client: this.client,
-      params: { Bucket: bucket, Key: name, Body: createReadStream(file), ContentType: contentType },
-      partSize: 8 * 1024 * 1024,
-      queueSize: 2,
-      leavePartsOnError: false,
-    }).done();
+  put(bucket: string, name: string, file: string, contentType: string): Promise<void> {
+    return this.objects.put(bucket, name, file, contentType);
   }
 
   /** Deletes the object `name` of `bucket` through Storage, its row and bytes; gone is fine. */
-  async removeObject(bucket: string, name: string): Promise<void> {
-    await this.client.send(new DeleteObjectCommand({ Bucket: bucket, Key: name }));
+  removeObject(bucket: string, name: string): Promise<void> {
+    return this.objects.remove(bucket, name);
   }
 
   async open(version: string): Promise<OpenedFile | null> {

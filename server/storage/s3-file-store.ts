@@ -48,6 +48,58 @@ const isNotFound = (error: unknown): boolean => {
 };
 
 /**
+ * Streams `chunks` to the object `key` of `bucket`, counting and hashing them: throws
+ * `EntityTooLarge` as soon as more than `maxBytes` arrive. One PUT for a small file, a multipart
+ * upload (aborted on failure) for a large one: the object is visible only whole, or not at all.
+ */
+export async function uploadCounted(
+  client: S3Client,
+  target: {
+    bucket: string;
+    key: string;
+    chunks: AsyncIterable<Uint8Array>;
+    maxBytes: number;
+    contentType: string;
+  },
+): Promise<Omit<StoredFile, 'version'>> {
+  const md5 = createHash('md5');
+  const sha256 = createHash('sha256');
+  let size = 0;
+  let tooLarge = false;
+  async function* counted(): AsyncGenerator<Uint8Array> {
+    for await (const chunk of target.chunks) {
+      size += chunk.byteLength;
+      if (size > target.maxBytes) {
+        tooLarge = true;
+        throw storageErrors.entityTooLarge();
+      }
+      md5.update(chunk);
+      sha256.update(chunk);
+      yield chunk;
+    }
+  }
+  const upload = new Upload({
+    client,
+    params: {
+      Bucket: target.bucket,
+      Key: target.key,
+      Body: Readable.from(counted()),
+      ContentType: target.contentType,
+    },
+    partSize: PART_SIZE,
+    queueSize: 2,
+    leavePartsOnError: false,
+  });
+  try {
+    await upload.done();
+  } catch (error) {
+    if (tooLarge) throw storageErrors.entityTooLarge();
+    throw error;
+  }
+  return { size, eTag: `"${md5.digest('hex')}"`, sha256: sha256.digest('hex') };
+}
+
+/**
  * The bytes of stored objects in an S3-compatible bucket, under
  * `{prefix}objects/{first two hex digits of the version}/{version}`, the layout of the disk
  * store. S3 makes a PUT visible only whole, and a multipart upload only once completed, which
@@ -79,43 +131,14 @@ export class S3FileStore implements FileStore {
     maxBytes: number,
     version: string = randomUUID(),
   ): Promise<StoredFile> {
-    const key = this.keyOf(version);
-    const md5 = createHash('md5');
-    const sha256 = createHash('sha256');
-    let size = 0;
-    let tooLarge = false;
-    async function* counted(): AsyncGenerator<Uint8Array> {
-      for await (const chunk of chunks) {
-        size += chunk.byteLength;
-        if (size > maxBytes) {
-          tooLarge = true;
-          throw storageErrors.entityTooLarge();
-        }
-        md5.update(chunk);
-        sha256.update(chunk);
-        yield chunk;
-      }
-    }
-    // One PUT for a small file, a multipart upload (aborted on failure) for a large one.
-    const upload = new Upload({
-      client: this.client,
-      params: {
-        Bucket: this.bucket,
-        Key: key,
-        Body: Readable.from(counted()),
-        ContentType: 'application/octet-stream',
-      },
-      partSize: PART_SIZE,
-      queueSize: 2,
-      leavePartsOnError: false,
+    const written = await uploadCounted(this.client, {
+      bucket: this.bucket,
+      key: this.keyOf(version),
+      chunks,
+      maxBytes,
+      contentType: 'application/octet-stream',
     });
-    try {
-      await upload.done();
-    } catch (error) {
-      if (tooLarge) throw storageErrors.entityTooLarge();
-      throw error;
-    }
-    return { version, size, eTag: `"${md5.digest('hex')}"`, sha256: sha256.digest('hex') };
+    return { version, ...written };
   }
 
   scratchFile(name: string): string {

@@ -5,7 +5,13 @@ import type { JobKind } from '../jobs/job-runner.ts';
 import { type FileStore, isStoredVersion } from '../storage/file-store.ts';
 import type { ObjectStorageSettings } from '../config/object-storage-settings.ts';
 import type { ProcessPool } from '../workers/process-pool.ts';
-import { removeImportFiles } from './import-files.ts';
+import type { HostedStorage } from '../storage/hosted-storage.ts';
+import {
+  hostedImportPrefix,
+  importFiles,
+  type ImportFiles,
+  removeImportFiles,
+} from './import-files.ts';
 import type { ImportRoom, readImportZip, UnpackedDocument } from './import-zip-task.ts';
 import type { ImportAccess } from './manifest.ts';
 import type { TransferSettings } from '../config/transfer-settings.ts';
@@ -23,6 +29,12 @@ export interface ImportJobOptions {
   dataDir: string;
   objects: ObjectStorageSettings;
   settings: TransferSettings;
+  /**
+   * A hosted project's Storage, when the worker serves one: the documents' files are written
+   * there as Storage keeps them, under their names (import-files.ts), and the uploaded ZIP
+   * leaves through Storage (`storage.remove-objects`).
+   */
+  hostedStorage?: HostedStorage | null;
 }
 
 interface ImportRow {
@@ -43,9 +55,22 @@ interface ImportRow {
  * and nothing written. Files unpacked by an attempt that did not commit are removed, also when
  * its thread was stopped mid-way (they are named after the import, import-files.ts), and
  * before a new attempt starts. The uploaded ZIP is removed once the import has run.
+ *
+ * On a hosted project the files are the objects `documents/{organisation}/import-{import}-…`
+ * of Storage's documents bucket, written through its S3 protocol (which records their rows, as
+ * it does for any upload). The storage read policy withholds such names from every reader
+ * until the import is done (2026112900200), so nothing half-imported is visible; a failed
+ * attempt removes them through Storage, as it removes them from the file store embedded.
  */
 export function importJob(options: ImportJobOptions): JobKind {
   const { store } = options;
+  const hosted = options.hostedStorage ?? null;
+  const prefixOf = (row: ImportRow) =>
+    `documents/${row.organization_id}/${hostedImportPrefix(row.id)}`;
+  const filesOf = (row: ImportRow): ImportFiles =>
+    hosted
+      ? importFiles({ objects: hosted.objects, prefix: prefixOf(row) })
+      : importFiles({ store });
   return {
     timeoutMs: IMPORT_TIMEOUT_MS,
     retryDelaySeconds: (attempt) => 30 * attempt,
@@ -79,7 +104,7 @@ export function importJob(options: ImportJobOptions): JobKind {
         }
         uploadVersion = upload.version;
         // What an earlier attempt left when its thread was stopped.
-        await removeImportFiles(store, row.id);
+        await removeImportFiles(filesOf(row), row.id);
         const room = await roomFor(db, row);
         const result = await store.withLocalFiles([upload.version], ([zip]) =>
           options.cpu.run(
@@ -89,6 +114,7 @@ export function importJob(options: ImportJobOptions): JobKind {
               zip: zip!,
               dataDir: options.dataDir,
               objects: options.objects,
+              ...(hosted ? { hostedPrefix: prefixOf(row) } : {}),
               limits: {
                 maxEntries: options.settings.importMaxEntries,
                 maxUnpackedBytes: options.settings.importMaxUnpackedBytes,
@@ -104,17 +130,17 @@ export function importJob(options: ImportJobOptions): JobKind {
         if ('refused' in result) {
           await refuse(db, row, result.refused);
         } else {
-          committed = await addDocuments(db, store, row, result, signal);
+          committed = await addDocuments(db, filesOf(row), row, result, signal, hosted !== null);
         }
-        await removeUpload(db, store, row.file_path, uploadVersion);
+        await removeUpload(db, store, row, uploadVersion, hosted !== null);
       } catch (error) {
         // Files of a committed import are its documents' now; when that is unknown (null),
         // they stay for the next attempt (which removes them first) or the sweep at start-up.
         const done = committed || (await importCommitted(db, row.id).catch(() => null));
-        if (done === false) await removeImportFiles(store, row.id);
+        if (done === false) await removeImportFiles(filesOf(row), row.id);
         if (job.attempt >= job.maxAttempts) {
           if (done !== true) await refuse(db, row, 'The import could not be completed');
-          await removeUpload(db, store, row.file_path, uploadVersion);
+          await removeUpload(db, store, row, uploadVersion, hosted !== null);
         }
         throw error;
       }
@@ -143,17 +169,21 @@ const extensionOf = (name: string) =>
 /**
  * Adds the unpacked documents in one transaction as the importing admin; a refusal by the
  * database (the quota, a constraint) fails the import with its message and removes the files.
- * Returns whether the documents were added.
+ * Returns whether the documents were added. On a hosted project (`hosted`) each object is
+ * named by the import's prefix and its file's version, where Storage holds it already.
  */
 async function addDocuments(
   db: Database,
-  store: FileStore,
+  files: ImportFiles,
   row: ImportRow,
   { documents, access }: { documents: UnpackedDocument[]; access: ImportAccess },
   signal: AbortSignal,
+  hosted: boolean,
 ): Promise<boolean> {
   const payload = documents.map((document) => ({
-    object_name: `${Date.now()}-${randomBytes(6).toString('hex')}.${extensionOf(document.name)}`,
+    object_name: hosted
+      ? `${hostedImportPrefix(row.id)}${document.stored.version}`
+      : `${Date.now()}-${randomBytes(6).toString('hex')}.${extensionOf(document.name)}`,
     version: document.stored.version,
     name: document.name,
     category: document.category,
@@ -189,7 +219,7 @@ async function addDocuments(
   } catch (error) {
     // A commit whose answer was lost (the database's worker stopped) happened all the same.
     if (await importCommitted(db, row.id)) return true;
-    await removeImportFiles(store, row.id);
+    await removeImportFiles(files, row.id);
     if (isPostgresError(error) && /^(42501|23)/.test(error.code ?? '')) {
       await refuse(db, row, error.message);
       return false;
@@ -229,14 +259,25 @@ async function refuse(db: Database, row: ImportRow, reason: string): Promise<voi
 
 /**
  * Removes the uploaded ZIP (row, then bytes): it is not kept once imported or refused. The row
- * of an imported ZIP went with the import's transaction; its bytes are `version`'s.
+ * of an imported ZIP went with the import's transaction; its bytes are `version`'s. On a hosted
+ * project (`hosted`) the job `storage.remove-objects` removes it through Storage, row and bytes.
  */
 async function removeUpload(
   db: Database,
   store: FileStore,
-  name: string,
-  version?: string,
+  row: ImportRow,
+  version: string | undefined,
+  hosted: boolean,
 ): Promise<void> {
+  const name = row.file_path;
+  if (hosted) {
+    await db.query(
+      `select private.enqueue_job('storage.remove-objects',
+         jsonb_build_object('bucket', 'imports', 'names', jsonb_build_array($1::text)), $2)`,
+      [name, row.organization_id],
+    );
+    return;
+  }
   const removed = await db.transaction(async (tx) => {
     // Storage refuses a direct delete of its rows unless asked to, as hosted Storage does.
     await tx.query(`select set_config('storage.allow_delete_query', 'true', true)`);

@@ -3,9 +3,11 @@ import type { Entry, ZipFile } from 'yauzl';
 import { openPromise } from 'yauzl';
 import { StorageError } from '../storage/errors.ts';
 import type { StoredFile } from '../storage/file-store.ts';
+import { StorageObjects } from '../storage/hosted-storage.ts';
 import { openFileStore } from '../storage/open-file-store.ts';
+import { s3Client } from '../storage/s3-file-store.ts';
 import type { ObjectStorageSettings } from '../config/object-storage-settings.ts';
-import { importFileVersion } from './import-files.ts';
+import { importFileVersion, importFiles, type ImportFiles } from './import-files.ts';
 import { importDocuments, type ImportAccess, type ImportDocument } from './manifest.ts';
 
 /** The bounds an import ZIP must keep (steward.toml `[transfer]`). */
@@ -32,6 +34,11 @@ export interface ImportZipTask {
   /** The file store that receives the documents' files: the data directory and its settings. */
   dataDir: string;
   objects: ObjectStorageSettings;
+  /**
+   * On a hosted project (`objects` is then its Storage's S3 protocol): the files are written as
+   * Storage keeps them, in the documents bucket, named with this prefix (import-files.ts).
+   */
+  hostedPrefix?: string;
   limits: ImportLimits;
   room: ImportRoom;
 }
@@ -72,7 +79,11 @@ export async function readImportZip(task: ImportZipTask): Promise<ImportZipResul
   } catch {
     return { refused: 'The file is not a valid ZIP archive' };
   }
-  const store = openFileStore(task.dataDir, task.objects);
+  const files: ImportFiles = importFiles(
+    task.hostedPrefix !== undefined && task.objects.backend === 's3'
+      ? { objects: new StorageObjects(s3Client(task.objects)), prefix: task.hostedPrefix }
+      : { store: openFileStore(task.dataDir, task.objects) },
+  );
   const written: string[] = [];
   try {
     const entries = await checkedEntries(zip, task.limits);
@@ -117,8 +128,8 @@ export async function readImportZip(task: ImportZipTask): Promise<ImportZipResul
       stream.on('error', () => {});
       const version = importFileVersion(task.importId, written.length);
       written.push(version);
-      const stored = await store
-        .write(stream, entry.uncompressedSize, version)
+      const stored = await files
+        .write(stream, entry.uncompressedSize, version, document.content_type)
         .catch((error: unknown) => {
           // More bytes than the entry declared (the store stops at that size, or yauzl does).
           if (error instanceof StorageError || /too (many|few) bytes/.test(String(error))) {
@@ -132,7 +143,7 @@ export async function readImportZip(task: ImportZipTask): Promise<ImportZipResul
     }
     return { documents, access: checked.access };
   } catch (error) {
-    for (const version of written.reverse()) await store.discard(version);
+    for (const version of written.reverse()) await files.discard(version);
     if (error instanceof Refusal) return { refused: error.message };
     // zlib cannot inflate an entry's data: the archive is damaged, not the server.
     if (error instanceof Error && (error as { code?: unknown }).code === 'Z_DATA_ERROR') {

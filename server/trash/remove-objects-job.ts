@@ -24,7 +24,8 @@ const STILL_USED: Record<string, string> = {
  * Storage's backend for good. A file some row uses again is kept; one already gone is fine, so
  * the job is safe to run twice. A row still there afterwards (a Storage that removed the bytes
  * but kept the row) is deleted as the embedded functions delete rows, so that nothing counts
- * towards the quota for a file that is gone.
+ * towards the quota for a file that is gone. The names of purged documents' files, which nobody
+ * may read meanwhile, are forgotten at the end (`private.document_files_leaving`).
  */
 export function removeObjectsJob(storage: HostedStorage): JobKind {
   return {
@@ -45,6 +46,14 @@ export function removeObjectsJob(storage: HostedStorage): JobKind {
           `delete from storage.objects where bucket_id = $1 and name = any($2::text[])`,
           [bucket, removed],
         );
+        // Purged files were kept from every reader until now (2026112900200): gone, or used by
+        // a document again, they are not leaving any more.
+        if (bucket === 'documents') {
+          await tx.query(
+            `delete from private.document_files_leaving where name = any($1::text[])`,
+            [listed],
+          );
+        }
       });
     },
   };

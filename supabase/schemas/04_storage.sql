@@ -58,6 +58,16 @@ create table private.upload_reservations (
   created_at timestamptz not null default now()
 );
 
+-- The files of documents purged on a hosted project with Steward's worker, from the purge until
+-- the job `storage.remove-objects` has removed them through Storage (15_trash.sql): the read
+-- policy below refuses them meanwhile. Embedded, a purge deletes the rows at once.
+create table private.document_files_leaving (
+  -- The object's name in the documents bucket.
+  name text primary key,
+  organization_id uuid not null references public.organizations (id) on delete cascade,
+  since timestamptz not null default now()
+);
+
 -- ============================================================================================
 -- Indexes
 -- ============================================================================================
@@ -67,10 +77,48 @@ create table private.upload_reservations (
 create index upload_reservations_organization_id_idx
   on private.upload_reservations (organization_id);
 create index upload_reservations_created_at_idx on private.upload_reservations (created_at);
+create index document_files_leaving_organization_id_idx
+  on private.document_files_leaving (organization_id);
 
 -- ============================================================================================
 -- Helpers
 -- ============================================================================================
+-- The names of the caller's organisation's files of purged documents on their way out
+-- (`private.document_files_leaving`): the storage read policy refuses them. Read once per
+-- statement; empty but for the moments between a purge and its removal job.
+create function private.caller_files_leaving()
+returns text[]
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select coalesce(array_agg(l.name), '{}') from private.document_files_leaving l
+   where l.organization_id = (select private.caller_organization_id('viewer'))
+$$;
+
+-- Whether the object `name` of the documents bucket is a file a hosted project's import wrote
+-- (`documents/{organisation}/import-{import}-…`, see server/transfer/import-files.ts) and that
+-- import is not done: the storage read policy refuses it. The policy asks only for names
+-- that look like one. Security definer: the policy asks it as the signed-in role, which has no
+-- right on the private schema.
+create function private.unfinished_import_file(name text)
+returns boolean
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  _import text := substring(unfinished_import_file.name from
+    '^documents/[^/]+/import-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})-');
+begin
+  return _import is not null
+     and not exists (select 1 from public.organization_imports i
+                      where i.id = _import::uuid and i.status = 'done');
+end
+$$;
+
 -- The organisation whose folder holds an object, or null for names outside every organisation
 -- folder (those count towards no quota; neither do exports, whose bucket is not named here).
 create function private.object_organization_id(bucket_id text, name text)
@@ -322,6 +370,8 @@ create policy "members read their organisation's document files"
     and (storage.foldername(name))[2] = (select private.caller_organization_id('viewer')::text)
     and ((select private.caller_hidden_categories()) = '{}'
          or not private.file_in_categories(name, (select private.caller_hidden_categories())))
+    and name <> all ((select private.caller_files_leaving())::text[])
+    and not (name like 'documents/%/import-%' and private.unfinished_import_file(name))
   );
 
 create policy "members read their organisation's logo"
@@ -365,6 +415,7 @@ create policy "admins remove their organisation's logo"
 -- connection and the functions above read or write them.
 alter table private.storage_settings enable row level security;
 alter table private.upload_reservations enable row level security;
+alter table private.document_files_leaving enable row level security;
 
 -- ============================================================================================
 -- Functions
@@ -431,6 +482,12 @@ $$;
 -- The platform's grants on storage.objects stand; the policies above decide.
 revoke all on private.storage_settings from public, anon, authenticated;
 revoke all on private.upload_reservations from public, anon, authenticated;
+revoke all on private.document_files_leaving from public, anon, authenticated;
+revoke all on function private.caller_files_leaving() from public, anon, authenticated;
+revoke all on function private.unfinished_import_file(text) from public, anon, authenticated;
+-- The read policy above calls it as the signed-in role.
+grant execute on function private.caller_files_leaving() to authenticated;
+grant execute on function private.unfinished_import_file(text) to authenticated;
 revoke all on function private.object_organization_id(text, text) from public, anon, authenticated;
 revoke all on function private.object_bytes(jsonb) from public, anon, authenticated;
 revoke all on function private.bucket_folder_bytes(text, text) from public, anon, authenticated;

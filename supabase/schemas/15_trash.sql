@@ -71,6 +71,10 @@ begin
       and not exists (select 1 from public.documents d where d.file_path = o.name)
       and not exists (select 1 from public.document_versions v where v.file_path = o.name);
     if cardinality(_names) > 0 then
+      -- Nobody reads them until the job has removed them (04_storage.sql's read policy).
+      insert into private.document_files_leaving (name, organization_id)
+      select n.name, purge_documents.organization_id from unnest(_names) n(name)
+      on conflict (name) do nothing;
       perform private.enqueue_job('storage.remove-objects',
                                   jsonb_build_object('bucket', 'documents',
                                                      'names', to_jsonb(_names)),

@@ -142,15 +142,26 @@ begin
     raise exception 'The import is not running';
   end if;
   _folder := 'documents/' || _import.organization_id || '/';
-  -- Storage refuses a direct delete of its rows unless asked to, as hosted Storage does.
-  perform set_config('storage.allow_delete_query', 'true', true);
-  delete from storage.objects o where o.bucket_id = 'imports' and o.name = _import.file_path;
+  -- On a hosted project with Steward's worker the uploaded ZIP leaves through Storage, row and
+  -- bytes together (the worker's `storage.remove-objects`); a row deleted here would leave its
+  -- bytes in Storage's backend.
+  if not (select s.objects_removed_through_storage from private.storage_settings s) then
+    -- Storage refuses a direct delete of its rows unless asked to, as hosted Storage does.
+    perform set_config('storage.allow_delete_query', 'true', true);
+    delete from storage.objects o where o.bucket_id = 'imports' and o.name = _import.file_path;
+  end if;
 
+  -- Hosted Storage recorded the row of each file the worker uploaded, with its own version,
+  -- under which it keeps the bytes: that version stays, the row takes the importing admin as
+  -- its owner and Steward's metadata (the SHA-256) besides Storage's.
   insert into storage.objects (bucket_id, name, owner, owner_id, version, metadata)
   select 'documents', _folder || (x.value ->> 'object_name'), _import.requested_by,
          _import.requested_by::text, x.value ->> 'version', x.value -> 'metadata'
   from jsonb_array_elements(finish_organization_import.documents) with ordinality x
-  order by x.ordinality;
+  order by x.ordinality
+  on conflict (bucket_id, name) do update
+    set owner = excluded.owner, owner_id = excluded.owner_id,
+        metadata = coalesce(storage.objects.metadata, '{}'::jsonb) || excluded.metadata;
 
   -- The categories restricted where they were exported that take their rules here: those the
   -- organisation lacks or has open (see above), read before the missing ones are added.

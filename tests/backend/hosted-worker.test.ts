@@ -7,14 +7,16 @@ import {
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import pg from 'pg';
+import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readConfig, type ServerConfig } from '../../server/config.ts';
 import { startServer, type RunningServer } from '../../server/server.ts';
 import { s3Client } from '../../server/storage/s3-file-store.ts';
-import { createOrganisation, unwrap, type Organisation } from '../security/world.ts';
+import { addMember, createOrganisation, unwrap, type Organisation } from '../security/world.ts';
 import { objectStorageEnv, startLocalS3Server, type LocalS3Server } from '../support/s3.ts';
 import { textPdf } from '../support/sample-files.ts';
 import { scratchDir } from '../support/scratch.ts';
+import { startSmtpServer, type TestSmtpServer } from '../support/smtp.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { HOSTED_MIGRATION_ROLE, postgresAdminUrl } from '../support/template.ts';
 import { unzip } from '../support/zip-files.ts';
@@ -84,12 +86,14 @@ describe('STEWARD_TARGET=hosted', () => {
 if (postgresAdminUrl()) {
   describe('the worker of a hosted Supabase project', () => {
     let s3: LocalS3Server;
+    let smtp: TestSmtpServer;
     let project: TestServer;
     let worker: RunningServer;
     let church: Organisation;
     let database: pg.Client;
     let documentId: string;
     let filePath: string;
+    let pdf: Uint8Array;
 
     const storage = () =>
       s3Client({
@@ -111,10 +115,45 @@ if (postgresAdminUrl()) {
           },
         );
 
+    /** Stores `bytes` as hosted Storage stores an upload: under its name, its row with Storage's version. */
+    const storeAsHosted = async (
+      bucket: string,
+      name: string,
+      bytes: Uint8Array,
+      contentType: string,
+      owner: string,
+    ) => {
+      await storage().send(
+        new PutObjectCommand({ Bucket: bucket, Key: name, Body: bytes, ContentType: contentType }),
+      );
+      const eTag = `"${createHash('md5').update(bytes).digest('hex')}"`;
+      await database.query(
+        `insert into storage.objects (bucket_id, name, owner, owner_id, version, metadata)
+         values ($1, $2, $3::uuid, $3::text, $4, $5::jsonb)`,
+        [
+          bucket,
+          name,
+          owner,
+          randomUUID(),
+          JSON.stringify({
+            eTag,
+            size: bytes.byteLength,
+            mimetype: contentType,
+            cacheControl: 'max-age=3600',
+            lastModified: new Date().toISOString(),
+            contentLength: bytes.byteLength,
+            httpStatusCode: 200,
+          }),
+        ],
+      );
+    };
+
     it('starts against the project as its non-superuser, with its Storage', async () => {
       s3 = await startLocalS3Server();
       cleanups.push(() => s3.close());
-      for (const bucket of ['documents', 'exports']) {
+      smtp = await startSmtpServer();
+      cleanups.push(() => smtp.close());
+      for (const bucket of ['documents', 'exports', 'imports', 'branding']) {
         await storage().send(new CreateBucketCommand({ Bucket: bucket }));
       }
       // The project's API: it runs no background work (its files are elsewhere).
@@ -129,35 +168,9 @@ if (postgresAdminUrl()) {
 
       // A PDF uploaded as hosted Storage keeps it: its bytes under its name in the bucket,
       // its row in storage.objects with Storage's own version.
-      const pdf = await textPdf(['The organ restoration fund reached its goal in September']);
+      pdf = await textPdf(['The organ restoration fund reached its goal in September']);
       filePath = `documents/${church.id}/${Date.now()}-organ.pdf`;
-      await storage().send(
-        new PutObjectCommand({
-          Bucket: 'documents',
-          Key: filePath,
-          Body: pdf,
-          ContentType: 'application/pdf',
-        }),
-      );
-      const eTag = `"${createHash('md5').update(pdf).digest('hex')}"`;
-      await database.query(
-        `insert into storage.objects (bucket_id, name, owner, owner_id, version, metadata)
-         values ('documents', $1, $2::uuid, $2::text, $3, $4::jsonb)`,
-        [
-          filePath,
-          church.master.userId,
-          randomUUID(),
-          JSON.stringify({
-            eTag,
-            size: pdf.byteLength,
-            mimetype: 'application/pdf',
-            cacheControl: 'max-age=3600',
-            lastModified: new Date().toISOString(),
-            contentLength: pdf.byteLength,
-            httpStatusCode: 200,
-          }),
-        ],
-      );
+      await storeAsHosted('documents', filePath, pdf, 'application/pdf', church.master.userId);
       documentId = (
         unwrap(
           await church.master.client
@@ -189,6 +202,8 @@ if (postgresAdminUrl()) {
         OBJECT_STORAGE_ACCESS_KEY_ID: 'S3RVER',
         OBJECT_STORAGE_SECRET_ACCESS_KEY: 'S3RVER',
         AUTH_SITE_URL: project.url,
+        SMTP_URL: smtp.url,
+        SMTP_ADMIN_EMAIL: 'steward@hosted.example',
         JOB_POLL_INTERVAL: '100ms',
         DATA_DIR: dataDir,
         PORT: '0',
@@ -269,6 +284,167 @@ if (postgresAdminUrl()) {
         .toBe(false);
     }, 120_000);
 
+    it("imports an export into another organisation, its files in Storage's documents bucket", async () => {
+      const { rows: exports } = await database.query<{ file_path: string }>(
+        `select file_path from public.organization_exports
+          where organization_id = $1 and status = 'ready'`,
+        [church.id],
+      );
+      const zip = await storage().send(
+        new GetObjectCommand({ Bucket: 'exports', Key: exports[0]!.file_path }),
+      );
+      const zipBytes = Buffer.from(await zip.Body!.transformToByteArray());
+      const second = await createOrganisation(project, 'Second Hosted Church');
+      const zipName = `${second.id}/${Date.now()}-import.zip`;
+      await storeAsHosted('imports', zipName, zipBytes, 'application/zip', second.master.userId);
+      const started = unwrap(
+        await second.master.client
+          .rpc('start_organization_import', { file_path: zipName })
+          .single<{ id: string }>(),
+        'start_organization_import',
+      );
+      const state = async () =>
+        unwrap(
+          await second.master.client
+            .from('organization_imports')
+            .select('status, error')
+            .eq('id', started.id)
+            .single(),
+          'import',
+        );
+      await expect
+        .poll(state, { timeout: 60_000, interval: 200 })
+        .toEqual({ status: 'done', error: null });
+
+      // The document's file is an object of the documents bucket under its name, in the
+      // import's folder, with its row; the worker reads it as it reads any file of Storage.
+      const imported = unwrap(
+        await second.master.client.from('documents').select('id, name, file_path'),
+        'documents',
+      ) as { id: string; name: string; file_path: string }[];
+      expect(imported).toEqual([
+        expect.objectContaining({
+          name: 'Organ fund.pdf',
+          file_path: expect.stringMatching(
+            new RegExp(`^documents/${second.id}/import-${started.id}-[0-9a-f-]{36}$`),
+          ),
+        }),
+      ]);
+      const filePath = imported[0]!.file_path;
+      const object = await storage().send(
+        new GetObjectCommand({ Bucket: 'documents', Key: filePath }),
+      );
+      expect(Buffer.from(await object.Body!.transformToByteArray())).toEqual(Buffer.from(pdf));
+      const { rows } = await database.query(
+        `select owner::text as owner, (metadata ->> 'size')::int as size
+           from storage.objects where bucket_id = 'documents' and name = $1`,
+        [filePath],
+      );
+      expect(rows).toEqual([{ owner: second.master.userId, size: object.ContentLength }]);
+      unwrap(
+        await second.master.client.storage.from('documents').createSignedUrl(filePath, 60),
+        'sign the imported file',
+      );
+      await expect
+        .poll(
+          async () =>
+            unwrap(
+              await second.master.client.rpc('search_documents', { search: 'restoration' }),
+              'search',
+            ) as { id: string }[],
+          { timeout: 60_000, interval: 200 },
+        )
+        .toEqual([expect.objectContaining({ id: imported[0]!.id })]);
+
+      // The uploaded ZIP leaves through Storage, row and bytes.
+      await expect
+        .poll(() => objectExists('imports', zipName), { timeout: 60_000, interval: 200 })
+        .toBe(false);
+      const zipRows = await database.query(
+        `select count(*)::int as objects from storage.objects where bucket_id = 'imports' and name = $1`,
+        [zipName],
+      );
+      expect(zipRows.rows).toEqual([{ objects: 0 }]);
+    }, 150_000);
+
+    it('sends the reminder of a document expiring soon through the SMTP server, with links to the app', async () => {
+      const chapel = await createOrganisation(project, 'Reminded Chapel');
+      // Due at any hour of today: the digests of the day go out from midnight on.
+      unwrap(
+        await chapel.master.client
+          .from('reminder_settings')
+          .upsert({ organization_id: chapel.id, send_hour: 0, time_zone: 'UTC' }),
+        'reminder settings',
+      );
+      const expiry = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
+      const { id } = unwrap(
+        await chapel.master.client
+          .from('documents')
+          .insert({
+            organization_id: chapel.id,
+            name: 'Fire certificate',
+            category: 'Legal',
+            file_path: `documents/${chapel.id}/${Date.now()}-fire.pdf`,
+            expiry_date: expiry,
+            status: 'Active',
+            tags: [],
+          })
+          .select('id')
+          .single(),
+        'insert the document',
+      ) as { id: string };
+      await database.query(
+        `update private.schedules set next_run_at = now() where name = 'reminders.daily'`,
+      );
+      const mailTo = () =>
+        smtp.received.filter(({ envelope }) => envelope.to.includes(chapel.master.email));
+      await expect.poll(() => mailTo().length, { timeout: 60_000, interval: 200 }).toBe(1);
+      const { mail } = mailTo()[0]!;
+      expect(mail.subject).toBe('Renewals at Reminded Chapel: 1 expiring soon');
+      expect(mail.text).toContain(`${project.url}/documents?document=${id}`);
+    }, 90_000);
+
+    it('converts an uploaded image into the logo in Storage, and removes the SVG logo and the upload through it', async () => {
+      const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><title>Old</title></svg>');
+      await storeAsHosted(
+        'branding',
+        `${church.id}/logo.svg`,
+        svg,
+        'image/svg+xml',
+        church.master.userId,
+      );
+      const image = await sharp({
+        create: { width: 1200, height: 600, channels: 3, background: '#336699' },
+      })
+        .png()
+        .toBuffer();
+      const source = `${church.id}/logo-source`;
+      await storeAsHosted('branding', source, image, 'image/png', church.master.userId);
+      unwrap(await church.master.client.rpc('convert_logo'), 'convert_logo');
+      await expect
+        .poll(
+          async () =>
+            unwrap(await church.master.client.rpc('logo_conversion'), 'logo_conversion') as {
+              status: string;
+            },
+          { timeout: 60_000, interval: 200 },
+        )
+        .toEqual({ status: 'done', error: null });
+
+      const logo = await storage().send(
+        new GetObjectCommand({ Bucket: 'branding', Key: `${church.id}/logo.png` }),
+      );
+      const metadata = await sharp(Buffer.from(await logo.Body!.transformToByteArray())).metadata();
+      expect([metadata.format, metadata.width, metadata.height]).toEqual(['png', 512, 256]);
+      expect(await objectExists('branding', `${church.id}/logo.svg`)).toBe(false);
+      expect(await objectExists('branding', source)).toBe(false);
+      const { rows } = await database.query(
+        `select name from storage.objects where bucket_id = 'branding' and name like $1 order by name`,
+        [`${church.id}/%`],
+      );
+      expect(rows).toEqual([{ name: `${church.id}/logo.png` }]);
+    }, 90_000);
+
     it('purges a document past its time in the trash, and its file leaves the bucket', async () => {
       unwrap(
         await church.master.client.rpc('delete_documents', { document_ids: [documentId] }),
@@ -286,13 +462,93 @@ if (postgresAdminUrl()) {
       await expect
         .poll(() => objectExists('documents', filePath), { timeout: 60_000, interval: 200 })
         .toBe(false);
-      const left = await database.query(
-        `select (select count(*) from public.documents where id = $1)::int as documents,
-                (select count(*) from storage.objects
-                  where bucket_id = 'documents' and name = $2)::int as objects`,
-        [documentId, filePath],
+      // The job deletes a row Storage left (here: s3rver keeps none) just after the object.
+      const left = async () =>
+        (
+          await database.query(
+            `select (select count(*) from public.documents where id = $1)::int as documents,
+                    (select count(*) from storage.objects
+                      where bucket_id = 'documents' and name = $2)::int as objects`,
+            [documentId, filePath],
+          )
+        ).rows[0];
+      await expect
+        .poll(left, { timeout: 10_000, interval: 100 })
+        .toEqual({ documents: 0, objects: 0 });
+    }, 90_000);
+
+    it('keeps a purged file from its readers until Storage has removed it', async () => {
+      // A file a member uploaded through the project's API, which that member reads.
+      const member = await addMember(project, church, 'user');
+      const name = `documents/${church.id}/${Date.now()}-minutes.txt`;
+      const bytes = Buffer.from('Minutes of the vestry meeting, not for after the purge');
+      unwrap(
+        await member.client.storage
+          .from('documents')
+          .upload(name, bytes, { contentType: 'text/plain' }),
+        'upload',
       );
-      expect(left.rows).toEqual([{ documents: 0, objects: 0 }]);
+      const { id } = unwrap(
+        await member.client
+          .from('documents')
+          .insert({
+            organization_id: church.id,
+            name: 'Minutes.txt',
+            category: 'Financial',
+            file_path: name,
+            size: bytes.byteLength,
+            status: 'Active',
+            tags: [],
+          })
+          .select('id')
+          .single(),
+        'insert the document',
+      ) as { id: string };
+      const download = await member.client.storage.from('documents').download(name);
+      expect(Buffer.from(await download.data!.arrayBuffer())).toEqual(bytes);
+      unwrap(await member.client.storage.from('documents').createSignedUrl(name, 60), 'sign');
+      unwrap(await church.master.client.rpc('delete_documents', { document_ids: [id] }), 'delete');
+
+      // Deleted for ever, with the worker's removal held back: its row is still there.
+      await database.query('begin');
+      await database.query('select private.purge_documents($1, $2)', [church.id, [id]]);
+      const held = await database.query(
+        `update private.jobs set run_after = now() + interval '1 hour'
+          where kind = 'storage.remove-objects' and finished_at is null and payload -> 'names' ? $1`,
+        [name],
+      );
+      await database.query('commit');
+      expect(held.rowCount).toBe(1);
+      const rows = await database.query(
+        `select count(*)::int as objects from storage.objects where bucket_id = 'documents' and name = $1`,
+        [name],
+      );
+      expect(rows.rows).toEqual([{ objects: 1 }]);
+      const afterPurge = await member.client.storage.from('documents').download(name);
+      expect(afterPurge.data).toBeNull();
+      expect(afterPurge.error).not.toBeNull();
+      const signed = await member.client.storage.from('documents').createSignedUrl(name, 60);
+      expect(signed.data).toBeNull();
+      expect(signed.error?.message).toBe('Object not found');
+
+      // The worker removes it when its job comes, and the name is forgotten.
+      await database.query(
+        `update private.jobs set run_after = now()
+          where kind = 'storage.remove-objects' and finished_at is null and payload -> 'names' ? $1`,
+        [name],
+      );
+      const left = async () =>
+        (
+          await database.query(
+            `select (select count(*) from storage.objects
+                      where bucket_id = 'documents' and name = $1)::int as objects,
+                    (select count(*) from private.document_files_leaving where name = $1)::int as leaving`,
+            [name],
+          )
+        ).rows[0];
+      await expect
+        .poll(left, { timeout: 60_000, interval: 200 })
+        .toEqual({ objects: 0, leaving: 0 });
     }, 90_000);
   });
 }

@@ -199,6 +199,7 @@ describe('security rules in the catalogue', () => {
     expect(await executable('authenticated', 'public')).toEqual(AUTHENTICATED_RPC);
     expect(await executable('anon', 'private')).toEqual([]);
     expect(await executable('authenticated', 'private')).toEqual([
+      'caller_files_leaving',
       'caller_hidden_categories',
       'caller_organization_id',
       'caller_uneditable_categories',
@@ -207,6 +208,7 @@ describe('security rules in the catalogue', () => {
       'file_in_categories',
       'message_names_documents_in',
       'second_factor_checked',
+      'unfinished_import_file',
     ]);
     const usage = await rows<{ anon: boolean; authenticated: boolean }>(
       db,

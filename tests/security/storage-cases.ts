@@ -310,6 +310,54 @@ async function attemptOnHeld(
   return judgeWrite(error, (await stored(server, 'documents', name)) !== original);
 }
 
+/** Files of the documents bucket that nobody reads, though their rows are there (2026112900200). */
+type WithheldFile = 'purged file' | 'file of an unfinished import';
+
+/**
+ * A file of `org`'s documents bucket that nobody reads: one a purge on a hosted project left
+ * to Storage's removal (its name in `private.document_files_leaving`), or one a hosted
+ * project's import wrote before the import is done (`import-{import}-…`). Its name.
+ */
+async function withheldFile(
+  server: TestServer,
+  org: OrgWorld,
+  kind: WithheldFile,
+): Promise<string> {
+  const documents = BUCKETS[0]!;
+  const name =
+    kind === 'purged file'
+      ? documents.objectName(org)
+      : `documents/${org.organisation.id}/import-${randomUUID()}-${randomUUID()}`;
+  await put(server, documents, name, documents.content('withheld'));
+  if (kind === 'purged file') {
+    await server.db.query(
+      `insert into private.document_files_leaving (name, organization_id) values ($1, $2)`,
+      [name, org.organisation.id],
+    );
+  }
+  return name;
+}
+
+/** Tries to read a withheld file's bytes by download or through a signed URL. */
+async function attemptOnWithheld(
+  server: TestServer,
+  operation: 'download' | 'sign',
+  client: SupabaseClient,
+  org: OrgWorld,
+  kind: WithheldFile,
+): Promise<Outcome> {
+  const name = await withheldFile(server, org, kind);
+  const storage = client.storage.from('documents');
+  if (operation === 'download') {
+    const { data, error } = await storage.download(name);
+    return allowedIf(!error && (await data!.text()) === BUCKETS[0]!.content('withheld'));
+  }
+  const { data, error } = await storage.createSignedUrl(name, 60);
+  if (error || !data?.signedUrl) return 'denied';
+  const response = await fetch(data.signedUrl);
+  return allowedIf(response.ok);
+}
+
 export function storageCases(server: TestServer, world: World): Case[] {
   const cases: Case[] = [];
   for (const spec of BUCKETS) {
@@ -348,6 +396,21 @@ export function storageCases(server: TestServer, world: World): Case[] {
             // Only Steward's own operations change these (the rpc and trash cases).
             expected: 'denied',
             run: () => attemptOnHeld(server, operation, actor.client, org, kind),
+          });
+        }
+      }
+    }
+  }
+  for (const target of ['A', 'B'] as OrgKey[]) {
+    const org = world.orgs[target];
+    for (const kind of ['purged file', 'file of an unfinished import'] as const) {
+      for (const operation of ['download', 'sign'] as const) {
+        for (const actor of world.actors) {
+          cases.push({
+            group: 'storage documents (withheld files)',
+            name: `${actor.label} ${operation}s a ${kind} of ${target}`,
+            expected: 'denied',
+            run: () => attemptOnWithheld(server, operation, actor.client, org, kind),
           });
         }
       }
