@@ -1,11 +1,17 @@
 import type { TimedRole } from '../config.ts';
 import type { BatchOptions, Database, Queryable, QueryResult, Row, Statement } from './database.ts';
-import { DatabaseUnavailableError, settleBatch, statementTimeoutError } from './database.ts';
+import {
+  DatabaseUnavailableError,
+  isPostgresError,
+  settleBatch,
+  statementTimeoutError,
+} from './database.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { FairQueue, QueueTimeoutError } from './fair-queue.ts';
 import { compiledPglite } from './pglite-wasm.ts';
 import { currentRequestScope, outsideRequestScope } from './request-scope.ts';
 import { WorkerConnection } from './worker-connection.ts';
+import { WorkerGate } from './worker-gate.ts';
 import { WriteClock } from './write-clock.ts';
 
 export interface PgliteHostOptions {
@@ -19,12 +25,32 @@ export interface PgliteHostOptions {
 
 type Request = Parameters<WorkerConnection['request']>[0];
 
+/** What a turn's work may do: write (see write-clock.ts), and whether it needs the worker alone. */
+interface JobKind {
+  mayWrite: boolean;
+  exclusive: boolean;
+}
+/**
+ * A read-only batch: one message, which writes nothing and is complete when answered, so it may
+ * wait in the worker behind another (worker-gate.ts).
+ */
+const ONE_READ: JobKind = { mayWrite: false, exclusive: false };
+/** Anything that may write, and transactions: the worker alone, as before. */
+const MAY_WRITE: JobKind = { mayWrite: true, exclusive: true };
+/** The server's own reading that must see the database as one moment (a dump, the floor). */
+const ALONE_READING: JobKind = { mayWrite: false, exclusive: true };
+/** Callers' turns running at once (see `#queue`). */
+const TURNS_AT_ONCE = 2;
+
 /**
  * The embedded database seen from the thread that serves HTTP: PGlite runs in a worker thread
  * (pglite-worker.ts), so a long statement never stops the server from answering other requests.
  *
  * PGlite is one Postgres session, so the work of requests runs one at a time, taking turns
- * between callers (fair-queue.ts). Each request's work has a deadline by role. PGlite cannot
+ * between callers (fair-queue.ts); only a second caller's read may already wait in the worker
+ * while it runs another's (worker-gate.ts). Each request's work has a deadline by role, counted
+ * from when the worker reaches it; a read waiting behind work whose deadline ended the worker
+ * is answered "busy" (503), as a caller who got no turn is. PGlite cannot
  * interrupt a statement (`statement_timeout` is ignored, and it has no cancel API), so when a
  * deadline passes mid-statement the worker is ended and a new one opens the same data
  * directory: the statement fails with Postgres' "statement timeout" error, its transaction is
@@ -35,7 +61,12 @@ type Request = Parameters<WorkerConnection['request']>[0];
 export class PgliteHost implements Database {
   readonly kind = 'pglite' as const;
   readonly writeClock = new WriteClock();
-  readonly #queue = new FairQueue({ concurrency: 1, perLane: 1 });
+  /**
+   * Two callers' turns at once (one lane each): while the worker runs one's read, the other's
+   * may already wait in the worker (see worker-gate.ts); anything else has the worker alone.
+   */
+  readonly #queue = new FairQueue({ concurrency: TURNS_AT_ONCE, perLane: 1 });
+  readonly #gate = new WorkerGate();
   #connection: WorkerConnection;
   #restarting: Promise<void> | null = null;
   #closed = false;
@@ -66,17 +97,17 @@ export class PgliteHost implements Database {
   }
 
   query<T = Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<T>> {
-    return this.#job(true, (session) => session.query<T>(sql, params));
+    return this.#job(MAY_WRITE, (session) => session.query<T>(sql, params));
   }
 
   exec(sql: string): Promise<void> {
-    return this.#job(true, async (session) => {
+    return this.#job(MAY_WRITE, async (session) => {
       await session.send({ op: 'exec', sql });
     });
   }
 
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-    return this.#job(true, async (session) => {
+    return this.#job(MAY_WRITE, async (session) => {
       await session.send({ op: 'query', sql: 'begin', params: [] }, { opens: true });
       let result: T;
       try {
@@ -95,7 +126,8 @@ export class PgliteHost implements Database {
     finish: (rows: Row[]) => T,
     options: BatchOptions,
   ): Promise<T> {
-    return this.#job(!options.readOnly, async (session) => {
+    const kind = options.readOnly ? ONE_READ : MAY_WRITE;
+    return this.#job(kind, async (session) => {
       const batch = { op: 'batch', statements, readOnly: options.readOnly } as const;
       const answer = await session.send(batch, { opens: !options.readOnly });
       return settleBatch(answer.rows, finish, options, (commit) => session.finish(commit));
@@ -109,7 +141,7 @@ export class PgliteHost implements Database {
    */
   floorOf(statements: Statement[], seconds: number): Promise<number> {
     return outsideRequestScope(() =>
-      this.#job(false, async (session) => {
+      this.#job(ALONE_READING, async (session) => {
         const started = performance.now();
         const answer = await session.send({ op: 'repeat', statements, seconds });
         return answer.rowCount / ((performance.now() - started) / 1000);
@@ -124,7 +156,7 @@ export class PgliteHost implements Database {
    */
   dumpWith<T>(file: string, read: (db: Queryable) => Promise<T>): Promise<T> {
     return outsideRequestScope(() =>
-      this.#job(false, async (session) => {
+      this.#job(ALONE_READING, async (session) => {
         const result = await read(session);
         await session.send({ op: 'dump', file });
         return result;
@@ -146,24 +178,33 @@ export class PgliteHost implements Database {
    * the body ends or when its deadline has been dealt with, whichever comes first, so a body
    * stuck outside the database cannot hold the database.
    */
-  async #job<T>(mayWrite: boolean, body: (session: Session) => Promise<T>): Promise<T> {
+  async #job<T>(kind: JobKind, body: (session: Session) => Promise<T>): Promise<T> {
     if (this.#closed) throw new DatabaseUnavailableError('the database is closed');
     const scope = currentRequestScope();
     const timeoutMs =
       scope && this.options.timeoutsMs ? this.options.timeoutsMs[scope.role] : Infinity;
     let outcome!: Promise<T>;
+    const queuedAt = performance.now();
     const turn = () =>
       this.#queue.run(
         scope?.lane ?? 'server',
         async () => {
-          const session = new Session(this);
-          outcome = body(session);
-          await session.untilDoneOrExpired(outcome, timeoutMs);
+          // The other turn's work may hold the worker: the wait for it counts as the wait for
+          // a turn, within the caller's deadline.
+          const waited = performance.now() - queuedAt;
+          const { leave, ahead } = await this.#gate.enter(kind.exclusive, timeoutMs - waited);
+          try {
+            const session = new Session(this);
+            outcome = body(session);
+            await session.untilDoneOrExpired(outcome, timeoutMs, ahead);
+          } finally {
+            leave();
+          }
         },
         timeoutMs,
       );
     try {
-      await (mayWrite ? this.writeClock.around(turn) : turn());
+      await (kind.mayWrite ? this.writeClock.around(turn) : turn());
     } catch (error) {
       if (error instanceof QueueTimeoutError) throw new DatabaseUnavailableError();
       throw error;
@@ -267,13 +308,28 @@ class Session implements Queryable {
       const answer = await connection.request(request);
       if (flags.opens && !this.#expired) this.#transactionOpen = true;
       return answer;
+    } catch (error) {
+      // The deadline of the work ahead of this message in the worker ended the worker before
+      // this message ran: the database was busy, which is no timeout of this caller's.
+      if (!this.#expired && isPostgresError(error) && error.code === '57014') {
+        throw new DatabaseUnavailableError();
+      }
+      throw error;
     } finally {
       this.#inFlight -= 1;
     }
   }
 
-  /** Resolves when `outcome` settles, or at the deadline once its work has been stopped. */
-  async untilDoneOrExpired(outcome: Promise<unknown>, timeoutMs: number): Promise<void> {
+  /**
+   * Resolves when `outcome` settles, or at the deadline once its work has been stopped. The
+   * deadline counts from when the work `ahead` of it in the worker has been answered: its
+   * message waited in the worker until then, and must not end that work by its own clock.
+   */
+  async untilDoneOrExpired(
+    outcome: Promise<unknown>,
+    timeoutMs: number,
+    ahead: Promise<void>,
+  ): Promise<void> {
     const done = outcome.then(
       () => 'done' as const,
       () => 'done' as const,
@@ -282,6 +338,7 @@ class Session implements Queryable {
       await done;
       return;
     }
+    if ((await Promise.race([done, ahead])) === 'done') return;
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<'expired'>((resolve) => {
       timer = setTimeout(() => resolve('expired'), timeoutMs);

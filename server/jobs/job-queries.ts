@@ -80,26 +80,37 @@ export async function failJob(
   ]);
 }
 
-/** Whether any job of `kinds` is due at `now` (claimed or not). */
+/** Which of two groups of kinds have a job due: the runner claims from a group only then. */
+export interface DueGroups {
+  regular: boolean;
+  bulk: boolean;
+}
+
 /**
- * Whether a job of `kinds` is due. A read, and marked as one: on PGlite a statement that may
- * write empties the REST read cache, and the runner asks this every poll.
+ * Which groups of kinds have a job due at `now` (claimed or not), in one statement. A read,
+ * and marked as one: on PGlite a statement that may write empties the REST read cache, and the
+ * runner asks this every poll.
  */
-export async function hasDueJobs(db: Database, now: Date, kinds: string[]): Promise<boolean> {
+export async function dueGroups(
+  db: Database,
+  now: Date,
+  kinds: { regular: string[]; bulk: string[] },
+): Promise<DueGroups> {
+  const due = (param: string) => `exists (
+      select 1 from private.jobs
+      where finished_at is null and failed_at is null and run_after <= $1
+        and (locked_until is null or locked_until < $1)
+        and kind in (select jsonb_array_elements_text(${param}::jsonb))
+    )`;
   return db.runBatch(
     [
       {
-        sql: `select exists (
-                select 1 from private.jobs
-                where finished_at is null and failed_at is null and run_after <= $1
-                  and (locked_until is null or locked_until < $1)
-                  and kind in (select jsonb_array_elements_text($2::jsonb))
-              ) as due`,
+        sql: `select ${due('$2')} as regular, ${due('$3')} as bulk`,
         // As JSON: a batch's parameters are text, as the REST API binds them.
-        params: [now.toISOString(), JSON.stringify(kinds)],
+        params: [now.toISOString(), JSON.stringify(kinds.regular), JSON.stringify(kinds.bulk)],
       },
     ],
-    (rows) => rows[0]?.due === true,
+    (rows) => ({ regular: rows[0]?.regular === true, bulk: rows[0]?.bulk === true }),
     { readOnly: true },
   );
 }

@@ -3,7 +3,8 @@ import type { Database } from '../db/database.ts';
 import { withRequestScope } from '../db/request-scope.ts';
 import type { Clock } from './clock.ts';
 import type { Job } from './job-queries.ts';
-import { claimJob, failJob, finishJob, hasDueJobs } from './job-queries.ts';
+import type { DueGroups } from './job-queries.ts';
+import { claimJob, dueGroups, failJob, finishJob } from './job-queries.ts';
 
 /** What a job's handler gets besides the job. */
 export interface JobContext {
@@ -55,6 +56,8 @@ export class JobRunner {
   #timer: NodeJS.Timeout | undefined;
   #pumping: Promise<void> | null = null;
   #again = false;
+  /** A timed poll asked for a pump while one ran: the repeat checks the schedules too. */
+  #schedulesAgain = false;
   #stopped = true;
   #noQueueHere = false;
 
@@ -101,13 +104,11 @@ export class JobRunner {
    */
   async runDue(): Promise<void> {
     for (;;) {
-      await this.#pump();
+      await this.#pump({ schedules: true });
       await Promise.allSettled([...this.#running]);
       if (this.#noQueueHere || this.#kinds().length === 0) return;
-      const due = await withRequestScope(this.#scope(null), () =>
-        hasDueJobs(this.options.db, this.options.clock.now(), this.#kinds()),
-      );
-      if (!due && this.#running.size === 0) return;
+      const due = await withRequestScope(this.#scope(null), () => this.#dueGroups());
+      if (!due.regular && !due.bulk && this.#running.size === 0) return;
     }
   }
 
@@ -127,6 +128,13 @@ export class JobRunner {
       .map(([name]) => name);
   }
 
+  #dueGroups(): Promise<DueGroups> {
+    return dueGroups(this.options.db, this.options.clock.now(), {
+      regular: this.#kinds(false),
+      bulk: this.#kinds(true),
+    });
+  }
+
   #scope(organizationId: string | null) {
     return { lane: `job:${organizationId ?? 'installation'}`, role: 'service_role' as const };
   }
@@ -135,47 +143,75 @@ export class JobRunner {
     clearTimeout(this.#timer);
     if (this.#stopped) return;
     this.#timer = setTimeout(() => {
-      void this.#pump().finally(() => this.#schedule());
+      void this.#pump({ schedules: true }).finally(() => this.#schedule());
     }, this.options.pollIntervalMs);
     this.#timer.unref();
   }
 
-  /** Claims and starts jobs while there is room; one pump at a time, repeated when asked meanwhile. */
-  #pump(): Promise<void> {
+  /**
+   * Claims and starts jobs while there is room; one pump at a time, repeated when asked
+   * meanwhile. Schedules (`beforeClaim`) become due as time passes, so only the timed polls
+   * and `runDue` check them; a pump because a job was added or finished does not.
+   */
+  #pump(options: { schedules?: boolean } = {}): Promise<void> {
     if (this.#pumping) {
       this.#again = true;
+      this.#schedulesAgain ||= options.schedules === true;
       return this.#pumping;
     }
     this.#pumping = (async () => {
+      let schedules = options.schedules === true;
       do {
         this.#again = false;
-        await this.options.beforeClaim?.().catch((error: unknown) => {
-          if ((error as { code?: unknown }).code === '42P01') this.#noQueue();
-          else console.error('jobs: the scheduler failed:', error);
-        });
-        // Claiming writes; most polls find nothing, so they only read.
-        let mayClaim = !this.#noQueueHere && this.#kinds().length > 0;
-        if (mayClaim && this.#running.size < this.options.concurrency) {
-          mayClaim = await withRequestScope(this.#scope(null), () =>
-            hasDueJobs(this.options.db, this.options.clock.now(), this.#kinds()),
-          ).catch((error: unknown) => {
+        // Asked for by this pump's caller, or by a timed poll or `runDue` while it ran.
+        schedules ||= this.#schedulesAgain;
+        this.#schedulesAgain = false;
+        if (schedules) {
+          await this.options.beforeClaim?.().catch((error: unknown) => {
             if ((error as { code?: unknown }).code === '42P01') this.#noQueue();
-            else console.error('jobs: could not look for due jobs:', error);
-            return false;
+            else console.error('jobs: the scheduler failed:', error);
           });
         }
-        while (mayClaim && !this.#noQueueHere && this.#running.size < this.options.concurrency) {
+        schedules = false;
+        // Claiming writes; most polls find nothing, so they only read, and a group of kinds
+        // (bulk or not) is claimed from only when it has a job due.
+        const due: DueGroups = { regular: false, bulk: false };
+        if (
+          !this.#noQueueHere &&
+          this.#kinds().length > 0 &&
+          this.#running.size < this.options.concurrency
+        ) {
+          Object.assign(
+            due,
+            await withRequestScope(this.#scope(null), () => this.#dueGroups()).catch(
+              (error: unknown) => {
+                if ((error as { code?: unknown }).code === '42P01') this.#noQueue();
+                else console.error('jobs: could not look for due jobs:', error);
+                return due;
+              },
+            ),
+          );
+        }
+        while (
+          (due.regular || due.bulk) &&
+          !this.#noQueueHere &&
+          this.#running.size < this.options.concurrency
+        ) {
           const job = await withRequestScope(this.#scope(null), async () => {
-            const claim = (kinds: string[]) =>
-              kinds.length === 0
-                ? null
-                : claimJob(this.options.db, {
-                    now: this.options.clock.now(),
-                    leaseSeconds: this.#leaseSeconds,
-                    runner: this.#id,
-                    kinds,
-                  });
-            return (await claim(this.#kinds(false))) ?? (await claim(this.#kinds(true)));
+            const claim = async (group: 'regular' | 'bulk') => {
+              if (!due[group]) return null;
+              const claimed = await claimJob(this.options.db, {
+                now: this.options.clock.now(),
+                leaseSeconds: this.#leaseSeconds,
+                runner: this.#id,
+                kinds: this.#kinds(group === 'bulk'),
+              });
+              // Nothing left to claim there (taken meanwhile): not again in this round.
+              if (!claimed) due[group] = false;
+              return claimed;
+            };
+            // Bulk work only when no other kind is due.
+            return (await claim('regular')) ?? (await claim('bulk'));
           }).catch((error: unknown) => {
             if ((error as { code?: unknown }).code === '42P01') {
               // A database without the app's migrations (the services' own tests): no queue.

@@ -7,7 +7,7 @@ import { storageErrors } from './errors.ts';
 import { listObjects, parseListBody } from './list.ts';
 import { bucketParam, objectParams } from './params.ts';
 import type { ObjectRow } from './queries.ts';
-import { findBucket, findObject } from './queries.ts';
+import { findBucket, findObject, findObjectAsCaller } from './queries.ts';
 import { storableName, stringList } from './request-fields.ts';
 import { recordDocumentLooks } from './document-looks.ts';
 import type { StorageScope } from './scope.ts';
@@ -36,7 +36,7 @@ export function objectReadRoutes(services: StorageServices): Hono<ApiEnv> {
     const row =
       bucket.public || !scope
         ? await findObject(db, bucketId, name)
-        : await runAsCaller(db, scope, (tx) => findObject(tx, bucketId, name));
+        : await findObjectAsCaller(db, scope, bucketId, name);
     if (!row) throw storageErrors.noSuchKey();
     return row;
   }
@@ -109,7 +109,7 @@ export function objectReadRoutes(services: StorageServices): Hono<ApiEnv> {
     // Image transformation is a feature of Storage that is off here, as on a project without it;
     // a URL that serves the original bytes for a resized image would be a wrong answer.
     if (body.transform !== undefined) throw storageErrors.featureNotEnabled('imageTransformation');
-    const row = await runAsCaller(db, scope, (tx) => findObject(tx, bucketId, name));
+    const row = await findObjectAsCaller(db, scope, bucketId, name);
     if (!row) throw storageErrors.noSuchKey();
     await recordDocumentLooks(db, scope, bucketId, [name], 'viewed');
     return c.json({
@@ -134,7 +134,7 @@ export function objectReadRoutes(services: StorageServices): Hono<ApiEnv> {
     const scope = signedUrlScope(c, signer, 'storage.object.get_signed');
     // In the signer's lane, with the record of the look (it reads as the signer's request).
     const row = await inUserLane(signer.sub, async () => {
-      const found = await runAsCaller(db, scope, (tx) => findObject(tx, bucketId, name));
+      const found = await findObjectAsCaller(db, scope, bucketId, name);
       if (found && c.req.method === 'GET') {
         await recordDocumentLooks(db, scope, bucketId, [name], 'viewed');
       }

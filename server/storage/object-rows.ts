@@ -1,9 +1,9 @@
-import type { Queryable } from '../db/database.ts';
+import type { Queryable, Row, Statement } from '../db/database.ts';
 import { isStoredVersion } from './file-store.ts';
 import type { ObjectMetadata } from './queries.ts';
-import { lockObjectName } from './queries.ts';
+import { lockObjectNameStatement } from './queries.ts';
 import type { StorageScope } from './scope.ts';
-import { ownerOf, runAsCaller } from './scope.ts';
+import { batchAsCaller, ownerOf, runAsCaller } from './scope.ts';
 import { keepsReservations, releaseUpload } from './upload-reservations.ts';
 import type { StorageServices } from './services.ts';
 
@@ -24,49 +24,62 @@ export interface NewObjectRow {
 class TrialDone extends Error {}
 
 /**
- * Inserts (or with `upsert`, inserts or updates) an object row as the caller. Only INSERT (and
- * for upsert UPDATE and SELECT) rights are used: no RETURNING, which would need SELECT too.
- * Returns the id the object has afterwards and the version it replaced.
+ * The statements that insert (or with `upsert`, insert or update) an object row as the caller:
+ * the name's lock, then the write, which for an upsert also answers the row it replaces (read
+ * in the same statement, so before the write). Only INSERT (and for upsert UPDATE and SELECT)
+ * rights are used: no RETURNING, which would need SELECT too.
  */
+function writeRowStatements(scope: StorageScope, row: NewObjectRow, upsert: boolean): Statement[] {
+  const { owner, ownerId } = ownerOf(scope);
+  const insert = `insert into storage.objects (id, bucket_id, name, owner, owner_id, version, metadata, user_metadata)
+     values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb)`;
+  return [
+    lockObjectNameStatement(row.bucketId, row.name),
+    {
+      sql: upsert
+        ? `with existing as (
+             select id, version from storage.objects where bucket_id = $2 and name = $3
+           ), written as (
+             ${insert}
+             on conflict (bucket_id, name) do update set
+               owner = excluded.owner, owner_id = excluded.owner_id, version = excluded.version,
+               metadata = excluded.metadata, user_metadata = excluded.user_metadata,
+               updated_at = now(), last_accessed_at = now()
+           )
+           select id, version from existing`
+        : insert,
+      params: [
+        row.id,
+        row.bucketId,
+        row.name,
+        owner,
+        ownerId,
+        row.version,
+        JSON.stringify(row.metadata),
+        row.userMetadata === null ? null : JSON.stringify(row.userMetadata),
+      ],
+    },
+  ];
+}
+
+/** The id the object has after the write and the version it replaced (the write's rows). */
+function rowWritten(row: NewObjectRow, rows: Row[]): { id: string; replaced: string | null } {
+  const existing = rows[0] as { id: string; version: string | null } | undefined;
+  return { id: existing?.id ?? row.id, replaced: existing?.version ?? null };
+}
+
+/** Writes an object row in an open transaction (`writeRowStatements`). */
 async function writeRow(
   tx: Queryable,
   scope: StorageScope,
   row: NewObjectRow,
   upsert: boolean,
 ): Promise<{ id: string; replaced: string | null }> {
-  await lockObjectName(tx, row.bucketId, row.name);
-  const existing = upsert
-    ? (
-        await tx.query<{ id: string; version: string | null }>(
-          'select id, version from storage.objects where bucket_id = $1 and name = $2',
-          [row.bucketId, row.name],
-        )
-      ).rows[0]
-    : undefined;
-  const { owner, ownerId } = ownerOf(scope);
-  await tx.query(
-    `insert into storage.objects (id, bucket_id, name, owner, owner_id, version, metadata, user_metadata)
-     values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb)
-     ${
-       upsert
-         ? `on conflict (bucket_id, name) do update set
-              owner = excluded.owner, owner_id = excluded.owner_id, version = excluded.version,
-              metadata = excluded.metadata, user_metadata = excluded.user_metadata,
-              updated_at = now(), last_accessed_at = now()`
-         : ''
-     }`,
-    [
-      row.id,
-      row.bucketId,
-      row.name,
-      owner,
-      ownerId,
-      row.version,
-      JSON.stringify(row.metadata),
-      row.userMetadata === null ? null : JSON.stringify(row.userMetadata),
-    ],
-  );
-  return { id: existing?.id ?? row.id, replaced: existing?.version ?? null };
+  let rows: Row[] = [];
+  for (const { sql, params } of writeRowStatements(scope, row, upsert)) {
+    rows = (await tx.query(sql, params)).rows;
+  }
+  return rowWritten(row, rows);
 }
 
 /**
@@ -80,10 +93,15 @@ export async function checkWritable(
   upsert: boolean,
 ): Promise<void> {
   try {
-    await runAsCaller(services.db, scope, async (tx) => {
-      await writeRow(tx, scope, row, upsert);
-      throw new TrialDone();
-    });
+    await batchAsCaller(
+      services.db,
+      scope,
+      writeRowStatements(scope, row, upsert),
+      () => {
+        throw new TrialDone();
+      },
+      { readOnly: false },
+    );
   } catch (error) {
     if (!(error instanceof TrialDone)) throw error;
   }
@@ -118,12 +136,15 @@ export async function commitRow(
       reservation && (await keepsReservations(services.db))
         ? (tx: Queryable) => releaseUpload(tx, reservation)
         : undefined;
-    result = await runAsCaller(
-      services.db,
-      scope,
-      (tx) => writeRow(tx, scope, row, upsert),
-      release,
-    );
+    result = release
+      ? await runAsCaller(services.db, scope, (tx) => writeRow(tx, scope, row, upsert), release)
+      : await batchAsCaller(
+          services.db,
+          scope,
+          writeRowStatements(scope, row, upsert),
+          (rows) => rowWritten(row, rows),
+          { readOnly: false },
+        );
   } catch (error) {
     await discard(services, row.version);
     throw error;

@@ -1,4 +1,6 @@
-import type { Queryable } from '../db/database.ts';
+import type { Database, Queryable, Statement } from '../db/database.ts';
+import type { StorageScope } from './scope.ts';
+import { batchAsCaller } from './scope.ts';
 
 /** A timestamp as the storage server's JSON shows it: ISO 8601 in UTC, milliseconds. */
 export const isoTimestamp = (column: string) =>
@@ -74,11 +76,33 @@ export async function findObject(
   bucketId: string,
   name: string,
 ): Promise<ObjectRow | null> {
-  const { rows } = await db.query<ObjectRow>(
-    `select ${OBJECT_COLUMNS} from storage.objects where bucket_id = $1 and name = $2`,
-    [bucketId, name],
-  );
+  const { sql, params } = findObjectStatement(bucketId, name);
+  const { rows } = await db.query<ObjectRow>(sql, params);
   return rows[0] ?? null;
+}
+
+/** The statement of `findObject`, for a batch (`batchAsCaller`). */
+export function findObjectStatement(bucketId: string, name: string): Statement {
+  return {
+    sql: `select ${OBJECT_COLUMNS} from storage.objects where bucket_id = $1 and name = $2`,
+    params: [bucketId, name],
+  };
+}
+
+/** One object as the caller may see it under RLS, in one round trip (see `batchAsCaller`). */
+export function findObjectAsCaller(
+  db: Database,
+  scope: StorageScope,
+  bucketId: string,
+  name: string,
+): Promise<ObjectRow | null> {
+  return batchAsCaller(
+    db,
+    scope,
+    [findObjectStatement(bucketId, name)],
+    (rows) => (rows[0] as ObjectRow | undefined) ?? null,
+    { readOnly: true },
+  );
 }
 
 /**
@@ -86,9 +110,16 @@ export async function findObject(
  * read before an upsert is the one it replaces (and whose file is deleted after commit).
  */
 export async function lockObjectName(tx: Queryable, bucketId: string, name: string): Promise<void> {
-  await tx.query('select pg_advisory_xact_lock(hashtextextended($1, 7305))', [
-    `${bucketId}/${name}`,
-  ]);
+  const { sql, params } = lockObjectNameStatement(bucketId, name);
+  await tx.query(sql, params);
+}
+
+/** The statement of `lockObjectName`, for a batch. */
+export function lockObjectNameStatement(bucketId: string, name: string): Statement {
+  return {
+    sql: 'select pg_advisory_xact_lock(hashtextextended($1, 7305))',
+    params: [`${bucketId}/${name}`],
+  };
 }
 
 /** The versions among `versions` that some object row still holds. */

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { Database, Queryable } from '../db/database.ts';
+import type { BatchOptions, Database, Queryable, Row, Statement } from '../db/database.ts';
 import type { ApiEnv } from '../http/api-env.ts';
 import type { Caller } from '../http/caller.ts';
 import { callerSettingsStatement } from '../http/caller.ts';
@@ -64,46 +64,83 @@ export function signedUrlScope(c: Context, signer: UrlSigner, operation: string)
 }
 
 /**
+ * The statements that make a transaction run as the caller, as the storage server sets them:
+ * role, JWT claims and request settings, then the storage operation and the claims' role and
+ * subject. `readOnly` also makes the transaction READ ONLY.
+ */
+function callerStatements(scope: StorageScope, readOnly = false): Statement[] {
+  const { caller } = scope;
+  return [
+    callerSettingsStatement(caller, {
+      method: scope.method,
+      path: scope.path,
+      headers: scope.headers,
+      readOnly,
+    }),
+    {
+      sql: `select set_config('storage.operation', $1, true),
+                set_config('storage.allow_delete_query', 'true', true),
+                set_config('request.jwt.claim.role', $2, true),
+                set_config('request.jwt.claim.sub', $3, true)`,
+      params: [
+        scope.operation,
+        caller.role,
+        typeof caller.claims.sub === 'string' ? caller.claims.sub : '',
+      ],
+    },
+  ];
+}
+
+/** Postgres refusals become the storage server's errors. */
+async function asStorageErrors<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof StorageError) throw error;
+    throw storageErrorFromPostgres(error) ?? error;
+  }
+}
+
+/**
  * Runs `fn` in one transaction as the caller (role, JWT claims and request settings set as the
  * storage server sets them), so that the row-level security policies on `storage.objects` and
  * `storage.buckets` decide. Postgres refusals become the storage server's errors. `asServer`
  * runs first in the same transaction with the server's own rights (e.g. giving back the
  * reservation of the upload whose object the caller's statement writes).
  */
-export async function runAsCaller<T>(
+export function runAsCaller<T>(
   db: Database,
   scope: StorageScope,
   fn: (tx: Queryable) => Promise<T>,
   asServer?: (tx: Queryable) => Promise<void>,
 ): Promise<T> {
-  const { caller } = scope;
-  try {
-    // asCaller's transaction, with room for the server's own statements before the role.
-    return await db.transaction(async (tx) => {
+  // asCaller's transaction, with room for the server's own statements before the role.
+  return asStorageErrors(
+    db.transaction(async (tx) => {
       await asServer?.(tx);
-      const settings = callerSettingsStatement(caller, {
-        method: scope.method,
-        path: scope.path,
-        headers: scope.headers,
-      });
-      await tx.query(settings.sql, settings.params);
-      await tx.query(
-        `select set_config('storage.operation', $1, true),
-                set_config('storage.allow_delete_query', 'true', true),
-                set_config('request.jwt.claim.role', $2, true),
-                set_config('request.jwt.claim.sub', $3, true)`,
-        [
-          scope.operation,
-          caller.role,
-          typeof caller.claims.sub === 'string' ? caller.claims.sub : '',
-        ],
-      );
+      for (const { sql, params } of callerStatements(scope)) await tx.query(sql, params);
       return fn(tx);
-    });
-  } catch (error) {
-    if (error instanceof StorageError) throw error;
-    throw storageErrorFromPostgres(error) ?? error;
-  }
+    }),
+  );
+}
+
+/**
+ * `runAsCaller` for work that is a fixed list of statements: the caller's settings and
+ * `statements` go to the database together (`db.runBatch`: one round trip to the PGlite worker
+ * or to PostgreSQL instead of one per statement, while the database is held for this request
+ * alone), and `finish` gets the rows of the last statement. A writing batch commits when
+ * `finish` returns and rolls back when it throws; a read-only one runs READ ONLY.
+ */
+export function batchAsCaller<T>(
+  db: Database,
+  scope: StorageScope,
+  statements: Statement[],
+  finish: (rows: Row[]) => T,
+  options: BatchOptions,
+): Promise<T> {
+  return asStorageErrors(
+    db.runBatch([...callerStatements(scope, options.readOnly), ...statements], finish, options),
+  );
 }
 
 /** The `owner` (a uuid) and `owner_id` (any text) columns of rows the caller creates. */
