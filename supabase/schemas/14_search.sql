@@ -21,6 +21,20 @@
 -- The sort orders' indexes are those of public.documents (03_documents.sql).
 
 -- ============================================================================================
+-- Tables
+-- ============================================================================================
+-- One row: the bytes of search vectors one search may read (search_documents: to rank its
+-- matches, or to test a phrase), and so, at a quarter of it, the vectors stored out of line up
+-- to which an organisation's texts may each be tested as the planner chooses. Only the owner
+-- reads it; the tests lower it to show those bounds on a small library.
+create table private.search_settings (
+  id boolean primary key default true constraint search_settings_one_row check (id),
+  read_budget bigint not null default 67108864
+    constraint search_settings_read_budget_positive check (read_budget > 0)
+);
+insert into private.search_settings default values;
+
+-- ============================================================================================
 -- Helpers
 -- ============================================================================================
 -- What a snippet looks for: a regular expression of the lexemes of the query's positive part
@@ -255,8 +269,9 @@ declare
   _count_limit integer := least(greatest(coalesce(count_limit, 10000), 1), 10000);
   _capped boolean := false;
   _sections text[] := array_remove(coalesce(section_categories, '{}') || section_category, null);
-  -- Bytes of search vectors one search may read (to rank its matches, or to test a phrase).
-  _read_budget constant bigint := 64 * 1024 * 1024;
+  -- Bytes of search vectors one search may read (to rank its matches, or to test a phrase):
+  -- private.search_settings' 64 MB.
+  _read_budget constant bigint := (select s.read_budget from private.search_settings s);
   -- What reading a document's search vector costs, in bytes: its stored size, five times that
   -- for a vector stored compressed (before …0200), which must be decompressed too. Read from
   -- the row alone, without fetching the vector.
@@ -608,3 +623,5 @@ revoke all on function private.search_snippet_window(text, text, text, integer)
 revoke all on function private.search_index_matches(uuid, tsquery, integer)
   from public, anon, authenticated;
 revoke all on function private.take_search_read(bigint, bigint) from public, anon, authenticated;
+alter table private.search_settings enable row level security;
+revoke all on private.search_settings from public, anon, authenticated, service_role;

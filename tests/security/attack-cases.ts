@@ -219,6 +219,27 @@ export function attackCases(server: TestServer, world: World): Case[] {
       return judgeWrite(error, rows.length > 0);
     });
   }
+  // ---- the search budget (…2026112906000400): only search_documents reads it ----------------
+  const readBudget = async () =>
+    (
+      await server.db.query<{ bytes: string }>(
+        'select read_budget::text as bytes from private.search_settings',
+      )
+    ).rows[0]!.bytes;
+  for (const actor of [aMaster, actorOf(world, 'anonymous')]) {
+    attack(`${actor.label} reads private.search_settings through the API`, async () =>
+      leaks(await actor.client.schema('private').from('search_settings').select('*')),
+    );
+    attack(`${actor.label} raises the search budget through the API`, async () => {
+      const before = await readBudget();
+      const { error } = await actor.client
+        .schema('private')
+        .from('search_settings')
+        .update({ read_budget: 2 ** 40 })
+        .eq('id', true);
+      return judgeWrite(error, (await readBudget()) !== before);
+    });
+  }
   // ---- e-mail allowances (…20261128000501): only the trigger on jobs takes from them ---------
   const allowanceOf = async (organizationId: string) =>
     (
