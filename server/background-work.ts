@@ -76,7 +76,7 @@ export function backgroundWork(
       settings: ctx.config.textExtraction,
     }),
     [REFRESH_SEARCH_JOB]: refreshSearchJob(),
-    [RESUMABLE_CLEANUP_KIND]: resumableCleanupJob(ctx.config.dataDir),
+    [RESUMABLE_CLEANUP_KIND]: resumableCleanupJob(ctx.config.dataDir, objects),
     [REMOVE_FILES_KIND]: removeFilesJob(store, ctx.config.dataDir),
     [EXPORT_KIND]: exportJob({
       cpu: backgroundProcesses,
@@ -96,8 +96,8 @@ export function backgroundWork(
   };
   if (hosted) {
     // Hosted Storage writes objects under their names, with their rows: imports and logos are
-    // written there. Uploads kept on this machine's disk (resumable uploads: hosted Storage has
-    // its own) are not this worker's.
+    // written there. Resumable uploads are Storage's own (it keeps and expires them), not this
+    // worker's.
     delete kinds[RESUMABLE_CLEANUP_KIND];
     kinds[REMOVE_OBJECTS_KIND] = removeObjectsJob(hosted);
   }
