@@ -30,6 +30,7 @@ import type { ProcessPool } from './workers/process-pool.ts';
 import { HostedStorage } from './storage/hosted-storage.ts';
 import { openFileStore } from './storage/open-file-store.ts';
 import { REMOVE_OBJECTS_KIND, removeObjectsJob } from './trash/remove-objects-job.ts';
+import { LEAVING_FILES_RETRY, leavingFilesRetrySchedule } from './trash/leaving-files-schedule.ts';
 
 /**
  * Every kind of background job and every schedule of the server, in one place. A feature adds
@@ -105,7 +106,9 @@ export function backgroundWork(
     kinds,
     schedules: {
       'reminders.daily': reminderSchedule(ctx.config.reminders.checkIntervalMs),
-      ...(hosted ? {} : { [RESUMABLE_CLEANUP_KIND]: resumableCleanupSchedule }),
+      ...(hosted
+        ? { [LEAVING_FILES_RETRY]: leavingFilesRetrySchedule }
+        : { [RESUMABLE_CLEANUP_KIND]: resumableCleanupSchedule }),
       'trash.purge': trashPurgeSchedule(),
       'transfer.expire': transferExpirySchedule(),
       // PostgreSQL vacuums and analyzes by itself (autovacuum); PGlite does not.
