@@ -30,6 +30,7 @@ import type { ProcessPool } from './workers/process-pool.ts';
 import { HostedStorage } from './storage/hosted-storage.ts';
 import { openFileStore } from './storage/open-file-store.ts';
 import { REMOVE_OBJECTS_KIND, removeObjectsJob } from './trash/remove-objects-job.ts';
+import { LEAVING_FILES_RETRY, leavingFilesRetrySchedule } from './trash/leaving-files-schedule.ts';
 
 /**
  * Every kind of background job and every schedule of the server, in one place. A feature adds
@@ -76,7 +77,7 @@ export function backgroundWork(
       settings: ctx.config.textExtraction,
     }),
     [REFRESH_SEARCH_JOB]: refreshSearchJob(),
-    [RESUMABLE_CLEANUP_KIND]: resumableCleanupJob(ctx.config.dataDir),
+    [RESUMABLE_CLEANUP_KIND]: resumableCleanupJob(ctx.config.dataDir, objects),
     [REMOVE_FILES_KIND]: removeFilesJob(store, ctx.config.dataDir),
     [EXPORT_KIND]: exportJob({
       cpu: backgroundProcesses,
@@ -96,8 +97,8 @@ export function backgroundWork(
   };
   if (hosted) {
     // Hosted Storage writes objects under their names, with their rows: imports and logos are
-    // written there. Uploads kept on this machine's disk (resumable uploads: hosted Storage has
-    // its own) are not this worker's.
+    // written there. Resumable uploads are Storage's own (it keeps and expires them), not this
+    // worker's.
     delete kinds[RESUMABLE_CLEANUP_KIND];
     kinds[REMOVE_OBJECTS_KIND] = removeObjectsJob(hosted);
   }
@@ -105,7 +106,9 @@ export function backgroundWork(
     kinds,
     schedules: {
       'reminders.daily': reminderSchedule(ctx.config.reminders.checkIntervalMs),
-      ...(hosted ? {} : { [RESUMABLE_CLEANUP_KIND]: resumableCleanupSchedule }),
+      ...(hosted
+        ? { [LEAVING_FILES_RETRY]: leavingFilesRetrySchedule }
+        : { [RESUMABLE_CLEANUP_KIND]: resumableCleanupSchedule }),
       'trash.purge': trashPurgeSchedule(),
       'transfer.expire': transferExpirySchedule(),
       // PostgreSQL vacuums and analyzes by itself (autovacuum); PGlite does not.

@@ -1,11 +1,9 @@
 import type { JobKind } from '../jobs/job-runner.ts';
 import type { Schedule } from '../jobs/scheduler.ts';
 import { everyMinutes } from '../jobs/scheduler.ts';
-import {
-  RESUMABLE_UPLOAD_LIFETIME_MS,
-  removeAbandonedUploads,
-  resumableStore,
-} from '../storage/resumable-store.ts';
+import type { ObjectStorageSettings } from '../config/object-storage-settings.ts';
+import { openResumableStore } from '../storage/open-file-store.ts';
+import { RESUMABLE_UPLOAD_LIFETIME_MS } from '../storage/resumable-store.ts';
 import { releaseUploadsBefore } from '../storage/upload-reservations.ts';
 
 /** The job kind that removes resumable uploads abandoned for a day. */
@@ -29,12 +27,12 @@ export const resumableCleanupSchedule: Schedule = {
  * Removes the partial (and finished but never committed) uploads older than a day, and gives
  * back the room they reserved in their organisation's quota.
  */
-export function resumableCleanupJob(dataDir: string): JobKind {
-  const store = resumableStore(dataDir);
+export function resumableCleanupJob(dataDir: string, objects: ObjectStorageSettings): JobKind {
+  const store = openResumableStore(dataDir, objects);
   return {
     async handle(_job, { clock, db }) {
       const now = clock.now();
-      const removed = await removeAbandonedUploads(store, now);
+      const removed = await store.removeAbandoned(now);
       if (removed > 0) console.log(`storage: removed ${removed} abandoned resumable upload(s)`);
       await releaseUploadsBefore(db, new Date(now.getTime() - RESUMABLE_UPLOAD_LIFETIME_MS));
     },

@@ -1,11 +1,7 @@
-import type { FileStore as TusFileStore } from '@tus/file-store';
 import { Server as TusServer } from '@tus/server';
-import { Metadata, Upload } from '@tus/utils';
+import { Metadata, type Upload } from '@tus/utils';
 import { Hono } from 'hono';
 import { randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
-import path from 'node:path';
 import type { ApiEnv } from '../http/api-env.ts';
 import { StorageError, storageErrors } from './errors.ts';
 import { validObjectName } from './names.ts';
@@ -16,7 +12,8 @@ import type { ObjectMetadata } from './queries.ts';
 import { findBucket } from './queries.ts';
 import type { StorageScope } from './scope.ts';
 import { requireCaller } from './scope.ts';
-import { isResumableUploadId } from './resumable-store.ts';
+import type { ResumableStore } from './resumable-store.ts';
+import { isFinished, isResumableUploadId } from './resumable-store.ts';
 import { releaseGoneUpload, reserveUpload } from './upload-reservations.ts';
 import type { StorageServices } from './services.ts';
 import { parseMetadata, validCacheControl, validMimeType } from './upload-source.ts';
@@ -114,6 +111,31 @@ function refusal(error: StorageError): Response {
   });
 }
 
+/**
+ * `request` with a body that ends where the connection broke instead of failing there, so that
+ * the bytes that arrived are kept and the client resumes after them. The TUS server keeps them
+ * on an abort but throws them away on a body error, and which of the two it sees first when a
+ * connection drops is up to the HTTP server; with @tus/s3-store a body error also loses the last
+ * part collected from earlier requests (it is taken out of the bucket to be sent again).
+ */
+function keepingWhatArrived(request: Request): Request {
+  if (!request.body) return request;
+  const reader = request.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } catch {
+        controller.close();
+      }
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  return new Request(request, { body, duplex: 'half' } as RequestInit);
+}
+
 const uploadNotFound = () => new StorageError(404, 'NoSuchUpload', 'Upload not found', 'not_found');
 
 /**
@@ -128,7 +150,7 @@ const uploadNotFound = () => new StorageError(404, 'NoSuchUpload', 'Upload not f
  */
 export function resumableUploadRoutes(
   services: StorageServices,
-  store: TusFileStore,
+  store: ResumableStore,
 ): Hono<ApiEnv> {
   // The caller of each request (and what a creation was checked for, under the id its
   // reservation holds), for the hooks the TUS server calls with that request.
@@ -154,10 +176,7 @@ export function resumableUploadRoutes(
       const bucket = await findBucket(services.db, target.bucketId);
       if (!bucket) throw storageErrors.noSuchBucket();
       const limit = checkBucketRules(services, bucket, target.mimetype, upload.size);
-      const stored = await services.store.write(
-        createReadStream(path.join(store.directory, upload.id)),
-        limit,
-      );
+      const stored = await services.store.write(await store.readComplete(upload), limit);
       const metadata: ObjectMetadata = {
         eTag: stored.eTag,
         size: stored.size,
@@ -186,31 +205,14 @@ export function resumableUploadRoutes(
       }
       throw error;
     }
-    await markFinished(upload).catch((error: unknown) => {
+    await store.markFinished(upload).catch((error: unknown) => {
       console.error(`storage: could not clear finished upload ${upload.id}:`, error);
     });
   }
 
-  /**
-   * Keeps a finished upload's description, marked finished, and drops its bytes: a client whose
-   * answer to the last chunk was lost asks with HEAD and learns that the upload is complete,
-   * instead of starting again into an object that now exists. The cleanup job removes the
-   * description with the abandoned uploads.
-   */
-  async function markFinished(upload: Upload): Promise<void> {
-    const info = await store.configstore.get(upload.id);
-    if (info) {
-      await store.configstore.set(
-        upload.id,
-        new Upload({ ...info, metadata: { ...info.metadata, finished: 'true' } }),
-      );
-    }
-    await rm(path.join(store.directory, upload.id), { force: true });
-  }
-
   const tus = new TusServer({
     path: RESUMABLE_PATH,
-    datastore: store,
+    datastore: store.datastore,
     relativeLocation: true,
     maxSize: services.fileSizeLimit,
     // The id its reservation was made under (see the POST route).
@@ -245,8 +247,9 @@ export function resumableUploadRoutes(
 
   /** Runs `request` through the TUS server as `scope`; refusals become storage errors. */
   const handle = async (request: Request, scope: StorageScope): Promise<Response> => {
-    scopes.set(request, scope);
-    return tus.handleWeb(request);
+    const handled = request.method === 'PATCH' ? keepingWhatArrived(request) : request;
+    scopes.set(handled, scope);
+    return tus.handleWeb(handled);
   };
 
   /**
@@ -258,11 +261,11 @@ export function resumableUploadRoutes(
     scope: StorageScope,
   ): Promise<{ upload: Upload; finished: boolean }> => {
     if (!isResumableUploadId(id)) throw uploadNotFound();
-    const info = await store.configstore.get(id);
+    const info = await store.describe(id);
     const target = info && targetFromMetadata(info.metadata);
     if (!info || !target || target.owner !== ownerOf(scope)) throw uploadNotFound();
-    if (info.metadata?.finished === 'true') return { upload: info, finished: true };
-    const upload = await store.getUpload(id).catch(() => null);
+    if (isFinished(info)) return { upload: info, finished: true };
+    const upload = await store.current(id);
     if (!upload) throw uploadNotFound();
     return { upload, finished: false };
   };

@@ -4,13 +4,12 @@ import type { ApiEnv } from '../http/api-env.ts';
 import { errorFormat } from '../http/api-error.ts';
 import { bucketRoutes } from './bucket-routes.ts';
 import { storageErrorFormat, storageErrors } from './errors.ts';
-import { openFileStore } from './open-file-store.ts';
+import { openFileStore, openResumableStore } from './open-file-store.ts';
 import { objectReadRoutes } from './object-read-routes.ts';
 import { objectWriteRoutes } from './object-write-routes.ts';
 import { applyStorageQuota } from './quota-setting.ts';
 import { referencedVersions } from './queries.ts';
 import { resumableUploadRoutes } from './resumable-routes.ts';
-import { resumableStore } from './resumable-store.ts';
 import type { StorageServices } from './services.ts';
 import { urlSigningKey } from './signed-url.ts';
 
@@ -86,7 +85,13 @@ export function createStorageApp(ctx: AppContext): Hono<ApiEnv> {
   app.route('/', objectReadRoutes(services));
   app.route('/', objectWriteRoutes(services));
   app.route('/', bucketRoutes(services));
-  app.route('/', resumableUploadRoutes(services, resumableStore(ctx.config.dataDir)));
+  app.route(
+    '/',
+    resumableUploadRoutes(
+      services,
+      openResumableStore(ctx.config.dataDir, ctx.config.storage.objects),
+    ),
+  );
   // Without this, unknown storage paths would fall through to the SPA.
   app.all('*', (c) => storageErrors.routeNotFound(c.req.method, c.req.path).toResponse());
   return app;

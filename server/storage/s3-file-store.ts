@@ -5,6 +5,7 @@ import {
   HeadObjectCommand,
   ListObjectsV2Command,
   S3Client,
+  type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { createHash, randomUUID } from 'node:crypto';
@@ -30,7 +31,12 @@ export const SWEEP_GRACE_MS = 60 * 60 * 1000;
 
 /** The client for a bucket, with what third-party S3 services need. */
 export function s3Client(settings: S3Settings): S3Client {
-  return new S3Client({
+  return new S3Client(s3ClientConfig(settings));
+}
+
+/** How a client reaches the bucket (for `s3Client`, and for @tus/s3-store's own client). */
+export function s3ClientConfig(settings: S3Settings): S3ClientConfig {
+  return {
     region: settings.region,
     ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
     forcePathStyle: settings.forcePathStyle,
@@ -39,10 +45,10 @@ export function s3Client(settings: S3Settings): S3Client {
     // upload, with chunked encoding) is refused by several S3-compatible services.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
-  });
+  };
 }
 
-const isNotFound = (error: unknown): boolean => {
+export const isNotFound = (error: unknown): boolean => {
   const { name, $metadata } = error as { name?: string; $metadata?: { httpStatusCode?: number } };
   return name === 'NotFound' || name === 'NoSuchKey' || $metadata?.httpStatusCode === 404;
 };

@@ -304,6 +304,8 @@ create policy "members read their organisation's document versions"
 -- folder, and replace, rename or remove those of their uploads that no document or version
 -- holds yet; reading is in 04_storage.sql. Uploading with upsert and updating a file's content
 -- need select and update as well as insert.
+-- Names like an import's file (`import-{import}-…`, which the read policy withholds until that
+-- import is done) are the imports' alone: a member's file so named would be nobody's to read.
 create policy "members upload new document files to their organisation's folder"
   on storage.objects for insert to authenticated
   with check (
@@ -311,6 +313,7 @@ create policy "members upload new document files to their organisation's folder"
     and (storage.foldername(name))[1] = 'documents'
     and (storage.foldername(name))[2] = (select private.caller_organization_id()::text)
     and not private.document_file_held(name)
+    and name !~ '^documents/[^/]+/import-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}-'
   );
 
 create policy "members replace their organisation's files no document holds"
@@ -326,6 +329,7 @@ create policy "members replace their organisation's files no document holds"
     and (storage.foldername(name))[1] = 'documents'
     and (storage.foldername(name))[2] = (select private.caller_organization_id()::text)
     and not private.document_file_held(name)
+    and name !~ '^documents/[^/]+/import-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}-'
   );
 
 create policy "members remove their organisation's files no document holds"

@@ -550,5 +550,44 @@ if (postgresAdminUrl()) {
         .poll(left, { timeout: 60_000, interval: 200 })
         .toEqual({ objects: 0, leaving: 0 });
     }, 90_000);
+
+    it('asks again for the removal of a purged file whose removal job failed for good', async () => {
+      // Purged over an hour ago; its removal failed through all its attempts (Storage down).
+      const name = `documents/${church.id}/${Date.now()}-left-behind.txt`;
+      const bytes = Buffer.from('Left behind by a removal that failed');
+      await storeAsHosted('documents', name, bytes, 'text/plain', church.master.userId);
+      await database.query(
+        `insert into private.document_files_leaving (name, organization_id, since)
+         values ($1, $2, now() - interval '2 hours')`,
+        [name, church.id],
+      );
+      await database.query(
+        `insert into private.jobs (kind, payload, organization_id, attempts, max_attempts,
+                                   failed_at, last_error)
+         values ('storage.remove-objects',
+                 jsonb_build_object('bucket', 'documents', 'names', jsonb_build_array($1::text)),
+                 $2, 5, 5, now(), 'Storage is unavailable')`,
+        [name, church.id],
+      );
+      // The hourly sweep's time comes.
+      await database.query(
+        `insert into private.schedules (name, next_run_at) values ('storage.retry-leaving-files', now())
+         on conflict (name) do update set next_run_at = now()`,
+      );
+      await worker.jobs.runDue();
+      const left = async () =>
+        (
+          await database.query(
+            `select (select count(*) from storage.objects
+                      where bucket_id = 'documents' and name = $1)::int as objects,
+                    (select count(*) from private.document_files_leaving where name = $1)::int as leaving`,
+            [name],
+          )
+        ).rows[0];
+      await expect
+        .poll(left, { timeout: 60_000, interval: 200 })
+        .toEqual({ objects: 0, leaving: 0 });
+      expect(await objectExists('documents', name)).toBe(false);
+    }, 90_000);
   });
 }

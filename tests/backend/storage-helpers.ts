@@ -2,7 +2,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { randomUUID } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { openFileStore } from '../../server/storage/open-file-store.ts';
+import { openFileStore, openResumableStore } from '../../server/storage/open-file-store.ts';
 import type { TestServer } from '../support/server.ts';
 import { accessTokenFor, clientWithToken } from '../support/tokens.ts';
 
@@ -60,14 +60,18 @@ export async function filesUnder(dir: string): Promise<string[]> {
 
 /**
  * What the test server's file store holds (`objects/…`, as the consistency check lists it: on
- * disk or in its bucket), with its resumable uploads in progress (`resumable/…`, on disk).
+ * disk or in its bucket), with its resumable uploads (`resumable/{id}`, beside the files).
  */
 export async function storedFiles(server: TestServer): Promise<string[]> {
   const store = openFileStore(server.dataDir, server.config.storage.objects);
   const objects = (await store.inventory()).map((entry) => entry.path);
-  const resumable = await filesUnder(path.join(server.dataDir, 'storage', 'resumable'));
-  return [...objects, ...resumable.map((name) => `resumable/${name}`)].sort();
+  const resumable = await resumableStoreOf(server).uploadIds();
+  return [...objects, ...resumable.map((id) => `resumable/${id}`)].sort();
 }
+
+/** The test server's resumable uploads (on its disk, or in its bucket). */
+export const resumableStoreOf = (server: TestServer) =>
+  openResumableStore(server.dataDir, server.config.storage.objects);
 
 /** Whether the test server's file store holds `version` (on disk or in its bucket). */
 export const storedVersionExists = async (server: TestServer, version: string): Promise<boolean> =>

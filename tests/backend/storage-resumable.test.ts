@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import http from 'node:http';
 import path from 'node:path';
 import * as tus from 'tus-js-client';
@@ -13,7 +14,9 @@ import {
   type Person,
 } from '../security/world.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { filesUnder, storedObjectFiles, type StorageErrorBody } from './storage-helpers.ts';
+import { isFinished } from '../../server/storage/resumable-store.ts';
+import { testingOnS3 } from '../support/s3.ts';
+import { resumableStoreOf, storedObjectFiles, type StorageErrorBody } from './storage-helpers.ts';
 
 // Resumable uploads (issue 13, item 4): Supabase Storage's TUS endpoint, driven by tus-js-client
 // as the app drives it, with the rules of the normal upload.
@@ -42,21 +45,18 @@ afterAll(async () => {
 });
 
 const endpoint = () => `${server.url}/storage/v1/upload/resumable`;
-const resumableDir = () => path.join(server.dataDir, 'storage', 'resumable');
+/** The uploads the resumable store holds (on the disk, or in the bucket on the S3 pass). */
+const heldUploads = () => resumableStoreOf(server).uploadIds();
 /**
- * What the resumable store holds but the descriptions of finished uploads (kept for a day, with
- * no bytes, so that a client whose last answer was lost learns that it is done).
+ * The uploads the resumable store holds but the finished ones (their descriptions are kept for
+ * a day, with no bytes, so that a client whose last answer was lost learns that it is done).
  */
-async function resumableFiles(): Promise<string[]> {
+async function unfinishedUploads(): Promise<string[]> {
+  const store = resumableStoreOf(server);
   const kept: string[] = [];
-  for (const name of await filesUnder(resumableDir())) {
-    if (name.endsWith('.json')) {
-      const info = JSON.parse(await readFile(path.join(resumableDir(), name), 'utf8')) as {
-        metadata?: { finished?: string };
-      };
-      if (info.metadata?.finished === 'true') continue;
-    }
-    kept.push(name);
+  for (const id of await store.uploadIds()) {
+    const info = await store.describe(id);
+    if (!info || !isFinished(info)) kept.push(id);
   }
   return kept;
 }
@@ -145,7 +145,6 @@ async function patchCutOff(
   offset: number,
   arrive: number,
 ) {
-  const partFile = path.join(server.dataDir, 'storage', 'resumable', url.split('/').pop()!);
   const request = http.request(url, {
     method: 'PATCH',
     headers: {
@@ -159,7 +158,21 @@ async function patchCutOff(
   });
   request.on('error', () => undefined);
   request.write(bytes.subarray(offset, offset + arrive));
-  await vi.waitFor(async () => expect((await stat(partFile)).size).toBe(offset + arrive), {
+  // The bytes wait in the upload's file on the disk; in the bucket, in the temporary file of the
+  // part being collected (@tus/s3-store's, with the last part the bucket had, until S3's minimum).
+  const partFiles = testingOnS3()
+    ? async () => (await readdir(tmpdir())).map((name) => path.join(tmpdir(), name))
+    : async () => [path.join(server.dataDir, 'storage', 'resumable', url.split('/').pop()!)];
+  const sizes = async () =>
+    Promise.all(
+      (await partFiles()).map((file) =>
+        stat(file).then(
+          (s) => s.size,
+          () => 0,
+        ),
+      ),
+    );
+  await vi.waitFor(async () => expect(await sizes()).toContain(offset + arrive), {
     timeout: 10_000,
   });
   request.destroy();
@@ -205,7 +218,7 @@ describe('resumable uploads (TUS at /storage/v1/upload/resumable)', () => {
     expect(await download(member, name)).toBeNull();
     expect((await member.client.storage.from('documents').exists(name)).data).toBe(false);
     expect(await objectFiles()).toEqual(objectsBefore);
-    expect((await resumableFiles()).length).toBe(2);
+    expect(await unfinishedUploads()).toEqual([url.split('/').pop()]);
 
     const offsets: string[] = [];
     await upload(member, bytes, {
@@ -221,7 +234,7 @@ describe('resumable uploads (TUS at /storage/v1/upload/resumable)', () => {
     expect((await download(member, name))?.equals(bytes)).toBe(true);
     const { data: info } = await member.client.storage.from('documents').info(name);
     expect(info).toMatchObject({ size: bytes.length, contentType: 'application/pdf' });
-    expect(await resumableFiles()).toEqual([]);
+    expect(await unfinishedUploads()).toEqual([]);
   });
 
   it('tells a client whose answer to the last chunk was lost that the upload is done', async () => {
@@ -251,7 +264,7 @@ describe('resumable uploads (TUS at /storage/v1/upload/resumable)', () => {
     // One question, no byte sent again, no second object attempted.
     expect(sent).toEqual(['HEAD']);
     expect((await download(member, name))?.equals(bytes)).toBe(true);
-    expect(await resumableFiles()).toEqual([]);
+    expect(await unfinishedUploads()).toEqual([]);
     // Nobody else learns anything about it.
     const other = await fetch(url, {
       method: 'HEAD',
@@ -275,7 +288,7 @@ describe('resumable uploads (TUS at /storage/v1/upload/resumable)', () => {
     expect(duplicate).toMatchObject({ status: 409, body: { code: 'KeyAlreadyExists' } });
     await upload(church.master, second, { name, upsert: true });
     expect((await download(church.master, name))?.equals(second)).toBe(true);
-    expect(await resumableFiles()).toEqual([]);
+    expect(await unfinishedUploads()).toEqual([]);
   });
 
   it("refuses an upload into another organisation's folder or by a deactivated member (row-level security) before any byte", async () => {
@@ -292,7 +305,7 @@ describe('resumable uploads (TUS at /storage/v1/upload/resumable)', () => {
       name: newPath(church),
     }).catch(refusalOf);
     expect(byDeactivated).toMatchObject({ status: 403, body: { code: 'AccessDenied' } });
-    expect(await resumableFiles()).toEqual([]);
+    expect(await unfinishedUploads()).toEqual([]);
   });
 
   it('refuses without a signed-in caller', async () => {
@@ -309,7 +322,7 @@ describe('resumable uploads (TUS at /storage/v1/upload/resumable)', () => {
       },
     });
     expect(anonymous.status).toBe(403);
-    expect(await resumableFiles()).toEqual([]);
+    expect(await unfinishedUploads()).toEqual([]);
   });
 
   it("refuses a file that would pass the organisation's quota, counting uploads in progress by their declared length", async () => {
@@ -343,7 +356,7 @@ describe('resumable uploads (TUS at /storage/v1/upload/resumable)', () => {
     // The object took over the reservation: counted once.
     expect(await usageOf(quotaChurch)).toMatchObject({ used_bytes: 3_000_000, uploads_bytes: 0 });
     expect((await quotaChurch.master.client.storage.from('documents').exists(b)).data).toBe(false);
-    expect(await resumableFiles()).toEqual([]);
+    expect(await unfinishedUploads()).toEqual([]);
   });
 
   it("applies the bucket's size limit and MIME types", async () => {
@@ -365,7 +378,7 @@ describe('resumable uploads (TUS at /storage/v1/upload/resumable)', () => {
       name: `documents/${church.id}/../${neighbour.id}/x.pdf`,
     }).catch(refusalOf);
     expect(badName).toMatchObject({ status: 400, body: { code: 'InvalidKey' } });
-    expect(await resumableFiles()).toEqual([]);
+    expect(await unfinishedUploads()).toEqual([]);
   });
 
   it('lets nobody but its creator continue, read, look at or cancel an upload', async () => {
@@ -408,7 +421,7 @@ describe('resumable uploads (TUS at /storage/v1/upload/resumable)', () => {
     expect((await usageOf(church)).uploads_bytes).toBe(bytes.length);
     const cancel = await fetch(url, { method: 'DELETE', headers: await headers(member) });
     expect(cancel.status).toBe(204);
-    expect(await resumableFiles()).toEqual([]);
+    expect(await unfinishedUploads()).toEqual([]);
     expect((await usageOf(church)).uploads_bytes).toBe(0);
     expect((await member.client.storage.from('documents').exists(name)).data).toBe(false);
   });
@@ -422,14 +435,14 @@ describe('resumable uploads (TUS at /storage/v1/upload/resumable)', () => {
     const id = url.split('/').pop()!;
     clock.set(new Date(start + DAY - 60 * 60 * 1000));
     await server.jobs.runDue();
-    expect(await filesUnder(resumableDir())).toEqual(expect.arrayContaining([id, `${id}.json`]));
+    expect(await heldUploads()).toContain(id);
     expect((await usageOf(church)).uploads_bytes).toBe(bytes.length);
 
     clock.set(new Date(start + DAY + 2 * 60 * 60 * 1000));
     await server.jobs.runDue();
     // Every upload of the file is over a day old now: the finished ones' descriptions go too,
     // and the room they held.
-    expect(await filesUnder(resumableDir())).toEqual([]);
+    expect(await heldUploads()).toEqual([]);
     expect((await usageOf(church)).uploads_bytes).toBe(0);
     const head = await fetch(url, {
       method: 'HEAD',

@@ -120,7 +120,8 @@ describe('two API processes and a worker behind haproxy', () => {
       'Sunday rota: tea after the service',
     );
 
-    // A resumable upload in several requests: they reach the process holding its parts.
+    // A resumable upload in several requests, which the balancer deals out to both processes
+    // in turn (round robin, no sticky rule): each continues where the other stopped.
     const big = Buffer.from(await textPdf(['Quinquennial inspection of the bell tower']));
     const padded = Buffer.concat([big, Buffer.alloc(300 * 1024 - big.length, 0x20)]);
     const bigPath = `documents/${a.id}/inspection-${Date.now()}.pdf`;

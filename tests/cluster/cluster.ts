@@ -117,12 +117,8 @@ frontend main
 backend api
   balance roundrobin
   option httpchk GET /auth/v1/health
-  # Resumable uploads stay on the disk of the process that created them until complete
-  # (docs/several-processes.md): their later requests go where the creation's Location was
-  # answered, remembered by the upload id (the Location's last segment).
-  stick-table type string len 200 size 100k expire 24h
-  stick store-response res.hdr(location),regsub(^.*/,) if { res.hdr(location) -m sub /storage/v1/upload/resumable/ }
-  stick match path,regsub(^.*/,) if { path_beg /storage/v1/upload/resumable/ }
+  # No sticky rule: resumable uploads are in the bucket (@tus/s3-store), and any process
+  # continues any of them (docs/several-processes.md).
 ${servers}
 `;
 }

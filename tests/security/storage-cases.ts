@@ -358,6 +358,36 @@ async function attemptOnWithheld(
   return allowedIf(response.ok);
 }
 
+/**
+ * Writes a file named like a hosted import's (`import-{import}-…`) into `org`'s documents folder,
+ * by upload or by moving a file of the actor's own there (2026112906000600): such names are the
+ * imports', and a member's file so named would be nobody's to read.
+ */
+async function attemptImportName(
+  server: TestServer,
+  operation: 'upload' | 'move',
+  client: SupabaseClient,
+  org: OrgWorld,
+): Promise<Outcome> {
+  const documents = BUCKETS[0]!;
+  const storage = client.storage.from('documents');
+  const name = `documents/${org.organisation.id}/import-${randomUUID()}-${randomUUID()}`;
+  let error: { message: string } | null;
+  if (operation === 'upload') {
+    ({ error } = await storage.upload(name, documents.content('import name'), {
+      contentType: documents.contentType,
+    }));
+  } else {
+    const own = documents.objectName(org);
+    // The actor's own file where it may upload one; the move is judged, not this upload.
+    const uploaded = await storage.upload(own, documents.content('to move'), {
+      contentType: documents.contentType,
+    });
+    error = uploaded.error ?? (await storage.move(own, name)).error;
+  }
+  return judgeWrite(error, (await stored(server, 'documents', name)) !== null);
+}
+
 export function storageCases(server: TestServer, world: World): Case[] {
   const cases: Case[] = [];
   for (const spec of BUCKETS) {
@@ -413,6 +443,19 @@ export function storageCases(server: TestServer, world: World): Case[] {
             run: () => attemptOnWithheld(server, operation, actor.client, org, kind),
           });
         }
+      }
+    }
+  }
+  for (const target of ['A', 'B'] as OrgKey[]) {
+    const org = world.orgs[target];
+    for (const operation of ['upload', 'move'] as const) {
+      for (const actor of world.actors) {
+        cases.push({
+          group: 'storage documents (import names)',
+          name: `${actor.label} ${operation}s a file named like an import's into documents of ${target}`,
+          expected: 'denied',
+          run: () => attemptImportName(server, operation, actor.client, org),
+        });
       }
     }
   }
