@@ -49,8 +49,10 @@ const SERVER_PARTS = {
   'config.ts': ['config'],
   // What the server's links name when [auth] site_url is not set, for the start-up log.
   'site-url.ts': ['config.ts'],
-  db: ['config.ts', 'files'],
-  workers: ['db'],
+  // How a new thread or process loads the server's TypeScript (the database worker, the pools).
+  'import-typescript.mjs': [],
+  db: ['config.ts', 'files', 'import-typescript.mjs'],
+  workers: ['db', 'import-typescript.mjs'],
   http: ['db', 'workers'],
   jobs: ['db'],
   'context.ts': ['config.ts', 'db', 'http', 'jobs', 'workers'],

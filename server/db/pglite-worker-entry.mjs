@@ -1,8 +1,6 @@
 // The entry of the database worker thread (pglite-worker.ts, started by worker-connection.ts).
-// A new thread does not inherit the main thread's TypeScript loader (tsx, or Vitest's
-// transform), so this small entry is plain JavaScript and registers tsx in its own thread first,
-// as the CPU pool's entry does (server/workers/worker.mjs).
-import { register } from 'tsx/esm/api';
+// A new thread does not inherit the main thread's TypeScript loader: this small entry is plain
+// JavaScript that loads the worker's TypeScript itself (server/import-typescript.mjs).
+import { importTypeScript } from '../import-typescript.mjs';
 
-register();
-await import('./pglite-worker.ts');
+await importTypeScript(new URL('./pglite-worker.ts', import.meta.url).href);

@@ -2,10 +2,11 @@
 // runs one task on a member's file at a time and answers over IPC. Its tasks are the `tasks`
 // export of the module the pool names as its first argument (server/file-tasks.ts).
 //
-// Plain JavaScript that registers tsx itself, as worker.mjs does: the process is started with
-// only the flags the pool chooses (a heap limit), not the server's loader flags.
+// Plain JavaScript that loads the tasks' TypeScript itself (server/import-typescript.mjs), as
+// worker.mjs does: the process is started with only the flags the pool chooses (a heap limit),
+// not the server's loader flags.
 import { writeFileSync } from 'node:fs';
-import { register } from 'tsx/esm/api';
+import { importTypeScript } from '../import-typescript.mjs';
 
 // Should the machine run out of memory before the pool's watchdog acts, the kernel ends this
 // process first, not the server (a process may always raise its own score).
@@ -18,8 +19,7 @@ try {
 // The server is gone (stopped, or killed): so is its work.
 process.on('disconnect', () => process.exit(0));
 
-register();
-const { tasks } = await import(process.argv[2]);
+const { tasks } = await importTypeScript(process.argv[2]);
 
 process.on('message', async ({ id, name, args }) => {
   try {

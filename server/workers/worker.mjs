@@ -2,11 +2,10 @@
 //
 // The tasks are TypeScript, which a new thread cannot load by itself: the server's tsx loader
 // (and Vitest's transform in tests) stays on the main thread. So this small entry is plain
-// JavaScript and registers tsx in its own thread before importing the task registry.
-import { register } from 'tsx/esm/api';
+// JavaScript that loads the task registry itself (server/import-typescript.mjs).
+import { importTypeScript } from '../import-typescript.mjs';
 
-register();
-const { cpuTasks } = await import('./tasks.ts');
+const { cpuTasks } = await importTypeScript(new URL('./tasks.ts', import.meta.url).href);
 
 /** Runs the task named `name` with `args` (see tasks.ts). */
 export default function runTask({ name, args }) {

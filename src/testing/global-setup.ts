@@ -1,6 +1,7 @@
 import type { TestProject } from 'vitest/node';
 import { createScratchRoot } from '../../tests/support/scratch.ts';
 import { startTestServer } from '../../tests/support/server.ts';
+import { buildWorkerBundles } from '../../tests/support/worker-bundles.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -18,6 +19,7 @@ export default async function setup(project: TestProject) {
   // Their data directories on tmpfs, as the backend tests' (scratch.ts): this set-up may run
   // before the backend project's, or without it.
   const removeScratch = await createScratchRoot();
+  const removeBundles = await buildWorkerBundles();
   // The OAuth tests' mock providers listen on 127.0.0.1: the installation allows that host.
   const [server, closed] = await Promise.all([
     startTestServer({ env: { OAUTH_ALLOWED_HOSTS: '127.0.0.1' } }),
@@ -32,6 +34,7 @@ export default async function setup(project: TestProject) {
   project.provide('closedSignUpBackend', describe(closed));
   return async () => {
     await Promise.all([server.close(), closed.close()]);
+    await removeBundles?.();
     await removeScratch?.();
   };
 }
