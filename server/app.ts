@@ -7,10 +7,11 @@ import type { ApiEnv } from './http/api-env.ts';
 import { respondToError } from './http/api-error.ts';
 import { clientAddresses, compileProxyTrust } from './http/client-address.ts';
 import { credentials } from './http/credentials.ts';
-import { apiCors, apiNoStore, apiSecurityHeaders, requestLog } from './http/middleware.ts';
+import { answerHeaders, requestLog } from './http/middleware.ts';
 import { requestScope } from './http/request-scope.ts';
 import { createPreviewsApp } from './previews/routes.ts';
 import { createRequestsApp } from './requests/routes.ts';
+import { readCacheFront } from './rest/read-cache-front.ts';
 import { createRestApp } from './rest/routes.ts';
 import { createSharingApp } from './sharing/routes.ts';
 import { createSpaApp } from './spa/routes.ts';
@@ -25,9 +26,7 @@ export async function createApp(ctx: AppContext): Promise<Hono<ApiEnv>> {
   api.use(
     '*',
     clientAddresses(compileProxyTrust(ctx.config.trustedProxies)),
-    apiCors(),
-    apiSecurityHeaders(),
-    apiNoStore(),
+    ...answerHeaders(),
     credentials(ctx.keys.jwtSecret),
     requestScope(),
   );
@@ -52,4 +51,13 @@ export async function createApp(ctx: AppContext): Promise<Hono<ApiEnv>> {
 
   app.onError(respondToError);
   return app;
+}
+
+/**
+ * What the Node server calls for each request: the app, behind the REST read cache's front on
+ * PGlite (a repeated table read answered before Hono runs, rest/read-cache-front.ts).
+ */
+export function serverFetch(ctx: AppContext, app: Hono<ApiEnv>): Hono<ApiEnv>['fetch'] {
+  const front = readCacheFront(ctx, answerHeaders);
+  return front ? front(app.fetch) : app.fetch;
 }

@@ -1,7 +1,7 @@
 import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { Hono } from 'hono';
-import { createApp } from './app.ts';
+import { createApp, serverFetch } from './app.ts';
 import { backgroundWork } from './background-work.ts';
 import type { ServerConfig } from './config.ts';
 import type { AppContext } from './context.ts';
@@ -123,8 +123,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   let server: ReturnType<typeof serve>;
   try {
     app = config.role === 'worker' ? workerApp() : await createApp(ctx);
+    const fetch = config.role === 'worker' ? app.fetch : serverFetch(ctx, app);
     server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-      const listening = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () =>
+      const listening = serve({ fetch, port: config.port, hostname: config.host }, () =>
         resolve(listening),
       );
       listening.once('error', reject);

@@ -41,14 +41,20 @@ const MAY_WRITE: JobKind = { mayWrite: true, exclusive: true };
 const ALONE_READING: JobKind = { mayWrite: false, exclusive: true };
 /** Callers' turns running at once (see `#queue`). */
 const TURNS_AT_ONCE = 2;
+/**
+ * A caller whose reads each keep the worker this long or longer (two of its last three) gets
+ * one turn at a time for a while (fair-queue.ts): another caller's read then waits behind at
+ * most one of its reads, as when each caller had one turn.
+ */
+const LONG_TURN_MS = 20;
 
 /**
  * The embedded database seen from the thread that serves HTTP: PGlite runs in a worker thread
  * (pglite-worker.ts), so a long statement never stops the server from answering other requests.
  *
  * PGlite is one Postgres session, so the work of requests runs one at a time, taking turns
- * between callers (fair-queue.ts); only a second caller's read may already wait in the worker
- * while it runs another's (worker-gate.ts). Each request's work has a deadline by role, counted
+ * between callers (fair-queue.ts); only a second read may already wait in the worker while it
+ * runs another (worker-gate.ts). Each request's work has a deadline by role, counted
  * from when the worker reaches it; a read waiting behind work whose deadline ended the worker
  * is answered "busy" (503), as a caller who got no turn is. PGlite cannot
  * interrupt a statement (`statement_timeout` is ignored, and it has no cancel API), so when a
@@ -62,10 +68,18 @@ export class PgliteHost implements Database {
   readonly kind = 'pglite' as const;
   readonly writeClock = new WriteClock();
   /**
-   * Two callers' turns at once (one lane each): while the worker runs one's read, the other's
-   * may already wait in the worker (see worker-gate.ts); anything else has the worker alone.
+   * Two turns at once: while the worker runs one read, the next may already wait in the worker
+   * (see worker-gate.ts); anything else has the worker alone. Both may be one caller's, whose
+   * next read then waits in the worker behind its previous one instead of the worker idling
+   * while the thread that serves HTTP sends it (a caller alone, as one user's page loading,
+   * or bench/rest-read's distinct read); another caller's work takes the next turn that ends
+   * (turns go round the callers), and a caller whose reads run long has one turn at a time.
    */
-  readonly #queue = new FairQueue({ concurrency: TURNS_AT_ONCE, perLane: 1 });
+  readonly #queue = new FairQueue({
+    concurrency: TURNS_AT_ONCE,
+    perLane: TURNS_AT_ONCE,
+    heavyTaskMs: LONG_TURN_MS,
+  });
   readonly #gate = new WorkerGate();
   #connection: WorkerConnection;
   #restarting: Promise<void> | null = null;

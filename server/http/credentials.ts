@@ -88,7 +88,7 @@ function checkToken(token: string, jwtSecret: string): Checked {
  * Reads a request's credentials: `Authorization: Bearer …`, else the `apikey` header, checked
  * against `jwtSecret` (HS256, expiry with 30 s of skew) and resolved to a database caller.
  */
-export function readCredentials(headers: Headers, jwtSecret: string): Credentials {
+export function readCredentials(headers: Pick<Headers, 'get'>, jwtSecret: string): Credentials {
   const header = headers.get('authorization');
   const bearer = header ? (BEARER.exec(header)?.[1] ?? null) : null;
   const authorization = !header ? 'missing' : bearer ? 'bearer' : 'malformed';

@@ -11,9 +11,14 @@ export function requestLog(enabled: boolean): MiddlewareHandler {
   return async (c, next) => {
     const started = performance.now();
     await next();
-    const ms = (performance.now() - started).toFixed(1);
-    process.stdout.write(`${c.req.method} ${c.req.path} ${c.res.status} ${ms}ms\n`);
+    logRequest(c.req.method, c.req.path, c.res.status, started);
   };
+}
+
+/** The request log's line for a request answered `status`, started at `started`. */
+export function logRequest(method: string, path: string, status: number, started: number): void {
+  const ms = (performance.now() - started).toFixed(1);
+  process.stdout.write(`${method} ${path} ${status} ${ms}ms\n`);
 }
 
 /** Allowed request headers: those supabase-js sends (supabase-compat.md §1.3). */
@@ -126,6 +131,15 @@ export function apiSecurityHeaders(): MiddlewareHandler {
     referrerPolicy: 'strict-origin-when-cross-origin',
     overwrite: false,
   });
+}
+
+/**
+ * What the API's middleware adds to every answer it does not make itself (CORS, the security
+ * headers, `no-store`), in the order it runs: app.ts, and the read cache's front, which sends a
+ * remembered answer with exactly these (rest/read-cache-front.ts).
+ */
+export function answerHeaders(): MiddlewareHandler[] {
+  return [apiCors(), apiSecurityHeaders(), apiNoStore()];
 }
 
 /** API answers are not cached unless they say otherwise (a stored file's `cache-control`). */
