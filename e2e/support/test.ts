@@ -96,9 +96,9 @@ async function startAccountServer(smtpUrl: string) {
  * Every spec's `test`. Playwright gives tests whose worker-scoped fixtures differ workers of
  * their own: when the account specs alone declared `mail` and `accountServerUrl`, the run
  * stopped both workers and their browsers and started two new ones for the account specs,
- * which then always ran last, each worker starting its account server at the same moment
- * with nothing else to do. Declared here for all, they are set up only in a worker that runs a
- * test using them (support/accounts.ts), which then keeps them to its end.
+ * which always ran last. Declared here for all, they are set up only in a worker that runs a
+ * test using them (support/accounts.ts), which then keeps them to its end; the account specs
+ * take their place in the order of the files.
  */
 export const test = base.extend<object, { mail: TestSmtpServer; accountServerUrl: string }>({
   mail: [
