@@ -169,6 +169,27 @@ export default tseslint.config(
     },
   },
   {
+    files: ['e2e/**/*.ts'],
+    ignores: ['e2e/support/test.ts'],
+    rules: {
+      // Every spec's `test` comes from e2e/support/test.ts (or extends it): a spec on Playwright's
+      // own `test` has other worker fixtures, and the run would stop both workers and their
+      // browsers and start new ones each time it moved between that spec and the others.
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@playwright/test',
+              importNames: ['test'],
+              message: 'Import `test` from e2e/support/test.ts (or a `test` that extends it).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['server/**/*.{ts,mjs}'],
     plugins: { import: importPlugin },
     // no-cycle follows the imports into each file: it reads TypeScript with the TypeScript

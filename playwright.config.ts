@@ -47,7 +47,10 @@ export default defineConfig({
   },
   outputDir: 'test-results',
   webServer: {
-    command: 'npx tsx scripts/start.ts',
+    // Node with tsx as its loader, not the npx and tsx wrappers: one process instead of four, and
+    // about a second less before the first test (npx tsx 2.1-3.0 s against 0.9-1.0 s of wall to
+    // run an empty script, load 17).
+    command: 'node --import tsx scripts/start.ts',
     url: `http://localhost:${port}/config.json`,
     reuseExistingServer: false,
     timeout: 180_000,

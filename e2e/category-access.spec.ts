@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { apiClient, uniqueEmail } from './support/api.ts';
 import {
   chooseRowAction,
@@ -7,6 +7,7 @@ import {
 } from './support/documents.ts';
 import { signIn } from './support/oauth.ts';
 import { PASSWORD } from './support/team.ts';
+import { expect, test } from './support/test.ts';
 
 // Issue 23 in Chromium: an admin restricts HR to the group "Staff" (view) and "Finance team"
 // (edit); a volunteer neither sees nor finds by a word inside it a payroll file, and her

@@ -1,8 +1,8 @@
-import { expect, test } from '@playwright/test';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expectFitsScreen, PHONE, saveScreenshot } from './support/mobile.ts';
 import { isoDate, makePdf, signInNewOrganization } from './support/documents.ts';
+import { expect, test } from './support/test.ts';
 
 // Document requests in Chromium (issue 25, item 4): an admin asks someone for a certificate
 // with a link to hand out; the link opens in a fresh browser context (no account), which sends

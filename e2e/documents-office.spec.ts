@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import path from 'node:path';
 import {
   chooseRowAction,
@@ -9,6 +9,7 @@ import {
   type SignedInMember,
 } from './support/documents.ts';
 import { expectFitsScreen, PHONE } from './support/mobile.ts';
+import { expect, test } from './support/test.ts';
 
 // Issue 25 in Chromium, on a desktop (1366 px) and a phone (375 px): a new version of a Word
 // file from its row and from its preview keeps the earlier one; the name opens the preview and

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { readFile } from 'node:fs/promises';
 import {
   chooseRowAction,
@@ -9,6 +9,7 @@ import {
   signInNewOrganization,
   type SignedInMember,
 } from './support/documents.ts';
+import { expect, test } from './support/test.ts';
 
 const stamp = Date.now().toString(36);
 const files = {

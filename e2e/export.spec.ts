@@ -1,7 +1,7 @@
-import { expect, test } from '@playwright/test';
 import { readFile } from 'node:fs/promises';
 import { unzip } from '../tests/support/zip-files.ts';
 import { makePdf, signInNewOrganization } from './support/documents.ts';
+import { expect, test } from './support/test.ts';
 
 // Export in Chromium (issue 15): an admin starts an export on the Activity page, waits for it,
 // downloads the ZIP; the test unpacks it and compares the file's bytes and the manifest.

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { format } from 'date-fns';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,6 +10,7 @@ import {
   signInNewMasterAdmin,
   type SignedInMasterAdmin,
 } from './support/oauth.ts';
+import { expect, test } from './support/test.ts';
 
 // Connections to an outside service, end to end: a master admin sets up Slack against a local
 // authorisation server (through the address override), connects, sees the connection, gets a

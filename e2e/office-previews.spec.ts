@@ -1,8 +1,9 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import ExcelJS from 'exceljs';
 import { paragraph, table, wordDocument } from '../tests/support/office-files.ts';
 import { signInNewOrganization, makePdf, type SignedInMember } from './support/documents.ts';
 import { expectFitsScreen, PHONE, saveScreenshot } from './support/mobile.ts';
+import { expect, test } from './support/test.ts';
 
 // Word and Excel previews in Chromium (issue 25, item 2), on a desktop (1366 px) and a phone
 // (375 px): the name of a Word file opens its preview, which shows its heading, list and table

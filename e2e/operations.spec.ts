@@ -1,5 +1,4 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test } from '@playwright/test';
 import {
   addMember,
   createOrganization,
@@ -10,6 +9,7 @@ import {
   type Organization,
   type Person,
 } from './support/operations.ts';
+import { expect, test } from './support/test.ts';
 
 const MB = 1024 * 1024;
 const stamp = Date.now().toString(36);

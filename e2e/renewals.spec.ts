@@ -1,6 +1,6 @@
-import { expect, test } from '@playwright/test';
 import { readFile } from 'node:fs/promises';
 import { chooseRowAction, isoDate, makePdf, signInNewOrganization } from './support/documents.ts';
+import { expect, test } from './support/test.ts';
 
 // Renewals in Chromium (issue 14): an overdue certificate reads as overdue in the list, the
 // dashboard's counter opens the filtered list, Renew replaces the file and keeps the old one as

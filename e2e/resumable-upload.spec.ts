@@ -1,6 +1,6 @@
-import { expect, test } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
 import { makePdf, signInNewOrganization } from './support/documents.ts';
+import { expect, test } from './support/test.ts';
 
 // Issue 13: a file above 6 MB goes through Supabase Storage's resumable endpoint (TUS), so a
 // connection that drops in the middle costs a retry from where the server stopped, not the file.

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { unzipSync } from 'fflate';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -9,6 +9,7 @@ import {
   signInNewOrganization,
   type SignedInMember,
 } from './support/documents.ts';
+import { expect, test } from './support/test.ts';
 
 // Issue 13 in Chromium: a batch with different details per file and its progress, finding a
 // scanned image and a PDF by words only inside them, the list's state in the address, sorting

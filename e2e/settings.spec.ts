@@ -1,9 +1,10 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { settled, signedInContext } from './support/a11y.ts';
 import { expectFitsScreen, PHONE, saveScreenshot } from './support/mobile.ts';
 import { createOrganization, type Organization } from './support/operations.ts';
 import sharp from 'sharp';
 import { startSmtpServer } from '../tests/support/smtp.ts';
+import { expect, test } from './support/test.ts';
 
 // Issue 24: the bar fits at 1366 px with the user's name readable, the pages beyond the
 // specification in a labelled More menu, and a Settings page where a church renames itself,

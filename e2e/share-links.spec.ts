@@ -1,7 +1,7 @@
-import { expect, test } from '@playwright/test';
 import { expectFitsScreen, PHONE, saveScreenshot } from './support/mobile.ts';
 import { serviceClient } from './support/oauth.ts';
 import { chooseRowAction, makePdf, signInNewOrganization } from './support/documents.ts';
+import { expect, test } from './support/test.ts';
 
 // Share links in Chromium (issue 25, item 3): a member makes a link with a password from the
 // document's preview; the link opens in a fresh browser context (no account, no session), asks

@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { signInNewOrganization } from './support/documents.ts';
+import { expect, test } from './support/test.ts';
 
 test('the app loads with its security headers and no inline script', async ({ page, request }) => {
   const response = await request.get('/');

@@ -1,4 +1,3 @@
-import { expect, test } from '@playwright/test';
 import { uniqueEmail } from './support/api.ts';
 import { serviceClient } from './support/oauth.ts';
 import {
@@ -9,6 +8,7 @@ import {
   signUpThroughForm,
   visibleOrganizationData,
 } from './support/team.ts';
+import { expect, test } from './support/test.ts';
 
 // The team journey of issue 4: a founder sets up an organisation, invites a colleague, changes
 // their role, deactivates and reactivates them; invitation links that cannot be used.

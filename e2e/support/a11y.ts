@@ -1,7 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import {
   expect,
-  test as base,
   type Browser,
   type BrowserContext,
   type Locator,
@@ -10,6 +9,7 @@ import {
 import { apiClient, serverConfig, uniqueEmail } from './api.ts';
 import { makeDocx, makePdf, makePng } from './documents.ts';
 import { serviceClient } from './oauth.ts';
+import { test as common } from './test.ts';
 import {
   addMember,
   createOrganization,
@@ -56,7 +56,7 @@ export async function expectAccessible(page: Page, label: string, include?: stri
         .join('\n')}`,
     );
   }
-  base.info().annotations.push({
+  common.info().annotations.push({
     type: 'axe',
     description: `${label}: ${findings.length ? findings.map((f) => `${f.id} (${f.impact})`).join(', ') : 'no findings'}`,
   });
@@ -366,7 +366,7 @@ let seeded: Promise<SeededWorld> | undefined;
  * `adminPage` is a page of a fresh context in which the world's master admin is signed in, at
  * `adminViewport`: no test depends on another's page or order, so they may run in parallel.
  */
-export const test = base.extend<{
+export const test = common.extend<{
   world: SeededWorld;
   adminPage: Page;
   adminViewport: { width: number; height: number };

@@ -1,5 +1,6 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import path from 'node:path';
+import { test } from './test.ts';
 
 /** The narrowest phone the product supports (issue 8). */
 export const PHONE = { width: 375, height: 812 };
