@@ -2,7 +2,6 @@ import pg from 'pg';
 import type { TimedRole } from '../config.ts';
 import type { BatchOptions, Database, Queryable, QueryResult, Row, Statement } from './database.ts';
 import { DatabaseUnavailableError, TEXT_KEPT_TYPES, settleBatch } from './database.ts';
-import type { HoldPlace } from './fair-queue.ts';
 import { FairQueue, QueueTimeoutError } from './fair-queue.ts';
 import { currentRequestScope } from './request-scope.ts';
 
@@ -28,103 +27,6 @@ function wrap(client: pg.PoolClient | pg.Pool): Queryable {
       await client.query(sql);
     },
   };
-}
-
-/**
- * Writes BEGIN with the time limit, the statements and (for a read) COMMIT on the pipelined
- * connection in one socket write, each with its own Sync; returns their answers to come.
- */
-function writeBatch(
-  client: pg.PoolClient,
-  timeoutMs: number,
-  statements: Statement[],
-  options: BatchOptions,
-): Promise<pg.QueryResult>[] {
-  // node-postgres writes each query as it is sent: corked, the pipeline leaves at once.
-  const socket = client.connection.stream;
-  socket.cork();
-  try {
-    return [
-      client.query(beginSql(timeoutMs)),
-      ...statements.map((statement) =>
-        client.query({
-          text: statement.sql,
-          values: statement.params as unknown[],
-          types: typeParsers,
-        }),
-      ),
-      ...(options.readOnly ? [client.query('commit')] : []),
-    ];
-  } finally {
-    socket.uncork();
-  }
-}
-
-/** Opens the caller's transaction, its time limit set locally (the number is ours). */
-const beginSql = (timeoutMs: number) =>
-  `begin; set local statement_timeout = ${Math.round(timeoutMs)}`;
-
-/**
- * The rows of a written batch's last statement (before its COMMIT). A failed statement aborts
- * the transaction, so the ones after it fail without running: the first error is reported.
- */
-async function answerOf(sent: Promise<pg.QueryResult>[], statements: number): Promise<Row[]> {
-  const answers = await Promise.allSettled(sent);
-  const failed = answers.find((answer) => answer.status === 'rejected');
-  if (failed) throw failed.reason;
-  // After BEGIN, the last of the statements.
-  const last = answers[statements] as PromiseFulfilledResult<pg.QueryResult>;
-  return last.value.rows as Row[];
-}
-
-/** Read batches of one caller that may be on one connection at once (`SharedReads`). */
-const READS_IN_FLIGHT = 2;
-
-/**
- * One connection carrying a caller's read-only batches one after another, up to
- * READS_IN_FLIGHT written at once. Each batch is a whole transaction (BEGIN to COMMIT), so a
- * failed one ends before the next starts. `drained` resolves when none is left and no other
- * joined (`takeNext`, asked whenever there is room), so the connection can go back to the pool.
- */
-class SharedReads {
-  #inFlight = 0;
-  /** When the database finished the previous batch (or the connection was taken). */
-  #previousDone = performance.now();
-  #drain!: () => void;
-  readonly drained = new Promise<void>((resolve) => (this.#drain = resolve));
-
-  constructor(
-    private readonly client: pg.PoolClient,
-    private readonly takeNext: () => boolean,
-  ) {}
-
-  /**
-   * Sends one read and, while there is room, the next waiting; resolves with `finish`'s value
-   * and the time the database spent on this batch (from when it could start it).
-   */
-  async send<T>(
-    timeoutMs: number,
-    statements: Statement[],
-    finish: (rows: Row[]) => T,
-  ): Promise<{ value: T; busyMs: number }> {
-    const sentAt = performance.now();
-    this.#inFlight += 1;
-    const sent = writeBatch(this.client, timeoutMs, statements, { readOnly: true });
-    const answer = answerOf(sent, statements.length);
-    while (this.#inFlight < READS_IN_FLIGHT && this.takeNext());
-    try {
-      const rows = await answer;
-      return {
-        value: finish(rows),
-        busyMs: performance.now() - Math.max(sentAt, this.#previousDone),
-      };
-    } finally {
-      this.#previousDone = performance.now();
-      this.#inFlight -= 1;
-      while (this.#inFlight < READS_IN_FLIGHT && this.takeNext());
-      if (this.#inFlight === 0) this.#drain();
-    }
-  }
 }
 
 /** Connections in the pool when `poolSize` is not given. */
@@ -178,7 +80,7 @@ export async function openPostgres(
   const probe = await pool.connect();
   probe.release();
 
-  const queue = new FairQueue<SharedReads>({
+  const queue = new FairQueue({
     concurrency: poolSize,
     perLane: connectionsPerCaller(poolSize),
     // A caller whose requests each keep a database core busy for a tenth of a second gets one
@@ -198,6 +100,10 @@ export async function openPostgres(
     }
   }
 
+  /** Opens the caller's transaction, its time limit set locally (the number is ours). */
+  const beginSql = (timeoutMs: number) =>
+    `begin; set local statement_timeout = ${Math.round(timeoutMs)}`;
+
   async function transaction<T>(timeoutMs: number, fn: (tx: Queryable) => Promise<T>): Promise<T> {
     const client = await pool.connect();
     try {
@@ -214,10 +120,11 @@ export async function openPostgres(
   }
 
   /**
-   * A writing batch (the REST fast path): BEGIN with the time limit and the statements are
-   * written at once on the pipelined connection (`writeBatch`), the answers read as they come;
-   * the transaction stays open for `finish` and ends in a second round trip, as on PGlite.
-   * Reads go through `readBatch`.
+   * The REST fast path in one round trip: BEGIN with the time limit, the statements and (for a
+   * read) COMMIT are written at once on the pipelined connection, each with its own Sync, and
+   * the answers read as they come. A failed statement aborts the transaction, so the ones after
+   * it fail without running; the first error is the one reported. A writing batch keeps its
+   * transaction open for `finish` and ends it in a second round trip, as PGlite does.
    */
   async function batch<T>(
     timeoutMs: number,
@@ -227,50 +134,40 @@ export async function openPostgres(
   ): Promise<T> {
     const client = await pool.connect();
     try {
-      const sent = writeBatch(client, timeoutMs, statements, options);
-      let rows: Row[];
+      // The whole pipeline leaves in one write (node-postgres writes each query as it is sent).
+      const socket = client.connection.stream;
+      let sent: Promise<pg.QueryResult>[];
+      socket.cork();
       try {
-        rows = await answerOf(sent, statements.length);
-      } catch (error) {
-        await client.query('rollback').catch(() => undefined);
-        throw error;
+        sent = [
+          client.query(beginSql(timeoutMs)),
+          ...statements.map((statement) =>
+            client.query({
+              text: statement.sql,
+              values: statement.params as unknown[],
+              types: typeParsers,
+            }),
+          ),
+          ...(options.readOnly ? [client.query('commit')] : []),
+        ];
+      } finally {
+        socket.uncork();
       }
+      const answers = await Promise.allSettled(sent);
+      const failed = answers.find((answer) => answer.status === 'rejected');
+      if (failed) {
+        // A read's pipelined COMMIT has ended the aborted transaction already (as a rollback).
+        if (!options.readOnly) await client.query('rollback').catch(() => undefined);
+        throw failed.reason;
+      }
+      const last = answers[statements.length] as PromiseFulfilledResult<pg.QueryResult>;
+      const rows = last.value.rows as Row[];
       return await settleBatch(rows, finish, options, async (commit) => {
         await client.query(commit ? 'commit' : 'rollback');
       });
     } finally {
       client.release();
     }
-  }
-
-  /**
-   * A read-only batch in the caller's turn. Its connection stays the caller's while its answer
-   * is on the way, and takes the caller's next reads waiting in the queue (`joinNext`, at most
-   * READS_IN_FLIGHT at once), written before the previous answer is back: the database starts
-   * each as soon as it has finished the one before, instead of idling while this process turns
-   * an answer into a response and sends the next read. The caller still holds at most its
-   * share of connections, and joining stops as soon as another caller waits for one.
-   */
-  function readBatch<T>(statements: Statement[], finish: (rows: Row[]) => T): Promise<T> {
-    const scope = currentRequestScope();
-    const lane = scope?.lane ?? 'server';
-    const timeoutMs = scope && timeouts ? timeouts[scope.role] : 0;
-    const send = (reads: SharedReads) => reads.send(timeoutMs, statements, finish);
-    const joined = async (reads: SharedReads) => {
-      const { value, busyMs } = await send(reads);
-      queue.noteDuration(lane, busyMs);
-      return value;
-    };
-    const first = async (hold: HoldPlace) => {
-      const client = await pool.connect();
-      const reads: SharedReads = new SharedReads(client, () => queue.joinNext(lane, reads));
-      hold(reads.drained.finally(() => client.release()));
-      return (await send(reads)).value;
-    };
-    return queue.run(lane, first, timeoutMs || Infinity, joined).catch((error: unknown) => {
-      if (error instanceof QueueTimeoutError) throw new DatabaseUnavailableError();
-      throw error;
-    });
   }
 
   const direct = wrap(pool);
@@ -280,9 +177,7 @@ export async function openPostgres(
     exec: (sql) => inTurn(() => direct.exec(sql)),
     transaction: (fn) => inTurn((timeoutMs) => transaction(timeoutMs, fn)),
     runBatch: (statements, finish, options) =>
-      options.readOnly
-        ? readBatch(statements, finish)
-        : inTurn((timeoutMs) => batch(timeoutMs, statements, finish, options)),
+      inTurn((timeoutMs) => batch(timeoutMs, statements, finish, options)),
     close: () => pool.end(),
   };
 }
