@@ -32,6 +32,13 @@ export interface BatchOptions {
    * `finish` has nothing to roll back.
    */
   readOnly: boolean;
+  /**
+   * A text column of the last statement's rows that `finish` only sends on as UTF-8 (a REST
+   * answer's body): it comes as bytes (Uint8Array), null stays null. PGlite's worker encodes it
+   * once and hands the bytes over to this thread, rather than copying a string between threads
+   * that is then encoded again for the socket; on PostgreSQL `settleBatch` encodes it.
+   */
+  bytesColumn?: string;
 }
 
 export interface Database extends Queryable {
@@ -78,6 +85,7 @@ export async function settleBatch<T>(
   options: BatchOptions,
   end: (commit: boolean) => Promise<void>,
 ): Promise<T> {
+  if (options.bytesColumn !== undefined) encodeColumn(rows, options.bytesColumn);
   if (options.readOnly) return finish(rows);
   let value: T;
   try {
@@ -88,6 +96,25 @@ export async function settleBatch<T>(
   }
   await end(true);
   return value;
+}
+
+const utf8 = new TextEncoder();
+
+/**
+ * Replaces the text of `column` in every row by its UTF-8 bytes (`BatchOptions.bytesColumn`),
+ * each in an ArrayBuffer of its own (so that it can be transferred between threads), and
+ * returns those buffers. Values that are bytes already, or null, are left as they are.
+ */
+export function encodeColumn(rows: Row[], column: string): ArrayBuffer[] {
+  const buffers: ArrayBuffer[] = [];
+  for (const row of rows) {
+    const value = row[column];
+    if (typeof value !== 'string') continue;
+    const bytes = utf8.encode(value);
+    row[column] = bytes;
+    buffers.push(bytes.buffer);
+  }
+  return buffers;
 }
 
 /**

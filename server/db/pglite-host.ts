@@ -142,7 +142,12 @@ export class PgliteHost implements Database {
   ): Promise<T> {
     const kind = options.readOnly ? ONE_READ : MAY_WRITE;
     return this.#job(kind, async (session) => {
-      const batch = { op: 'batch', statements, readOnly: options.readOnly } as const;
+      const batch = {
+        op: 'batch',
+        statements,
+        readOnly: options.readOnly,
+        ...(options.bytesColumn !== undefined ? { bytesColumn: options.bytesColumn } : {}),
+      } as const;
       const answer = await session.send(batch, { opens: !options.readOnly });
       return settleBatch(answer.rows, finish, options, (commit) => session.finish(commit));
     });

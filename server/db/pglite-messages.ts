@@ -11,7 +11,14 @@ export type WorkerRequest =
    * Runs `statements` in one extended-protocol batch (see pglite-batch.ts). A read-only batch
    * is complete when it answers; any other leaves its transaction open for `finish`.
    */
-  | { id: number; op: 'batch'; statements: Statement[]; readOnly: boolean }
+  | {
+      id: number;
+      op: 'batch';
+      statements: Statement[];
+      readOnly: boolean;
+      /** Answered as UTF-8 bytes, transferred with the answer (`BatchOptions.bytesColumn`). */
+      bytesColumn?: string;
+    }
   /**
    * Runs a read-only batch again and again for `seconds`, answering how many times it ran in
    * `rowCount`: the embedded database's own rate for one read, without the main thread in the

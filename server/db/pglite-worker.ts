@@ -5,6 +5,7 @@
  * never share a thread with the HTTP server (see pglite-host.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { encodeColumn } from './database.ts';
 import { isTextValue } from './pglite-batch.ts';
 import { dumpPgliteTo } from './pglite-dump.ts';
 import { openPglite } from './pglite.ts';
@@ -69,12 +70,22 @@ async function start() {
     }
   }
 
+  /**
+   * Posts an answer. A batch's `bytesColumn` is encoded here and its bytes transferred, not
+   * copied: the main thread sends them to the socket as they are.
+   */
+  function post(request: WorkerRequest, reply: WorkerAnswer): void {
+    const bytesColumn = request.op === 'batch' ? request.bytesColumn : undefined;
+    if (bytesColumn === undefined || !reply.ok) port.postMessage(reply);
+    else port.postMessage(reply, encodeColumn(reply.rows, bytesColumn));
+  }
+
   // Strictly one request after another, whatever arrives meanwhile.
   let previous: Promise<void> = Promise.resolve();
   port.on('message', (request: WorkerRequest) => {
     previous = previous.then(() =>
       answer(request).then(
-        (reply) => port.postMessage(reply),
+        (reply) => post(request, reply),
         (error: unknown) =>
           port.postMessage({
             id: request.id,

@@ -61,7 +61,7 @@ export async function execute(
         if (rollback) throw new RolledBack(response);
         return response;
       },
-      { readOnly: prepared.readOnly },
+      { readOnly: prepared.readOnly, bytesColumn: 'body' },
     );
   } catch (error) {
     if (error instanceof RolledBack) return error.response;

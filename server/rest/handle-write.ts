@@ -45,9 +45,9 @@ function bodySource(req: RestRequest, table: Table, payload: Payload): BodySourc
 }
 
 /** `Location: /table?pk=eq.value` for `Prefer: return=headers-only` after a one-row insert. */
-function location(table: Table, body: string | null): string | null {
+function location(table: Table, body: Uint8Array | null): string | null {
   if (!body || table.primaryKey.length === 0) return null;
-  const rows = JSON.parse(body) as Record<string, unknown>[];
+  const rows = JSON.parse(Buffer.from(body).toString()) as Record<string, unknown>[];
   const row = rows[0];
   if (rows.length !== 1 || !row) return null;
   const filters = table.primaryKey.map((key) => {

@@ -143,8 +143,23 @@ export function answerOf(response: Response): CachedAnswer | null {
   return {
     status: parts.status,
     headers: [...parts.headers],
-    body: parts.body === null ? null : Buffer.from(parts.body),
+    body: parts.body === null ? null : ownBytes(parts.body),
   };
+}
+
+/**
+ * The body as bytes the entry may keep: a read's body (bytes of its own, see `ResultRow`) as it
+ * is, without a copy; anything else copied, so an entry never holds a larger shared buffer.
+ */
+function ownBytes(body: string | Uint8Array): Uint8Array {
+  if (
+    typeof body !== 'string' &&
+    body.byteOffset === 0 &&
+    body.byteLength === body.buffer.byteLength
+  ) {
+    return body;
+  }
+  return Buffer.from(body);
 }
 
 const caches = new WeakMap<WriteClock, ReadCache>();

@@ -7,7 +7,8 @@ export interface ResultRow {
   total: string | number | null;
   /** Rows in the response. */
   page: number;
-  body: string | null;
+  /** Its JSON or CSV as UTF-8, sent as it is (`execute` has the driver hand it over as bytes). */
+  body: Uint8Array | null;
   inserted?: number | null;
 }
 
@@ -65,7 +66,7 @@ export function assertMaxAffected(prefs: Preferences, affected: number): void {
 /** What `reply` made a response of: the read cache keeps these instead of reading the body back. */
 export interface ReplyParts {
   status: number;
-  body: string | null;
+  body: string | Uint8Array | null;
   headers: Headers;
 }
 
@@ -77,13 +78,13 @@ export const replyParts = (response: Response): ReplyParts | undefined => replie
 /** Builds a response; `null` values in `headers` are left out. */
 export function reply(
   status: number,
-  body: string | null,
+  body: string | Uint8Array | null,
   headers: Record<string, string | null>,
 ): Response {
   const out = new Headers();
   for (const [name, value] of Object.entries(headers)) if (value !== null) out.set(name, value);
   const sent = status === 204 ? null : body;
-  const response = new Response(sent, { status, headers: out });
+  const response = new Response(sent as BodyInit | null, { status, headers: out });
   replies.set(response, { status, body: sent, headers: out });
   return response;
 }

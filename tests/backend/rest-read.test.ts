@@ -436,6 +436,57 @@ describe('single objects and media types', () => {
     expect(data).toBe('id,name\n1,Ann\n2,Bob\n3,Cat');
   });
 
+  it('sends text of every script as UTF-8, its Content-Length counting bytes, however large', async () => {
+    // The body goes from the database to the socket as bytes (ResultRow): multi-byte
+    // characters, a character outside the BMP and a body of many buffers' size must arrive whole.
+    const text = 'Grüße, 教会, Œuvre 🙂';
+    const long = 'ä'.repeat(100_000);
+    await server.db.query(
+      `insert into categories values (10, null, $1), (11, null, $2), (12, null, 'tail')`,
+      [text, long],
+    );
+    const read = async (path: string, accept?: string) => {
+      const response = await fetch(`${server.url}/rest/v1${path}`, {
+        headers: {
+          apikey: server.keys.anonKey,
+          Authorization: `Bearer ${server.keys.serviceRoleKey}`,
+          ...(accept ? { Accept: accept } : {}),
+        },
+      });
+      const bytes = Buffer.from(await response.arrayBuffer());
+      expect(response.headers.get('content-length')).toBe(String(bytes.byteLength));
+      return bytes.toString('utf8');
+    };
+    const json = await read('/categories?select=id,name&id=gte.10&order=id');
+    expect(JSON.parse(json)).toEqual([
+      { id: 10, name: text },
+      { id: 11, name: long },
+      { id: 12, name: 'tail' },
+    ]);
+    expect(await read('/categories?select=name&id=eq.10', 'text/csv')).toBe(`name\n"${text}"`);
+    const single = await read(
+      '/categories?select=name&id=eq.10',
+      'application/vnd.pgrst.object+json',
+    );
+    expect(JSON.parse(single)).toEqual({ name: text });
+    // Read again: the same bytes, now from PGlite's read cache.
+    expect(JSON.parse(await read('/categories?select=id,name&id=gte.10&order=id'))).toHaveLength(3);
+    const created = await db
+      .from('categories')
+      .insert({ id: 13, name: text })
+      .select('name')
+      .single();
+    expect(created).toMatchObject({ data: { name: text }, status: 201 });
+    const located = await rest(server, '/categories', {
+      method: 'POST',
+      body: JSON.stringify({ id: 14, name: text }),
+      headers: { Prefer: 'return=headers-only' },
+    });
+    expect(located.status).toBe(201);
+    expect(located.headers.get('location')).toBe('/categories?id=eq.14');
+    await server.db.query('delete from categories where id >= 10');
+  });
+
   it('strips nulls on request', async () => {
     const raw = await rest(server, '/authors?select=id,born&id=eq.2', {
       headers: { Accept: 'application/vnd.pgrst.array+json;nulls=stripped' },
