@@ -3,6 +3,7 @@ import type { TimedRole } from '../config.ts';
 import type { BatchOptions, Database, Queryable, QueryResult, Row, Statement } from './database.ts';
 import { DatabaseUnavailableError, TEXT_KEPT_TYPES, settleBatch } from './database.ts';
 import { FairQueue, QueueTimeoutError } from './fair-queue.ts';
+import { MessageGroup } from './message-group.ts';
 import { currentRequestScope } from './request-scope.ts';
 
 const textOids = new Set<number>(Object.values(TEXT_KEPT_TYPES));
@@ -61,9 +62,6 @@ export async function openPostgres(
   const pool = new pg.Pool({
     connectionString,
     max: poolSize,
-    // Queries are written without waiting for the previous answer (each keeps its own Sync), so
-    // a request's transaction is one round trip (`batch`); awaited one by one they behave as before.
-    pipeline: true,
     // Statements outside a request's transaction (the server's own bookkeeping) are bounded by
     // the service role's limit.
     ...(timeouts ? { options: `-c statement_timeout=${timeouts.service_role}` } : {}),
@@ -103,6 +101,11 @@ export async function openPostgres(
   /** Opens the caller's transaction, its time limit set locally (the number is ours). */
   const beginSql = (timeoutMs: number) =>
     `begin; set local statement_timeout = ${Math.round(timeoutMs)}`;
+  /** The same time limit as a statement of a message group (`set local` is `set_config`'s). */
+  const timeLimitStatement = (timeoutMs: number): Statement => ({
+    sql: `select set_config('statement_timeout', $1, true)`,
+    params: [String(Math.round(timeoutMs))],
+  });
 
   async function transaction<T>(timeoutMs: number, fn: (tx: Queryable) => Promise<T>): Promise<T> {
     const client = await pool.connect();
@@ -120,11 +123,11 @@ export async function openPostgres(
   }
 
   /**
-   * The REST fast path in one round trip: BEGIN with the time limit, the statements and (for a
-   * read) COMMIT are written at once on the pipelined connection, each with its own Sync, and
-   * the answers read as they come. A failed statement aborts the transaction, so the ones after
-   * it fail without running; the first error is the one reported. A writing batch keeps its
-   * transaction open for `finish` and ends it in a second round trip, as PGlite does.
+   * The REST fast path in one round trip: the time limit, the statements and, for a write, a
+   * BEGIN before them go as one message group with one Sync (message-group.ts). A read runs in
+   * the group's implicit transaction, so its settings end with it and a failing read fails
+   * alone; the first error is the one reported. A writing batch keeps its transaction open for
+   * `finish` and ends it in a second round trip, as PGlite does.
    */
   async function batch<T>(
     timeoutMs: number,
@@ -134,34 +137,22 @@ export async function openPostgres(
   ): Promise<T> {
     const client = await pool.connect();
     try {
-      // The whole pipeline leaves in one write (node-postgres writes each query as it is sent).
-      const socket = client.connection.stream;
-      let sent: Promise<pg.QueryResult>[];
-      socket.cork();
+      const group = new MessageGroup(
+        [
+          ...(options.readOnly ? [] : [{ sql: 'begin', params: [] }]),
+          timeLimitStatement(timeoutMs),
+          ...statements,
+        ],
+        typeParsers,
+      );
+      client.query(group);
+      let rows: Row[];
       try {
-        sent = [
-          client.query(beginSql(timeoutMs)),
-          ...statements.map((statement) =>
-            client.query({
-              text: statement.sql,
-              values: statement.params as unknown[],
-              types: typeParsers,
-            }),
-          ),
-          ...(options.readOnly ? [client.query('commit')] : []),
-        ];
-      } finally {
-        socket.uncork();
-      }
-      const answers = await Promise.allSettled(sent);
-      const failed = answers.find((answer) => answer.status === 'rejected');
-      if (failed) {
-        // A read's pipelined COMMIT has ended the aborted transaction already (as a rollback).
+        rows = await group.rows;
+      } catch (error) {
         if (!options.readOnly) await client.query('rollback').catch(() => undefined);
-        throw failed.reason;
+        throw error;
       }
-      const last = answers[statements.length] as PromiseFulfilledResult<pg.QueryResult>;
-      const rows = last.value.rows as Row[];
       return await settleBatch(rows, finish, options, async (commit) => {
         await client.query(commit ? 'commit' : 'rollback');
       });
