@@ -17,6 +17,7 @@
 import type pg from 'pg';
 import pgUtils from 'pg/lib/utils.js';
 import type { Row, Statement } from './database.ts';
+import type { PreparedNames } from './prepared-names.ts';
 
 /** How the values of a column are read from their text form (node-postgres' type parsers). */
 export interface TypeParsers {
@@ -41,14 +42,18 @@ export class MessageGroup implements pg.Submittable {
   /** A value the type parsers refused; reported at ReadyForQuery, as node-postgres does. */
   private parseFailure: unknown = null;
   private settled = false;
+  /** The names the statements went by, when the connection keeps them prepared. */
+  private used: { name: string; parse: boolean }[] | null = null;
 
   /**
    * Converts the values at once, as node-postgres would (`prepareValue`: dates, arrays, JSON),
-   * so that a value it cannot send fails here, before anything of the group is written.
+   * so that a value it cannot send fails here, before anything of the group is written. With
+   * `names` (the connection's), a statement sent before is bound by its name, not parsed again.
    */
   constructor(
     readonly statements: Statement[],
     private readonly types: TypeParsers,
+    private readonly names?: PreparedNames,
   ) {
     this.rows = new Promise((resolve, reject) => {
       this.resolve = resolve;
@@ -68,11 +73,16 @@ export class MessageGroup implements pg.Submittable {
       uncork?: () => void;
     };
     const last = this.statements.length - 1;
+    const closing = this.names?.takeClosing() ?? [];
+    const used = this.names?.use(this.statements.map((statement) => statement.sql));
+    this.used = used ?? null;
     stream.cork?.();
     try {
+      for (const name of closing) connection.close({ type: 'S', name }, false);
       this.statements.forEach((statement, index) => {
-        connection.parse({ name: '', text: statement.sql, types: [] }, false);
-        connection.bind({ values: this.values[index] }, false);
+        const { name, parse } = used?.[index] ?? { name: '', parse: true };
+        if (parse) connection.parse({ name, text: statement.sql, types: [] }, false);
+        connection.bind({ statement: name, values: this.values[index] }, false);
         if (index === last) connection.describe({ type: 'P' }, false);
         connection.execute({}, false);
       });
@@ -118,6 +128,7 @@ export class MessageGroup implements pg.Submittable {
    * ReadyForQuery before the connection's next query), or the connection's loss.
    */
   handleError(error: unknown): void {
+    if (this.used) this.names?.forget(this.used);
     this.settle(error);
   }
 

@@ -1,9 +1,15 @@
 import pg from 'pg';
 import type { TimedRole } from '../config.ts';
 import type { BatchOptions, Database, Queryable, QueryResult, Row, Statement } from './database.ts';
-import { DatabaseUnavailableError, TEXT_KEPT_TYPES, settleBatch } from './database.ts';
+import {
+  DatabaseUnavailableError,
+  TEXT_KEPT_TYPES,
+  isPostgresError,
+  settleBatch,
+} from './database.ts';
 import { FairQueue, QueueTimeoutError } from './fair-queue.ts';
 import { MessageGroup } from './message-group.ts';
+import { PreparedNames } from './prepared-names.ts';
 import { currentRequestScope } from './request-scope.ts';
 
 const textOids = new Set<number>(Object.values(TEXT_KEPT_TYPES));
@@ -29,6 +35,18 @@ function wrap(client: pg.PoolClient | pg.Pool): Queryable {
     },
   };
 }
+
+/**
+ * Statements a connection keeps prepared for the REST batches (least recently used closed
+ * first): each holds its plan in the backend's memory.
+ */
+export const PREPARED_PER_CONNECTION = 100;
+
+/** Postgres' answer to a prepared statement whose result a migration changed. */
+const isStalePlan = (error: unknown) =>
+  isPostgresError(error) &&
+  error.code === '0A000' &&
+  error.message === 'cached plan must not change result type';
 
 /** Connections in the pool when `poolSize` is not given. */
 export const DEFAULT_POOL_SIZE = 10;
@@ -98,6 +116,9 @@ export async function openPostgres(
     }
   }
 
+  /** The statements prepared on each of the pool's connections. */
+  const preparedNames = new WeakMap<pg.PoolClient, PreparedNames>();
+
   /** Opens the caller's transaction, its time limit set locally (the number is ours). */
   const beginSql = (timeoutMs: number) =>
     `begin; set local statement_timeout = ${Math.round(timeoutMs)}`;
@@ -137,21 +158,25 @@ export async function openPostgres(
   ): Promise<T> {
     const client = await pool.connect();
     try {
-      const group = new MessageGroup(
-        [
-          ...(options.readOnly ? [] : [{ sql: 'begin', params: [] }]),
-          timeLimitStatement(timeoutMs),
-          ...statements,
-        ],
-        typeParsers,
-      );
-      client.query(group);
-      let rows: Row[];
-      try {
-        rows = await group.rows;
-      } catch (error) {
-        if (!options.readOnly) await client.query('rollback').catch(() => undefined);
-        throw error;
+      const all = [
+        ...(options.readOnly ? [] : [{ sql: 'begin', params: [] }]),
+        timeLimitStatement(timeoutMs),
+        ...statements,
+      ];
+      let names = preparedNames.get(client);
+      if (!names) preparedNames.set(client, (names = new PreparedNames(PREPARED_PER_CONNECTION)));
+      let rows: Row[] | undefined;
+      for (let attempt = 1; rows === undefined; attempt += 1) {
+        const group = new MessageGroup(all, typeParsers, names);
+        client.query(group);
+        try {
+          rows = await group.rows;
+        } catch (error) {
+          if (!options.readOnly) await client.query('rollback').catch(() => undefined);
+          // Nothing of the group was kept: it is sent once more, every statement parsed afresh.
+          if (attempt === 1 && isStalePlan(error)) names.clear();
+          else throw error;
+        }
       }
       return await settleBatch(rows, finish, options, async (commit) => {
         await client.query(commit ? 'commit' : 'rollback');

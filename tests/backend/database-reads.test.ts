@@ -4,7 +4,11 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Database, Statement } from '../../server/db/database.ts';
 import { openDatabase } from '../../server/db/open.ts';
-import { openPostgres, type PostgresOptions } from '../../server/db/postgres.ts';
+import {
+  PREPARED_PER_CONNECTION,
+  openPostgres,
+  type PostgresOptions,
+} from '../../server/db/postgres.ts';
 import { withRequestScope } from '../../server/db/request-scope.ts';
 import { scratchDir } from '../support/scratch.ts';
 import {
@@ -209,6 +213,63 @@ describe('runBatch', () => {
         `select current_setting('statement_timeout') as limit`,
       );
       expect(after.rows).toEqual([{ limit: '5s' }]);
+    });
+
+    it('keeps statements prepared per connection: a changed result, the role, failures and evictions are all followed', async () => {
+      const db = await open();
+      await db.exec(`
+        create table public.steward_test_shape (a int);
+        insert into public.steward_test_shape values (1);
+        grant select on public.steward_test_shape to authenticated;
+        create table public.steward_test_owned (owner text);
+        insert into public.steward_test_owned values ('a'), ('b'), ('b');
+        alter table public.steward_test_owned enable row level security;
+        create policy own on public.steward_test_owned for select to authenticated
+          using (owner = current_setting('steward_test.n'));
+        grant select on public.steward_test_owned to authenticated;
+      `);
+      const run = (statements: Statement[]) =>
+        as('caller', () => db.runBatch(statements, (rows) => rows, readOnly));
+      const shape = read('1', `select * from public.steward_test_shape`);
+      expect(await run(shape)).toEqual([{ a: 1 }]);
+      expect(await run(shape)).toEqual([{ a: 1 }]);
+      // A migration changes what the prepared statement returns.
+      await db.exec(`alter table public.steward_test_shape add column b text default 'new'`);
+      expect(await run(shape)).toEqual([{ a: 1, b: 'new' }]);
+
+      // Row-level security follows each read's own settings on the same prepared statement.
+      const owned = (n: string) =>
+        read(n, `select count(*)::int as rows from public.steward_test_owned`);
+      for (const n of ['a', 'b', 'a', 'b', 'a', 'b', 'a', 'b']) {
+        expect(await run(owned(n))).toEqual([{ rows: n === 'a' ? 1 : 2 }]);
+      }
+      // And so does the role: no policy lets anon see a row (the app's schema grants it select).
+      const asAnon = [
+        { sql: `select set_config('role', 'anon', true)`, params: [] },
+        { sql: `select count(*)::int as rows from public.steward_test_owned`, params: [] },
+      ];
+      expect(await run(asAnon)).toEqual([{ rows: 0 }]);
+      expect(await run(owned('b'))).toEqual([{ rows: 2 }]);
+
+      // A statement that failed to parse or to run is parsed again, and fails the same way.
+      for (let i = 0; i < 2; i += 1) {
+        await expect(run(read('1', `select 1 / 0`))).rejects.toMatchObject({ code: '22012' });
+        await expect(run(read('1', `select from nowhere at all`))).rejects.toMatchObject({
+          code: '42601',
+        });
+        expect(await run(shape)).toEqual([{ a: 1, b: 'new' }]);
+      }
+
+      // More distinct statements than a connection keeps: the oldest are closed, and answer
+      // right when they come back.
+      const distinct = (i: number) => read('1', `select ${i} as i`);
+      for (let i = 0; i < PREPARED_PER_CONNECTION + 50; i += 1) {
+        expect(await run(distinct(i))).toEqual([{ i }]);
+      }
+      for (let i = 0; i < 5; i += 1) expect(await run(distinct(i))).toEqual([{ i }]);
+      const kept = await run(read('1', `select count(*)::int as n from pg_prepared_statements`));
+      expect(kept[0]!.n).toBeGreaterThan(PREPARED_PER_CONNECTION / 2);
+      expect(kept[0]!.n).toBeLessThanOrEqual(PREPARED_PER_CONNECTION + 1);
     });
   }
 });
