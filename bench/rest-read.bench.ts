@@ -9,9 +9,11 @@
  * The reference that matters is the database's own floor for the same work (issue 27): the
  * statements Steward sends for one distinct read are recorded in the server's process, then
  * replayed without HTTP or REST, alternating with the rounds of `/rest/v1`. On PostgreSQL by
- * `pgbench -M extended` (one round trip per statement) on as many connections as Steward gives
- * one caller; on PGlite by Steward's own database worker looping over the batch by itself. Targets: every distinct
- * read ≥ 0.5 × the floor on PostgreSQL, ≥ 0.7 × on PGlite.
+ * `pgbench -M extended` (one round trip per statement, the issue's reference) on as many
+ * connections as Steward gives one caller, and for information as Steward sends them (one Sync
+ * per read, statements prepared per connection); on PGlite by Steward's own database worker
+ * looping over the batch by itself. Targets: every distinct read ≥ 0.5 × the floor on
+ * PostgreSQL, ≥ 0.7 × on PGlite.
  *
  * `npx tsx bench/rest-read.bench.ts` runs it alone; `run()` is what bench/run.ts calls.
  * PostgreSQL instead of PGlite when BENCH_DATABASE_URL is set (a fresh database is created there).
@@ -236,7 +238,7 @@ export async function run(options: RestReadOptions = {}) {
       `  ratio REST, every read distinct / floor: ${floorRatio.toFixed(3)} (target ≥ ${floorTarget})${floorRatio >= floorTarget ? '' : ' — below target'}`,
       ...(postgres
         ? [
-            `  floor as Steward sends it (pgbench, each message group between \\startpipeline and \\endpipeline, one Sync): ${mean(asSentRounds).toFixed(0)} reads/s; distinct / that floor: ${(distinctRps / mean(asSentRounds)).toFixed(3)}`,
+            `  floor as Steward sends it (pgbench, -M prepared, each message group between \\startpipeline and \\endpipeline, one Sync): ${mean(asSentRounds).toFixed(0)} reads/s; distinct / that floor: ${(distinctRps / mean(asSentRounds)).toFixed(3)}`,
           ]
         : []),
       `  ratio REST, the same read repeated / floor: ${(restRps / floorRps).toFixed(3)}`,

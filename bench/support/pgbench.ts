@@ -8,7 +8,8 @@
  *   sends them; a message group that ran in the protocol's implicit transaction gets the
  *   explicit `begin` … `commit` such a client needs for its `set_config(..., true)` settings.
  * - `as-sent`: exactly as Steward sent them, a message group between `\startpipeline` and
- *   `\endpipeline` (one Sync).
+ *   `\endpipeline` (one Sync), each statement prepared once per connection (`-M prepared`), as
+ *   Steward's connections keep them.
  */
 import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
@@ -84,7 +85,7 @@ export async function pgbenchFloor(
   await writeFile(options.scriptFile, script);
   const args = [
     '--no-vacuum',
-    '--protocol=extended',
+    `--protocol=${options.protocol === 'as-sent' ? 'prepared' : 'extended'}`,
     `--client=${options.clients}`,
     `--jobs=${options.clients}`,
     `--time=${options.seconds}`,
