@@ -64,6 +64,11 @@ export interface PostgresOptions {
   timeoutsMs?: Record<TimedRole, number>;
   /** Connections in the pool (default 10). */
   poolSize?: number;
+  /**
+   * Keep the REST batches' statements prepared on each connection (default true); false for a
+   * pooler in transaction mode that does not carry prepared statements across transactions.
+   */
+  preparedStatements?: boolean;
 }
 
 /**
@@ -77,6 +82,7 @@ export async function openPostgres(
 ): Promise<Database> {
   const poolSize = options.poolSize ?? DEFAULT_POOL_SIZE;
   const timeouts = options.timeoutsMs;
+  const prepare = options.preparedStatements ?? true;
   const pool = new pg.Pool({
     connectionString,
     max: poolSize,
@@ -164,7 +170,9 @@ export async function openPostgres(
         ...statements,
       ];
       let names = preparedNames.get(client);
-      if (!names) preparedNames.set(client, (names = new PreparedNames(PREPARED_PER_CONNECTION)));
+      if (!names && prepare) {
+        preparedNames.set(client, (names = new PreparedNames(PREPARED_PER_CONNECTION)));
+      }
       let rows: Row[] | undefined;
       for (let attempt = 1; rows === undefined; attempt += 1) {
         const group = new MessageGroup(all, typeParsers, names);
@@ -174,7 +182,7 @@ export async function openPostgres(
         } catch (error) {
           if (!options.readOnly) await client.query('rollback').catch(() => undefined);
           // Nothing of the group was kept: it is sent once more, every statement parsed afresh.
-          if (attempt === 1 && isStalePlan(error)) names.clear();
+          if (attempt === 1 && names && isStalePlan(error)) names.clear();
           else throw error;
         }
       }

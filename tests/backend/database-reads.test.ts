@@ -271,5 +271,14 @@ describe('runBatch', () => {
       expect(kept[0]!.n).toBeGreaterThan(PREPARED_PER_CONNECTION / 2);
       expect(kept[0]!.n).toBeLessThanOrEqual(PREPARED_PER_CONNECTION + 1);
     });
+
+    it('prepares nothing when told not to (a pooler in transaction mode)', async () => {
+      const db = await open({ poolSize: 1, preparedStatements: false });
+      const count = read('1', `select count(*)::int as n from pg_prepared_statements`);
+      for (let i = 0; i < 3; i += 1) {
+        const rows = await as('caller', () => db.runBatch(count, (rows) => rows, readOnly));
+        expect(rows).toEqual([{ n: 0 }]);
+      }
+    });
   }
 });
