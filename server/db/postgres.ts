@@ -42,11 +42,14 @@ function wrap(client: pg.PoolClient | pg.Pool): Queryable {
  */
 export const PREPARED_PER_CONNECTION = 100;
 
-/** Postgres' answer to a prepared statement whose result a migration changed. */
+/**
+ * Postgres' answer to a prepared statement whose result a migration changed ("cached plan must
+ * not change result type"), told by the function that raises it whatever the server's language.
+ */
 const isStalePlan = (error: unknown) =>
   isPostgresError(error) &&
   error.code === '0A000' &&
-  error.message === 'cached plan must not change result type';
+  (error as { routine?: string }).routine === 'RevalidateCachedQuery';
 
 /** Connections in the pool when `poolSize` is not given. */
 export const DEFAULT_POOL_SIZE = 10;
