@@ -9,9 +9,11 @@
  * The reference that matters is the database's own floor for the same work (issue 27): the
  * statements Steward sends for one distinct read are recorded in the server's process, then
  * replayed without HTTP or REST, alternating with the rounds of `/rest/v1`. On PostgreSQL by
- * `pgbench -M extended` (one round trip per statement) on as many connections as Steward gives
- * one caller; on PGlite by Steward's own database worker looping over the batch by itself. Targets: every distinct
- * read ≥ 0.5 × the floor on PostgreSQL, ≥ 0.7 × on PGlite.
+ * `pgbench -M extended` (one round trip per statement, the issue's reference) on as many
+ * connections as Steward gives one caller, and for information as Steward sends them (one Sync
+ * per read, statements prepared per connection); on PGlite by Steward's own database worker
+ * looping over the batch by itself. Targets: every distinct read ≥ 0.5 × the floor on
+ * PostgreSQL, ≥ 0.7 × on PGlite.
  *
  * `npx tsx bench/rest-read.bench.ts` runs it alone; `run()` is what bench/run.ts calls.
  * PostgreSQL instead of PGlite when BENCH_DATABASE_URL is set (a fresh database is created there).
@@ -23,9 +25,10 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Statement } from '../server/db/database.ts';
 import { startChild } from './support/child.ts';
-import { pgbenchFloor } from './support/pgbench.ts';
+import { pgbenchFloor, type FloorProtocol } from './support/pgbench.ts';
 import { processCpuMicros } from './support/process-cpu.ts';
 import { freshPostgres } from './support/postgres.ts';
+import type { WireQuery } from './support/statement-recorder.ts';
 
 export interface RestReadOptions {
   /** Seconds per measured round; each server gets `rounds` rounds. */
@@ -138,19 +141,20 @@ export async function run(options: RestReadOptions = {}) {
       headers,
     });
     await recordedProbe.arrayBuffer();
-    const recorded = (await control('/recorded')) as { wire: Statement[]; batches: Statement[][] };
+    const recorded = (await control('/recorded')) as { wire: WireQuery[]; batches: Statement[][] };
     const batch = recorded.batches.at(-1);
     if (recordedProbe.status !== 200 || recorded.batches.length !== 1 || !batch) {
       throw new Error(
         `recording the distinct read: ${recordedProbe.status}, ${recorded.batches.length} batches`,
       );
     }
-    const floorOnce = async (): Promise<number> => {
+    const floorOnce = async (protocol: FloorProtocol): Promise<number> => {
       if (postgres) {
         return pgbenchFloor(postgres.url, recorded.wire, {
           seconds,
           clients: rest.ready.callerConnections,
           scriptFile: path.join(dataDir, 'read.pgbench'),
+          protocol,
         });
       }
       return ((await control(`/floor?seconds=${seconds}`)) as { perSecond: number }).perSecond;
@@ -190,8 +194,11 @@ export async function run(options: RestReadOptions = {}) {
     const restRounds: Round[] = [];
     const distinctRounds: Round[] = [];
     const floorRounds: number[] = [];
+    // PostgreSQL: also the floor of the statements sent as Steward sends them (one Sync).
+    const asSentRounds: number[] = [];
     for (let i = 0; i < rounds; i += 1) {
-      floorRounds.push(await floorOnce());
+      floorRounds.push(await floorOnce('round-trip-each'));
+      if (postgres) asSentRounds.push(await floorOnce('as-sent'));
       bareRounds.push(await measure(servers.bare, headers, seconds, connections));
       frameworkRounds.push(await measure(servers.framework, headers, seconds, connections));
       restRounds.push(await measure(servers.rest, headers, seconds, connections));
@@ -207,8 +214,9 @@ export async function run(options: RestReadOptions = {}) {
     const backend = postgres ? 'PostgreSQL' : 'PGlite';
     const floorRatio = distinctRps / floorRps;
     const floorTarget = FLOOR_TARGET[backend];
+    const wireStatements = recorded.wire.flatMap((query) => query.statements);
     const floorHow = postgres
-      ? `pgbench -M extended, ${recorded.wire.length} statements on the wire as Steward sent them, one round trip per statement, ${rest.ready.callerConnections} connections (Steward's per caller)`
+      ? `pgbench -M extended, the ${wireStatements.length} statements Steward sent, one round trip per statement in begin … commit, ${rest.ready.callerConnections} connections (Steward's per caller)`
       : `the ${batch.length} statements of Steward's batch, looped inside its PGlite worker, no HTTP`;
     const fmt = (r: Round[]) =>
       `${mean(r.map((x) => x.requestsPerSecond)).toFixed(0)} req/s, p50 ${mean(r.map((x) => x.p50)).toFixed(1)} ms, p99 ${mean(r.map((x) => x.p99)).toFixed(1)} ms`;
@@ -228,9 +236,14 @@ export async function run(options: RestReadOptions = {}) {
       `  ratio Hono stack / bare: ${(frameworkRps / bareRps).toFixed(3)} (the ceiling of any route, before its own work)`,
       `  floor of ${backend} for the distinct read: ${floorRps.toFixed(0)} reads/s (${floorHow})`,
       `  ratio REST, every read distinct / floor: ${floorRatio.toFixed(3)} (target ≥ ${floorTarget})${floorRatio >= floorTarget ? '' : ' — below target'}`,
+      ...(postgres
+        ? [
+            `  floor as Steward sends it (pgbench, -M prepared, each message group between \\startpipeline and \\endpipeline, one Sync): ${mean(asSentRounds).toFixed(0)} reads/s; distinct / that floor: ${(distinctRps / mean(asSentRounds)).toFixed(3)}`,
+          ]
+        : []),
       `  ratio REST, the same read repeated / floor: ${(restRps / floorRps).toFixed(3)}`,
       `  CPU of the server's process per request (every thread; moves less with the machine's load than req/s): bare ${cpu(bareRounds)}, Hono + middleware ${cpu(frameworkRounds)}, repeated ${cpu(restRounds)}, distinct ${cpu(distinctRounds)}${postgres ? ' (PostgreSQL’s own processes not counted)' : ''}`,
-      `  Steward sent for one distinct read: ${recorded.wire.length ? `${recorded.wire.length} statements through pg (${recorded.wire.map((s) => s.sql.split(/\s+/).slice(0, 2).join(' ')).join(' | ')}), ` : ''}one batch of ${batch.length}`,
+      `  Steward sent for one distinct read: ${recorded.wire.length ? `${recorded.wire.length} queries through pg (${recorded.wire.map((q) => q.statements.map((s) => s.sql.split(/\s+/).slice(0, 2).join(' ')).join(' + ')).join(' | ')}), ` : ''}one batch of ${batch.length}`,
     ];
     return {
       name: 'rest-read',

@@ -18,6 +18,7 @@ import { readTomlFile, tableAt, type TomlTable } from './config/toml.ts';
 import type { SettingSource } from './config/values.ts';
 import { trustedProxiesSetting } from './config/trusted-proxies.ts';
 import {
+  booleanSetting,
   byteSizeSetting,
   durationSetting,
   integerSetting,
@@ -75,6 +76,12 @@ export interface DatabaseSettings {
    * server itself (sign-in, storage bookkeeping) counts as `service_role`.
    */
   statementTimeoutMs: Record<TimedRole, number>;
+  /**
+   * Whether PostgreSQL connections keep the REST statements prepared (`[database]
+   * prepared_statements`, PostgREST's `db-prepared-statements`; on by default, as there). Off
+   * for a pooler in transaction mode that does not carry prepared statements.
+   */
+  preparedStatements: boolean;
 }
 
 export interface StorageSettings {
@@ -402,6 +409,16 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
         authenticated: timeout('authenticated', 8_000),
         service_role: timeout('service_role', 30_000),
       },
+      preparedStatements: booleanSetting(
+        source(
+          database,
+          `${stewardName} [database]`,
+          'prepared_statements',
+          env,
+          'DB_PREPARED_STATEMENTS',
+        ),
+        true,
+      ),
     },
     storage: {
       fileSizeLimit: byteSizeSetting(

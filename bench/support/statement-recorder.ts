@@ -1,16 +1,26 @@
 /**
  * What Steward really sends to its database, recorded in the server's own process (the child of
  * bench/rest-read.bench.ts), so the floor is measured with those very statements rather than a
- * retyped copy. Two levels: every statement the `pg` driver writes to PostgreSQL (transaction
+ * retyped copy. Two levels: every query the `pg` driver writes to PostgreSQL (transaction
  * control included), and every batch the REST service hands to `db.runBatch` (what the PGlite
  * worker runs). Recording is off except between `start()` and `stop()`.
  */
 import pg from 'pg';
 import type { Database, Statement } from '../../server/db/database.ts';
+import { MessageGroup } from '../../server/db/message-group.ts';
+
+/**
+ * One `pg` query as it went on the wire: one statement with its own Sync (text and bound
+ * values, none for a simple query), or a message group's statements under one Sync.
+ */
+export interface WireQuery {
+  statements: Statement[];
+  oneSync: boolean;
+}
 
 export interface Recording {
-  /** Each `pg` query in the order sent: text and bound values (none for a simple query). */
-  wire: Statement[];
+  /** Each `pg` query in the order sent. */
+  wire: WireQuery[];
   /** The statements of each `runBatch` call. */
   batches: Statement[][];
 }
@@ -24,10 +34,16 @@ const sendQuery = pg.Client.prototype.query as (...args: unknown[]) => unknown;
 pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
   if (current) {
     const [config, values] = args as [string | QueryConfig, unknown];
-    const text = typeof config === 'string' ? config : config.text;
-    const params = typeof config === 'string' ? values : config.values;
-    if (typeof text === 'string') {
-      current.wire.push({ sql: text, params: Array.isArray(params) ? [...params] : [] });
+    if (config instanceof MessageGroup) {
+      const statements = config.statements.map((s) => ({ sql: s.sql, params: [...s.params] }));
+      current.wire.push({ statements, oneSync: true });
+    } else {
+      const text = typeof config === 'string' ? config : config.text;
+      const params = typeof config === 'string' ? values : config.values;
+      if (typeof text === 'string') {
+        const statement = { sql: text, params: Array.isArray(params) ? [...params] : [] };
+        current.wire.push({ statements: [statement], oneSync: false });
+      }
     }
   }
   return sendQuery.apply(this, args);

@@ -18,7 +18,12 @@ export interface OpenDatabaseOptions {
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
     return openPostgres(options.databaseUrl, {
-      ...(options.database ? { timeoutsMs: options.database.statementTimeoutMs } : {}),
+      ...(options.database
+        ? {
+            timeoutsMs: options.database.statementTimeoutMs,
+            preparedStatements: options.database.preparedStatements,
+          }
+        : {}),
     });
   }
   const dir = path.join(options.dataDir, 'db');

@@ -1,8 +1,15 @@
 import pg from 'pg';
 import type { TimedRole } from '../config.ts';
 import type { BatchOptions, Database, Queryable, QueryResult, Row, Statement } from './database.ts';
-import { DatabaseUnavailableError, TEXT_KEPT_TYPES, settleBatch } from './database.ts';
+import {
+  DatabaseUnavailableError,
+  TEXT_KEPT_TYPES,
+  isPostgresError,
+  settleBatch,
+} from './database.ts';
 import { FairQueue, QueueTimeoutError } from './fair-queue.ts';
+import { MessageGroup } from './message-group.ts';
+import { PreparedNames } from './prepared-names.ts';
 import { currentRequestScope } from './request-scope.ts';
 
 const textOids = new Set<number>(Object.values(TEXT_KEPT_TYPES));
@@ -29,6 +36,21 @@ function wrap(client: pg.PoolClient | pg.Pool): Queryable {
   };
 }
 
+/**
+ * Statements a connection keeps prepared for the REST batches (least recently used closed
+ * first): each holds its plan in the backend's memory.
+ */
+export const PREPARED_PER_CONNECTION = 100;
+
+/**
+ * Postgres' answer to a prepared statement whose result a migration changed ("cached plan must
+ * not change result type"), told by the function that raises it whatever the server's language.
+ */
+const isStalePlan = (error: unknown) =>
+  isPostgresError(error) &&
+  error.code === '0A000' &&
+  (error as { routine?: string }).routine === 'RevalidateCachedQuery';
+
 /** Connections in the pool when `poolSize` is not given. */
 export const DEFAULT_POOL_SIZE = 10;
 
@@ -45,6 +67,11 @@ export interface PostgresOptions {
   timeoutsMs?: Record<TimedRole, number>;
   /** Connections in the pool (default 10). */
   poolSize?: number;
+  /**
+   * Keep the REST batches' statements prepared on each connection (default true); false for a
+   * pooler in transaction mode that does not carry prepared statements across transactions.
+   */
+  preparedStatements?: boolean;
 }
 
 /**
@@ -58,12 +85,10 @@ export async function openPostgres(
 ): Promise<Database> {
   const poolSize = options.poolSize ?? DEFAULT_POOL_SIZE;
   const timeouts = options.timeoutsMs;
+  const prepare = options.preparedStatements ?? true;
   const pool = new pg.Pool({
     connectionString,
     max: poolSize,
-    // Queries are written without waiting for the previous answer (each keeps its own Sync), so
-    // a request's transaction is one round trip (`batch`); awaited one by one they behave as before.
-    pipeline: true,
     // Statements outside a request's transaction (the server's own bookkeeping) are bounded by
     // the service role's limit.
     ...(timeouts ? { options: `-c statement_timeout=${timeouts.service_role}` } : {}),
@@ -100,9 +125,17 @@ export async function openPostgres(
     }
   }
 
+  /** The statements prepared on each of the pool's connections. */
+  const preparedNames = new WeakMap<pg.PoolClient, PreparedNames>();
+
   /** Opens the caller's transaction, its time limit set locally (the number is ours). */
   const beginSql = (timeoutMs: number) =>
     `begin; set local statement_timeout = ${Math.round(timeoutMs)}`;
+  /** The same time limit as a statement of a message group (`set local` is `set_config`'s). */
+  const timeLimitStatement = (timeoutMs: number): Statement => ({
+    sql: `select set_config('statement_timeout', $1, true)`,
+    params: [String(Math.round(timeoutMs))],
+  });
 
   async function transaction<T>(timeoutMs: number, fn: (tx: Queryable) => Promise<T>): Promise<T> {
     const client = await pool.connect();
@@ -120,11 +153,11 @@ export async function openPostgres(
   }
 
   /**
-   * The REST fast path in one round trip: BEGIN with the time limit, the statements and (for a
-   * read) COMMIT are written at once on the pipelined connection, each with its own Sync, and
-   * the answers read as they come. A failed statement aborts the transaction, so the ones after
-   * it fail without running; the first error is the one reported. A writing batch keeps its
-   * transaction open for `finish` and ends it in a second round trip, as PGlite does.
+   * The REST fast path in one round trip: the time limit, the statements and, for a write, a
+   * BEGIN before them go as one message group with one Sync (message-group.ts). A read runs in
+   * the group's implicit transaction, so its settings end with it and a failing read fails
+   * alone; the first error is the one reported. A writing batch keeps its transaction open for
+   * `finish` and ends it in a second round trip, as PGlite does.
    */
   async function batch<T>(
     timeoutMs: number,
@@ -134,34 +167,28 @@ export async function openPostgres(
   ): Promise<T> {
     const client = await pool.connect();
     try {
-      // The whole pipeline leaves in one write (node-postgres writes each query as it is sent).
-      const socket = client.connection.stream;
-      let sent: Promise<pg.QueryResult>[];
-      socket.cork();
-      try {
-        sent = [
-          client.query(beginSql(timeoutMs)),
-          ...statements.map((statement) =>
-            client.query({
-              text: statement.sql,
-              values: statement.params as unknown[],
-              types: typeParsers,
-            }),
-          ),
-          ...(options.readOnly ? [client.query('commit')] : []),
-        ];
-      } finally {
-        socket.uncork();
+      const all = [
+        ...(options.readOnly ? [] : [{ sql: 'begin', params: [] }]),
+        timeLimitStatement(timeoutMs),
+        ...statements,
+      ];
+      let names = preparedNames.get(client);
+      if (!names && prepare) {
+        preparedNames.set(client, (names = new PreparedNames(PREPARED_PER_CONNECTION)));
       }
-      const answers = await Promise.allSettled(sent);
-      const failed = answers.find((answer) => answer.status === 'rejected');
-      if (failed) {
-        // A read's pipelined COMMIT has ended the aborted transaction already (as a rollback).
-        if (!options.readOnly) await client.query('rollback').catch(() => undefined);
-        throw failed.reason;
+      let rows: Row[] | undefined;
+      for (let attempt = 1; rows === undefined; attempt += 1) {
+        const group = new MessageGroup(all, typeParsers, names);
+        client.query(group);
+        try {
+          rows = await group.rows;
+        } catch (error) {
+          if (!options.readOnly) await client.query('rollback').catch(() => undefined);
+          // Nothing of the group was kept: it is sent once more, every statement parsed afresh.
+          if (attempt === 1 && names && isStalePlan(error)) names.clear();
+          else throw error;
+        }
       }
-      const last = answers[statements.length] as PromiseFulfilledResult<pg.QueryResult>;
-      const rows = last.value.rows as Row[];
       return await settleBatch(rows, finish, options, async (commit) => {
         await client.query(commit ? 'commit' : 'rollback');
       });

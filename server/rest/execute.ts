@@ -27,7 +27,7 @@ class RolledBack extends Error {
  * method, path and headers set locally; READ ONLY for reads; the time zone the request asked
  * for), then the one statement. The response is built inside the transaction, so a failed check
  * there rolls the writes back. The settings and the statement go to the database as one batch
- * (one round trip on PGlite, and on PostgreSQL through its pipelined connections).
+ * (one round trip on PGlite, and on PostgreSQL as one message group with one Sync).
  *
  * A transaction that is to roll back (PostgREST's `db-tx-end`) checks its deferred constraints
  * as it goes, as PostgREST's `SET CONSTRAINTS ALL IMMEDIATE` before its rollback, so the answer

@@ -45,6 +45,7 @@ describe('server configuration', () => {
       authenticated: 8000,
       service_role: 30000,
     });
+    expect(config.database.preparedStatements).toBe(true);
     expect(config.functions.verifyJwt('oauth')).toBe(true);
     // Calendar applications send no JWT: the secret address is the credential.
     expect(config.functions.verifyJwt('calendar')).toBe(false);
@@ -211,10 +212,12 @@ describe('server configuration', () => {
     const config = await configFrom('[auth]\nenable_signup = true\n', '', {
       AUTH_ENABLE_SIGNUP: 'false',
       STATEMENT_TIMEOUT_AUTHENTICATED: '2s',
+      DB_PREPARED_STATEMENTS: 'false',
       OAUTH_ALLOWED_HOSTS: 'a.example.org, b.example.org',
     });
     expect(config.auth.enableSignup).toBe(false);
     expect(config.database.statementTimeoutMs.authenticated).toBe(2000);
+    expect(config.database.preparedStatements).toBe(false);
     expect(config.oauth.allowedHosts).toEqual(['a.example.org', 'b.example.org']);
   });
 
