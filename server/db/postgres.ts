@@ -133,6 +133,13 @@ export async function openPostgres(
     options: BatchOptions,
   ): Promise<T> {
     const client = await pool.connect();
+    // A read, or a write whose end is known before `finish` (`ends`), ends in the pipeline.
+    const endsNow =
+      options.readOnly || options.ends === 'commit'
+        ? 'commit'
+        : options.ends === 'rollback'
+          ? 'rollback'
+          : undefined;
     try {
       // The whole pipeline leaves in one write (node-postgres writes each query as it is sent).
       const socket = client.connection.stream;
@@ -148,7 +155,7 @@ export async function openPostgres(
               types: typeParsers,
             }),
           ),
-          ...(options.readOnly ? [client.query('commit')] : []),
+          ...(endsNow ? [client.query(endsNow)] : []),
         ];
       } finally {
         socket.uncork();
@@ -156,12 +163,13 @@ export async function openPostgres(
       const answers = await Promise.allSettled(sent);
       const failed = answers.find((answer) => answer.status === 'rejected');
       if (failed) {
-        // A read's pipelined COMMIT has ended the aborted transaction already (as a rollback).
-        if (!options.readOnly) await client.query('rollback').catch(() => undefined);
+        // The pipelined end has ended the aborted transaction already (a COMMIT as a rollback).
+        if (!endsNow) await client.query('rollback').catch(() => undefined);
         throw failed.reason;
       }
       const last = answers[statements.length] as PromiseFulfilledResult<pg.QueryResult>;
       const rows = last.value.rows as Row[];
+      if (endsNow) return finish(rows);
       return await settleBatch(rows, finish, options, async (commit) => {
         await client.query(commit ? 'commit' : 'rollback');
       });
