@@ -15,6 +15,7 @@
  */
 import { rm } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
+import { cpuPerRequest, readLoadCpu } from './support/load-cpu.ts';
 import { runLoad, startLoadSession } from './support/load-session.ts';
 import { checkStoppedDataDir, findingLines } from './support/store-check.ts';
 
@@ -34,8 +35,12 @@ export async function run(options: LoadOptions = {}) {
     // figures against (absolute times drift on a shared machine; the ratio much less).
     const admin = session.organizations[0]!.users.find((user) => user.role === 'admin')!;
     const alone = await runLoad(session, { seconds: aloneSeconds, users: [admin] });
+    // CPU per request of the load: the server's processes, and PostgreSQL's backends for it.
+    const cpuBefore = await readLoadCpu(session.server.child.pid, session.postgres?.url);
     const metrics = await runLoad(session, { seconds });
+    const cpuAfter = await readLoadCpu(session.server.child.pid, session.postgres?.url);
     const { requests, errors } = metrics.totals;
+    const cpu = cpuPerRequest(cpuBefore, cpuAfter, requests);
     await session.server.kill('SIGTERM');
     const { report } = await checkStoppedDataDir(session.dataDir, {
       ...(session.postgres ? { databaseUrl: session.postgres.url } : {}),
@@ -56,6 +61,12 @@ export async function run(options: LoadOptions = {}) {
       `  "alone": one admin acting by itself for ${alone.seconds.toFixed(0)} s first (${alone.totals.requests} requests, ${alone.totals.errors} errors)`,
       ...metrics.table(alone),
       `  throughput: ${(requests / metrics.seconds).toFixed(1)} requests/s (${requests} requests)`,
+      ...(cpu
+        ? [
+            `  CPU per request: server ${cpu.server.toFixed(0)} µs` +
+              (session.postgres ? `, PostgreSQL backends ${cpu.backends.toFixed(0)} µs` : ''),
+          ]
+        : []),
       `  errors: ${errors}${metrics.errorSamples.length ? ` — e.g. ${metrics.errorSamples.slice(0, 5).join(' | ')}` : ''}`,
       `  cross-organisation rows or files seen: ${crossOrg}${crossOrg ? ` — e.g. ${metrics.crossOrganization.slice(0, 3).join(' | ')}` : ''}`,
       `  acknowledged: ${session.ledger.documents.size} documents, ${session.ledger.invitations.acked.size} invitations`,
@@ -69,6 +80,7 @@ export async function run(options: LoadOptions = {}) {
       seconds: metrics.seconds,
       requests,
       requestsPerSecond: requests / metrics.seconds,
+      cpuPerRequest: cpu,
       errors,
       crossOrganization: crossOrg,
       kinds: metrics.summary(),

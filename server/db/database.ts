@@ -39,7 +39,20 @@ export interface BatchOptions {
    * that is then encoded again for the socket; on PostgreSQL `settleBatch` encodes it.
    */
   bytesColumn?: string;
+  /**
+   * How a writing batch ends, when that is known before `finish` runs (see `BatchEnd`): a driver
+   * may then end the transaction with the batch itself instead of waiting for `finish` (on
+   * PostgreSQL in the same round trip). Without it `finish` decides.
+   */
+  ends?: BatchEnd;
 }
+
+/**
+ * How a writing batch ends, known before its `finish` runs: `commit` (its `finish` cannot
+ * refuse: it only turns the rows into the answer) or `rollback` (a trial: `finish` gives the
+ * answer, which a commit would not change).
+ */
+export type BatchEnd = 'commit' | 'rollback';
 
 export interface Database extends Queryable {
   readonly kind: 'pglite' | 'postgres';
@@ -94,7 +107,7 @@ export async function settleBatch<T>(
     await end(false);
     throw error;
   }
-  await end(true);
+  await end(options.ends !== 'rollback');
   return value;
 }
 

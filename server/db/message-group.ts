@@ -1,6 +1,6 @@
 /**
  * Several statements sent to PostgreSQL as one message group of the extended query protocol:
- * Parse, Bind and Execute for each (Describe only for the last, whose rows are the answer) and
+ * Parse, Bind and Execute for each (Describe only for the one whose rows are the answer, the last unless told otherwise) and
  * a single Sync. node-postgres sends each of its queries with its own Sync and reads its own
  * ReadyForQuery; a REST read as four queries cost four query objects, four answers to match and
  * four waits on the same connection. As one group it is one write, one ReadyForQuery and one
@@ -30,7 +30,7 @@ interface FieldDescription {
 }
 
 export class MessageGroup implements pg.Submittable {
-  /** The rows of the last statement, once the group's ReadyForQuery has come. */
+  /** The rows of the answering statement, once the group's ReadyForQuery has come. */
   readonly rows: Promise<Row[]>;
   private resolve!: (rows: Row[]) => void;
   private reject!: (error: unknown) => void;
@@ -54,6 +54,8 @@ export class MessageGroup implements pg.Submittable {
     readonly statements: Statement[],
     private readonly types: TypeParsers,
     private readonly names?: PreparedNames,
+    /** The statement whose rows are the answer (default the last). */
+    private readonly answerAt = statements.length - 1,
   ) {
     this.rows = new Promise((resolve, reject) => {
       this.resolve = resolve;
@@ -72,7 +74,6 @@ export class MessageGroup implements pg.Submittable {
       cork?: () => void;
       uncork?: () => void;
     };
-    const last = this.statements.length - 1;
     const closing = this.names?.takeClosing() ?? [];
     const used = this.names?.use(this.statements.map((statement) => statement.sql));
     this.used = used ?? null;
@@ -83,7 +84,7 @@ export class MessageGroup implements pg.Submittable {
         const { name, parse } = used?.[index] ?? { name: '', parse: true };
         if (parse) connection.parse({ name, text: statement.sql, types: [] }, false);
         connection.bind({ statement: name, values: this.values[index] }, false);
-        if (index === last) connection.describe({ type: 'P' }, false);
+        if (index === this.answerAt) connection.describe({ type: 'P' }, false);
         connection.execute({}, false);
       });
       connection.sync();
@@ -100,8 +101,8 @@ export class MessageGroup implements pg.Submittable {
   }
 
   handleDataRow(message: { fields: (string | null)[] }): void {
-    // Only the last statement is described; the settings' rows are not wanted.
-    if (this.completed !== this.statements.length - 1 || this.parseFailure) return;
+    // Only the answering statement is described; the settings' rows are not wanted.
+    if (this.completed !== this.answerAt || this.parseFailure) return;
     const row: Row = {};
     try {
       message.fields.forEach((value, index) => {

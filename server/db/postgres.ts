@@ -156,7 +156,8 @@ export async function openPostgres(
    * The REST fast path in one round trip: the time limit, the statements and, for a write, a
    * BEGIN before them go as one message group with one Sync (message-group.ts). A read runs in
    * the group's implicit transaction, so its settings end with it and a failing read fails
-   * alone; the first error is the one reported. A writing batch keeps its transaction open for
+   * alone; the first error is the one reported. A writing batch whose end is known before
+   * `finish` (`options.ends`) ends in the same group; any other keeps its transaction open for
    * `finish` and ends it in a second round trip, as PGlite does.
    */
   async function batch<T>(
@@ -166,31 +167,43 @@ export async function openPostgres(
     options: BatchOptions,
   ): Promise<T> {
     const client = await pool.connect();
+    // A read, and a write that commits whatever `finish` says (`ends: 'commit'`), run in the
+    // group's implicit transaction, committed at its Sync: one round trip. A write that is
+    // undone (`ends: 'rollback'`) carries its ROLLBACK in the group; any other write keeps its
+    // transaction open for `finish` and ends in a second round trip.
+    const implicit = options.readOnly || options.ends === 'commit';
+    const rollsBack = !options.readOnly && options.ends === 'rollback';
     try {
       const all = [
-        ...(options.readOnly ? [] : [{ sql: 'begin', params: [] }]),
+        ...(implicit ? [] : [{ sql: 'begin', params: [] }]),
         timeLimitStatement(timeoutMs),
         ...statements,
+        ...(rollsBack ? [{ sql: 'rollback', params: [] }] : []),
       ];
+      // The rows `finish` gets: the last statement's.
+      const answerAt = (implicit ? 0 : 1) + statements.length;
       let names = preparedNames.get(client);
       if (!names && prepare) {
         preparedNames.set(client, (names = new PreparedNames(PREPARED_PER_CONNECTION)));
       }
       let rows: Row[] | undefined;
       for (let attempt = 1; rows === undefined; attempt += 1) {
-        const group = new MessageGroup(all, typeParsers, names);
+        const group = new MessageGroup(all, typeParsers, names, answerAt);
         client.query(group);
         try {
           rows = await group.rows;
         } catch (error) {
-          if (!options.readOnly) await client.query('rollback').catch(() => undefined);
+          // A failing statement skips the rest of the group, its ROLLBACK too.
+          if (!implicit) await client.query('rollback').catch(() => undefined);
           // Nothing of the group was kept: it is sent once more, every statement parsed afresh.
           if (attempt === 1 && names && isStalePlan(error)) names.clear();
           else throw error;
         }
       }
+      // Ended in the group already: `finish` only turns the rows into the answer.
+      const ended = implicit || rollsBack;
       return await settleBatch(rows, finish, options, async (commit) => {
-        await client.query(commit ? 'commit' : 'rollback');
+        if (!ended) await client.query(commit ? 'commit' : 'rollback');
       });
     } finally {
       client.release();

@@ -4,7 +4,7 @@ import type { AppContext } from '../context.ts';
 import type { ApiEnv } from '../http/api-env.ts';
 import { errorFormat } from '../http/api-error.ts';
 import { inUserLane } from '../http/request-scope.ts';
-import { recordDocumentLooks } from '../storage/document-looks.ts';
+import { recordDocumentLooks, recordsLooks } from '../storage/document-looks.ts';
 import { StorageError, storageErrorFormat, storageErrors } from '../storage/errors.ts';
 import { findObject, type ObjectRow } from '../storage/queries.ts';
 import { preparedStorage } from '../storage/routes.ts';
@@ -60,12 +60,14 @@ export function createPreviewsApp(ctx: AppContext): Hono<ApiEnv> {
           `select name, organization_id::text from public.documents where file_path = $1`,
           [name],
         );
-        return rows[0] ? { object, document: rows[0] } : null;
+        if (!rows[0]) return null;
+        // The look, in the same transaction as the read that found the file.
+        if (c.req.method === 'GET' && recordsLooks(scope, bucketId)) {
+          await recordDocumentLooks(tx, [name], 'viewed');
+        }
+        return { object, document: rows[0] };
       });
       if (!found) throw storageErrors.noSuchKey();
-      if (c.req.method === 'GET') {
-        await recordDocumentLooks(db, scope, bucketId, [name], 'viewed');
-      }
       return {
         object: found.object,
         documentName: found.document.name,

@@ -7,9 +7,9 @@ import { storageErrors } from './errors.ts';
 import { listObjects, parseListBody } from './list.ts';
 import { bucketParam, objectParams } from './params.ts';
 import type { ObjectRow } from './queries.ts';
-import { findBucket, findObject, findObjectAsCaller } from './queries.ts';
+import { findBucket, findObject, findObjectAsCaller, readObjectsAsCaller } from './queries.ts';
 import { storableName, stringList } from './request-fields.ts';
-import { recordDocumentLooks } from './document-looks.ts';
+import type { DocumentLook } from './document-looks.ts';
 import type { StorageScope } from './scope.ts';
 import { optionalCaller, requireCaller, runAsCaller, signedUrlScope } from './scope.ts';
 import { serveObject } from './serve.ts';
@@ -25,18 +25,22 @@ export function objectReadRoutes(services: StorageServices): Hono<ApiEnv> {
   const app = new Hono<ApiEnv>();
   const { db, store } = services;
 
-  /** Finds an object for reading: as the caller under RLS, or as the server for public buckets. */
+  /**
+   * Finds an object for reading: as the caller under RLS (recording `look` at a document file
+   * in the same read), or as the server for public buckets.
+   */
   async function readableObject(
     scope: StorageScope | null,
     bucketId: string,
     name: string,
+    look?: DocumentLook,
   ): Promise<ObjectRow> {
     const bucket = await findBucket(db, bucketId);
     if (!bucket || (!scope && !bucket.public)) throw storageErrors.noSuchBucket();
     const row =
       bucket.public || !scope
         ? await findObject(db, bucketId, name)
-        : await findObjectAsCaller(db, scope, bucketId, name);
+        : await findObjectAsCaller(db, scope, bucketId, name, look);
     if (!row) throw storageErrors.noSuchKey();
     return row;
   }
@@ -69,14 +73,21 @@ export function objectReadRoutes(services: StorageServices): Hono<ApiEnv> {
     const expiresIn = validExpiresIn(body.expiresIn, services.maxSignedUrlExpirySeconds);
     const paths = stringList(body.paths, 'paths');
     const names = paths.map(storableName);
-    const found = await runAsCaller(db, scope, async (tx) => {
-      const { rows } = await tx.query<{ name: string }>(
-        'select name from storage.objects where bucket_id = $1 and name = any($2::text[])',
-        [bucketId, names.filter((name) => name !== null)],
-      );
-      return new Set(rows.map((row) => row.name));
-    });
-    await recordDocumentLooks(db, scope, bucketId, [...found], 'viewed');
+    // The names go as one JSON text, which both drivers send as it is (not every driver
+    // writes a JavaScript array in a batch as a Postgres array).
+    const read = {
+      sql: `select name from storage.objects
+             where bucket_id = $1 and name = any (array(select jsonb_array_elements_text($2::jsonb)))`,
+      params: [bucketId, JSON.stringify(names.filter((name) => name !== null))],
+    };
+    const found = await readObjectsAsCaller(
+      db,
+      scope,
+      bucketId,
+      read,
+      (rows) => new Set(rows.map((row) => row.name as string)),
+      'viewed',
+    );
     return c.json(
       paths.map((path, index) => {
         const name = names[index];
@@ -109,9 +120,8 @@ export function objectReadRoutes(services: StorageServices): Hono<ApiEnv> {
     // Image transformation is a feature of Storage that is off here, as on a project without it;
     // a URL that serves the original bytes for a resized image would be a wrong answer.
     if (body.transform !== undefined) throw storageErrors.featureNotEnabled('imageTransformation');
-    const row = await findObjectAsCaller(db, scope, bucketId, name);
+    const row = await findObjectAsCaller(db, scope, bucketId, name, 'viewed');
     if (!row) throw storageErrors.noSuchKey();
-    await recordDocumentLooks(db, scope, bucketId, [name], 'viewed');
     return c.json({
       signedURL: signedObjectUrl(
         services.urlSigningKey,
@@ -133,13 +143,10 @@ export function objectReadRoutes(services: StorageServices): Hono<ApiEnv> {
     const signer = verifySignedObjectUrl(services.urlSigningKey, token, bucketId, name);
     const scope = signedUrlScope(c, signer, 'storage.object.get_signed');
     // In the signer's lane, with the record of the look (it reads as the signer's request).
-    const row = await inUserLane(signer.sub, async () => {
-      const found = await findObjectAsCaller(db, scope, bucketId, name);
-      if (found && c.req.method === 'GET') {
-        await recordDocumentLooks(db, scope, bucketId, [name], 'viewed');
-      }
-      return found;
-    });
+    const look = c.req.method === 'GET' ? 'viewed' : undefined;
+    const row = await inUserLane(signer.sub, () =>
+      findObjectAsCaller(db, scope, bucketId, name, look),
+    );
     if (!row) throw storageErrors.noSuchKey();
     return serve(c, row);
   });
@@ -178,10 +185,8 @@ export function objectReadRoutes(services: StorageServices): Hono<ApiEnv> {
   app.get('/object/authenticated/:bucket/*', async (c) => {
     const scope = requireCaller(c, 'storage.object.get_authenticated');
     const { bucketId, name } = objectParams(c);
-    const row = await readableObject(scope, bucketId, name);
-    if (c.req.method === 'GET')
-      await recordDocumentLooks(db, scope, bucketId, [name], 'downloaded');
-    return serve(c, row);
+    const look = c.req.method === 'GET' ? 'downloaded' : undefined;
+    return serve(c, await readableObject(scope, bucketId, name, look));
   });
 
   // Without a valid token this serves public buckets only (the storage server's
@@ -189,11 +194,8 @@ export function objectReadRoutes(services: StorageServices): Hono<ApiEnv> {
   app.get('/object/:bucket/*', async (c) => {
     const scope = optionalCaller(c, 'storage.object.get_authenticated');
     const { bucketId, name } = objectParams(c);
-    const row = await readableObject(scope, bucketId, name);
-    if (scope && c.req.method === 'GET') {
-      await recordDocumentLooks(db, scope, bucketId, [name], 'downloaded');
-    }
-    return serve(c, row);
+    const look = c.req.method === 'GET' ? 'downloaded' : undefined;
+    return serve(c, await readableObject(scope, bucketId, name, look));
   });
 
   return app;

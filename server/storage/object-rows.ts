@@ -100,7 +100,7 @@ export async function checkWritable(
       () => {
         throw new TrialDone();
       },
-      { readOnly: false },
+      { readOnly: false, ends: 'rollback' },
     );
   } catch (error) {
     if (!(error instanceof TrialDone)) throw error;
@@ -143,7 +143,8 @@ export async function commitRow(
           scope,
           writeRowStatements(scope, row, upsert),
           (rows) => rowWritten(row, rows),
-          { readOnly: false },
+          // The bytes are on disk already: nothing refuses the row after its statements.
+          { readOnly: false, ends: 'commit' },
         );
   } catch (error) {
     await discard(services, row.version);

@@ -1,4 +1,6 @@
-import type { Database, Queryable, Statement } from '../db/database.ts';
+import type { Database, Queryable, Row, Statement } from '../db/database.ts';
+import type { DocumentLook } from './document-looks.ts';
+import { recordsLooks, withDocumentLooks } from './document-looks.ts';
 import type { StorageScope } from './scope.ts';
 import { batchAsCaller } from './scope.ts';
 
@@ -89,19 +91,43 @@ export function findObjectStatement(bucketId: string, name: string): Statement {
   };
 }
 
-/** One object as the caller may see it under RLS, in one round trip (see `batchAsCaller`). */
+/**
+ * Reads objects as the caller under RLS in one round trip (see `batchAsCaller`): `read` is a
+ * select of `storage.objects` with a `name` column. With `look`, the look at each document file
+ * it finds is recorded in the same statement (document-looks.ts), which then writes and so
+ * commits with it instead of running READ ONLY.
+ */
+export function readObjectsAsCaller<T>(
+  db: Database,
+  scope: StorageScope,
+  bucketId: string,
+  read: Statement,
+  finish: (rows: Row[]) => T,
+  look?: DocumentLook,
+): Promise<T> {
+  return look !== undefined && recordsLooks(scope, bucketId)
+    ? batchAsCaller(db, scope, [withDocumentLooks(read, look)], finish, {
+        readOnly: false,
+        ends: 'commit',
+      })
+    : batchAsCaller(db, scope, [read], finish, { readOnly: true });
+}
+
+/** One object as the caller may see it under RLS (`readObjectsAsCaller`). */
 export function findObjectAsCaller(
   db: Database,
   scope: StorageScope,
   bucketId: string,
   name: string,
+  look?: DocumentLook,
 ): Promise<ObjectRow | null> {
-  return batchAsCaller(
+  return readObjectsAsCaller(
     db,
     scope,
-    [findObjectStatement(bucketId, name)],
+    bucketId,
+    findObjectStatement(bucketId, name),
     (rows) => (rows[0] as ObjectRow | undefined) ?? null,
-    { readOnly: true },
+    look,
   );
 }
 

@@ -1775,6 +1775,7 @@ export type Database = {
       };
       purge_documents: { Args: { document_ids: string[] }; Returns: number };
       reactivate_user: { Args: { user_id: string }; Returns: undefined };
+      record_document_looks: { Args: { action: string; object_names: string[] }; Returns: number };
       recovery_codes_left: { Args: Record<PropertyKey, never>; Returns: number };
       redeem_recovery_code: { Args: { code: string }; Returns: number };
       remove_documents_tags: {

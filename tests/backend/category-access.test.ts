@@ -440,6 +440,64 @@ describe('categories, groups and access per category', () => {
       ).toBe(false);
     });
 
+    it('records each look once, in the read of the file, and none by those who may not read it', async () => {
+      const ledger = await uploadDocument(finance, church.id, {
+        name: 'Ledger.txt',
+        bytes: 'Gift aid ledger',
+        contentType: 'text/plain;charset=UTF-8',
+        category: 'HR',
+      });
+      // Every entry about the ledger's looks, read with the server's own connection.
+      const looks = async () =>
+        (
+          await server.db.query<{ kind: string; actor_id: string }>(
+            `select kind, actor_id::text from public.activity_log
+              where document_id = $1 and kind in ('document.viewed', 'document.downloaded')
+              order by id`,
+            [ledger.id],
+          )
+        ).rows.map((row) => `${row.kind}:${row.actor_id}`);
+      const documents = (who: Person) => who.client.storage.from('documents');
+
+      // Those who may not read the file: refused on every path, and nothing recorded.
+      for (const who of [volunteer, leaver, other.master]) {
+        expect((await documents(who).download(ledger.filePath)).error).not.toBeNull();
+        expect((await documents(who).createSignedUrl(ledger.filePath, 60)).error).not.toBeNull();
+        const many = await documents(who).createSignedUrls([ledger.filePath, rota.filePath], 60);
+        expect(many.data?.[0]?.signedUrl ?? null).toBeNull();
+        const direct = await who.client.rpc('record_document_looks', {
+          object_names: [ledger.filePath],
+          action: 'downloaded',
+        });
+        expect(direct.error ?? direct.data).toBe(0);
+      }
+      expect(await looks()).toEqual([]);
+
+      // Staff: a link made among others, fetched twice, then asked for its headers: one look.
+      const many = await documents(staff).createSignedUrls([ledger.filePath, rota.filePath], 60);
+      expect(many.error).toBeNull();
+      const link = many.data!.find((entry) => entry.path === ledger.filePath)!.signedUrl!;
+      for (const method of ['GET', 'GET', 'HEAD']) {
+        const fetched = await fetch(link, { method });
+        expect(fetched.status).toBe(200);
+        await fetched.arrayBuffer();
+      }
+      expect(await looks()).toEqual([`document.viewed:${staff.userId}`]);
+
+      // Finance: a download and a preview of the file under its name.
+      expect((await documents(finance).download(ledger.filePath)).error).toBeNull();
+      const own = await documents(finance).createSignedUrl(ledger.filePath, 60);
+      const token = new URL(own.data!.signedUrl).searchParams.get('token')!;
+      const preview = await fetch(`${server.url}/preview/v1/file/Ledger.txt?token=${token}`);
+      expect(preview.status).toBe(200);
+      expect(await preview.text()).toBe('Gift aid ledger');
+      expect(await looks()).toEqual([
+        `document.viewed:${staff.userId}`,
+        `document.downloaded:${finance.userId}`,
+        `document.viewed:${finance.userId}`,
+      ]);
+    });
+
     it('stops a signed link working when its signer loses access', async () => {
       const link = await staff.client.storage
         .from('documents')

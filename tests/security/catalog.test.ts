@@ -43,6 +43,7 @@ const AUTHENTICATED_RPC = [
   'organization_storage_usage',
   'purge_documents',
   'reactivate_user',
+  'record_document_looks',
   'recovery_codes_left',
   'redeem_recovery_code',
   'remove_documents_tags',

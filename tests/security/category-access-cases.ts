@@ -388,6 +388,27 @@ export function categoryAccessCases(server: TestServer, world: World): Case[] {
         if (answer.error) return 'denied';
         return allowedIf((await fetch(answer.data.signedUrl)).status === 200);
       });
+      // "Who looked" (issue 27): the storage server records a look in the very statement that
+      // reads the file as the caller, through this function; called by itself it records a
+      // look only at a file the caller may read, in the caller's name, once a minute.
+      add('rpc record_document_looks', 'records a look at', view, async (a, w) => {
+        const answer = await a.client.rpc('record_document_looks', {
+          object_names: [w.documents[target].filePath, w.documents[target].filePath],
+          action: 'viewed',
+        });
+        if (answer.status === 401 || answer.status === 403) return 'denied';
+        if (answer.error) return `error: ${answer.error.message}`;
+        const { rows } = await server.db.query<{ looks: number }>(
+          `select count(*)::integer as looks from public.activity_log
+            where document_id = $1 and actor_id = $2 and kind = 'document.viewed'
+              and occurred_at > now() - interval '1 minute'`,
+          [w.documents[target].id, a.person!.userId],
+        );
+        const looks = rows[0]!.looks;
+        if (answer.data === 1 && looks === 1) return 'allowed';
+        if (answer.data === 0 && looks === 0) return 'denied';
+        return `error: answered ${JSON.stringify(answer.data)} with ${looks} looks recorded`;
+      });
       // Previews (issue 25): Steward's rendering of a Word file and a file under its name, at
       // the address the app makes from its signed link. First as the app does it (the actor
       // signs the link), then with a link signed in the actor's name beforehand, as if made

@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database, Statement } from '../../server/db/database.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
+
+// A writing batch whose end is known before its `finish` runs (`BatchOptions.ends`, database.ts):
+// a signed link's read that records the look commits with its statements, an upload's trial write
+// rolls back with them (on PostgreSQL in the same round trip). Either way the batch keeps exactly
+// what its end says, a failing statement keeps nothing, and the connection is clean afterwards.
+describe('a writing batch that ends as it says', () => {
+  let server: TestServer;
+  let db: Database;
+
+  beforeAll(async () => {
+    server = await startTestServer({ schema: 'platform' });
+    db = server.db;
+    await db.exec('create table public.batch_ends (id text primary key)');
+  }, 120_000);
+  afterAll(() => server?.close());
+
+  const insert = (id: string): Statement => ({
+    sql: 'insert into public.batch_ends (id) values ($1) returning id',
+    params: [id],
+  });
+  const kept = async (ids: string[]) =>
+    (
+      await db.query<{ id: string }>(
+        'select id from public.batch_ends where id = any($1::text[]) order by id',
+        [ids],
+      )
+    ).rows.map((row) => row.id);
+
+  it('commits with `commit`, answering what finish makes of the rows', async () => {
+    const answer = await db.runBatch(
+      [insert('commit-1'), insert('commit-2')],
+      (rows) => `answered ${String(rows[0]?.id)}`,
+      { readOnly: false, ends: 'commit' },
+    );
+    expect(answer).toBe('answered commit-2');
+    expect(await kept(['commit-1', 'commit-2'])).toEqual(['commit-1', 'commit-2']);
+  });
+
+  it('keeps nothing with `rollback`, though finish accepted the rows', async () => {
+    const answer = await db.runBatch(
+      [insert('trial-1'), insert('trial-2')],
+      (rows) => `tried ${String(rows[0]?.id)}`,
+      { readOnly: false, ends: 'rollback' },
+    );
+    expect(answer).toBe('tried trial-2');
+    expect(await kept(['trial-1', 'trial-2'])).toEqual([]);
+  });
+
+  it('keeps nothing of a batch whose statement fails, and leaves the connection clean', async () => {
+    for (const ends of ['commit', 'rollback'] as const) {
+      const failed = db.runBatch([insert(`failed-${ends}`), insert('commit-1')], () => 'never', {
+        readOnly: false,
+        ends,
+      });
+      await expect(failed).rejects.toMatchObject({ code: '23505' });
+      expect(await kept([`failed-${ends}`])).toEqual([]);
+    }
+    // Every connection of the pool runs the next batch outside any aborted transaction.
+    const batches = Array.from({ length: 12 }, (_, index) =>
+      db.runBatch([insert(`after-${index}`)], (rows) => rows.length, {
+        readOnly: false,
+        ends: 'commit',
+      }),
+    );
+    expect(await Promise.all(batches)).toEqual(Array.from({ length: 12 }, () => 1));
+    expect(await kept(Array.from({ length: 12 }, (_, index) => `after-${index}`))).toHaveLength(12);
+  });
+});
