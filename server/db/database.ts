@@ -32,6 +32,46 @@ export interface BatchOptions {
    * `finish` has nothing to roll back.
    */
   readOnly: boolean;
+  /**
+   * How a writing batch ends, when that is known before `finish` runs (see `BatchEnd`): a driver
+   * may then end the transaction with the batch itself instead of waiting for `finish` (on
+   * PGlite one message to its worker instead of two). Without it `finish` decides.
+   */
+  ends?: BatchEnd;
+  /** Which statement's rows `finish` gets (its index in `statements`; default the last). */
+  rowsOf?: number;
+}
+
+/**
+ * How a writing batch ends, decided by its rows alone: `commit` (its `finish` cannot refuse),
+ * `rollback` (a trial, or a request that asked for its work to be undone: `finish` gives the
+ * answer, which a commit would not change), or `commitIf` the first row of the rows `finish`
+ * gets has `column` between `min` and `max` (REST's `.single()` and `max-affected` checks count
+ * the rows of the answer). With `commitIf`, `finish` must refuse (throw) exactly outside those
+ * bounds; `settleEndedBatch` holds it to that.
+ */
+export type BatchEnd =
+  'commit' | 'rollback' | { commitIf: { column: string; min: number; max: number } };
+
+/** Whether a batch that `ends` so commits with these rows (those `finish` gets). */
+export function batchCommits(rows: Row[], ends: BatchEnd): boolean {
+  if (ends === 'commit' || ends === 'rollback') return ends === 'commit';
+  const { column, min, max } = ends.commitIf;
+  const value = Number(rows[0]?.[column]);
+  return value >= min && value <= max;
+}
+
+/**
+ * `finish` of a batch that a driver has ended by `ends` already. A batch rolled back by
+ * `commitIf` whose `finish` accepted the rows would tell the caller that undone work was done:
+ * that breaks `commitIf`'s contract and is answered as an error.
+ */
+export function settleEndedBatch<T>(rows: Row[], finish: (rows: Row[]) => T, ends: BatchEnd): T {
+  const value = finish(rows);
+  if (ends !== 'rollback' && !batchCommits(rows, ends)) {
+    throw new Error('the batch was rolled back, but its finish accepted it');
+  }
+  return value;
 }
 
 export interface Database extends Queryable {
@@ -69,8 +109,9 @@ export function isPostgresError(error: unknown): error is PostgresError {
 }
 
 /**
- * The end of `runBatch` that every driver shares: `finish` turns the rows into the answer, then
- * `end` commits, or rolls back when `finish` threw. A read-only batch has nothing to end.
+ * The end of `runBatch` for a driver that ends the transaction after `finish`: `finish` turns
+ * the rows into the answer, then `end` commits, or rolls back when `finish` threw or the
+ * batch `ends` so. A read-only batch has nothing to end.
  */
 export async function settleBatch<T>(
   rows: Row[],
@@ -79,14 +120,15 @@ export async function settleBatch<T>(
   end: (commit: boolean) => Promise<void>,
 ): Promise<T> {
   if (options.readOnly) return finish(rows);
+  const { ends } = options;
   let value: T;
   try {
-    value = finish(rows);
+    value = ends ? settleEndedBatch(rows, finish, ends) : finish(rows);
   } catch (error) {
     await end(false);
     throw error;
   }
-  await end(true);
+  await end(ends ? batchCommits(rows, ends) : true);
   return value;
 }
 

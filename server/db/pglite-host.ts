@@ -4,6 +4,7 @@ import {
   DatabaseUnavailableError,
   isPostgresError,
   settleBatch,
+  settleEndedBatch,
   statementTimeoutError,
 } from './database.ts';
 import { lockDataDir } from './data-dir-lock.ts';
@@ -140,10 +141,21 @@ export class PgliteHost implements Database {
     finish: (rows: Row[]) => T,
     options: BatchOptions,
   ): Promise<T> {
-    const kind = options.readOnly ? ONE_READ : MAY_WRITE;
+    const { readOnly, ends, rowsOf } = options;
+    const kind = readOnly ? ONE_READ : MAY_WRITE;
     return this.#job(kind, async (session) => {
-      const batch = { op: 'batch', statements, readOnly: options.readOnly } as const;
-      const answer = await session.send(batch, { opens: !options.readOnly });
+      const batch = {
+        op: 'batch',
+        statements,
+        readOnly,
+        ...(ends ? { ends } : {}),
+        ...(rowsOf === undefined ? {} : { rowsOf }),
+      } as const;
+      // A writing batch whose end its rows decide is ended by the worker in the same message;
+      // any other stays open until `finish` has decided, a second message.
+      const ended = readOnly || ends !== undefined;
+      const answer = await session.send(batch, { opens: !ended });
+      if (!readOnly && ends) return settleEndedBatch(answer.rows, finish, ends);
       return settleBatch(answer.rows, finish, options, (commit) => session.finish(commit));
     });
   }

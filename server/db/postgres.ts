@@ -160,8 +160,10 @@ export async function openPostgres(
         if (!options.readOnly) await client.query('rollback').catch(() => undefined);
         throw failed.reason;
       }
-      const last = answers[statements.length] as PromiseFulfilledResult<pg.QueryResult>;
-      const rows = last.value.rows as Row[];
+      // After BEGIN's answer, one per statement.
+      const rowsOf = options.rowsOf ?? statements.length - 1;
+      const answer = answers[1 + rowsOf] as PromiseFulfilledResult<pg.QueryResult>;
+      const rows = answer.value.rows as Row[];
       return await settleBatch(rows, finish, options, async (commit) => {
         await client.query(commit ? 'commit' : 'rollback');
       });
