@@ -16,6 +16,7 @@
 import { rm } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { runLoad, startLoadSession } from './support/load-session.ts';
+import { processTreeCpuMicros } from './support/process-cpu.ts';
 import { checkStoppedDataDir, findingLines } from './support/store-check.ts';
 
 export interface LoadOptions {
@@ -34,8 +35,14 @@ export async function run(options: LoadOptions = {}) {
     // figures against (absolute times drift on a shared machine; the ratio much less).
     const admin = session.organizations[0]!.users.find((user) => user.role === 'admin')!;
     const alone = await runLoad(session, { seconds: aloneSeconds, users: [admin] });
+    const cpuBefore = await processTreeCpuMicros(session.server.child.pid);
     const metrics = await runLoad(session, { seconds });
+    const cpuAfter = await processTreeCpuMicros(session.server.child.pid);
     const { requests, errors } = metrics.totals;
+    // The server's CPU (every process and thread) per request: it moves much less than
+    // requests per second with the load of a shared machine.
+    const cpuPerRequest =
+      cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / requests;
     await session.server.kill('SIGTERM');
     const { report } = await checkStoppedDataDir(session.dataDir, {
       ...(session.postgres ? { databaseUrl: session.postgres.url } : {}),
@@ -56,6 +63,7 @@ export async function run(options: LoadOptions = {}) {
       `  "alone": one admin acting by itself for ${alone.seconds.toFixed(0)} s first (${alone.totals.requests} requests, ${alone.totals.errors} errors)`,
       ...metrics.table(alone),
       `  throughput: ${(requests / metrics.seconds).toFixed(1)} requests/s (${requests} requests)`,
+      `  server CPU per request: ${cpuPerRequest === null ? 'unknown (no /proc)' : `${Math.round(cpuPerRequest)} µs`}`,
       `  errors: ${errors}${metrics.errorSamples.length ? ` — e.g. ${metrics.errorSamples.slice(0, 5).join(' | ')}` : ''}`,
       `  cross-organisation rows or files seen: ${crossOrg}${crossOrg ? ` — e.g. ${metrics.crossOrganization.slice(0, 3).join(' | ')}` : ''}`,
       `  acknowledged: ${session.ledger.documents.size} documents, ${session.ledger.invitations.acked.size} invitations`,
@@ -69,6 +77,7 @@ export async function run(options: LoadOptions = {}) {
       seconds: metrics.seconds,
       requests,
       requestsPerSecond: requests / metrics.seconds,
+      cpuPerRequestMicros: cpuPerRequest,
       errors,
       crossOrganization: crossOrg,
       kinds: metrics.summary(),

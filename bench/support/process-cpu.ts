@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 
 /** Clock ticks per second of /proc's CPU times (`getconf CLK_TCK`, 100 on Linux). */
 let ticksPerSecond: number | undefined;
@@ -23,4 +23,27 @@ export async function processCpuMicros(pid: number | undefined): Promise<number 
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   const ticks = Number(fields[11]) + Number(fields[12]); // utime and stime, fields 14 and 15
   return (ticks * 1_000_000) / ticksPerSecond;
+}
+
+/** The ids of `pid`'s child processes (every thread's), from /proc; [] where there is none. */
+async function childPids(pid: number): Promise<number[]> {
+  const tasks = await readdir(`/proc/${pid}/task`).catch(() => [] as string[]);
+  const children: number[] = [];
+  for (const task of tasks) {
+    const list = await readFile(`/proc/${pid}/task/${task}/children`, 'utf8').catch(() => '');
+    for (const child of list.trim().split(/\s+/)) if (child) children.push(Number(child));
+  }
+  return children;
+}
+
+/**
+ * `processCpuMicros` of `pid` and every process under it: a server started through `tsx` runs
+ * in a node process that tsx spawned. Null where there is no /proc.
+ */
+export async function processTreeCpuMicros(pid: number | undefined): Promise<number | null> {
+  const own = await processCpuMicros(pid);
+  if (own === null || pid === undefined) return own;
+  let total = own;
+  for (const child of await childPids(pid)) total += (await processTreeCpuMicros(child)) ?? 0;
+  return total;
 }
