@@ -33,7 +33,7 @@ export interface BatchOptions {
    */
   readOnly: boolean;
   /**
-   * A text column of the last statement's rows that `finish` only sends on as UTF-8 (a REST
+   * A text column of the rows `finish` gets that it only sends on as UTF-8 (a REST
    * answer's body): it comes as bytes (Uint8Array), null stays null. PGlite's worker encodes it
    * once and hands the bytes over to this thread, rather than copying a string between threads
    * that is then encoded again for the socket; on PostgreSQL `settleBatch` encodes it.
@@ -42,17 +42,44 @@ export interface BatchOptions {
   /**
    * How a writing batch ends, when that is known before `finish` runs (see `BatchEnd`): a driver
    * may then end the transaction with the batch itself instead of waiting for `finish` (on
-   * PostgreSQL in the same round trip). Without it `finish` decides.
+   * PGlite one message to its worker instead of two). Without it `finish` decides.
    */
   ends?: BatchEnd;
+  /** Which statement's rows `finish` gets (its index in `statements`; default the last). */
+  rowsOf?: number;
 }
 
 /**
- * How a writing batch ends, known before its `finish` runs: `commit` (its `finish` cannot
- * refuse: it only turns the rows into the answer) or `rollback` (a trial: `finish` gives the
- * answer, which a commit would not change).
+ * How a writing batch ends, decided by its rows alone: `commit` (its `finish` cannot refuse),
+ * `rollback` (a trial, or a request that asked for its work to be undone: `finish` gives the
+ * answer, which a commit would not change), or `commitIf` the first row of the rows `finish`
+ * gets has `column` between `min` and `max` (REST's `.single()` and `max-affected` checks count
+ * the rows of the answer). With `commitIf`, `finish` must refuse (throw) exactly outside those
+ * bounds; `settleEndedBatch` holds it to that.
  */
-export type BatchEnd = 'commit' | 'rollback';
+export type BatchEnd =
+  'commit' | 'rollback' | { commitIf: { column: string; min: number; max: number } };
+
+/** Whether a batch that `ends` so commits with these rows (those `finish` gets). */
+export function batchCommits(rows: Row[], ends: BatchEnd): boolean {
+  if (ends === 'commit' || ends === 'rollback') return ends === 'commit';
+  const { column, min, max } = ends.commitIf;
+  const value = Number(rows[0]?.[column]);
+  return value >= min && value <= max;
+}
+
+/**
+ * `finish` of a batch that a driver has ended by `ends` already. A batch rolled back by
+ * `commitIf` whose `finish` accepted the rows would tell the caller that undone work was done:
+ * that breaks `commitIf`'s contract and is answered as an error.
+ */
+export function settleEndedBatch<T>(rows: Row[], finish: (rows: Row[]) => T, ends: BatchEnd): T {
+  const value = finish(rows);
+  if (ends !== 'rollback' && !batchCommits(rows, ends)) {
+    throw new Error('the batch was rolled back, but its finish accepted it');
+  }
+  return value;
+}
 
 export interface Database extends Queryable {
   readonly kind: 'pglite' | 'postgres';
@@ -89,8 +116,9 @@ export function isPostgresError(error: unknown): error is PostgresError {
 }
 
 /**
- * The end of `runBatch` that every driver shares: `finish` turns the rows into the answer, then
- * `end` commits, or rolls back when `finish` threw. A read-only batch has nothing to end.
+ * The end of `runBatch` for a driver that ends the transaction after `finish`: `finish` turns
+ * the rows into the answer, then `end` commits, or rolls back when `finish` threw or the
+ * batch `ends` so. A read-only batch has nothing to end.
  */
 export async function settleBatch<T>(
   rows: Row[],
@@ -100,14 +128,15 @@ export async function settleBatch<T>(
 ): Promise<T> {
   if (options.bytesColumn !== undefined) encodeColumn(rows, options.bytesColumn);
   if (options.readOnly) return finish(rows);
+  const { ends } = options;
   let value: T;
   try {
-    value = finish(rows);
+    value = ends ? settleEndedBatch(rows, finish, ends) : finish(rows);
   } catch (error) {
     await end(false);
     throw error;
   }
-  await end(options.ends !== 'rollback');
+  await end(ends ? batchCommits(rows, ends) : true);
   return value;
 }
 

@@ -48,13 +48,13 @@ export class BatchRunner {
   constructor(private readonly pglite: PGlite) {}
 
   /**
-   * Runs `statements` and returns the rows of the last one. A read-only batch runs in the
-   * implicit transaction of its Sync (no BEGIN or COMMIT) and is complete when this returns;
-   * any other opens a transaction that stays open until `finish`. On failure nothing is left
-   * open.
+   * Runs `statements` and returns the rows of statement `rowsOf` (default the last). A
+   * read-only batch runs in the implicit transaction of its Sync (no BEGIN or COMMIT) and is
+   * complete when this returns; any other opens a transaction that stays open until `finish`.
+   * On failure nothing is left open.
    */
-  async run(statements: Statement[], readOnly: boolean): Promise<Row[]> {
-    return ((await this.#run(statements, readOnly)).rows ?? []) as Row[];
+  async run(statements: Statement[], readOnly: boolean, rowsOf?: number): Promise<Row[]> {
+    return ((await this.#run(statements, readOnly, rowsOf)).rows ?? []) as Row[];
   }
 
   /**
@@ -70,18 +70,18 @@ export class BatchRunner {
     return { rows, rowCount: result.affectedRows ?? rows.length };
   }
 
-  #run(statements: Statement[], readOnly: boolean): Promise<Results> {
+  #run(statements: Statement[], readOnly: boolean, rowsOf?: number): Promise<Results> {
     return this.pglite.runExclusive(async () => {
       // Inside a transaction block a statement is parsed afresh: a prepared one that no longer
       // fits its table would abort the block, and no retry could succeed there.
-      if (this.pglite.isInTransaction()) return this.#runOnce(statements, readOnly, false);
+      if (this.pglite.isInTransaction()) return this.#runOnce(statements, readOnly, false, rowsOf);
       try {
-        return await this.#runOnce(statements, readOnly, true);
+        return await this.#runOnce(statements, readOnly, true, rowsOf);
       } catch (error) {
         if (!isStaleStatement(error)) throw error;
         // A prepared statement no longer fits (its table changed) or is gone: start afresh.
         await this.#close(this.#cache.forgetAll());
-        return this.#runOnce(statements, readOnly, true);
+        return this.#runOnce(statements, readOnly, true, rowsOf);
       }
     });
   }
@@ -98,7 +98,12 @@ export class BatchRunner {
     if (commit && done?.text === 'ROLLBACK') throw new Error('transaction was rolled back');
   }
 
-  async #runOnce(statements: Statement[], readOnly: boolean, prepared: boolean): Promise<Results> {
+  async #runOnce(
+    statements: Statement[],
+    readOnly: boolean,
+    prepared: boolean,
+    rowsOf = statements.length - 1,
+  ): Promise<Results> {
     const batch: BatchStatements = { created: [] };
     const parts: Uint8Array[] = readOnly
       ? []
@@ -119,7 +124,8 @@ export class BatchRunner {
       await this.#close(this.#cache.forget(batch));
       throw error;
     }
-    return results[results.length - 1] ?? { rows: [], fields: [] };
+    // One result per statement, after BEGIN's in a writing batch.
+    return results[rowsOf + (readOnly ? 0 : 1)] ?? { rows: [], fields: [] };
   }
 
   /** Sends Close messages (and a Sync); closing a statement that does not exist is no error. */

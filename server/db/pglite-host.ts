@@ -4,6 +4,7 @@ import {
   DatabaseUnavailableError,
   isPostgresError,
   settleBatch,
+  settleEndedBatch,
   statementTimeoutError,
 } from './database.ts';
 import { lockDataDir } from './data-dir-lock.ts';
@@ -11,6 +12,7 @@ import { FairQueue, QueueTimeoutError } from './fair-queue.ts';
 import { compiledPglite } from './pglite-wasm.ts';
 import { currentRequestScope, outsideRequestScope } from './request-scope.ts';
 import { WorkerConnection } from './worker-connection.ts';
+import type { GateAccess } from './worker-gate.ts';
 import { WorkerGate } from './worker-gate.ts';
 import { WriteClock } from './write-clock.ts';
 
@@ -25,20 +27,25 @@ export interface PgliteHostOptions {
 
 type Request = Parameters<WorkerConnection['request']>[0];
 
-/** What a turn's work may do: write (see write-clock.ts), and whether it needs the worker alone. */
+/** What a turn's work may do: write (see write-clock.ts), and how it uses the worker. */
 interface JobKind {
   mayWrite: boolean;
-  exclusive: boolean;
+  access: GateAccess;
 }
 /**
  * A read-only batch: one message, which writes nothing and is complete when answered, so it may
  * wait in the worker behind another (worker-gate.ts).
  */
-const ONE_READ: JobKind = { mayWrite: false, exclusive: false };
-/** Anything that may write, and transactions: the worker alone, as before. */
-const MAY_WRITE: JobKind = { mayWrite: true, exclusive: true };
+const ONE_READ: JobKind = { mayWrite: false, access: 'shared' };
+/**
+ * One statement, or a writing batch the worker ends itself: one message, complete when
+ * answered, after everything before it; reads may wait in the worker behind it.
+ */
+const ONE_WRITE: JobKind = { mayWrite: true, access: 'first' };
+/** Transactions over several messages, and anything else that may write: the worker alone. */
+const MAY_WRITE: JobKind = { mayWrite: true, access: 'alone' };
 /** The server's own reading that must see the database as one moment (a dump, the floor). */
-const ALONE_READING: JobKind = { mayWrite: false, exclusive: true };
+const ALONE_READING: JobKind = { mayWrite: false, access: 'alone' };
 /** Callers' turns running at once (see `#queue`). */
 const TURNS_AT_ONCE = 2;
 /**
@@ -111,7 +118,8 @@ export class PgliteHost implements Database {
   }
 
   query<T = Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<T>> {
-    return this.#job(MAY_WRITE, (session) => session.query<T>(sql, params));
+    // One statement outside any transaction block: complete (committed) when answered.
+    return this.#job(ONE_WRITE, (session) => session.query<T>(sql, params));
   }
 
   exec(sql: string): Promise<void> {
@@ -140,15 +148,22 @@ export class PgliteHost implements Database {
     finish: (rows: Row[]) => T,
     options: BatchOptions,
   ): Promise<T> {
-    const kind = options.readOnly ? ONE_READ : MAY_WRITE;
+    const { readOnly, ends, rowsOf } = options;
+    const kind = readOnly ? ONE_READ : ends ? ONE_WRITE : MAY_WRITE;
     return this.#job(kind, async (session) => {
       const batch = {
         op: 'batch',
         statements,
-        readOnly: options.readOnly,
+        readOnly,
         ...(options.bytesColumn !== undefined ? { bytesColumn: options.bytesColumn } : {}),
+        ...(ends ? { ends } : {}),
+        ...(rowsOf === undefined ? {} : { rowsOf }),
       } as const;
-      const answer = await session.send(batch, { opens: !options.readOnly });
+      // A writing batch whose end its rows decide is ended by the worker in the same message;
+      // any other stays open until `finish` has decided, a second message.
+      const ended = readOnly || ends !== undefined;
+      const answer = await session.send(batch, { opens: !ended });
+      if (!readOnly && ends) return settleEndedBatch(answer.rows, finish, ends);
       return settleBatch(answer.rows, finish, options, (commit) => session.finish(commit));
     });
   }
@@ -211,7 +226,7 @@ export class PgliteHost implements Database {
           // The other turn's work may hold the worker: the wait for it counts as the wait for
           // a turn, within the caller's deadline.
           const waited = performance.now() - queuedAt;
-          const { leave, ahead } = await this.#gate.enter(kind.exclusive, timeoutMs - waited);
+          const { leave, ahead } = await this.#gate.enter(kind.access, timeoutMs - waited);
           try {
             const session = new Session(this);
             outcome = body(session);

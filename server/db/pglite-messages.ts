@@ -2,14 +2,16 @@
  * Messages between the server's main thread and the worker that owns PGlite
  * (pglite-worker.ts). The main thread sends one request at a time and waits for its answer.
  */
-import type { Row, Statement } from './database.ts';
+import type { BatchEnd, Row, Statement } from './database.ts';
 
 export type WorkerRequest =
   | { id: number; op: 'query'; sql: string; params: readonly unknown[] }
   | { id: number; op: 'exec'; sql: string }
   /**
-   * Runs `statements` in one extended-protocol batch (see pglite-batch.ts). A read-only batch
-   * is complete when it answers; any other leaves its transaction open for `finish`.
+   * Runs `statements` in one extended-protocol batch (see pglite-batch.ts) and answers the rows
+   * of statement `rowsOf` (default the last). A read-only batch is complete when it answers; a
+   * writing one that `ends` (database.ts) is ended by then too, as its rows decide; any other
+   * leaves its transaction open for `finish`.
    */
   | {
       id: number;
@@ -18,6 +20,8 @@ export type WorkerRequest =
       readOnly: boolean;
       /** Answered as UTF-8 bytes, transferred with the answer (`BatchOptions.bytesColumn`). */
       bytesColumn?: string;
+      ends?: BatchEnd;
+      rowsOf?: number;
     }
   /**
    * Runs a read-only batch again and again for `seconds`, answering how many times it ran in

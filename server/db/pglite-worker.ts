@@ -5,7 +5,7 @@
  * never share a thread with the HTTP server (see pglite-host.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { encodeColumn } from './database.ts';
+import { batchCommits, encodeColumn } from './database.ts';
 import { isTextValue } from './pglite-batch.ts';
 import { dumpPgliteTo } from './pglite-dump.ts';
 import { openPglite } from './pglite.ts';
@@ -46,7 +46,11 @@ async function start() {
         await db.exec(request.sql);
         return { id, ok: true, rows: [], rowCount: 0 };
       case 'batch': {
-        const rows = await batches.run(request.statements, request.readOnly);
+        const rows = await batches.run(request.statements, request.readOnly, request.rowsOf);
+        // Its end is known from its rows: ended here, without another message (database.ts).
+        if (!request.readOnly && request.ends) {
+          await batches.finish(batchCommits(rows, request.ends));
+        }
         return { id, ok: true, rows, rowCount: rows.length };
       }
       case 'repeat': {

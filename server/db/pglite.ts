@@ -56,8 +56,11 @@ export async function openPglite(
     transaction: (fn) => writeClock.around(() => pglite.transaction((tx) => fn(wrap(tx)))),
     runBatch: async (statements, finish, options) => {
       const run = async () =>
-        settleBatch(await batches.run(statements, options.readOnly), finish, options, (commit) =>
-          batches.finish(commit),
+        settleBatch(
+          await batches.run(statements, options.readOnly, options.rowsOf),
+          finish,
+          options,
+          (commit) => batches.finish(commit),
         );
       return options.readOnly ? run() : writeClock.around(run);
     },

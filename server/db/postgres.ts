@@ -180,8 +180,8 @@ export async function openPostgres(
         ...statements,
         ...(rollsBack ? [{ sql: 'rollback', params: [] }] : []),
       ];
-      // The rows `finish` gets: the last statement's.
-      const answerAt = (implicit ? 0 : 1) + statements.length;
+      // The rows `finish` gets (`rowsOf`, default the last statement's), after the time limit.
+      const answerAt = (implicit ? 0 : 1) + 1 + (options.rowsOf ?? statements.length - 1);
       let names = preparedNames.get(client);
       if (!names && prepare) {
         preparedNames.set(client, (names = new PreparedNames(PREPARED_PER_CONNECTION)));

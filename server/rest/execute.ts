@@ -1,4 +1,4 @@
-import type { Database, Statement } from '../db/database.ts';
+import type { BatchEnd, Database, Statement } from '../db/database.ts';
 import type { Caller, RequestSettings } from '../http/caller.ts';
 import { callerSettingsStatement } from '../http/caller.ts';
 import type { Prepared } from './handler-types.ts';
@@ -13,6 +13,16 @@ export interface ExecuteOptions {
   timezone?: string;
   /** End the transaction with a rollback (`[api] db_tx_end`, `Prefer: tx=rollback`). */
   rollback: boolean;
+}
+
+/**
+ * How a write's transaction ends, known from its answer's rows (database.ts `BatchEnd`): undone
+ * when the request asked for that, else committed when `respond` accepts the number of rows.
+ */
+function writeEnd(prepared: Prepared, rollback: boolean): BatchEnd | undefined {
+  if (rollback) return 'rollback';
+  const pages = prepared.acceptedPages;
+  return pages ? { commitIf: { column: 'page', ...pages } } : undefined;
 }
 
 /** Carries the response out of a transaction that must roll back although it succeeded. */
@@ -61,7 +71,11 @@ export async function execute(
         if (rollback) throw new RolledBack(response);
         return response;
       },
-      { readOnly: prepared.readOnly, bytesColumn: 'body' },
+      {
+        readOnly: prepared.readOnly,
+        bytesColumn: 'body',
+        ...(prepared.readOnly ? {} : { ends: writeEnd(prepared, rollback) }),
+      },
     );
   } catch (error) {
     if (error instanceof RolledBack) return error.response;

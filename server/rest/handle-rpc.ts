@@ -4,7 +4,7 @@ import { readResponse } from './handle-read.ts';
 import { appliedPreferences } from './preferences.ts';
 import type { Prepared, RestRequest } from './handler-types.ts';
 import { planRead } from './plan-read.ts';
-import { assertMaxAffected, rangeStatus, reply, totalOf } from './respond.ts';
+import { acceptedPages, assertMaxAffected, rangeStatus, reply, totalOf } from './respond.ts';
 import type { Column, Routine, SchemaCache, Table } from './schema-types.ts';
 import { bodySql, readStatement, totalSql, wrapStatement } from './sql-read.ts';
 import type { CallArguments } from './sql-rpc.ts';
@@ -146,6 +146,12 @@ export function prepareRpc(cache: SchemaCache, req: RestRequest): Prepared {
     sql,
     params: params.values,
     readOnly,
+    // What `respond` checks: the rows against max-affected, and (but for a void function's)
+    // `.single()` in `readResponse`.
+    acceptedPages: acceptedPages(req.prefs, {
+      single: routine.returnKind !== 'void' && req.media.kind === 'single',
+      limitsAffected: true,
+    }),
     respond(row) {
       // Throwing here rolls back whatever the function changed.
       assertMaxAffected(req.prefs, row.page);

@@ -5,7 +5,7 @@ import { PROFILE_HEADER } from './handler-types.ts';
 import { findTable, planRead, planRootFilters } from './plan-read.ts';
 import { appliedPreferences } from './preferences.ts';
 import type { ResultRow } from './respond.ts';
-import { assertMaxAffected, assertSingle, contentRange, reply } from './respond.ts';
+import { acceptedPages, assertMaxAffected, assertSingle, contentRange, reply } from './respond.ts';
 import type { Column, SchemaCache, Table } from './schema-types.ts';
 import type { BodySource } from './sql-body.ts';
 import { bodySql, nodeSql, wrapStatement } from './sql-read.ts';
@@ -59,10 +59,19 @@ function location(table: Table, body: Uint8Array | null): string | null {
 }
 
 /** Checks shared by every mutation's result; throwing here rolls the mutation back. */
+/** The checks `checkAffected` makes of `req`'s answer (see `acceptedPages`). */
+function affectedChecks(req: RestRequest): { single: boolean; limitsAffected: boolean } {
+  return {
+    single: req.media.kind === 'single',
+    // PostgREST limits what PATCH and DELETE change; an insert is never refused for its size.
+    limitsAffected: req.method === 'PATCH' || req.method === 'DELETE',
+  };
+}
+
 function checkAffected(req: RestRequest, row: ResultRow): void {
-  if (req.media.kind === 'single') assertSingle(row.page);
-  // PostgREST limits what PATCH and DELETE change; an insert is never refused for its size.
-  if (req.method === 'PATCH' || req.method === 'DELETE') assertMaxAffected(req.prefs, row.page);
+  const checks = affectedChecks(req);
+  if (checks.single) assertSingle(row.page);
+  if (checks.limitsAffected) assertMaxAffected(req.prefs, row.page);
 }
 
 /**
@@ -149,6 +158,7 @@ export function prepareWrite(cache: SchemaCache, req: RestRequest): Prepared {
     sql,
     params: params.values,
     readOnly: false,
+    acceptedPages: acceptedPages(req.prefs, affectedChecks(req)),
     respond(row) {
       checkAffected(req, row);
       const total = req.prefs.count !== undefined ? row.page : null;

@@ -30,6 +30,12 @@ export interface Prepared {
   readOnly: boolean;
   /** Builds the response; throwing a RestError rolls the transaction back. */
   respond(row: ResultRow): Response;
+  /**
+   * For a write: the numbers of rows of the answer (`page`) for which `respond` accepts it (it
+   * throws outside them, and only there), so that the database may end the transaction with
+   * the statement (`acceptedPages`). Without it the transaction waits for `respond`.
+   */
+  acceptedPages?: { min: number; max: number };
   /** A table read whose answer PGlite's read cache may keep (`cacheable-read.ts`). */
   cacheable?: boolean;
 }

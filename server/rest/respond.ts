@@ -63,6 +63,23 @@ export function assertMaxAffected(prefs: Preferences, affected: number): void {
   }
 }
 
+/**
+ * How many rows (`page`) a write's answer may have for `assertSingle` (when `single`) and
+ * `assertMaxAffected` (when `limitsAffected`) to accept it: outside these bounds the write is
+ * refused, inside them nothing else refuses it, so the database may commit it with its
+ * statement (`Prepared.acceptedPages`).
+ */
+export function acceptedPages(
+  prefs: Preferences,
+  checks: { single: boolean; limitsAffected: boolean },
+): { min: number; max: number } {
+  let max = checks.single ? 1 : Infinity;
+  if (checks.limitsAffected && prefs.handling === 'strict' && prefs.maxAffected !== undefined) {
+    max = Math.min(max, prefs.maxAffected);
+  }
+  return { min: checks.single ? 1 : 0, max };
+}
+
 /** What `reply` made a response of: the read cache keeps these instead of reading the body back. */
 export interface ReplyParts {
   status: number;

@@ -1,9 +1,10 @@
 import type { Queryable, Row, Statement } from '../db/database.ts';
 import { isStoredVersion } from './file-store.ts';
-import type { ObjectMetadata } from './queries.ts';
-import { lockObjectNameStatement } from './queries.ts';
+import { storageErrors } from './errors.ts';
+import type { BucketInfo, ObjectMetadata } from './queries.ts';
+import { bucketOf, findBucket, findBucketStatement, lockObjectNameStatement } from './queries.ts';
 import type { StorageScope } from './scope.ts';
-import { batchAsCaller, ownerOf, runAsCaller } from './scope.ts';
+import { batchAsCaller, batchAsCallerAfter, ownerOf, runAsCaller } from './scope.ts';
 import { keepsReservations, releaseUpload } from './upload-reservations.ts';
 import type { StorageServices } from './services.ts';
 
@@ -105,6 +106,40 @@ export async function checkWritable(
   } catch (error) {
     if (!(error instanceof TrialDone)) throw error;
   }
+}
+
+/**
+ * `checkWritable` for a row of a bucket still to be looked up: the bucket (with the server's own
+ * rights) and the trial write (as the caller, then undone) in one batch, a single round trip
+ * instead of three. Answers what `rules` make of the bucket. What the storage server answers
+ * first still comes first: `NoSuchBucket`, then the refusals of `rules` (the bucket's limits),
+ * then the trial's; so when the trial is refused the bucket is looked up again by itself.
+ */
+export async function checkWritableInBucket<T>(
+  services: StorageServices,
+  scope: StorageScope,
+  row: NewObjectRow,
+  upsert: boolean,
+  rules: (bucket: BucketInfo) => T,
+): Promise<T> {
+  let bucket: BucketInfo | null;
+  try {
+    bucket = await batchAsCallerAfter(
+      services.db,
+      scope,
+      findBucketStatement(row.bucketId),
+      writeRowStatements(scope, row, upsert),
+      bucketOf,
+      { readOnly: false, ends: 'rollback' },
+    );
+  } catch (refusal) {
+    const found = await findBucket(services.db, row.bucketId);
+    if (!found) throw storageErrors.noSuchBucket();
+    rules(found);
+    throw refusal;
+  }
+  if (!bucket) throw storageErrors.noSuchBucket();
+  return rules(bucket);
 }
 
 /** Deletes files whose rows are gone; a failure only leaves an orphan for the next sweep. */

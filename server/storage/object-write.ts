@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { storageErrors } from './errors.ts';
 import type { NewObjectRow } from './object-rows.ts';
-import { checkWritable, commitRow } from './object-rows.ts';
+import { checkWritableInBucket, commitRow } from './object-rows.ts';
 import type { BucketInfo, ObjectMetadata } from './queries.ts';
 import { findBucket } from './queries.ts';
 import type { StorageScope } from './scope.ts';
@@ -27,11 +27,11 @@ export async function uploadObject(
   options: UploadOptions,
 ): Promise<{ Key: string; Id: string }> {
   const { bucketId, name, upsert } = options;
-  const bucket = await findBucket(services.db, bucketId);
-  if (!bucket) throw storageErrors.noSuchBucket();
-  const source = await readUploadSource(options.request);
-  const limit = checkBucketRules(services, bucket, source.mimetype, source.declaredSize);
-
+  const source = await readUploadSource(options.request).catch(async (error: unknown) => {
+    // A missing bucket is answered first, as the storage server looks it up before the body.
+    if (!(await findBucket(services.db, bucketId))) throw storageErrors.noSuchBucket();
+    throw error;
+  });
   const row: NewObjectRow = {
     id: randomUUID(),
     bucketId,
@@ -42,7 +42,10 @@ export async function uploadObject(
     metadata: { mimetype: source.mimetype, contentLength: source.declaredSize ?? 0 },
     userMetadata: source.userMetadata,
   };
-  await checkWritable(services, scope, row, upsert);
+  // The bucket, its limits and the caller's rights, in one round trip to the database.
+  const limit = await checkWritableInBucket(services, scope, row, upsert, (bucket) =>
+    checkBucketRules(services, bucket, source.mimetype, source.declaredSize),
+  );
   await options.beforeBody?.();
 
   const stored = await services.store.write(source.body, limit);
@@ -92,7 +95,6 @@ export async function checkUploadAllowed(
   scope: StorageScope,
   options: { bucketId: string; name: string; upsert: boolean },
 ): Promise<void> {
-  if (!(await findBucket(services.db, options.bucketId))) throw storageErrors.noSuchBucket();
   const row: NewObjectRow = {
     id: randomUUID(),
     bucketId: options.bucketId,
@@ -101,5 +103,5 @@ export async function checkUploadAllowed(
     metadata: {},
     userMetadata: null,
   };
-  await checkWritable(services, scope, row, options.upsert);
+  await checkWritableInBucket(services, scope, row, options.upsert, () => undefined);
 }

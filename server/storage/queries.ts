@@ -54,15 +54,27 @@ export interface BucketInfo {
 
 /** Looks a bucket up with the server's own connection (as the storage server does for uploads). */
 export async function findBucket(db: Queryable, id: string): Promise<BucketInfo | null> {
-  const { rows } = await db.query<{
-    id: string;
-    public: boolean | null;
-    file_size_limit: string | null;
-    allowed_mime_types: string[] | null;
-  }>('select id, public, file_size_limit, allowed_mime_types from storage.buckets where id = $1', [
-    id,
-  ]);
-  const row = rows[0];
+  const { sql, params } = findBucketStatement(id);
+  return bucketOf((await db.query(sql, params)).rows);
+}
+
+/** The statement of `findBucket`, for a batch; `bucketOf` reads its rows. */
+export function findBucketStatement(id: string): Statement {
+  return {
+    sql: 'select id, public, file_size_limit, allowed_mime_types from storage.buckets where id = $1',
+    params: [id],
+  };
+}
+
+export function bucketOf(rows: Row[]): BucketInfo | null {
+  const row = rows[0] as
+    | {
+        id: string;
+        public: boolean | null;
+        file_size_limit: string | null;
+        allowed_mime_types: string[] | null;
+      }
+    | undefined;
   if (!row) return null;
   return {
     id: row.id,

@@ -143,6 +143,27 @@ export function batchAsCaller<T>(
   );
 }
 
+/**
+ * `batchAsCaller` after one statement with the server's own rights (`first`, such as the lookup
+ * of the bucket an upload goes to, which the caller's policies may not show), whose rows
+ * `finish` gets instead of the last statement's: one round trip for both.
+ */
+export function batchAsCallerAfter<T>(
+  db: Database,
+  scope: StorageScope,
+  first: Statement,
+  statements: Statement[],
+  finish: (rows: Row[]) => T,
+  options: BatchOptions,
+): Promise<T> {
+  return asStorageErrors(
+    db.runBatch([first, ...callerStatements(scope, options.readOnly), ...statements], finish, {
+      ...options,
+      rowsOf: 0,
+    }),
+  );
+}
+
 /** The `owner` (a uuid) and `owner_id` (any text) columns of rows the caller creates. */
 export function ownerOf(scope: StorageScope): { owner: string | null; ownerId: string | null } {
   const sub = scope.caller.claims.sub;

@@ -1,9 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PgliteHost } from '../../server/db/pglite-host.ts';
 import { withRequestScope } from '../../server/db/request-scope.ts';
+import { WorkerConnection } from '../../server/db/worker-connection.ts';
 
 // How callers take turns on the embedded database's one worker (server/db/pglite-host.ts): a
 // caller's next read may already wait in the worker behind its previous one, so that the worker
@@ -56,5 +57,34 @@ describe('PGlite turns', () => {
       read('user:d', 'd1'),
     ]);
     expect(order).toEqual(['c3', 'd1', 'c4']);
+  });
+
+  it('sends a read to the worker while a write runs there, to start when the write is answered', async () => {
+    const sent: string[] = [];
+    const request = WorkerConnection.prototype.request;
+    const spy = vi.spyOn(WorkerConnection.prototype, 'request').mockImplementation(function (
+      this: WorkerConnection,
+      message,
+    ) {
+      if (message.op === 'batch') sent.push(message.readOnly ? 'read' : 'write');
+      return request.call(this, message);
+    });
+    try {
+      // A write the worker ends itself (one message), running for 0.3 s; `finish` runs as its
+      // answer arrives, before its turn ends.
+      const write = withRequestScope({ lane: 'user:e', role: 'authenticated' }, () =>
+        db.runBatch(
+          [{ sql: 'select pg_sleep(0.3)', params: [] }],
+          () => `reads sent while it ran: ${sent.filter((op) => op === 'read').length}`,
+          { readOnly: false, ends: 'commit' },
+        ),
+      );
+      const reading = read('user:f', 'f1');
+      const [written] = await Promise.all([write, reading]);
+      // Without it the read would have been sent once the write's turn had ended.
+      expect(written).toBe('reads sent while it ran: 1');
+    } finally {
+      spy.mockRestore();
+    }
   });
 });

@@ -394,3 +394,51 @@ describe('update and delete', () => {
     expect((await db.from('members').select('id')).data).toHaveLength(3);
   });
 });
+
+// A write's transaction ends as its answer's rows decide (database.ts `BatchEnd`), which the
+// database knows before the response is built: PGlite's worker then commits or rolls back with
+// the statement, one message instead of two. What each write says must be exactly what its
+// response checks decide (the refusals above roll back either way).
+describe('how a write tells the database it ends', () => {
+  /** The `ends` of the batches the next `request` runs. */
+  async function endsOf(request: () => PromiseLike<unknown>): Promise<unknown[]> {
+    const seen: unknown[] = [];
+    const runBatch = server.db.runBatch;
+    const run = runBatch.bind(server.db);
+    server.db.runBatch = (statements, finish, options) => {
+      if (!options.readOnly) seen.push(options.ends);
+      return run(statements, finish, options);
+    };
+    try {
+      await request();
+    } finally {
+      server.db.runBatch = runBatch;
+    }
+    return seen;
+  }
+  const pages = (min: number, max: number) => ({ commitIf: { column: 'page', min, max } });
+
+  it('commits an insert whatever its number of rows, and .single() at exactly one', async () => {
+    expect(await endsOf(() => db.from('teams').insert({ id: 3, name: 'Green' }))).toEqual([
+      pages(0, Infinity),
+    ]);
+    const single = () => db.from('teams').insert({ id: 4, name: 'Gold' }).select().single();
+    expect(await endsOf(single)).toEqual([pages(1, 1)]);
+  });
+
+  it('bounds an update or delete by max-affected only under handling=strict', async () => {
+    const strict = () =>
+      rest(server, '/members?team_id=eq.1', {
+        method: 'DELETE',
+        headers: { Prefer: 'handling=strict, max-affected=5' },
+      });
+    expect(await endsOf(strict)).toEqual([pages(0, 5)]);
+    const lenient = () =>
+      rest(server, '/members?team_id=eq.1', {
+        method: 'PATCH',
+        body: JSON.stringify({ nickname: 'x' }),
+        headers: { Prefer: 'max-affected=1' },
+      });
+    expect(await endsOf(lenient)).toEqual([pages(0, Infinity)]);
+  });
+});

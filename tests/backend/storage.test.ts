@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { currentRequestScope } from '../../server/db/request-scope.ts';
 import { signJwt } from '../../server/http/jwt.ts';
 import { urlSigningKey } from '../../server/storage/signed-url.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -242,6 +243,74 @@ describe('storage: upload and download', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-length')).toBe('12');
     expect(await response.text()).toBe('');
+  });
+});
+
+// An upload's database work before its bytes (the bucket, its limits and the caller's rights)
+// is one batch, the bucket looked up with the server's rights before the trial write as the
+// caller, and its row after the bytes is one more: on PGlite two messages to the worker, each
+// ended by the worker itself (the trial undone, the row committed). What the storage server
+// answers first must still come first.
+describe('storage: an upload’s turns of the database', () => {
+  /**
+   * The database calls `work` makes for alice (the server's background work aside): `runBatch`
+   * with how it ends, or the method.
+   */
+  async function callsOf(work: () => Promise<unknown>): Promise<string[]> {
+    const calls: string[] = [];
+    const record = (call: string) => {
+      if (currentRequestScope()?.lane === `user:${alice.id}`) calls.push(call);
+    };
+    const db = server.db;
+    const originals = { query: db.query, transaction: db.transaction, runBatch: db.runBatch };
+    const query = db.query.bind(db);
+    const transaction = db.transaction.bind(db);
+    const runBatch = db.runBatch.bind(db);
+    db.query = (sql, params) => (record('query'), query(sql, params));
+    db.transaction = (fn) => (record('transaction'), transaction(fn));
+    db.runBatch = (statements, finish, options) => {
+      record(options.readOnly ? 'read' : `write, then ${String(options.ends)}`);
+      return runBatch(statements, finish, options);
+    };
+    try {
+      await work();
+    } finally {
+      Object.assign(db, originals);
+    }
+    return calls;
+  }
+
+  it('looks the bucket up with the trial write, then commits the row, one batch each', async () => {
+    const calls = await callsOf(async () => {
+      expect((await files().upload(`${alice.id}/turns/one.txt`, 'one')).error).toBeNull();
+    });
+    expect(calls).toEqual(['write, then rollback', 'write, then commit']);
+    expect(new TextDecoder().decode(await downloadBytes(`${alice.id}/turns/one.txt`))).toBe('one');
+  });
+
+  it('answers a missing bucket first, then the bucket’s limits, then the caller’s rights', async () => {
+    const upload = (bucket: string, name: string, headers: Record<string, string>, body: string) =>
+      storageFetch(server, `/object/${bucket}/${name}`, {
+        method: 'POST',
+        token: alice.token,
+        headers,
+        body,
+      }).then(async (response) => ((await response.json()) as StorageErrorBody).code);
+    const someoneElse = '00000000-0000-4000-8000-000000000000';
+    const text = { 'content-type': 'text/plain' };
+    expect(await upload('nowhere', `${alice.id}/a.txt`, text, 'x')).toBe('NoSuchBucket');
+    expect(
+      await upload('nowhere', `${alice.id}/a.txt`, { 'content-type': 'not a mime type' }, 'x'),
+    ).toBe('NoSuchBucket');
+    // Into another user's folder, which the policies refuse: the limits are answered first.
+    expect(
+      await upload('limited', `${someoneElse}/a.pdf`, { 'content-type': 'application/pdf' }, 'x'),
+    ).toBe('InvalidMimeType');
+    expect(await upload('limited', `${someoneElse}/a.txt`, text, 'x'.repeat(2000))).toBe(
+      'EntityTooLarge',
+    );
+    expect(await upload('limited', `${someoneElse}/a.txt`, text, 'x')).toBe('AccessDenied');
+    expect(await storedFiles(server)).not.toContainEqual(expect.stringContaining(someoneElse));
   });
 });
 
