@@ -95,7 +95,9 @@ describe('categories, groups and access per category', () => {
     });
 
   beforeAll(async () => {
-    server = await startTestServer();
+    // Jobs run when a test says (`server.jobs.runDue()`): a background poll could send a message
+    // before a test has changed who may view its documents.
+    server = await startTestServer({ env: { JOB_POLL_INTERVAL: '1h' } });
     church = await createOrganisation(server, 'Access Church');
     other = await createOrganisation(server, 'Other Church');
     volunteer = await addMember(server, church, 'user', 'volunteer');
