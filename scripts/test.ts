@@ -31,16 +31,11 @@ const postgres: Pass[] = TEST_DATABASE_URL
       {
         title: 'backend tests (PostgreSQL)',
         command: 'npx',
-        // Four workers: its files mostly wait (on PostgreSQL, their servers' background work and
-        // child processes: 178 s of CPU over 372 s with two, PostgreSQL's own not counted). Side
-        // by side at load 13-21, two workers took 15:06 of wall and 202 s of CPU, four 10:05 and
-        // 224 s (bench/RESULTS.md, "The test suite's time").
         args: [
           'vitest',
           'run',
           '--project',
           'backend',
-          '--maxWorkers=4',
           ...(extraArgs.length > 0 ? extraArgs : databaseTestFiles(rootDir)),
         ],
         env: process.env,
