@@ -119,6 +119,32 @@ begin
 end
 $$;
 
+-- Whether a member of the organisation `organization_id` (as text), who may not view the
+-- categories `hidden` and whose organisation's files `leaving` are on their way out, may read
+-- the object `name` of the documents bucket. The one definition of that rule: the read policy
+-- below and `public.record_document_looks` (which runs as its owner, so row-level security
+-- does not apply inside it) both ask it. The caller's values are arguments so that the policy
+-- passes its `(select …)` InitPlans, evaluated once per statement, not once per row. Security
+-- definer: the policy asks it as the signed-in role, which has no right on the private schema.
+create function private.document_file_readable(name text, organization_id text, hidden text[],
+                                               leaving text[])
+returns boolean
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  return (storage.foldername(document_file_readable.name))[1] = 'documents'
+     and (storage.foldername(document_file_readable.name))[2]
+         = document_file_readable.organization_id
+     and (hidden = '{}' or not private.file_in_categories(document_file_readable.name, hidden))
+     and document_file_readable.name <> all (leaving)
+     and not (document_file_readable.name like 'documents/%/import-%'
+              and private.unfinished_import_file(document_file_readable.name));
+end
+$$;
+
 -- The organisation whose folder holds an object, or null for names outside every organisation
 -- folder (those count towards no quota; neither do exports, whose bucket is not named here).
 create function private.object_organization_id(bucket_id text, name text)
@@ -366,12 +392,10 @@ create policy "members read their organisation's document files"
   on storage.objects for select to authenticated
   using (
     bucket_id = 'documents'
-    and (storage.foldername(name))[1] = 'documents'
-    and (storage.foldername(name))[2] = (select private.caller_organization_id('viewer')::text)
-    and ((select private.caller_hidden_categories()) = '{}'
-         or not private.file_in_categories(name, (select private.caller_hidden_categories())))
-    and name <> all ((select private.caller_files_leaving())::text[])
-    and not (name like 'documents/%/import-%' and private.unfinished_import_file(name))
+    and private.document_file_readable(name,
+                                       (select private.caller_organization_id('viewer')::text),
+                                       (select private.caller_hidden_categories()),
+                                       (select private.caller_files_leaving())::text[])
   );
 
 create policy "members read their organisation's logo"
@@ -485,9 +509,13 @@ revoke all on private.upload_reservations from public, anon, authenticated;
 revoke all on private.document_files_leaving from public, anon, authenticated;
 revoke all on function private.caller_files_leaving() from public, anon, authenticated;
 revoke all on function private.unfinished_import_file(text) from public, anon, authenticated;
--- The read policy above calls it as the signed-in role.
+revoke all on function private.document_file_readable(text, text, text[], text[])
+  from public, anon, authenticated;
+-- The read policy above calls them as the signed-in role.
 grant execute on function private.caller_files_leaving() to authenticated;
 grant execute on function private.unfinished_import_file(text) to authenticated;
+grant execute on function private.document_file_readable(text, text, text[], text[])
+  to authenticated;
 revoke all on function private.object_organization_id(text, text) from public, anon, authenticated;
 revoke all on function private.object_bytes(jsonb) from public, anon, authenticated;
 revoke all on function private.bucket_folder_bytes(text, text) from public, anon, authenticated;

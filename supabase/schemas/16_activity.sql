@@ -283,8 +283,8 @@ $$;
 -- record the look (`private.record_document_look`) in that statement, one turn of the caller's
 -- lane and one round trip instead of two. The storage routes call this function only for the
 -- names the caller's read under RLS found; it re-checks that the caller may read each name
--- (the conditions of storage.objects' read policy for the documents bucket, with the same
--- helpers), so called by itself it records nothing a caller could not have looked at. The
+-- (`private.document_file_readable`, the rule storage.objects' read policy for the documents
+-- bucket asks), so called by itself it records nothing a caller could not have looked at. The
 -- person is always the caller (`auth.uid()`), never an argument.
 create function public.record_document_looks(object_names text[], action text)
 returns integer
@@ -312,11 +312,8 @@ begin
   for _name in select distinct n from unnest(record_document_looks.object_names) n loop
     continue when not exists (select 1 from storage.objects o
                                where o.bucket_id = 'documents' and o.name = _name);
-    continue when (storage.foldername(_name))[1] is distinct from 'documents'
-               or (storage.foldername(_name))[2] is distinct from _organization::text;
-    continue when _hidden <> '{}' and private.file_in_categories(_name, _hidden);
-    continue when _name = any (_leaving);
-    continue when _name like 'documents/%/import-%' and private.unfinished_import_file(_name);
+    continue when not coalesce(
+      private.document_file_readable(_name, _organization::text, _hidden, _leaving), false);
     perform private.record_document_look(_me, _name, action);
     _count := _count + 1;
   end loop;

@@ -500,6 +500,42 @@ describe('categories, groups and access per category', () => {
       ]);
     });
 
+    it('records no look at a file the read rule withholds, even from those who may view it', async () => {
+      // The storage read policy and `record_document_looks` ask one rule; here a purged file on
+      // its way out (`private.document_files_leaving`), which the rule withholds from everyone.
+      const minutes = await uploadDocument(finance, church.id, {
+        name: 'Minutes.txt',
+        bytes: 'Trustees minutes',
+        contentType: 'text/plain;charset=UTF-8',
+        category: 'HR',
+      });
+      const lookAt = () =>
+        finance.client.rpc('record_document_looks', {
+          object_names: [minutes.filePath],
+          action: 'downloaded',
+        });
+      await server.db.query(
+        `insert into private.document_files_leaving (name, organization_id) values ($1, $2)`,
+        [minutes.filePath, church.id],
+      );
+      const withheld = await finance.client.storage.from('documents').download(minutes.filePath);
+      expect(withheld.error).not.toBeNull();
+      const refused = await lookAt();
+      expect(refused.error ?? refused.data).toBe(0);
+
+      await server.db.query(`delete from private.document_files_leaving where name = $1`, [
+        minutes.filePath,
+      ]);
+      const recorded = await lookAt();
+      expect(recorded.error ?? recorded.data).toBe(1);
+      const { rows } = await server.db.query<{ looks: number }>(
+        `select count(*)::integer as looks from public.activity_log
+          where document_id = $1 and kind = 'document.downloaded'`,
+        [minutes.id],
+      );
+      expect(rows[0]!.looks).toBe(1);
+    });
+
     it('stops a signed link working when its signer loses access', async () => {
       const link = await staff.client.storage
         .from('documents')

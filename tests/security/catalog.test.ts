@@ -206,6 +206,7 @@ describe('security rules in the catalogue', () => {
       'caller_uneditable_categories',
       'document_category',
       'document_file_held',
+      'document_file_readable',
       'file_in_categories',
       'message_names_documents_in',
       'second_factor_checked',
