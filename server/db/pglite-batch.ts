@@ -1,16 +1,22 @@
 import type { PGlite, Results } from '@electric-sql/pglite';
 import { parse, protocol } from '@electric-sql/pglite';
+import pgUtils from 'pg/lib/utils.js';
 import type { Row, Statement } from './database.ts';
 import type { BatchStatements } from './pglite-statements.ts';
 import { StatementCache, isStaleStatement } from './pglite-statements.ts';
 
 const { serialize } = protocol;
 
+/**
+ * A bound value's text, as node-postgres sends it to PostgreSQL (arrays as array literals,
+ * dates with their offset, objects as JSON), so a statement means the same on either database;
+ * bytes as bytea's hex text, since every value of the batch goes in text format.
+ */
 function textValue(value: unknown): string | null {
-  if (value === null || value === undefined) return null;
   if (typeof value === 'string') return value;
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
+  const prepared = pgUtils.prepareValue(value);
+  if (prepared === null || typeof prepared === 'string') return prepared;
+  return `\\x${prepared.toString('hex')}`;
 }
 
 /** A value whose text form is what PGlite's `query` would send for it too, whatever its type. */

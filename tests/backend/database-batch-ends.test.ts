@@ -68,4 +68,34 @@ describe('a writing batch that ends as it says', () => {
     expect(await Promise.all(batches)).toEqual(Array.from({ length: 12 }, () => 1));
     expect(await kept(Array.from({ length: 12 }, (_, index) => `after-${index}`))).toHaveLength(12);
   });
+
+  it('binds arrays, dates, bytes and objects as node-postgres does, on either database', async () => {
+    // The same statement meant the same on both: PGlite's batch once sent an array as JSON
+    // ("malformed array literal") where node-postgres sends an array literal.
+    const at = new Date('2026-11-29T12:34:56.789Z');
+    const [row] = await db.runBatch(
+      [
+        {
+          sql: `select $1::text[] as names, $2::timestamptz as at, $3::bytea as bytes,
+                       $4::jsonb as details, $5::int[] as numbers`,
+          params: [
+            ['a', 'b,c', 'd "e"', null],
+            at,
+            Buffer.from([0, 1, 254]),
+            { k: [1, 'x'] },
+            [1, 2],
+          ],
+        },
+      ],
+      (rows) => rows,
+      { readOnly: true },
+    );
+    expect(row).toMatchObject({
+      names: ['a', 'b,c', 'd "e"', null],
+      details: { k: [1, 'x'] },
+      numbers: [1, 2],
+    });
+    expect(new Date(row!.at as string).getTime()).toBe(at.getTime());
+    expect(Buffer.from(row!.bytes as Uint8Array)).toEqual(Buffer.from([0, 1, 254]));
+  });
 });
