@@ -51,9 +51,9 @@ describe('the PostgreSQL pass of npm test', () => {
     expect(reaches('tests/backend/unit.test.ts')).toBe(false);
   });
 
-  it('keeps every file of this checkout that starts a test server, and leaves out pure units', () => {
-    const all = backendTestFiles(rootDir);
-    const chosen = databaseTestFiles(rootDir);
+  it('keeps every file of this checkout that starts a test server, and leaves out pure units', async () => {
+    const all = await backendTestFiles(rootDir);
+    const chosen = await databaseTestFiles(rootDir);
     const name = (f: string) => path.relative(rootDir, f);
     expect(all.length).toBeGreaterThan(50);
     expect(chosen.map(name)).toEqual(
