@@ -30,6 +30,17 @@ const SETTINGS_SQL = `select set_config('role', $1, true),
 // Going read-only is allowed at any point of a transaction (only the reverse is not).
 const READ_ONLY_SQL = `, set_config('transaction_read_only', 'on', true)`;
 
+// A caller's claims as `request.jwt.claims` holds them, kept per claims object: a signed-in
+// client's requests share one (credentials.ts keeps a checked token's caller), and turning them
+// into JSON again on every request was measurable on the REST hot path.
+const claimsJson = new WeakMap<JwtClaims, string>();
+
+function claimsText(claims: JwtClaims): string {
+  let text = claimsJson.get(claims);
+  if (text === undefined) claimsJson.set(claims, (text = JSON.stringify(claims)));
+  return text;
+}
+
 /**
  * The one statement that makes a transaction run as `caller`, as PostgREST's per-request
  * `set_config(..., true)` calls: role, JWT claims, method, path, headers (and READ ONLY when
@@ -44,7 +55,7 @@ export function callerSettingsStatement(
     sql: settings.readOnly ? SETTINGS_SQL + READ_ONLY_SQL : SETTINGS_SQL,
     params: [
       caller.role,
-      JSON.stringify(caller.claims),
+      claimsText(caller.claims),
       settings.method ?? '',
       settings.path ?? '',
       JSON.stringify(settings.headers ? postgresHeaders(settings.headers) : {}),
