@@ -166,6 +166,11 @@ describe('tokens', () => {
       role: 'anon',
       iss: 'supabase',
     });
+    // Without any token, as PostgREST: the anonymous role's claims alone, on every request.
+    for (const round of [0, 1]) {
+      const bare = await fetch(`${server.url}/rest/v1/rpc/my_claims`, { method: 'POST' });
+      expect([round, bare.status, await bare.json()]).toEqual([round, 200, { role: 'anon' }]);
+    }
   });
 
   it('answers 401 PGRST303 "JWT expired" for an expired token', async () => {
