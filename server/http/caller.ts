@@ -27,8 +27,21 @@ const SETTINGS_SQL = `select set_config('role', $1, true),
               set_config('request.method', $3, true),
               set_config('request.path', $4, true),
               set_config('request.headers', $5, true)`;
-// Going read-only is allowed at any point of a transaction (only the reverse is not).
-const READ_ONLY_SQL = `, set_config('transaction_read_only', 'on', true)`;
+// Going read-only is allowed at any point of a transaction (only the reverse is not). One
+// constant string, not a concatenation per request: the connection's prepared statements are
+// looked up by their text (db/prepared-names.ts), and a new string is hashed anew.
+const READ_ONLY_SETTINGS_SQL = `${SETTINGS_SQL}, set_config('transaction_read_only', 'on', true)`;
+
+// A caller's claims as `request.jwt.claims` holds them, kept per claims object: a signed-in
+// client's requests share one (credentials.ts keeps a checked token's caller), and turning them
+// into JSON again on every request was measurable on the REST hot path.
+const claimsJson = new WeakMap<JwtClaims, string>();
+
+function claimsText(claims: JwtClaims): string {
+  let text = claimsJson.get(claims);
+  if (text === undefined) claimsJson.set(claims, (text = JSON.stringify(claims)));
+  return text;
+}
 
 /**
  * The one statement that makes a transaction run as `caller`, as PostgREST's per-request
@@ -41,10 +54,10 @@ export function callerSettingsStatement(
   settings: RequestSettings = {},
 ): { sql: string; params: unknown[] } {
   return {
-    sql: settings.readOnly ? SETTINGS_SQL + READ_ONLY_SQL : SETTINGS_SQL,
+    sql: settings.readOnly ? READ_ONLY_SETTINGS_SQL : SETTINGS_SQL,
     params: [
       caller.role,
-      JSON.stringify(caller.claims),
+      claimsText(caller.claims),
       settings.method ?? '',
       settings.path ?? '',
       JSON.stringify(settings.headers ? postgresHeaders(settings.headers) : {}),

@@ -19,8 +19,11 @@ export function compileProxyTrust(proxies: readonly string[]): ProxyTrust {
 
 /** What `clientAddresses()` keeps on the Hono context: one part of the API's `ApiEnv`. */
 export interface ClientAddressEnv {
-  Variables: { clientAddress?: string | null };
+  Variables: { clientAddress?: ClientAddressOf };
 }
+
+/** The request's client address, found on the first call and remembered for the others. */
+type ClientAddressOf = () => string | null;
 
 /**
  * Finds each request's client address once, for every limit, lane and record keyed by address
@@ -32,16 +35,24 @@ export interface ClientAddressEnv {
  * `unknown`) is not believed either: the request then counts as the nearest trusted proxy's.
  */
 export function clientAddresses(trust: ProxyTrust): MiddlewareHandler<ClientAddressEnv> {
-  return async (c, next) => {
-    c.set('clientAddress', resolveClientAddress(c, trust));
-    await next();
+  return (c, next) => {
+    // Hono's Node adapter passes the request it answers; `app.request()` in-process has none.
+    const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+    // The peer is read now, while the connection is open (Node then remembers it); the rest is
+    // worked out when first asked for: a signed-in caller's read never needs it, and parsing
+    // `X-Forwarded-For` on every request was measurable on the REST hot path.
+    const peer = incoming?.socket?.remoteAddress;
+    let found: string | null | undefined;
+    c.set('clientAddress', () => (found ??= resolveClientAddress(incoming, peer, trust)));
+    return next();
   };
 }
 
-function resolveClientAddress(c: Context, trust: ProxyTrust): string | null {
-  // Hono's Node adapter passes the request it answers; `app.request()` in-process has none.
-  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-  const peer = incoming?.socket?.remoteAddress;
+function resolveClientAddress(
+  incoming: IncomingMessage | undefined,
+  peer: string | undefined,
+  trust: ProxyTrust,
+): string | null {
   if (!incoming || peer === undefined) return null;
   // The peer, then `X-Forwarded-For` from right to left, up to the first address not trusted.
   const chain = proxyaddr.all(incoming, trust);
@@ -56,10 +67,10 @@ function resolveClientAddress(c: Context, trust: ProxyTrust): string | null {
  * come through the Node server (e.g. `app.request()` in-process).
  */
 export function clientAddress(c: Context): string | null {
-  const address = c.get('clientAddress') as string | null | undefined;
-  if (address === undefined) {
+  const addressOf = c.get('clientAddress') as ClientAddressOf | undefined;
+  if (addressOf === undefined) {
     // A route mounted without the middleware would count every client as one: fail loudly.
     throw new Error('clientAddresses() did not run for this request');
   }
-  return address;
+  return addressOf();
 }

@@ -44,7 +44,8 @@ class Planner {
     const column = this.column(table, item.field.name);
     const path = item.field.jsonPath;
     let outputName = item.alias;
-    if (outputName === undefined) {
+    if (outputName === undefined && path.length === 0) outputName = column.name;
+    else if (outputName === undefined) {
       const lastKey = [...path].reverse().find((step) => !step.index);
       outputName =
         path.length > 0 && !path[path.length - 1]!.index

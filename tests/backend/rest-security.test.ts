@@ -1,4 +1,5 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signJwt } from '../../server/http/jwt.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -46,6 +47,9 @@ beforeAll(async () => {
         'method', current_setting('request.method', true),
         'path', current_setting('request.path', true),
         'client', current_setting('request.headers', true)::jsonb ->> 'x-client-info')
+    $$;
+    create function my_claims() returns jsonb language sql stable as $$
+      select current_setting('request.jwt.claims', true)::jsonb
     $$;
     create function members_only() returns int language sql as 'select 1';
     revoke execute on function members_only() from public, anon;
@@ -140,6 +144,35 @@ describe('privileges', () => {
 });
 
 describe('tokens', () => {
+  it("gives each request its own token's claims, also when one user's tokens alternate", async () => {
+    // The server keeps a checked token's caller and its claims as JSON: neither may leak
+    // into a request made with another token of the same user.
+    const sessions = [randomUUID(), randomUUID()];
+    const clients = sessions.map((id) =>
+      clientWithToken(server, accessTokenFor(server, ALICE, { session_id: id })),
+    );
+    for (const round of [0, 1, 2]) {
+      for (const [index, client] of clients.entries()) {
+        const { data, error } = await client.rpc('my_claims', {}, { get: round === 1 });
+        expect(error).toBeNull();
+        expect(data).toMatchObject({
+          sub: ALICE,
+          role: 'authenticated',
+          session_id: sessions[index],
+        });
+      }
+    }
+    expect((await server.anon().rpc('my_claims')).data).toMatchObject({
+      role: 'anon',
+      iss: 'supabase',
+    });
+    // Without any token, as PostgREST: the anonymous role's claims alone, on every request.
+    for (const round of [0, 1]) {
+      const bare = await fetch(`${server.url}/rest/v1/rpc/my_claims`, { method: 'POST' });
+      expect([round, bare.status, await bare.json()]).toEqual([round, 200, { role: 'anon' }]);
+    }
+  });
+
   it('answers 401 PGRST303 "JWT expired" for an expired token', async () => {
     const expired = accessTokenFor(server, ALICE, { exp: Math.floor(Date.now() / 1000) - 3600 });
     const raw = await rest(server, '/notes', { token: expired });
