@@ -15,7 +15,7 @@
  */
 import { rm } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
-import { cpuPerRequest, readLoadCpu } from './support/load-cpu.ts';
+import { cpuByThread, cpuPerRequest, readLoadCpu } from './support/load-cpu.ts';
 import { runLoad, startLoadSession } from './support/load-session.ts';
 import { checkStoppedDataDir, findingLines } from './support/store-check.ts';
 
@@ -41,6 +41,7 @@ export async function run(options: LoadOptions = {}) {
     const cpuAfter = await readLoadCpu(session.server.child.pid, session.postgres?.url);
     const { requests, errors } = metrics.totals;
     const cpu = cpuPerRequest(cpuBefore, cpuAfter, requests);
+    const threads = cpuByThread(cpuBefore, cpuAfter, requests);
     await session.server.kill('SIGTERM');
     const { report } = await checkStoppedDataDir(session.dataDir, {
       ...(session.postgres ? { databaseUrl: session.postgres.url } : {}),
@@ -65,6 +66,13 @@ export async function run(options: LoadOptions = {}) {
         ? [
             `  CPU per request: server ${cpu.server.toFixed(0)} µs` +
               (session.postgres ? `, PostgreSQL backends ${cpu.backends.toFixed(0)} µs` : ''),
+          ]
+        : []),
+      ...(threads
+        ? [
+            `    the server's: main thread ${threads.main.toFixed(0)} µs, its busiest other thread ` +
+              `${threads.busiestOther.toFixed(0)} µs (${session.postgres ? 'a worker' : 'the PGlite worker'}), ` +
+              `its other threads ${threads.otherThreads.toFixed(0)} µs, other processes ${threads.otherProcesses.toFixed(0)} µs`,
           ]
         : []),
       `  errors: ${errors}${metrics.errorSamples.length ? ` — e.g. ${metrics.errorSamples.slice(0, 5).join(' | ')}` : ''}`,

@@ -1,4 +1,4 @@
-import type { Database, Queryable } from '../db/database.ts';
+import type { Database, Queryable, Statement } from '../db/database.ts';
 
 /** A claimed job, as its handler sees it. */
 export interface Job {
@@ -25,21 +25,40 @@ interface JobRow {
  * 20261127001100 and …001101; the `mail-worker` edge function uses it too): from the lane
  * (organisation) served least recently, then the oldest. `skip locked` lets several runners
  * (server processes, function calls) claim at once without waiting for each other or taking the
- * same job.
+ * same job. Of `regular` kinds when one of them is due, else of the `bulk` kinds (work that may
+ * pile up by the thousand waits behind e-mail and reminders), decided in the same statement: one
+ * round trip per claim. The kinds are sent as JSON text, so that on PGlite the worker runs the
+ * claim as a prepared statement (`isTextValue`, pglite-batch.ts) rather than parsing it anew.
  */
 const CLAIM_SQL = `
   select id, kind, payload, organization_id, attempts, max_attempts
-  from private.claim_job($1::timestamptz, $2::jsonb, $3, $4::text[])`;
+  from private.claim_job($1::timestamptz, $2::jsonb, $3,
+    case when exists (
+      select 1 from private.jobs
+      where finished_at is null and failed_at is null and run_after <= $1::timestamptz
+        and (locked_until is null or locked_until < $1::timestamptz)
+        and kind in (select jsonb_array_elements_text($4::jsonb))
+    )
+    then array(select jsonb_array_elements_text($4::jsonb))
+    else array(select jsonb_array_elements_text($5::jsonb)) end)`;
 
 export async function claimJob(
   db: Queryable,
-  options: { now: Date; leaseSeconds: Record<string, number>; runner: string; kinds: string[] },
+  options: {
+    now: Date;
+    leaseSeconds: Record<string, number>;
+    runner: string;
+    /** Kinds claimed first; `bulk` only when none of these is due. */
+    regular: string[];
+    bulk: string[];
+  },
 ): Promise<Job | null> {
   const { rows } = await db.query<JobRow>(CLAIM_SQL, [
     options.now.toISOString(),
     JSON.stringify(options.leaseSeconds),
     options.runner,
-    options.kinds,
+    JSON.stringify(options.regular),
+    JSON.stringify(options.bulk),
   ]);
   const row = rows[0];
   if (!row) return null;
@@ -50,6 +69,17 @@ export async function claimJob(
     organizationId: row.organization_id,
     attempt: row.attempts,
     maxAttempts: row.max_attempts,
+  };
+}
+
+/**
+ * The statement that marks a job done (only the runner holding it may), to run in one batch with
+ * the handler's last statement (`JobContext.finishWith`).
+ */
+export function finishJobStatement(job: Job, runner: string, now: Date): Statement {
+  return {
+    sql: `select private.finish_job($1, $2, $3::timestamptz)`,
+    params: [job.id, runner, now.toISOString()],
   };
 }
 

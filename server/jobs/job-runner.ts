@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { Database } from '../db/database.ts';
+import type { Database, Row, Statement } from '../db/database.ts';
 import { withRequestScope } from '../db/request-scope.ts';
 import type { Clock } from './clock.ts';
 import type { Job } from './job-queries.ts';
 import type { DueGroups } from './job-queries.ts';
-import { claimJob, dueGroups, failJob, finishJob } from './job-queries.ts';
+import { claimJob, dueGroups, failJob, finishJob, finishJobStatement } from './job-queries.ts';
 
 /** What a job's handler gets besides the job. */
 export interface JobContext {
@@ -12,6 +12,13 @@ export interface JobContext {
   clock: Clock;
   /** Aborted when the job's time is up or the server stops: stop, the job runs again later. */
   signal: AbortSignal;
+  /**
+   * Runs the handler's last statement (a write) and marks the job done in the same transaction:
+   * one round trip to the database instead of two, and the job is done exactly when its work
+   * is recorded. Answers the statement's rows. Not after the signal has been aborted (throws its
+   * reason, and the job runs again later); a handler that calls it must not fail afterwards.
+   */
+  finishWith(statement: Statement): Promise<Row[]>;
 }
 
 export interface JobKind {
@@ -58,6 +65,8 @@ export class JobRunner {
   #again = false;
   /** A timed poll asked for a pump while one ran: the repeat checks the schedules too. */
   #schedulesAgain = false;
+  /** A job finished while a pump ran: the repeat claims without asking what is due first. */
+  #afterJobAgain = false;
   #stopped = true;
   #noQueueHere = false;
 
@@ -153,16 +162,20 @@ export class JobRunner {
    * meanwhile. Schedules (`beforeClaim`) become due as time passes, so only the timed polls
    * and `runDue` check them; a pump because a job was added or finished does not.
    */
-  #pump(options: { schedules?: boolean } = {}): Promise<void> {
+  #pump(options: { schedules?: boolean; afterJob?: boolean } = {}): Promise<void> {
     if (this.#pumping) {
       this.#again = true;
       this.#schedulesAgain ||= options.schedules === true;
+      this.#afterJobAgain ||= options.afterJob === true;
       return this.#pumping;
     }
     this.#pumping = (async () => {
       let schedules = options.schedules === true;
+      let afterJob = options.afterJob === true;
       do {
         this.#again = false;
+        afterJob ||= this.#afterJobAgain;
+        this.#afterJobAgain = false;
         // Asked for by this pump's caller, or by a timed poll or `runDue` while it ran.
         schedules ||= this.#schedulesAgain;
         this.#schedulesAgain = false;
@@ -173,10 +186,13 @@ export class JobRunner {
           });
         }
         schedules = false;
-        // Claiming writes; most polls find nothing, so they only read, and a group of kinds
-        // (bulk or not) is claimed from only when it has a job due.
-        const due: DueGroups = { regular: false, bulk: false };
+        // Claiming writes; most polls find nothing, so they only read first whether a job is
+        // due. A job just finished says that more may be due (a backlog, as after a batch of
+        // uploads): then the claim is sent at once, and finds nothing at worst.
+        const due: DueGroups = { regular: afterJob, bulk: afterJob };
+        afterJob = false;
         if (
+          !due.regular &&
           !this.#noQueueHere &&
           this.#kinds().length > 0 &&
           this.#running.size < this.options.concurrency
@@ -198,20 +214,17 @@ export class JobRunner {
           this.#running.size < this.options.concurrency
         ) {
           const job = await withRequestScope(this.#scope(null), async () => {
-            const claim = async (group: 'regular' | 'bulk') => {
-              if (!due[group]) return null;
-              const claimed = await claimJob(this.options.db, {
-                now: this.options.clock.now(),
-                leaseSeconds: this.#leaseSeconds,
-                runner: this.#id,
-                kinds: this.#kinds(group === 'bulk'),
-              });
-              // Nothing left to claim there (taken meanwhile): not again in this round.
-              if (!claimed) due[group] = false;
-              return claimed;
-            };
-            // Bulk work only when no other kind is due.
-            return (await claim('regular')) ?? (await claim('bulk'));
+            // Bulk work only when no other kind is due: the claim decides, in one statement.
+            const claimed = await claimJob(this.options.db, {
+              now: this.options.clock.now(),
+              leaseSeconds: this.#leaseSeconds,
+              runner: this.#id,
+              regular: due.regular ? this.#kinds(false) : [],
+              bulk: due.bulk ? this.#kinds(true) : [],
+            });
+            // Nothing left to claim (taken meanwhile): not again in this round.
+            if (!claimed) Object.assign(due, { regular: false, bulk: false });
+            return claimed;
           }).catch((error: unknown) => {
             if ((error as { code?: unknown }).code === '42P01') {
               // A database without the app's migrations (the services' own tests): no queue.
@@ -225,7 +238,7 @@ export class JobRunner {
           const run = this.#run(job).finally(() => {
             this.#running.delete(run);
             // A slot is free: more may be due.
-            if (!this.#stopped) void this.#pump();
+            if (!this.#stopped) void this.#pump({ afterJob: true });
           });
           this.#running.add(run);
         }
@@ -249,13 +262,31 @@ export class JobRunner {
       this.#timeoutOf(kind),
     );
     const { db, clock } = this.options;
+    let finished = false;
+    const finishWith = async (statement: Statement): Promise<Row[]> => {
+      controller.signal.throwIfAborted();
+      const rows = await db.runBatch(
+        [statement, finishJobStatement(job, this.#id, clock.now())],
+        (answer) => answer,
+        // Nothing in the answer can refuse it: the worker commits in the batch's own message.
+        { readOnly: false, ends: 'commit', rowsOf: 0 },
+      );
+      finished = true;
+      return rows;
+    };
     try {
       await withRequestScope(this.#scope(job.organizationId), async () => {
-        await kind.handle(job, { db, clock, signal: controller.signal });
+        await kind.handle(job, { db, clock, signal: controller.signal, finishWith });
+        if (finished) return;
         controller.signal.throwIfAborted();
         await finishJob(db, job, this.#id, clock.now());
       });
     } catch (error) {
+      if (finished) {
+        // Done and recorded: a failure after that must not mark it failed as well.
+        console.error(`jobs: ${job.kind} #${job.id} failed after it was done:`, error);
+        return;
+      }
       const message = error instanceof Error ? error.message : String(error);
       const retryInSeconds = (kind.retryDelaySeconds ?? defaultRetryDelay)(job.attempt);
       if (job.attempt >= job.maxAttempts) {

@@ -1,5 +1,5 @@
 import type { TextExtractionSettings } from '../config/text-extraction-settings.ts';
-import type { Queryable } from '../db/database.ts';
+import type { Statement } from '../db/database.ts';
 import type { Job } from '../jobs/job-queries.ts';
 import type { JobKind } from '../jobs/job-runner.ts';
 import { type FileStore, isStoredVersion } from '../storage/file-store.ts';
@@ -28,8 +28,8 @@ interface DocumentFile {
   text_state: string | null;
 }
 
-const record = (
-  db: Queryable,
+/** The statement that records a version's text, or why it has none. */
+const recordStatement = (
   job: { documentId: string; version: string | null },
   result: {
     state: 'ready' | 'failed' | 'unavailable';
@@ -38,8 +38,9 @@ const record = (
     pages?: number | null;
     truncated?: boolean;
   },
-) =>
-  db.query(`select private.record_document_text($1, $2, $3, $4, $5, $6, $7)`, [
+): Statement => ({
+  sql: `select private.record_document_text($1, $2, $3, $4, $5, $6, $7)`,
+  params: [
     job.documentId,
     job.version,
     result.state,
@@ -47,7 +48,8 @@ const record = (
     result.content ?? '',
     result.pages ?? null,
     result.truncated ?? false,
-  ]);
+  ],
+});
 
 /**
  * `document.extract-text`: reads the text of one version of a document's file in a background
@@ -67,10 +69,14 @@ export function extractTextJob(options: ExtractTextJobOptions): JobKind {
     timeoutMs: options.settings.timeoutMs,
     // A first start over a large library queues every document at once.
     bulk: true,
-    async handle(job: Job, { db, signal }) {
+    async handle(job: Job, { db, signal, finishWith }) {
       const documentId = String(job.payload.document_id);
       const version = (job.payload.object_version as string | null) ?? null;
       const target = { documentId, version };
+      // The text (or why there is none) recorded and the job marked done in one transaction.
+      const done = async (result: Parameters<typeof recordStatement>[1]) => {
+        await finishWith(recordStatement(target, result));
+      };
       const { rows } = await db.query<DocumentFile>(
         `select d.name, o.version as object_version, o.metadata ->> 'mimetype' as mimetype,
                 t.object_version as text_version, t.state as text_state
@@ -90,11 +96,12 @@ export function extractTextJob(options: ExtractTextJobOptions): JobKind {
         return;
       }
       if (!isStoredVersion(version)) {
-        await record(db, target, { state: 'unavailable', reason: 'The file is missing' });
+        await done({ state: 'unavailable', reason: 'The file is missing' });
         return;
       }
+      let result: Awaited<ReturnType<typeof extractText>>;
       try {
-        const result = await store.withLocalFiles([version], ([path]) =>
+        result = await store.withLocalFiles([version], ([path]) =>
           options.pool.run(
             'extractText',
             {
@@ -110,38 +117,36 @@ export function extractTextJob(options: ExtractTextJobOptions): JobKind {
             { signal },
           ),
         );
-        if (result.state === 'ready') {
-          await record(db, target, {
-            state: 'ready',
-            content: result.text,
-            pages: result.pages,
-            truncated: result.truncated,
-          });
-        } else {
-          await record(db, target, { state: 'unavailable', reason: result.reason });
-        }
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-          await record(db, target, { state: 'unavailable', reason: 'The file is missing' });
+          await done({ state: 'unavailable', reason: 'The file is missing' });
           return;
         }
         if (error instanceof TaskMemoryLimitError && !signal.aborted) {
-          await record(db, target, {
-            state: 'unavailable',
-            reason: `${COULD_NOT_BE_READ}: ${error.message}`,
-          });
+          await done({ state: 'unavailable', reason: `${COULD_NOT_BE_READ}: ${error.message}` });
           return;
         }
         const cause = signal.aborted ? signal.reason : error;
         const message = cause instanceof Error ? cause.message : String(cause);
         const last = job.attempt >= job.maxAttempts;
-        await record(db, target, {
+        const { sql, params } = recordStatement(target, {
           state: 'failed',
           reason: last
             ? `${COULD_NOT_BE_READ}: ${message}`
             : `Reading the file failed: ${message}; it is tried again later`,
         });
+        await db.query(sql, params);
         throw cause;
+      }
+      if (result.state === 'ready') {
+        await done({
+          state: 'ready',
+          content: result.text,
+          pages: result.pages,
+          truncated: result.truncated,
+        });
+      } else {
+        await done({ state: 'unavailable', reason: result.reason });
       }
     },
   };

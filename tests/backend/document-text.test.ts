@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readConfig } from '../../server/config.ts';
+import { currentRequestScope } from '../../server/db/request-scope.ts';
 import { ManualClock } from '../../server/jobs/clock.ts';
 import { JobRunner } from '../../server/jobs/job-runner.ts';
 import { openFileStore } from '../../server/storage/open-file-store.ts';
@@ -118,6 +119,43 @@ describe('document text in the background', () => {
     expect((await search(member, 'carol')).map((d) => d.id)).toEqual([doc.id]);
     expect(await search(member, 'harvest')).toEqual([]);
     expect((await jobsOf(doc.id)).map((j) => j.finished)).toEqual([true, true]);
+  });
+
+  // The job's own work is two calls of the database in the organisation's lane: the document's
+  // read, then its text recorded in one transaction with the job marked done (on PGlite one
+  // message to the worker each), where it was three (the record and the job's end apart).
+  it('reads a file in two calls of the database: the document, then its text with the job’s end', async () => {
+    const doc = await uploadDocument(member, church.id, {
+      name: 'rota.txt',
+      bytes: 'Flower rota for Advent',
+      contentType: 'text/plain;charset=UTF-8',
+    });
+    const calls: string[] = [];
+    const db = server.db;
+    const originals = { query: db.query, transaction: db.transaction, runBatch: db.runBatch };
+    const [query, transaction, runBatch] = [
+      db.query.bind(db),
+      db.transaction.bind(db),
+      db.runBatch.bind(db),
+    ];
+    const record = (call: string) => {
+      if (currentRequestScope()?.lane === `job:${church.id}`) calls.push(call);
+    };
+    db.query = (sql, params) => (record('query'), query(sql, params));
+    db.transaction = (fn) => (record('transaction'), transaction(fn));
+    db.runBatch = (statements, finish, options) => {
+      record(options.readOnly ? 'read' : `write, then ${String(options.ends)}`);
+      return runBatch(statements, finish, options);
+    };
+    try {
+      await server.jobs.runDue();
+    } finally {
+      Object.assign(db, originals);
+    }
+    expect(calls).toEqual(['query', 'write, then commit']);
+    expect(await textStateOf(member, doc.id)).toMatchObject({ state: 'ready' });
+    expect((await search(member, 'advent')).map((d) => d.id)).toEqual([doc.id]);
+    expect((await jobsOf(doc.id)).map((j) => j.finished)).toEqual([true]);
   });
 
   it('records why a file has no text, without holding up the others', async () => {

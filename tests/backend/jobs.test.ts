@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { currentRequestScope } from '../../server/db/request-scope.ts';
 import { ManualClock } from '../../server/jobs/clock.ts';
 import { enqueueJob } from '../../server/jobs/job-queries.ts';
 import type { JobKind } from '../../server/jobs/job-runner.ts';
@@ -265,6 +266,86 @@ describe('background jobs', () => {
       'test.mail': { handle: record },
     }).runDue();
     expect(order).toEqual(['mail', 'index0', 'index1', 'index2', 'index3']);
+  });
+
+  it('takes an e-mail queued while indexing runs before the rest of the backlog', async () => {
+    const order: string[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      await enqueueJob(server.db, {
+        kind: 'test.bulk',
+        organizationId: churchA.id,
+        payload: { who: `index${i}` },
+        runAfter: clock.now(),
+      });
+    }
+    const kinds: Record<string, JobKind> = {
+      'test.bulk': {
+        bulk: true,
+        handle: async (job) => {
+          order.push(String(job.payload.who));
+          // The first one's work queues an e-mail, due at once.
+          if (job.payload.who === 'index0') {
+            await enqueueJob(server.db, {
+              kind: 'test.mail',
+              organizationId: churchA.id,
+              payload: { who: 'mail' },
+              runAfter: clock.now(),
+            });
+          }
+        },
+      },
+      'test.mail': { handle: async (job) => void order.push(String(job.payload.who)) },
+    };
+    await runner(kinds).runDue();
+    expect(order).toEqual(['index0', 'mail', 'index1', 'index2']);
+  });
+
+  // A backlog (a batch of uploads' text, say) costs the database one claim per job: once a job
+  // has finished, the next is claimed without asking first whether one is due, and the claim
+  // itself takes bulk work only when no other kind is due.
+  it('claims a backlog one statement per job, without asking what is due between jobs', async () => {
+    for (let i = 0; i < 6; i += 1) {
+      await enqueueJob(server.db, {
+        kind: 'test.bulk',
+        organizationId: churchA.id,
+        payload: { i },
+        runAfter: clock.now(),
+      });
+    }
+    const calls: string[] = [];
+    const db = server.db;
+    const originals = { query: db.query, runBatch: db.runBatch };
+    const query = db.query.bind(db);
+    const runBatch = db.runBatch.bind(db);
+    // This runner's calls: the server's own runner polls in the same lane, for its own kinds.
+    const record = (call: string, params: unknown) => {
+      const mine = JSON.stringify(params ?? []).includes('test.bulk');
+      if (currentRequestScope()?.lane === 'job:installation' && mine) calls.push(call);
+    };
+    db.query = (sql, params) => (
+      record(/claim_job/.test(sql) ? 'claim' : 'query', params),
+      query(sql, params)
+    );
+    db.runBatch = (statements, finish, options) => {
+      record(options.readOnly ? 'due?' : 'write', statements);
+      return runBatch(statements, finish, options);
+    };
+    let done = 0;
+    // Running as in the server (started, woken when work is added), not `runDue`, which asks
+    // what is due each time round its own loop.
+    const jobs = runner({ 'test.bulk': { bulk: true, handle: async () => void (done += 1) } });
+    try {
+      jobs.start();
+      jobs.wake();
+      await vi.waitFor(() => expect(calls.length).toBeGreaterThanOrEqual(8), { timeout: 10_000 });
+      expect(done).toBe(6);
+      await jobs.stop();
+    } finally {
+      Object.assign(db, originals);
+    }
+    // One question of what is due (the wake-up), then a claim per job and one that finds none.
+    expect(calls).toEqual(['due?', ...Array<string>(7).fill('claim')]);
+    expect(calls.filter((call) => call !== 'claim' && call !== 'due?')).toEqual([]);
   });
 
   it('runs a schedule once when due, once after downtime, and once with two schedulers', async () => {
