@@ -99,8 +99,9 @@ class SharedReads {
   ): Promise<{ value: T; busyMs: number }> {
     const sentAt = performance.now();
     this.#inFlight += 1;
+    let rows: Row[] | undefined;
+    let busyMs: number;
     try {
-      let rows: Row[] | undefined;
       for (let attempt = 1; rows === undefined; attempt += 1) {
         const group = new MessageGroup(statements, typeParsers, this.names, answerAt);
         // Behind another group still on its way: written now, and queued for node-postgres
@@ -122,15 +123,18 @@ class SharedReads {
           else throw error;
         }
       }
-      const busyMs = performance.now() - Math.max(sentAt, this.#previousDone);
-      this.#previousDone = performance.now();
+    } finally {
+      // The database's time on this read: from when it could start it (the read before it
+      // answered) to its answer.
+      const now = performance.now();
+      busyMs = now - Math.max(sentAt, this.#previousDone);
+      this.#previousDone = now;
+      // Counted once, whatever happened: the connection goes back to the pool only when no
+      // read is left on it (a miscount would hand it over with a read still on its way).
       this.#done();
-      return { value: finish(rows), busyMs };
-    } catch (error) {
-      this.#previousDone = performance.now();
-      this.#done();
-      throw error;
     }
+    // `finish` may throw (a REST refusal): the read is off the connection already.
+    return { value: finish(rows), busyMs };
   }
 
   /** Writes the caller's next reads while there is room for them. */

@@ -344,6 +344,45 @@ describe('runBatch', () => {
       expect(after.rows[0]!.n ?? '').toBe('');
     });
 
+    it('keeps a connection its caller’s until every read written on it is answered, even when a read’s finish throws', async () => {
+      const db = await open({ poolSize: 1 });
+      await db.exec(`
+        create table public.steward_test_private (id int);
+        revoke all on public.steward_test_private from public, anon, authenticated;
+      `);
+      const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+      const refused = as('caller A', () =>
+        db.runBatch(
+          read('1', `select pg_sleep(0.2)::text as n`),
+          () => {
+            throw new Error('refused by finish');
+          },
+          readOnly,
+        ),
+      );
+      // Written behind the first; the third waits for a place.
+      const behind = as('caller A', () =>
+        db.runBatch(read('2', `select pg_sleep(0.3)::text as n`), (rows) => rows, readOnly),
+      );
+      const third = as('caller A', () => db.runBatch(read('3', own), (r) => r[0]!, readOnly));
+      await sleep(50);
+      // Another caller's transaction must not get the connection while a read is on it, nor a
+      // read of the first caller (its role) be written into the transaction.
+      const other = as('caller B', () =>
+        db.transaction(async (tx) => {
+          await tx.query(`insert into public.steward_test_private values (1)`);
+          await sleep(300);
+          await tx.query(`insert into public.steward_test_private values (2)`);
+        }),
+      );
+      await expect(refused).rejects.toThrow('refused by finish');
+      await expect(behind).resolves.toEqual([{ n: '' }]);
+      await expect(third).resolves.toEqual({ n: '3', who: 'authenticated' });
+      await expect(other).resolves.toBeUndefined();
+      const rows = await db.query(`select count(*)::int as n from public.steward_test_private`);
+      expect(rows.rows).toEqual([{ n: 2 }]);
+    });
+
     it('prepares nothing when told not to (a pooler in transaction mode)', async () => {
       const db = await open({ poolSize: 1, preparedStatements: false });
       const count = read('1', `select count(*)::int as n from pg_prepared_statements`);
