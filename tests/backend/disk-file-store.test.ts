@@ -46,6 +46,7 @@ describe('DiskFileStore.write', () => {
   it('stores small and large bodies whole under their final name, readable by the server only', async () => {
     const store = await newStore();
     for (const parts of [
+      [],
       [bytes(10, 1), bytes(5_000, 2)],
       [bytes(200_000, 3), bytes(200_000, 4), bytes(70_000, 5)],
     ]) {
