@@ -23,11 +23,16 @@ export interface FairQueueOptions {
   heavyWindowMs?: number;
 }
 
-interface Waiting {
+interface Waiting<Host> {
   start: () => void;
   timer: NodeJS.Timeout | undefined;
   queuedAt: number;
+  /** Runs the task alongside another task of its lane instead (`joinNext`), when it may. */
+  join: ((host: Host) => void) | undefined;
 }
+
+/** Keeps a task's place taken until `until` settles too, after the task's own result. */
+export type HoldPlace = (until: Promise<unknown>) => void;
 
 /**
  * Runs tasks with bounded concurrency, taking turns between lanes: the next task comes from the
@@ -35,12 +40,12 @@ interface Waiting {
  * one lane with a thousand queued requests delays another lane's request by at most one task
  * per busy lane, never by its whole backlog. Within a lane, tasks run in the order they came.
  */
-export class FairQueue {
+export class FairQueue<Host = never> {
   #running = 0;
   #starts = 0;
   readonly #runningPerLane = new Map<string, number>();
   /** Lanes with waiting tasks, in the order they began waiting. */
-  readonly #lanes = new Map<string, Waiting[]>();
+  readonly #lanes = new Map<string, Waiting<Host>[]>();
   /** When each busy lane last started a task (a count of starts): the lowest goes next. */
   readonly #lastStart = new Map<string, number>();
   /** Lanes that ran heavy tasks lately, and until when they run one task at a time. */
@@ -59,31 +64,43 @@ export class FairQueue {
 
   /**
    * Runs `task` when it is `lane`'s turn. Rejects with `QueueTimeoutError` when it has not
-   * started within `maxWaitMs` (it then never runs).
+   * started within `maxWaitMs` (it then never runs). The task may keep its place taken after
+   * its result (`hold`), for work it shares with others of its lane (`joinNext`). With `join`,
+   * the task may instead be taken out of the queue by a running task of its lane and run
+   * alongside it, on what that task holds (`joinNext`).
    */
-  run<T>(lane: string, task: () => Promise<T>, maxWaitMs = Infinity): Promise<T> {
+  run<T>(
+    lane: string,
+    task: (hold: HoldPlace) => Promise<T>,
+    maxWaitMs = Infinity,
+    join?: (host: Host) => Promise<T>,
+  ): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const queuedAt = performance.now();
-      const waiting: Waiting = {
+      const waiting: Waiting<Host> = {
         queuedAt,
         timer: undefined,
+        join: join && ((host) => void join(host).then(resolve, reject)),
         start: () => {
           this.#running += 1;
           this.#runningPerLane.set(lane, (this.#runningPerLane.get(lane) ?? 0) + 1);
           const startedAt = performance.now();
-          task()
-            .then(resolve, reject)
-            .finally(() => {
-              this.#noteDuration(lane, performance.now() - startedAt);
-              this.#running -= 1;
-              const left = this.#runningPerLane.get(lane)! - 1;
-              if (left > 0) this.#runningPerLane.set(lane, left);
-              else {
-                this.#runningPerLane.delete(lane);
-                if (!this.#lanes.has(lane)) this.#lastStart.delete(lane);
-              }
-              this.#dispatch();
-            });
+          const held: Promise<unknown>[] = [];
+          const result = task((until) => held.push(until));
+          result.then(resolve, reject);
+          // The task's own time, not the time it kept its place for others (`hold`).
+          const noteTime = () => this.noteDuration(lane, performance.now() - startedAt);
+          result.then(noteTime, noteTime);
+          void settled(result, held).then(() => {
+            this.#running -= 1;
+            const left = this.#runningPerLane.get(lane)! - 1;
+            if (left > 0) this.#runningPerLane.set(lane, left);
+            else {
+              this.#runningPerLane.delete(lane);
+              if (!this.#lanes.has(lane)) this.#lastStart.delete(lane);
+            }
+            this.#dispatch();
+          });
         },
       };
       if (Number.isFinite(maxWaitMs)) {
@@ -120,7 +137,36 @@ export class FairQueue {
     }
   }
 
-  #noteDuration(lane: string, ms: number): void {
+  /**
+   * Takes `lane`'s next waiting task out of the queue and runs it alongside a running task of
+   * the lane, on `host`, when that task accepts it (`join` given to `run`), the lane is not
+   * limited to one task at a time (heavy tasks) and no other lane waits for a place it may
+   * take: joining fills what the lane already holds, and never makes another caller wait
+   * longer. False otherwise.
+   */
+  joinNext(lane: string, host: Host): boolean {
+    const tasks = this.#lanes.get(lane);
+    const next = tasks?.[0];
+    if (!next?.join || this.#limitOf(lane) < this.options.perLane) return false;
+    for (const other of this.#lanes.keys()) {
+      // Another caller waits for a place it may take: it goes first.
+      if (other !== lane && (this.#runningPerLane.get(other) ?? 0) < this.#limitOf(other)) {
+        return false;
+      }
+    }
+    tasks!.shift();
+    if (tasks!.length === 0) this.#lanes.delete(lane);
+    this.#lastStart.set(lane, (this.#starts += 1));
+    if (next.timer) clearTimeout(next.timer);
+    next.join(host);
+    return true;
+  }
+
+  /**
+   * Counts a task of `lane` that ran `ms` towards the heavy-task rule (tasks started by the
+   * queue are counted by it; a joined task is counted by whoever ran it).
+   */
+  noteDuration(lane: string, ms: number): void {
     const { heavyTaskMs, heavyWindowMs = 10_000 } = this.options;
     if (heavyTaskMs === undefined) return;
     const now = performance.now();
@@ -166,4 +212,10 @@ export class FairQueue {
     }
     return best;
   }
+}
+
+/** Resolves once `result` and every promise in `held` (which may grow meanwhile) have settled. */
+async function settled(result: Promise<unknown>, held: Promise<unknown>[]): Promise<void> {
+  await result.catch(() => undefined);
+  while (held.length > 0) await held.shift()!.catch(() => undefined);
 }

@@ -44,6 +44,9 @@ export class MessageGroup implements pg.Submittable {
   private settled = false;
   /** The names the statements went by, when the connection keeps them prepared. */
   private used: { name: string; parse: boolean }[] | null = null;
+  /** Written already (`writeAhead`): node-postgres' own `submit` then has nothing to send. */
+  private written = false;
+  private onTurn: (() => void) | undefined;
 
   /**
    * Converts the values at once, as node-postgres would (`prepareValue`: dates, arrays, JSON),
@@ -70,12 +73,34 @@ export class MessageGroup implements pg.Submittable {
 
   /** Called by node-postgres when the connection is free: the whole group in one write. */
   submit(connection: pg.Connection): void {
+    if (this.written) this.onTurn?.();
+    else this.write(connection, false);
+  }
+
+  /**
+   * Writes the group now, while the connection's current query still waits for its answer; the
+   * caller queues it with `client.query` right after, with no other query in between, and
+   * node-postgres' own `submit` then only calls `onTurn` (its answer is the next to come). The
+   * server runs the group as soon as it has finished the one before, each up to its own Sync,
+   * so one's failure or settings never reach the other. Statements whose Parse is still on its
+   * way in an earlier group are parsed again unnamed (that Parse may yet fail).
+   */
+  writeAhead(connection: pg.Connection, onTurn: () => void): void {
+    this.onTurn = onTurn;
+    this.write(connection, true);
+  }
+
+  private write(connection: pg.Connection, ahead: boolean): void {
+    this.written = true;
     const stream = connection.stream as pg.Connection['stream'] & {
       cork?: () => void;
       uncork?: () => void;
     };
     const closing = this.names?.takeClosing() ?? [];
-    const used = this.names?.use(this.statements.map((statement) => statement.sql));
+    const used = this.names?.use(
+      this.statements.map((statement) => statement.sql),
+      ahead,
+    );
     this.used = used ?? null;
     stream.cork?.();
     try {
@@ -134,6 +159,8 @@ export class MessageGroup implements pg.Submittable {
   }
 
   handleReadyForQuery(): void {
+    // The group ran to its Sync without an ErrorResponse: what it parsed exists.
+    if (this.used && !this.settled) this.names?.confirm(this.used);
     this.settle(this.parseFailure);
   }
 

@@ -4,9 +4,11 @@ import type { BatchOptions, Database, Queryable, QueryResult, Row, Statement } f
 import {
   DatabaseUnavailableError,
   TEXT_KEPT_TYPES,
+  encodeColumn,
   isPostgresError,
   settleBatch,
 } from './database.ts';
+import type { HoldPlace } from './fair-queue.ts';
 import { FairQueue, QueueTimeoutError } from './fair-queue.ts';
 import { MessageGroup } from './message-group.ts';
 import { PreparedNames } from './prepared-names.ts';
@@ -50,6 +52,102 @@ const isStalePlan = (error: unknown) =>
   isPostgresError(error) &&
   error.code === '0A000' &&
   (error as { routine?: string }).routine === 'RevalidateCachedQuery';
+
+/**
+ * Read groups of one caller that may be on one connection at once (`SharedReads`): the one the
+ * database runs and one written behind it. More would let a caller's write wait behind a pile
+ * of reads already written.
+ */
+const READS_IN_FLIGHT = 2;
+
+/**
+ * One connection carrying a caller's reads, each a message group of its own (one Sync, its own
+ * implicit transaction), up to READS_IN_FLIGHT written at once: the next is written before the
+ * previous answer is back (`MessageGroup.writeAhead`), so the database starts it as soon as it
+ * has finished the one before instead of idling while this process turns an answer into a
+ * response. `drained` resolves when none is left and no other joined (`takeNext`, asked
+ * whenever there is room), so the connection can go back to the pool.
+ */
+class SharedReads {
+  #inFlight = 0;
+  /**
+   * Groups written ahead that node-postgres has not made its current query yet (the one before
+   * failed, and its ReadyForQuery is still to come): none is added behind them, since
+   * node-postgres queues no more than one query behind the current one without complaint.
+   */
+  #queuedInDriver = 0;
+  /** When the database finished the previous group (or the connection was taken). */
+  #previousDone = performance.now();
+  #drain!: () => void;
+  readonly drained = new Promise<void>((resolve) => (this.#drain = resolve));
+
+  constructor(
+    private readonly client: pg.PoolClient,
+    private readonly names: PreparedNames | undefined,
+    private readonly takeNext: () => boolean,
+  ) {}
+
+  /**
+   * Sends one read and, while there is room, the caller's next waiting; resolves with
+   * `finish`'s value and the time the database spent on this read (from when it could start
+   * it), which counts towards the heavy-caller rule.
+   */
+  async send<T>(
+    statements: Statement[],
+    answerAt: number,
+    finish: (rows: Row[]) => T,
+  ): Promise<{ value: T; busyMs: number }> {
+    const sentAt = performance.now();
+    this.#inFlight += 1;
+    let rows: Row[] | undefined;
+    let busyMs: number;
+    try {
+      for (let attempt = 1; rows === undefined; attempt += 1) {
+        const group = new MessageGroup(statements, typeParsers, this.names, answerAt);
+        // Behind another group still on its way: written now, and queued for node-postgres
+        // to match its answer (its own submit then sends nothing).
+        if (this.#inFlight > 1) {
+          this.#queuedInDriver += 1;
+          group.writeAhead(this.client.connection, () => {
+            this.#queuedInDriver -= 1;
+            queueMicrotask(() => this.#fill());
+          });
+        }
+        this.client.query(group);
+        if (attempt === 1) this.#fill();
+        try {
+          rows = await group.rows;
+        } catch (error) {
+          // A result a migration changed: sent once more, every statement parsed afresh.
+          if (attempt === 1 && this.names && isStalePlan(error)) this.names.clear();
+          else throw error;
+        }
+      }
+    } finally {
+      // The database's time on this read: from when it could start it (the read before it
+      // answered) to its answer.
+      const now = performance.now();
+      busyMs = now - Math.max(sentAt, this.#previousDone);
+      this.#previousDone = now;
+      // Counted once, whatever happened: the connection goes back to the pool only when no
+      // read is left on it (a miscount would hand it over with a read still on its way).
+      this.#done();
+    }
+    // `finish` may throw (a REST refusal): the read is off the connection already.
+    return { value: finish(rows), busyMs };
+  }
+
+  /** Writes the caller's next reads while there is room for them. */
+  #fill(): void {
+    while (this.#inFlight < READS_IN_FLIGHT && this.#queuedInDriver === 0 && this.takeNext());
+  }
+
+  #done(): void {
+    this.#inFlight -= 1;
+    this.#fill();
+    if (this.#inFlight === 0) this.#drain();
+  }
+}
 
 /** Connections in the pool when `poolSize` is not given. */
 export const DEFAULT_POOL_SIZE = 10;
@@ -105,7 +203,7 @@ export async function openPostgres(
   const probe = await pool.connect();
   probe.release();
 
-  const queue = new FairQueue({
+  const queue = new FairQueue<SharedReads>({
     concurrency: poolSize,
     perLane: connectionsPerCaller(poolSize),
     // A caller whose requests each keep a database core busy for a tenth of a second gets one
@@ -153,12 +251,11 @@ export async function openPostgres(
   }
 
   /**
-   * The REST fast path in one round trip: the time limit, the statements and, for a write, a
-   * BEGIN before them go as one message group with one Sync (message-group.ts). A read runs in
-   * the group's implicit transaction, so its settings end with it and a failing read fails
-   * alone; the first error is the one reported. A writing batch whose end is known before
-   * `finish` (`options.ends`) ends in the same group; any other keeps its transaction open for
-   * `finish` and ends it in a second round trip, as PGlite does.
+   * A writing batch of the REST fast path in one round trip: BEGIN, the time limit and the
+   * statements go as one message group with one Sync (message-group.ts); the first error is the
+   * one reported. A batch whose end is known before `finish` (`options.ends`) ends in the same
+   * group; any other keeps its transaction open for `finish` and ends it in a second round trip,
+   * as PGlite does. Reads go through `readBatch`.
    */
   async function batch<T>(
     timeoutMs: number,
@@ -167,12 +264,12 @@ export async function openPostgres(
     options: BatchOptions,
   ): Promise<T> {
     const client = await pool.connect();
-    // A read, and a write that commits whatever `finish` says (`ends: 'commit'`), run in the
-    // group's implicit transaction, committed at its Sync: one round trip. A write that is
-    // undone (`ends: 'rollback'`) carries its ROLLBACK in the group; any other write keeps its
+    // A write that commits whatever `finish` says (`ends: 'commit'`) runs in the group's
+    // implicit transaction, committed at its Sync: one round trip. A write that is undone
+    // (`ends: 'rollback'`) carries its ROLLBACK in the group; any other write keeps its
     // transaction open for `finish` and ends in a second round trip.
-    const implicit = options.readOnly || options.ends === 'commit';
-    const rollsBack = !options.readOnly && options.ends === 'rollback';
+    const implicit = options.ends === 'commit';
+    const rollsBack = options.ends === 'rollback';
     try {
       const all = [
         ...(implicit ? [] : [{ sql: 'begin', params: [] }]),
@@ -210,6 +307,51 @@ export async function openPostgres(
     }
   }
 
+  /**
+   * A read-only batch in the caller's turn. Its connection stays the caller's while its answer
+   * is on the way, and takes the caller's next reads waiting in the queue (`joinNext`), written
+   * before the previous answer is back (`SharedReads`). The caller still holds at most its
+   * share of connections, only reads join (a write waits for a place of its own, behind at
+   * most READS_IN_FLIGHT reads per connection), and joining stops as soon as another caller
+   * waits for a place.
+   */
+  function readBatch<T>(
+    statements: Statement[],
+    finish: (rows: Row[]) => T,
+    options: BatchOptions,
+  ): Promise<T> {
+    const scope = currentRequestScope();
+    const lane = scope?.lane ?? 'server';
+    const timeoutMs = scope && timeouts ? timeouts[scope.role] : 0;
+    const all = [timeLimitStatement(timeoutMs), ...statements];
+    // The rows `finish` gets (`rowsOf`, default the last statement's), after the time limit.
+    const answerAt = 1 + (options.rowsOf ?? statements.length - 1);
+    const { bytesColumn } = options;
+    const answer = (rows: Row[]) => {
+      if (bytesColumn !== undefined) encodeColumn(rows, bytesColumn);
+      return finish(rows);
+    };
+    const joined = async (reads: SharedReads) => {
+      const { value, busyMs } = await reads.send(all, answerAt, answer);
+      queue.noteDuration(lane, busyMs);
+      return value;
+    };
+    const first = async (hold: HoldPlace) => {
+      const client = await pool.connect();
+      let names = preparedNames.get(client);
+      if (!names && prepare) {
+        preparedNames.set(client, (names = new PreparedNames(PREPARED_PER_CONNECTION)));
+      }
+      const reads: SharedReads = new SharedReads(client, names, () => queue.joinNext(lane, reads));
+      hold(reads.drained.finally(() => client.release()));
+      return (await reads.send(all, answerAt, answer)).value;
+    };
+    return queue.run(lane, first, timeoutMs || Infinity, joined).catch((error: unknown) => {
+      if (error instanceof QueueTimeoutError) throw new DatabaseUnavailableError();
+      throw error;
+    });
+  }
+
   const direct = wrap(pool);
   return {
     kind: 'postgres',
@@ -217,7 +359,9 @@ export async function openPostgres(
     exec: (sql) => inTurn(() => direct.exec(sql)),
     transaction: (fn) => inTurn((timeoutMs) => transaction(timeoutMs, fn)),
     runBatch: (statements, finish, options) =>
-      inTurn((timeoutMs) => batch(timeoutMs, statements, finish, options)),
+      options.readOnly
+        ? readBatch(statements, finish, options)
+        : inTurn((timeoutMs) => batch(timeoutMs, statements, finish, options)),
     close: () => pool.end(),
   };
 }

@@ -14,17 +14,25 @@ export class PreparedNames {
   /** Name of each prepared statement by its text; the first is the least recently used. */
   private readonly names = new Map<string, string>();
   private readonly toClose: string[] = [];
+  /** Names parsed by a group whose answer has not come yet: they may not exist. */
+  private readonly unconfirmed = new Set<string>();
   private sequence = 0;
 
   constructor(private readonly capacity: number) {}
 
   /**
    * The name each statement goes by, and whether the group must parse it (first use). A name is
-   * taken as prepared at once, so that the same text later in the group binds it.
+   * taken as prepared at once, so that the same text later in the group binds it. A group
+   * written `ahead` of another's answer parses unnamed ('') a statement whose Parse is in such
+   * an unanswered group: if that group fails, its Parse never ran.
    */
-  use(texts: string[]): { name: string; parse: boolean }[] {
+  use(texts: string[], ahead = false): { name: string; parse: boolean }[] {
+    const parsedHere = new Set<string>();
     return texts.map((text) => {
       const known = this.names.get(text);
+      if (known !== undefined && ahead && this.unconfirmed.has(known) && !parsedHere.has(known)) {
+        return { name: '', parse: true };
+      }
       if (known !== undefined) {
         this.names.delete(text);
         this.names.set(text, known);
@@ -32,6 +40,8 @@ export class PreparedNames {
       }
       const name = `steward_${(this.sequence += 1)}`;
       this.names.set(text, name);
+      this.unconfirmed.add(name);
+      parsedHere.add(name);
       while (this.names.size > this.capacity) {
         const [oldest, oldestName] = this.names.entries().next().value as [string, string];
         this.names.delete(oldest);
@@ -41,10 +51,16 @@ export class PreparedNames {
     });
   }
 
+  /** A group answered: the statements it parsed exist. */
+  confirm(used: { name: string; parse: boolean }[]): void {
+    for (const { name, parse } of used) if (parse) this.unconfirmed.delete(name);
+  }
+
   /** A group failed: the statements it parsed may not exist, so they are closed and forgotten. */
   forget(used: { name: string; parse: boolean }[]): void {
     for (const { name, parse } of used) {
-      if (!parse) continue;
+      if (!parse || name === '') continue;
+      this.unconfirmed.delete(name);
       for (const [text, known] of this.names) {
         if (known === name) this.names.delete(text);
       }
@@ -56,6 +72,7 @@ export class PreparedNames {
   clear(): void {
     this.toClose.push(...this.names.values());
     this.names.clear();
+    this.unconfirmed.clear();
   }
 
   /** The names the next group closes first. */

@@ -2,11 +2,21 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import { copyFile, link, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import {
+  abandonFile,
+  appendChunk,
+  finishFile,
+  openTempFile,
+  writeWholeFile,
+} from './durable-writes.ts';
 import { storageErrors } from './errors.ts';
 import type { FileStore, OpenedFile, StoredEntry, StoredFile } from './file-store.ts';
 import { heldRemovals, isStoredVersion, missingFileError, versionPath } from './file-store.ts';
 
 const TEMP_SUFFIX = '.part';
+
+/** A body up to this size is written in one message to a file thread (`write`). */
+const WHOLE_FILE_BYTES = 256 * 1024;
 
 /**
  * The bytes of stored objects on the local disk, under `{dataDir}/storage/objects/{first two hex
@@ -39,30 +49,37 @@ export class DiskFileStore implements FileStore {
   ): Promise<StoredFile> {
     const final = this.pathOf(version);
     const temp = final + TEMP_SUFFIX;
-    await mkdir(path.dirname(final), { recursive: true });
-    const file = await open(temp, 'wx', 0o600);
     const md5 = createHash('md5');
     const sha256 = createHash('sha256');
     let size = 0;
+    // A small body is gathered here and written whole by a file thread, in one message; a
+    // larger one goes to a temporary file as it comes (durable-writes.ts).
+    const gathered: Uint8Array[] = [];
+    let fd: number | undefined;
     try {
-      try {
-        for await (const chunk of chunks) {
-          size += chunk.byteLength;
-          if (size > maxBytes) throw storageErrors.entityTooLarge();
-          md5.update(chunk);
-          sha256.update(chunk);
-          await writeAll(file, chunk);
+      for await (const chunk of chunks) {
+        size += chunk.byteLength;
+        if (size > maxBytes) throw storageErrors.entityTooLarge();
+        md5.update(chunk);
+        sha256.update(chunk);
+        if (fd === undefined && size <= WHOLE_FILE_BYTES) {
+          gathered.push(chunk);
+          continue;
         }
-        await file.sync();
-      } finally {
-        await file.close();
+        if (fd === undefined) {
+          fd = await openTempFile(temp);
+          for (const earlier of gathered.splice(0)) await appendChunk(fd, earlier);
+        }
+        await appendChunk(fd, chunk);
       }
-      await rename(temp, final);
-      await syncDirectory(path.dirname(final));
     } catch (error) {
-      await rm(temp, { force: true });
+      // A file left by a failing thread is a temporary one, which the next start sweeps.
+      if (fd !== undefined) await abandonFile(fd, temp).catch(() => undefined);
       throw error;
     }
+    // Flushed, renamed, the directory flushed; the temporary file deleted on failure.
+    if (fd === undefined) await writeWholeFile(temp, final, gathered);
+    else await finishFile(fd, temp, final);
     return { version, size, eTag: `"${md5.digest('hex')}"`, sha256: sha256.digest('hex') };
   }
 
@@ -254,14 +271,6 @@ export class DiskFileStore implements FileStore {
       throw new Error(`not an entry of the store: ${entryPath}`);
     }
     await rm(full, { force: true });
-  }
-}
-
-async function writeAll(file: FileHandle, chunk: Uint8Array): Promise<void> {
-  let offset = 0;
-  while (offset < chunk.byteLength) {
-    const { bytesWritten } = await file.write(chunk, offset, chunk.byteLength - offset);
-    offset += bytesWritten;
   }
 }
 

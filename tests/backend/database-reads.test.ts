@@ -272,6 +272,117 @@ describe('runBatch', () => {
       expect(kept[0]!.n).toBeLessThanOrEqual(PREPARED_PER_CONNECTION + 1);
     });
 
+    it('writes a caller’s next read before the previous answer is back, so the database runs it while this process is busy', async () => {
+      const db = await open({ poolSize: 10 });
+      const slow = `select pg_sleep(0.2)::text as at`;
+      const stamp = `select clock_timestamp()::text as at`;
+      // The caller's two connections are open and have their statements prepared.
+      await Promise.all(
+        ['0', '1', '2', '3'].map((n) =>
+          as('caller', () => db.runBatch(read(n, stamp), (rows) => rows, readOnly)),
+        ),
+      );
+      // Two slow reads take the caller's two places; the next two wait for them.
+      const reads = [slow, slow, stamp, stamp].map((last, n) =>
+        as('caller', () =>
+          db.runBatch(read(String(n), last), (rows) => rows[0]!.at as string, readOnly),
+        ),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      // This process does nothing else for 1.5 s: a read it had not written yet cannot run.
+      const busyUntil = Date.now() + 1500;
+      while (Date.now() < busyUntil);
+      const stamps = (await Promise.all(reads)).slice(2);
+      for (const at of stamps) expect(new Date(at).getTime()).toBeLessThan(busyUntil);
+    });
+
+    it('keeps reads written one behind the other apart: settings, failures and statements whose Parse failed ahead of them', async () => {
+      // One connection: every read of the caller after the first is written behind another.
+      const db = await open({
+        poolSize: 1,
+        timeoutsMs: { anon: 100, authenticated: 300, service_role: 5000 },
+      });
+      const limit = `select current_setting('statement_timeout') as n, current_user as who`;
+      const fresh = `select current_setting('steward_test.n') as n, 'fresh' as who`;
+      const badRole = [
+        { sql: `select set_config('role', 'steward_no_such_role', true)`, params: [] },
+        { sql: fresh, params: [] },
+      ];
+      const batches: Statement[][] = [
+        read('a', own),
+        read('b', `select 1 / 0 as n`),
+        read('c', own),
+        // Fails before its Parse of `fresh` runs; the read behind it uses the same text.
+        badRole,
+        read('d', fresh),
+        read('e', fresh),
+        read('f', limit),
+        // Last: the reads behind it would wait past the caller's limit for their turn.
+        read('g', `select pg_sleep(3)::text as n`),
+      ];
+      const answers = await Promise.allSettled(
+        batches.map((statements) =>
+          as('caller', () => db.runBatch(statements, (rows) => rows[0]!, readOnly)),
+        ),
+      );
+      expect(
+        answers.map((answer) =>
+          answer.status === 'fulfilled' ? answer.value : answer.reason.code,
+        ),
+      ).toEqual([
+        { n: 'a', who: 'authenticated' },
+        '22012',
+        { n: 'c', who: 'authenticated' },
+        '22023',
+        { n: 'd', who: 'fresh' },
+        { n: 'e', who: 'fresh' },
+        { n: '300ms', who: 'authenticated' },
+        '57014',
+      ]);
+      const after = await leftOver(db);
+      expect(after.rows[0]).toMatchObject({ who: 'postgres', read_only: 'off' });
+      expect(after.rows[0]!.n ?? '').toBe('');
+    });
+
+    it('keeps a connection its caller’s until every read written on it is answered, even when a read’s finish throws', async () => {
+      const db = await open({ poolSize: 1 });
+      await db.exec(`
+        create table public.steward_test_private (id int);
+        revoke all on public.steward_test_private from public, anon, authenticated;
+      `);
+      const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+      const refused = as('caller A', () =>
+        db.runBatch(
+          read('1', `select pg_sleep(0.2)::text as n`),
+          () => {
+            throw new Error('refused by finish');
+          },
+          readOnly,
+        ),
+      );
+      // Written behind the first; the third waits for a place.
+      const behind = as('caller A', () =>
+        db.runBatch(read('2', `select pg_sleep(0.3)::text as n`), (rows) => rows, readOnly),
+      );
+      const third = as('caller A', () => db.runBatch(read('3', own), (r) => r[0]!, readOnly));
+      await sleep(50);
+      // Another caller's transaction must not get the connection while a read is on it, nor a
+      // read of the first caller (its role) be written into the transaction.
+      const other = as('caller B', () =>
+        db.transaction(async (tx) => {
+          await tx.query(`insert into public.steward_test_private values (1)`);
+          await sleep(300);
+          await tx.query(`insert into public.steward_test_private values (2)`);
+        }),
+      );
+      await expect(refused).rejects.toThrow('refused by finish');
+      await expect(behind).resolves.toEqual([{ n: '' }]);
+      await expect(third).resolves.toEqual({ n: '3', who: 'authenticated' });
+      await expect(other).resolves.toBeUndefined();
+      const rows = await db.query(`select count(*)::int as n from public.steward_test_private`);
+      expect(rows.rows).toEqual([{ n: 2 }]);
+    });
+
     it('prepares nothing when told not to (a pooler in transaction mode)', async () => {
       const db = await open({ poolSize: 1, preparedStatements: false });
       const count = read('1', `select count(*)::int as n from pg_prepared_statements`);

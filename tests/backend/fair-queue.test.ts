@@ -133,4 +133,66 @@ describe('fair queue', () => {
     await expect(failing).rejects.toThrow('boom');
     await expect(next).resolves.toBe('next');
   });
+
+  it('runs a lane’s next waiting task alongside a running one, whose place stays taken until both are done', async () => {
+    const queue = new FairQueue<string>({ concurrency: 1, perLane: 1 });
+    const log: string[] = [];
+    let releaseHold!: () => void;
+    const held = new Promise<void>((resolve) => (releaseHold = resolve));
+    const host = queue.run('a', async (hold) => {
+      hold(held);
+      log.push('a1');
+      return 'a1';
+    });
+    const joined = queue.run(
+      'a',
+      async () => 'a2 in its own turn',
+      Infinity,
+      async (on) => {
+        log.push(`a2 on ${on}`);
+        return 'a2 alongside';
+      },
+    );
+    await tick();
+    expect(queue.joinNext('a', 'the connection of a1')).toBe(true);
+    expect(await host).toBe('a1');
+    expect(await joined).toBe('a2 alongside');
+    // a1's place is still taken: b waits for the held work.
+    const other = queue.run('b', async () => {
+      log.push('b1');
+    });
+    await tick();
+    expect(log).toEqual(['a1', 'a2 on the connection of a1']);
+    expect(queue.joinNext('a', 'nothing waits')).toBe(false);
+    releaseHold();
+    await other;
+    expect(log).toEqual(['a1', 'a2 on the connection of a1', 'b1']);
+  });
+
+  it('joins nothing while another lane waits for a place, nor a task that cannot join', async () => {
+    const queue = new FairQueue<string>({ concurrency: 1, perLane: 1 });
+    const log: string[] = [];
+    const busy = gate(log, 'a1');
+    const running = queue.run('a', busy.task);
+    const plain = queue.run('a', async () => 'a2');
+    await tick();
+    expect(queue.joinNext('a', 'host')).toBe(false);
+    const joinable = queue.run(
+      'c',
+      async () => 'c1',
+      Infinity,
+      async () => 'c1 alongside',
+    );
+    const waitingB = queue.run('b', async () => 'b1');
+    await tick();
+    // c's task could join, but b waits for the only place.
+    expect(queue.joinNext('c', 'host')).toBe(false);
+    busy.release();
+    expect(await Promise.all([running, plain, joinable, waitingB])).toEqual([
+      'a1',
+      'a2',
+      'c1',
+      'b1',
+    ]);
+  });
 });
