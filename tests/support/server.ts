@@ -6,12 +6,14 @@ import { readConfig } from '../../server/config.ts';
 import type { Database } from '../../server/db/database.ts';
 import { openDatabase } from '../../server/db/open.ts';
 import type { Clock } from '../../server/jobs/clock.ts';
+import { schemaCacheFor } from '../../server/rest/schema-cache.ts';
 import { startServer, type RunningServer } from '../../server/server.ts';
 import { freshTestBucket, objectStorageEnv, testingOnS3 } from './s3.ts';
 import { scratchDir } from './scratch.ts';
 import {
   copyPgliteTemplate,
   freshPostgresDatabase,
+  pgliteTemplateSeed,
   postgresAdminUrl,
   type SchemaKind,
 } from './template.ts';
@@ -84,6 +86,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     // The server's own embedded database (PGlite in a worker), a copy of the template's.
     await copyPgliteTemplate(schema, path.join(dataDir, 'db'));
     db = await openDatabase(config);
+    schemaCacheFor(db).seed(await pgliteTemplateSeed(schema));
   }
   const server = await startServer({
     config,
