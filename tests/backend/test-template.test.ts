@@ -44,16 +44,18 @@ if (!postgresAdminUrl()) {
       const { rows } = await server.db.query<{ shared_buffers: string }>('show shared_buffers');
       expect(rows).toEqual([{ shared_buffers: '32MB' }]);
     });
-
-    it("has the schema cache a load from its own catalog gives, from the template's seed", async () => {
-      const server = await started();
-      const seeded = await schemaCacheFor(server.db).get();
-      expect(seeded).toEqual(await loadSchemaCache(server.db, EXPOSED_SCHEMA));
-    });
   });
 }
 
 describe('the schema cache of a copied database', () => {
+  it("is the one a load from its own catalog gives, from the template's seed", async () => {
+    // On PostgreSQL the seed is read from the process's first copy: the second is another's.
+    for (const server of [await started(), await started()]) {
+      const seeded = await schemaCacheFor(server.db).get();
+      expect(seeded).toEqual(await loadSchemaCache(server.db, EXPOSED_SCHEMA));
+    }
+  });
+
   it('sees a table created before its first request', async () => {
     const server = await started();
     await server.db.exec(

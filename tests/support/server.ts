@@ -15,6 +15,7 @@ import {
   freshPostgresDatabase,
   pgliteTemplateSeed,
   postgresAdminUrl,
+  postgresTemplateSeed,
   type SchemaKind,
 } from './template.ts';
 
@@ -80,6 +81,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   if (adminUrl) {
     const fresh = await freshPostgresDatabase(adminUrl, { schema });
     db = await openDatabase({ ...config, databaseUrl: fresh.url });
+    schemaCacheFor(db).seed(await postgresTemplateSeed(db, schema));
     dropDatabase = fresh.drop;
     databaseUrl = fresh.url;
   } else {

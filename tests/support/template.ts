@@ -4,6 +4,7 @@ import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/p
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import type { Queryable } from '../../server/db/database.ts';
 import { migrate } from '../../server/db/migrate.ts';
 import { openPglite } from '../../server/db/pglite.ts';
 import { openPostgres } from '../../server/db/postgres.ts';
@@ -217,6 +218,24 @@ export async function postgresTemplate(adminUrl: string, kind: SchemaKind): Prom
   } finally {
     await admin.end();
   }
+}
+
+/**
+ * The REST schema cache of the PostgreSQL template of `kind` (`SchemaSeed`, see
+ * `pgliteTemplateSeed`), read once per process from `db`, a database just copied from that
+ * template that nothing has used yet (the template itself must not be connected to: `create
+ * database … template` refuses a template in use). Transaction ids are the cluster's, so a row
+ * changed in any copy since is newer than every row of the template, as the digest needs.
+ */
+export async function postgresTemplateSeed(db: Queryable, kind: SchemaKind): Promise<SchemaSeed> {
+  const key = `${kind}-${await schemaHash(kind)}`;
+  let text = seedTexts.get(key);
+  if (!text) {
+    text = readSchemaSeed(db, EXPOSED_SCHEMA).then((seed) => JSON.stringify(seed));
+    seedTexts.set(key, text);
+    text.catch(() => seedTexts.delete(key));
+  }
+  return JSON.parse(await text) as SchemaSeed;
 }
 
 /**
