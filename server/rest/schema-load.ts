@@ -197,41 +197,71 @@ function buildRoutine(row: RoutineRow, compositeColumns: Map<string, Column[]>):
   };
 }
 
-/** Reads the schema cache of `schema` from the catalog. */
-export async function loadSchemaCache(db: Queryable, schema: string): Promise<SchemaCache> {
+interface CompositeColumnRow {
+  relid: string;
+  name: string;
+  type: string;
+  base_type: string;
+}
+
+/**
+ * The rows of the catalog queries the schema cache is built from: plain data, so that a cache
+ * read from one database can be handed to a copy of it (see `SchemaSeed` in schema-cache.ts).
+ */
+export interface SchemaRows {
+  fingerprint: string;
+  columns: ColumnRow[];
+  constraints: ConstraintRow[];
+  routines: RoutineRow[];
+  types: string[];
+  readSources: ReadSource[];
+  compositeColumns: CompositeColumnRow[];
+}
+
+/** Reads the rows the schema cache of `schema` is built from. */
+export async function readSchemaRows(db: Queryable, schema: string): Promise<SchemaRows> {
   const fingerprint = await db.query<{ fingerprint: string }>(FINGERPRINT_SQL, [schema]);
   const columns = await db.query<ColumnRow>(COLUMNS_SQL, [schema]);
   const constraints = await db.query<ConstraintRow>(CONSTRAINTS_SQL, [schema]);
   const routines = await db.query<RoutineRow>(ROUTINES_SQL, [schema]);
   const types = await db.query<{ name: string }>(TYPES_SQL, [schema]);
   const readSources = await db.query<ReadSource>(UNREPEATABLE_SOURCES_SQL);
-
   const relids = [
     ...new Set(routines.rows.filter((r) => r.ret_typtype === 'c').map((r) => r.ret_relid)),
   ];
-  const compositeColumns = new Map<string, Column[]>();
-  if (relids.length > 0) {
-    const rows = await db.query<{ relid: string; name: string; type: string; base_type: string }>(
-      COMPOSITE_COLUMNS_SQL,
-      [`{${relids.join(',')}}`],
-    );
-    for (const row of rows.rows) {
-      const list = compositeColumns.get(row.relid) ?? [];
-      list.push({
-        name: row.name,
-        type: row.type,
-        baseType: row.base_type,
-        nullable: true,
-        defaultExpr: null,
-        generated: false,
-      });
-      compositeColumns.set(row.relid, list);
-    }
-  }
+  const compositeColumns =
+    relids.length > 0
+      ? (await db.query<CompositeColumnRow>(COMPOSITE_COLUMNS_SQL, [`{${relids.join(',')}}`])).rows
+      : [];
+  return {
+    fingerprint: fingerprint.rows[0]?.fingerprint ?? '',
+    columns: columns.rows,
+    constraints: constraints.rows,
+    routines: routines.rows,
+    types: types.rows.map((row) => row.name),
+    readSources: readSources.rows,
+    compositeColumns,
+  };
+}
 
-  const tables = buildTables(columns.rows, constraints.rows);
+/** Builds the schema cache of `schema` from its catalog rows. */
+export function buildSchemaCache(schema: string, rows: SchemaRows): SchemaCache {
+  const compositeColumns = new Map<string, Column[]>();
+  for (const row of rows.compositeColumns) {
+    const list = compositeColumns.get(row.relid) ?? [];
+    list.push({
+      name: row.name,
+      type: row.type,
+      baseType: row.base_type,
+      nullable: true,
+      defaultExpr: null,
+      generated: false,
+    });
+    compositeColumns.set(row.relid, list);
+  }
+  const tables = buildTables(rows.columns, rows.constraints);
   const routineMap = new Map<string, Routine[]>();
-  for (const row of routines.rows) {
+  for (const row of rows.routines) {
     const list = routineMap.get(row.name) ?? [];
     list.push(buildRoutine(row, compositeColumns));
     routineMap.set(row.name, list);
@@ -239,10 +269,15 @@ export async function loadSchemaCache(db: Queryable, schema: string): Promise<Sc
   return {
     schema,
     tables,
-    relationships: buildRelationships(tables, constraints.rows),
+    relationships: buildRelationships(tables, rows.constraints),
     routines: routineMap,
-    typeNames: new Set(types.rows.map((row) => row.name)),
-    fingerprint: fingerprint.rows[0]?.fingerprint ?? '',
-    unrepeatable: unrepeatableRelations(readSources.rows),
+    typeNames: new Set(rows.types),
+    fingerprint: rows.fingerprint,
+    unrepeatable: unrepeatableRelations(rows.readSources),
   };
+}
+
+/** Reads the schema cache of `schema` from the catalog. */
+export async function loadSchemaCache(db: Queryable, schema: string): Promise<SchemaCache> {
+  return buildSchemaCache(schema, await readSchemaRows(db, schema));
 }

@@ -24,6 +24,52 @@ export const FINGERPRINT_SQL = `
        where typnamespace = (select oid from ns))
   ) as fingerprint`;
 
+/**
+ * Every catalog the queries below read (names printed by `format_type`, `pg_get_expr` and
+ * `pg_get_viewdef` included), each as its row count and the sum of its rows' `xmin`, and the
+ * settings that change how they print: equal on a copy of a database exactly when the copy's
+ * catalog is the original's. A row added or replaced since has an `xmin` newer than every row it
+ * could stand in for, so no set of changes keeps both count and sum (in-place updates of
+ * statistics leave both, and are nothing the cache reads). Not a fingerprint to compare two
+ * unrelated databases by: only a database with its own copy (`SchemaSeed` in schema-cache.ts).
+ * A catalog a query of this file starts reading must be added here.
+ */
+export const CATALOG_DIGEST_SQL = `
+  select concat_ws('/',
+    ${[
+      'pg_namespace',
+      'pg_class',
+      'pg_attribute',
+      'pg_attrdef',
+      'pg_type',
+      'pg_constraint',
+      'pg_proc',
+      'pg_language',
+      'pg_policy',
+      'pg_rewrite',
+      'pg_depend',
+      'pg_operator',
+      'pg_collation',
+    ]
+      .map(
+        (catalog) =>
+          `(select count(*) || '.' || coalesce(sum(xmin::text::int8), 0) from pg_catalog.${catalog})`,
+      )
+      .join(',\n    ')},
+    ${[
+      'search_path',
+      'DateStyle',
+      'IntervalStyle',
+      'TimeZone',
+      'extra_float_digits',
+      'quote_all_identifiers',
+      'bytea_output',
+      'standard_conforming_strings',
+    ]
+      .map((setting) => `current_setting('${setting}')`)
+      .join(', ')}
+  ) as digest`;
+
 export const COLUMNS_SQL = `
   select c.relname as table_name, c.relkind::text as kind, a.attname as name,
          format_type(a.atttypid, a.atttypmod) as type,

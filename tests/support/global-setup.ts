@@ -1,6 +1,6 @@
 import { startTestS3Server, testingOnS3 } from './s3.ts';
 import { createScratchRoot } from './scratch.ts';
-import { pgliteTemplateDir, postgresAdminUrl, postgresTemplate } from './template.ts';
+import { pgliteTemplateSeed, postgresAdminUrl, postgresTemplate } from './template.ts';
 import { buildWorkerBundles } from './worker-bundles.ts';
 
 /**
@@ -15,7 +15,7 @@ export default async function setup(): Promise<(() => Promise<void>) | undefined
   const adminUrl = postgresAdminUrl();
   for (const kind of ['platform', 'app'] as const) {
     if (adminUrl) await postgresTemplate(adminUrl, kind);
-    else await pgliteTemplateDir(kind);
+    else await pgliteTemplateSeed(kind);
   }
   const stopS3 = testingOnS3() ? await startTestS3Server() : null;
   if (!removeScratch && !removeBundles && !stopS3) return undefined;

@@ -6,13 +6,16 @@ import { readConfig } from '../../server/config.ts';
 import type { Database } from '../../server/db/database.ts';
 import { openDatabase } from '../../server/db/open.ts';
 import type { Clock } from '../../server/jobs/clock.ts';
+import { schemaCacheFor } from '../../server/rest/schema-cache.ts';
 import { startServer, type RunningServer } from '../../server/server.ts';
 import { freshTestBucket, objectStorageEnv, testingOnS3 } from './s3.ts';
 import { scratchDir } from './scratch.ts';
 import {
   copyPgliteTemplate,
   freshPostgresDatabase,
+  pgliteTemplateSeed,
   postgresAdminUrl,
+  postgresTemplateSeed,
   type SchemaKind,
 } from './template.ts';
 
@@ -78,12 +81,14 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   if (adminUrl) {
     const fresh = await freshPostgresDatabase(adminUrl, { schema });
     db = await openDatabase({ ...config, databaseUrl: fresh.url });
+    schemaCacheFor(db).seed(await postgresTemplateSeed(db, schema));
     dropDatabase = fresh.drop;
     databaseUrl = fresh.url;
   } else {
     // The server's own embedded database (PGlite in a worker), a copy of the template's.
     await copyPgliteTemplate(schema, path.join(dataDir, 'db'));
     db = await openDatabase(config);
+    schemaCacheFor(db).seed(await pgliteTemplateSeed(schema));
   }
   const server = await startServer({
     config,
