@@ -21,6 +21,17 @@ interface JobRow {
 }
 
 /**
+ * Whether a job of the kinds in the JSON array `kinds` (a parameter) is due at `now` (claimed or
+ * not): the one test of "due" for the claim and for `dueGroups`.
+ */
+const dueSql = (now: string, kinds: string) => `exists (
+      select 1 from private.jobs
+      where finished_at is null and failed_at is null and run_after <= ${now}
+        and (locked_until is null or locked_until < ${now})
+        and kind in (select jsonb_array_elements_text(${kinds}::jsonb))
+    )`;
+
+/**
  * Claims the next due job, leased for its kind's `leaseSeconds` (`private.claim_job`, migrations
  * 20261127001100 and …001101; the `mail-worker` edge function uses it too): from the lane
  * (organisation) served least recently, then the oldest. `skip locked` lets several runners
@@ -33,12 +44,7 @@ interface JobRow {
 const CLAIM_SQL = `
   select id, kind, payload, organization_id, attempts, max_attempts
   from private.claim_job($1::timestamptz, $2::jsonb, $3,
-    case when exists (
-      select 1 from private.jobs
-      where finished_at is null and failed_at is null and run_after <= $1::timestamptz
-        and (locked_until is null or locked_until < $1::timestamptz)
-        and kind in (select jsonb_array_elements_text($4::jsonb))
-    )
+    case when ${dueSql('$1::timestamptz', '$4')}
     then array(select jsonb_array_elements_text($4::jsonb))
     else array(select jsonb_array_elements_text($5::jsonb)) end)`;
 
@@ -126,16 +132,10 @@ export async function dueGroups(
   now: Date,
   kinds: { regular: string[]; bulk: string[] },
 ): Promise<DueGroups> {
-  const due = (param: string) => `exists (
-      select 1 from private.jobs
-      where finished_at is null and failed_at is null and run_after <= $1
-        and (locked_until is null or locked_until < $1)
-        and kind in (select jsonb_array_elements_text(${param}::jsonb))
-    )`;
   return db.runBatch(
     [
       {
-        sql: `select ${due('$2')} as regular, ${due('$3')} as bulk`,
+        sql: `select ${dueSql('$1', '$2')} as regular, ${dueSql('$1', '$3')} as bulk`,
         // As JSON: a batch's parameters are text, as the REST API binds them.
         params: [now.toISOString(), JSON.stringify(kinds.regular), JSON.stringify(kinds.bulk)],
       },
