@@ -26,7 +26,8 @@ import { pathToFileURL } from 'node:url';
 import type { Statement } from '../server/db/database.ts';
 import { startChild } from './support/child.ts';
 import { pgbenchFloor, type FloorProtocol } from './support/pgbench.ts';
-import { processCpuMicros } from './support/process-cpu.ts';
+import type { ThreadCpu } from './support/process-cpu.ts';
+import { cpuByThreadPerRequest, processCpuMicros, threadCpuMicros } from './support/process-cpu.ts';
 import { freshPostgres } from './support/postgres.ts';
 import type { WireQuery } from './support/statement-recorder.ts';
 
@@ -49,6 +50,8 @@ interface Round {
   errors: number;
   /** CPU time of the server's process per request answered (µs), when /proc tells. */
   cpuPerRequest: number | null;
+  /** The same by thread of the server's process (µs), when /proc tells. */
+  cpuByThread: ThreadCpu | null;
 }
 
 async function measure(
@@ -73,6 +76,7 @@ async function measure(
       ]
     : undefined;
   const cpuBefore = await processCpuMicros(server.pid);
+  const threadsBefore = await threadCpuMicros(server.pid);
   const result = await autocannon({
     url,
     headers,
@@ -82,6 +86,7 @@ async function measure(
     ...(requests ? { requests } : {}),
   });
   const cpuAfter = await processCpuMicros(server.pid);
+  const threadsAfter = await threadCpuMicros(server.pid);
   const answered = result['2xx'] + result.non2xx;
   return {
     requestsPerSecond: result.requests.average,
@@ -92,6 +97,7 @@ async function measure(
       cpuBefore === null || cpuAfter === null || answered === 0
         ? null
         : (cpuAfter - cpuBefore) / answered,
+    cpuByThread: cpuByThreadPerRequest(server.pid, threadsBefore, threadsAfter, answered),
   };
 }
 
@@ -224,6 +230,14 @@ export async function run(options: RestReadOptions = {}) {
       const known = r.map((x) => x.cpuPerRequest).filter((x): x is number => x !== null);
       return known.length ? `${mean(known).toFixed(0)} µs` : '?';
     };
+    // Where the distinct read's CPU goes: the floor's statements run on PGlite's worker alone.
+    const byThread = (r: Round[]) => {
+      const known = r.map((x) => x.cpuByThread).filter((x): x is ThreadCpu => x !== null);
+      if (!known.length) return '?';
+      const part = (pick: (x: ThreadCpu) => number) => mean(known.map(pick)).toFixed(0);
+      const busiest = postgres ? 'busiest other thread' : 'PGlite worker';
+      return `main thread ${part((x) => x.main)} µs, ${busiest} ${part((x) => x.busiest)} µs, other threads (V8's helpers, libuv) ${part((x) => x.others)} µs`;
+    };
     const lines = [
       `REST read, 50 newest of 10,000 own rows (20,000 in the table), RLS, ${backend}, ${bytes.length} bytes per response`,
       `autocannon: ${connections} connections, ${rounds} × ${seconds} s per server, alternating, after a 2 s warm-up`,
@@ -243,6 +257,7 @@ export async function run(options: RestReadOptions = {}) {
         : []),
       `  ratio REST, the same read repeated / floor: ${(restRps / floorRps).toFixed(3)}`,
       `  CPU of the server's process per request (every thread; moves less with the machine's load than req/s): bare ${cpu(bareRounds)}, Hono + middleware ${cpu(frameworkRounds)}, repeated ${cpu(restRounds)}, distinct ${cpu(distinctRounds)}${postgres ? ' (PostgreSQL’s own processes not counted)' : ''}`,
+      `  CPU per distinct read by thread of the server's process: ${byThread(distinctRounds)}${postgres ? '' : ` (the floor: one read per ${(1_000_000 / floorRps).toFixed(0)} µs in the worker's loop)`}`,
       `  Steward sent for one distinct read: ${recorded.wire.length ? `${recorded.wire.length} queries through pg (${recorded.wire.map((q) => q.statements.map((s) => s.sql.split(/\s+/).slice(0, 2).join(' ')).join(' + ')).join(' | ')}), ` : ''}one batch of ${batch.length}`,
     ];
     return {
