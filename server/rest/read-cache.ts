@@ -15,6 +15,12 @@ import { replyParts } from './respond.ts';
  * read before or after that write.
  *
  * Function calls (`/rpc/…`) are never cached: a function may depend on anything.
+ *
+ * An answer is kept only for a key already asked for within the last `ttlMs` (the `asked` list,
+ * by key): a kept answer could only ever be used within that time, so one asked for once would
+ * only cost its copy, its place in memory and the collector's work. Lists and searches that
+ * every caller asks differently (a distinct read) were kept at every read, 16 MB of bodies
+ * replaced each second under the rest-read bench (bench/RESULTS.md).
  */
 export interface CachedAnswer {
   status: number;
@@ -36,6 +42,8 @@ export interface ReadCacheOptions {
   maxEntryBytes: number;
   /** The least recently used answers are dropped beyond this total. */
   maxTotalBytes: number;
+  /** How many keys asked for once are remembered at most (the oldest are forgotten first). */
+  maxAskedKeys: number;
   now?: () => number;
 }
 
@@ -43,9 +51,13 @@ export const READ_CACHE_DEFAULTS: ReadCacheOptions = {
   ttlMs: 1000,
   maxEntryBytes: 512 * 1024,
   maxTotalBytes: 16 * 1024 * 1024,
+  maxAskedKeys: 4096,
 };
 
-/** What a read started at: the generation, if no write was running then. */
+/**
+ * What a read started at, if its answer may be kept: the generation, when no write was running
+ * then and its key had been asked for before. Null otherwise.
+ */
 export type ReadTicket = { generation: number } | null;
 
 export class ReadCache {
@@ -54,6 +66,8 @@ export class ReadCache {
   readonly #now: () => number;
   readonly #entries = new Map<string, Entry>();
   #totalBytes = 0;
+  /** When each key was last asked for by a read that missed, oldest first. */
+  readonly #asked = new Map<string, number>();
 
   constructor(clock: WriteClock, options: ReadCacheOptions = READ_CACHE_DEFAULTS) {
     this.#clock = clock;
@@ -93,9 +107,10 @@ export class ReadCache {
     return entry.answer;
   }
 
-  /** Call before running the read whose answer may be kept. */
-  ticket(): ReadTicket {
-    return this.#clock.quiet ? { generation: this.#clock.generation } : null;
+  /** Call before running the read of `key` whose answer may be kept (after `get` missed). */
+  ticket(key: string): ReadTicket {
+    const askedBefore = this.#noteAsked(key);
+    return askedBefore && this.#clock.quiet ? { generation: this.#clock.generation } : null;
   }
 
   /** Keeps the answer if nothing may have written since the ticket was taken. */
@@ -115,6 +130,20 @@ export class ReadCache {
 
   get size(): number {
     return this.#entries.size;
+  }
+
+  /** Records that `key` is asked for now; whether it had been within `ttlMs` before. */
+  #noteAsked(key: string): boolean {
+    const now = this.#now();
+    const last = this.#asked.get(key);
+    // Deleted and set again: the Map's order stays the order of asking.
+    if (last !== undefined) this.#asked.delete(key);
+    this.#asked.set(key, now);
+    for (const [oldKey, at] of this.#asked) {
+      if (this.#asked.size <= this.#options.maxAskedKeys && now - at < this.#options.ttlMs) break;
+      this.#asked.delete(oldKey);
+    }
+    return last !== undefined && now - last < this.#options.ttlMs;
   }
 
   #drop(key: string, entry: Entry): void {

@@ -88,7 +88,7 @@ async function cachedRead(
   const key = ReadCache.keyOf(c.req.method, c.req.url, rawHeadersOf(c));
   const hit = cache.get(key);
   if (hit) return responseOf(hit);
-  const ticket = cache.ticket();
+  const ticket = cache.ticket(key);
   const { response, cacheable } = await run();
   // Not kept while a write runs, nor any answer but rows, nor one that may change by itself.
   if (!ticket || !cacheable || (response.status !== 200 && response.status !== 206)) {

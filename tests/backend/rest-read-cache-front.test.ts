@@ -167,7 +167,8 @@ describe('a repeated table read', () => {
       ]);
       return JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { id: number }[];
     };
-    for (let i = 0; i < 2; i++) {
+    // Three rounds: the second's answers are kept (asked for again), the third's remembered.
+    for (let i = 0; i < 3; i++) {
       expect((await read(other)).map((row) => row.id)).toEqual([100]);
       expect((await read(OWNER)).map((row) => row.id)).toEqual([
         20, 18, 16, 14, 12, 10, 8, 6, 4, 2,

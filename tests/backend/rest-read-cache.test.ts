@@ -17,13 +17,19 @@ const answer = (text: string): CachedAnswer => ({
 });
 const text = (a: CachedAnswer | undefined) => (a?.body ? new TextDecoder().decode(a.body) : a);
 
+/** The ticket of a read of `key` asked for a second time: the one whose answer may be kept. */
+const secondTicket = (cache: ReadCache, key: string) => {
+  cache.ticket(key);
+  return cache.ticket(key);
+};
+
 describe('the REST read cache', () => {
-  const options = { ttlMs: 1000, maxEntryBytes: 100, maxTotalBytes: 250 };
+  const options = { ttlMs: 1000, maxEntryBytes: 100, maxTotalBytes: 250, maxAskedKeys: 3 };
 
   it('keeps an answer until anything may have written', async () => {
     const clock = new WriteClock();
     const cache = new ReadCache(clock, options);
-    cache.set('k', cache.ticket(), answer('[1]'));
+    cache.set('k', secondTicket(cache, 'k'), answer('[1]'));
     expect(text(cache.get('k'))).toBe('[1]');
     expect(text(cache.get('k'))).toBe('[1]');
     await clock.around(async () => {});
@@ -34,13 +40,14 @@ describe('the REST read cache', () => {
     const clock = new WriteClock();
     const cache = new ReadCache(clock, options);
     // A write started after the read did: the read may have seen either state.
-    const ticket = cache.ticket();
+    const ticket = secondTicket(cache, 'after');
+    expect(ticket).not.toBeNull();
     await clock.around(async () => {});
     cache.set('after', ticket, answer('[1]'));
     expect(cache.get('after')).toBeUndefined();
     // A write running when the read started and still running at its end.
     await clock.around(async () => {
-      const during = cache.ticket();
+      const during = secondTicket(cache, 'during');
       expect(during).toBeNull();
       cache.set('during', during, answer('[2]'));
     });
@@ -50,7 +57,7 @@ describe('the REST read cache', () => {
   it('forgets an answer after its time to live, for policies that read the clock', () => {
     let now = 0;
     const cache = new ReadCache(new WriteClock(), { ...options, now: () => now });
-    cache.set('k', cache.ticket(), answer('[1]'));
+    cache.set('k', secondTicket(cache, 'k'), answer('[1]'));
     now = 999;
     expect(text(cache.get('k'))).toBe('[1]');
     now = 1000;
@@ -113,16 +120,38 @@ describe('the REST read cache', () => {
 
   it('keeps no answer over its size limit and drops the least recently used beyond the total', () => {
     const cache = new ReadCache(new WriteClock(), options);
-    cache.set('big', cache.ticket(), answer('x'.repeat(101)));
+    cache.set('big', secondTicket(cache, 'big'), answer('x'.repeat(101)));
     expect(cache.get('big')).toBeUndefined();
-    for (const k of ['a', 'b', 'c']) cache.set(k, cache.ticket(), answer(k.repeat(80)));
+    for (const k of ['a', 'b', 'c']) cache.set(k, secondTicket(cache, k), answer(k.repeat(80)));
     // 3 × 81 bytes fit in 250; reading "a" makes "b" the least recently used.
     expect(cache.get('a')).toBeDefined();
-    cache.set('d', cache.ticket(), answer('d'.repeat(80)));
+    cache.set('d', secondTicket(cache, 'd'), answer('d'.repeat(80)));
     expect(cache.get('b')).toBeUndefined();
     expect(cache.get('a')).toBeDefined();
     expect(cache.get('c')).toBeDefined();
     expect(cache.get('d')).toBeDefined();
+  });
+
+  it('keeps an answer only for a key asked for twice within its lifetime', () => {
+    let now = 0;
+    const cache = new ReadCache(new WriteClock(), { ...options, now: () => now });
+    // Asked once: not kept.
+    cache.set('once', cache.ticket('once'), answer('[1]'));
+    expect(cache.get('once')).toBeUndefined();
+    // Asked again within the answer's lifetime: kept.
+    cache.set('once', cache.ticket('once'), answer('[1]'));
+    expect(text(cache.get('once'))).toBe('[1]');
+    // Asked again only after a lifetime: as if asked once.
+    cache.ticket('late');
+    now = 1000;
+    cache.set('late', cache.ticket('late'), answer('[2]'));
+    expect(cache.get('late')).toBeUndefined();
+    // At most `maxAskedKeys` keys are remembered, the oldest forgotten first.
+    for (const k of ['p', 'q', 'r', 's']) cache.ticket(k);
+    cache.set('p', cache.ticket('p'), answer('[3]'));
+    expect(cache.get('p')).toBeUndefined();
+    cache.set('s', cache.ticket('s'), answer('[4]'));
+    expect(text(cache.get('s'))).toBe('[4]');
   });
 });
 
@@ -233,8 +262,8 @@ describe('reads after writes, through the API', () => {
   const names = (rows: { title: string }[]) => rows.map((row) => row.title);
 
   /**
-   * Reads each of `reads` shortly before rows expire (so that a copy kept then would still be
-   * within the cache's 1 s lifetime just after) and again just after, with no write in
+   * Reads each of `reads` twice shortly before rows expire (so that a copy kept then would
+   * still be within the cache's 1 s lifetime just after) and again just after, with no write in
    * between, and expects `before` and then `after`. The rows (a notice and an offer, with a
    * booking of the offer) expire 2 s after they are written. On a loaded machine the reads
    * before may come back too late to have seen the rows; such a round proves nothing, and the
@@ -273,6 +302,8 @@ describe('reads after writes, through the API', () => {
       const until = (ms: number) =>
         new Promise((resolve) => setTimeout(resolve, Math.max(0, expires + ms - Date.now())));
       await until(-800);
+      // Twice: an answer is kept only for a read asked for again within its lifetime.
+      await readAll();
       const seen = await readAll();
       if (Date.now() >= expires - 50) continue;
       expect(seen).toEqual(before);
