@@ -166,6 +166,7 @@ $$;
 
 -- The bytes an object takes: its stored size, or while it is being checked before its bytes
 -- arrive, the length its request declared (as the storage server's trial write records it).
+-- private.bucket_folder_bytes writes the same expression out for its sums (keep them alike).
 create function private.object_bytes(metadata jsonb)
 returns bigint
 language sql
@@ -179,7 +180,11 @@ as $$
   end
 $$;
 
--- The bytes of an organisation's objects in one bucket whose names start with `prefix`.
+-- The bytes of an organisation's objects in one bucket whose names start with `prefix`. Each
+-- object's bytes are private.object_bytes' expression, written out here (keep the two alike):
+-- a call of that function per object, with its own search_path, took three times as long, and
+-- every upload sums its organisation's objects (1,000 objects: 8.5 ms, 2.9 ms written out, on
+-- PGlite).
 create function private.bucket_folder_bytes(bucket_id text, prefix text)
 returns bigint
 language sql
@@ -187,7 +192,12 @@ stable
 security definer
 set search_path = ''
 as $$
-  select coalesce(sum(private.object_bytes(o.metadata)), 0)::bigint
+  select coalesce(sum(case
+           when o.metadata ->> 'size' ~ '^[0-9]{1,18}$' then (o.metadata ->> 'size')::bigint
+           when o.metadata ->> 'contentLength' ~ '^[0-9]{1,18}$'
+             then (o.metadata ->> 'contentLength')::bigint
+           else 0
+         end), 0)::bigint
   from storage.objects o
   where o.bucket_id = bucket_folder_bytes.bucket_id
     and o.name operator(pg_catalog.~>=~) bucket_folder_bytes.prefix

@@ -366,7 +366,8 @@ end
 $$;
 
 -- Changed properties: their part of the vectors follows at once, or in the background (see the
--- header).
+-- header). One changed document (an edit in the app) is refreshed at once without weighing its
+-- cost first: that second query was a sixth of what the trigger cost a property edit.
 create function private.documents_search_on_update()
 returns trigger
 language plpgsql
@@ -385,20 +386,21 @@ begin
   if pg_catalog.cardinality(_changed) = 0 then
     return null;
   end if;
-  -- The vectors' sizes as stored, read without fetching them, and the new properties.
-  select coalesce(pg_catalog.sum(pg_catalog.pg_column_size(t.search_vector)
-                                 + private.document_properties_cost(d.name, d.tags, d.category,
-                                                                    d.description)), 0)
-    into _cost
-    from public.documents d
-    left join public.document_texts t on t.document_id = d.id
-   where d.id = any (_changed);
-  if pg_catalog.cardinality(_changed) = 1 or _cost <= 1048576
-     or not private.text_extraction_enabled() then
-    perform private.refresh_document_search(_changed);
-  else
-    perform private.queue_document_search(_changed);
+  if pg_catalog.cardinality(_changed) > 1 and private.text_extraction_enabled() then
+    -- The vectors' sizes as stored, read without fetching them, and the new properties.
+    select coalesce(pg_catalog.sum(pg_catalog.pg_column_size(t.search_vector)
+                                   + private.document_properties_cost(d.name, d.tags, d.category,
+                                                                      d.description)), 0)
+      into _cost
+      from public.documents d
+      left join public.document_texts t on t.document_id = d.id
+     where d.id = any (_changed);
+    if _cost > 1048576 then
+      perform private.queue_document_search(_changed);
+      return null;
+    end if;
   end if;
+  perform private.refresh_document_search(_changed);
   return null;
 end
 $$;

