@@ -15,6 +15,7 @@ const LONGEST = [
   'tests/security/matrix-accounts.test.ts',
   'tests/security/matrix-mail.test.ts',
   'tests/backend/office-previews.test.ts',
+  'tests/backend/office-preview-limits.test.ts',
   'tests/backend/s3-file-store.test.ts',
   'tests/backend/consistency.test.ts',
   'tests/backend/schema-drift.test.ts',
