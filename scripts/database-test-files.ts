@@ -20,6 +20,9 @@ export const EMBEDDED_DATABASE_ONLY: Record<string, string> = {
   // renders by organisation: 49-53 s of the PostgreSQL pass's longest files for no statement of
   // their own (office-previews.test.ts signs and reads previews on both passes).
   'tests/backend/office-preview-limits.test.ts': 'the renderers’ process and turns',
+  // The consistency check refusing to open a PGlite data directory (its servers are PGlite on
+  // both passes).
+  'tests/backend/consistency-embedded.test.ts': 'an embedded database only',
 };
 const READS_VARIABLE = /process\.env\.TEST_DATABASE_URL\b/;
 // `from '…'`, `import '…'` and `import('…')` of a path relative to the file.
