@@ -135,12 +135,11 @@ class FileSyncThread {
 
   constructor(onGone: () => void) {
     this.#worker = new Worker(THREAD_SOURCE, { eval: true });
-    // A thread with nothing to do does not keep the process alive.
-    this.#worker.unref();
     this.#worker.on('message', (answer: Answer) => {
       const pending = this.#pending.get(answer.id);
       if (!pending) return;
       this.#pending.delete(answer.id);
+      if (this.#pending.size === 0) this.#worker.unref();
       if (answer.ok) pending.resolve(answer.value);
       else pending.reject(Object.assign(new Error(answer.error.message), answer.error));
     });
@@ -153,6 +152,11 @@ class FileSyncThread {
     };
     this.#worker.on('error', fail);
     this.#worker.on('exit', (code) => fail(new Error(`file sync thread exited (${code})`)));
+    // A thread keeps the process alive while it has jobs to answer, and not once it has none
+    // (ref() in run, unref() at the last answer). Unreferenced here, after the listeners: adding
+    // a 'message' listener references the worker's port again, which had kept every process
+    // that wrote a file alive after its work (the tests' main process 10 s past its end).
+    this.#worker.unref();
   }
 
   get waiting(): number {
@@ -162,6 +166,7 @@ class FileSyncThread {
   run(job: Job): Promise<unknown> {
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
+      if (this.#pending.size === 0) this.#worker.ref();
       this.#pending.set(id, { resolve, reject });
       // The bytes of a whole file (in a buffer of their own) are handed over, not copied.
       const transfer = job.job === 'whole' ? [job.args.bytes.buffer as ArrayBuffer] : [];

@@ -1,61 +1,27 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, rm, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readConfig } from '../../server/config.ts';
 import type { Database } from '../../server/db/database.ts';
 import { openPglite } from '../../server/db/pglite.ts';
 import { openPostgres } from '../../server/db/postgres.ts';
-import { startServer, type RunningServer } from '../../server/server.ts';
-import { bundledScript } from '../support/bundled-script.ts';
 import { nodeClient, startTestServer, type TestServer } from '../support/server.ts';
 import {
   copyPgliteTemplate,
   freshPostgresDatabase,
   postgresAdminUrl,
-  rootDir,
 } from '../support/template.ts';
 import { scratchDir } from '../support/scratch.ts';
+import { exists, removeCheckScript, runCheck, serveOn } from './consistency-check.ts';
 
 // The consistency check is run as a command, as administrators run it (`npm run
 // check-consistency`: the script bundled once and run with `node`, bundled-script.ts) against
 // stores made inconsistent for real: through the API as the app would leave them after an
-// interrupted flow, and on disk as a lost or stray file would.
+// interrupted flow, and on disk as a lost or stray file would. Its refusals of an embedded
+// database are in consistency-embedded.test.ts.
 
-let checkScript: ReturnType<typeof bundledScript> | undefined;
-afterAll(async () => {
-  await (await checkScript)?.remove();
-});
-
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the check with `args` and exactly the variables in `env` that concern it. */
-async function runCheck(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
-  const base = { ...process.env };
-  for (const name of ['DATA_DIR', 'DATABASE_URL', 'SUPABASE_SERVICE_ROLE_KEY', 'JWT_SECRET']) {
-    delete base[name];
-  }
-  checkScript ??= bundledScript(path.join('scripts', 'check-consistency.ts'));
-  const child = spawn(process.execPath, [(await checkScript).file, ...args], {
-    cwd: rootDir,
-    env: { ...base, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+afterAll(removeCheckScript);
 
 interface JsonReport {
   counts: { documents: number; objects: number; files: number | null };
@@ -147,8 +113,6 @@ async function fileOf(
   const version = (data as { version: string }).version;
   return path.join(dataDir, 'storage', 'objects', version.slice(0, 2), version);
 }
-
-const exists = async (file: string) => (await stat(file).catch(() => null)) !== null;
 
 describe('check-consistency through the API of a running server', () => {
   let server: TestServer;
@@ -408,10 +372,9 @@ describe('check-consistency on a data directory', () => {
   /** The server's database: a persisted PGlite directory, or PostgreSQL in the PostgreSQL run. */
   async function persistedDatabase(
     dataDir: string,
-    kind: 'pglite' | 'default',
   ): Promise<{ open: () => Promise<Database>; env: Record<string, string> }> {
     const adminUrl = postgresAdminUrl();
-    if (adminUrl && kind === 'default') {
+    if (adminUrl) {
       const fresh = await freshPostgresDatabase(adminUrl);
       cleanups.push(fresh.drop);
       return {
@@ -424,16 +387,6 @@ describe('check-consistency on a data directory', () => {
     return { open: () => openPglite({ dataDir: dbDir }), env: { DATA_DIR: dataDir } };
   }
 
-  async function serveOn(dataDir: string, db: Database): Promise<RunningServer> {
-    const config = {
-      ...readConfig({ DATA_DIR: dataDir }),
-      port: 0,
-      host: '127.0.0.1',
-      logRequests: false,
-    };
-    return startServer({ config, db, skipMigrations: true });
-  }
-
   async function newDataDir(): Promise<string> {
     const dataDir = await scratchDir('steward-consistency-');
     cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
@@ -442,7 +395,7 @@ describe('check-consistency on a data directory', () => {
 
   it('checks a stopped server, and --fix removes the orphaned upload', async () => {
     const dataDir = await newDataDir();
-    const database = await persistedDatabase(dataDir, 'default');
+    const database = await persistedDatabase(dataDir);
     const server = await serveOn(dataDir, await database.open());
     let orphan: string;
     try {
@@ -474,31 +427,4 @@ describe('check-consistency on a data directory', () => {
     );
     expect(again.code).toBe(0);
   }, 120_000);
-
-  it('refuses to open an embedded database that a running server holds', async () => {
-    const dataDir = await newDataDir();
-    const database = await persistedDatabase(dataDir, 'pglite');
-    const server = await serveOn(dataDir, await database.open());
-    try {
-      const result = await runCheck([], { DATA_DIR: dataDir });
-      expect(result.stderr).toContain(`${dataDir} is in use by process ${process.pid}`);
-      expect(result.stderr).toContain('--url');
-      expect(result.code).toBe(2);
-    } finally {
-      await server.close();
-    }
-    // Stopped, it opens.
-    const result = await runCheck([], { DATA_DIR: dataDir });
-    expect(result.stdout).toContain('Result: consistent.');
-    expect(result.code).toBe(0);
-  }, 120_000);
-
-  it('explains when there is no database to check', async () => {
-    const dataDir = await newDataDir();
-    const result = await runCheck([], { DATA_DIR: dataDir });
-    expect(result.stderr).toContain(`There is no Steward database in ${path.join(dataDir, 'db')}`);
-    expect(result.code).toBe(2);
-    // And it did not create one.
-    expect(await exists(path.join(dataDir, 'db'))).toBe(false);
-  }, 60_000);
 });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   backendTestFiles,
   databaseTestFiles,
+  EMBEDDED_DATABASE_ONLY,
   reachesTestDatabase,
 } from '../../scripts/database-test-files.ts';
 import { scratchDir } from '../support/scratch.ts';
@@ -65,5 +66,19 @@ describe('the PostgreSQL pass of npm test', () => {
     );
     expect(chosen.map(name)).not.toContain('tests/backend/fair-queue.test.ts');
     expect(chosen.map(name)).not.toContain('tests/backend/database-test-files.test.ts');
+  });
+
+  it('leaves out the files named as the same on either database, which the PGlite pass runs', async () => {
+    const all = (await backendTestFiles(rootDir)).map((f) => path.relative(rootDir, f));
+    const chosen = (await databaseTestFiles(rootDir)).map((f) => path.relative(rootDir, f));
+    const named = Object.keys(EMBEDDED_DATABASE_ONLY);
+    expect(named.length).toBeGreaterThan(0);
+    for (const file of named) {
+      // Each is a test file of the backend project (a name that matches none would run twice),
+      // that starts servers, yet is not run on PostgreSQL.
+      expect(all).toContain(file);
+      expect(reachesTestDatabase(path.join(rootDir, file), rootDir)).toBe(true);
+      expect(chosen).not.toContain(file);
+    }
   });
 });

@@ -1,6 +1,9 @@
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DiskFileStore } from '../../server/storage/disk-file-store.ts';
 import { scratchDir } from '../support/scratch.ts';
@@ -10,6 +13,8 @@ import { scratchDir } from '../support/scratch.ts';
 // made durable by threads of its own, so that the thread answering HTTP hands a small file over
 // in one message instead of taking an event-loop turn for each of the nine steps.
 
+// Not template.ts's: this file uses no database, and so is not run again on PostgreSQL.
+const rootDir = path.resolve(import.meta.dirname, '../..');
 const dirs: string[] = [];
 afterAll(async () => {
   for (const dir of dirs) await rm(dir, { recursive: true, force: true });
@@ -95,5 +100,43 @@ describe('DiskFileStore.write', () => {
     expect(busyUntil).toBeGreaterThan(0);
     // A rename sets the file's change time: it was named before the thread was free again.
     expect(renamed.ctimeMs).toBeLessThan(busyUntil - 100);
+  });
+});
+
+describe('the threads that write files', () => {
+  it('keep a process alive while they write, and let it end once they are done', async () => {
+    const dir = await scratchDir('steward-disk-store-');
+    dirs.push(dir);
+    // A process with nothing else to keep it alive (as a script, or the tests' main process
+    // once its servers have closed) writes a small file (one job) and a large one (three), then
+    // has nothing left to do: it must end by itself, and only after both files are written.
+    const script = `
+      import { DiskFileStore } from ${JSON.stringify(pathToFileURL(path.join(rootDir, 'server/storage/disk-file-store.ts')).href)};
+      const store = new DiskFileStore(${JSON.stringify(dir)});
+      async function* body(size) { yield new Uint8Array(size).fill(7); }
+      void store.write(body(100), Infinity).then((stored) => console.log(stored.version));
+      void store.write(body(600_000), Infinity).then((stored) => console.log(stored.version));
+    `;
+    const scriptFile = path.join(dir, 'write-two-files.mts');
+    await writeFile(scriptFile, script);
+    // The bound only tells a process that never ends from one that does.
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', scriptFile],
+      { cwd: rootDir, timeout: 20_000, killSignal: 'SIGKILL' },
+    ).catch((error: Error & { killed?: boolean; code?: number; stderr?: string }) => {
+      throw new Error(
+        error.killed
+          ? 'the process did not end by itself once its files were written'
+          : `the process failed (${error.code}): ${error.stderr}`,
+      );
+    });
+    const versions = stdout.trim().split('\n');
+    expect(versions).toHaveLength(2);
+    const store = new DiskFileStore(dir);
+    const sizes = await Promise.all(
+      versions.map(async (version) => (await stat(store.pathOf(version))).size),
+    );
+    expect(sizes.sort((a, b) => a - b)).toEqual([100, 600_000]);
   });
 });

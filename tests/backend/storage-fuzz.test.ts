@@ -540,41 +540,67 @@ const chaoticRequest: fc.Arbitrary<FuzzRequest> = fc
 
 const fuzzRequest = fc.oneof(plausibleRequest, chaoticRequest);
 
+/**
+ * The runs of a property, kept until they end. fast-check ends a run still going at
+ * `interruptAfterTimeLimit` by a race and leaves it running in the background: its request
+ * could still be storing a file when the last test below counted files against rows (one file
+ * more than rows, under load). A test waits for them once its property has ended.
+ */
+function runsOfProperty() {
+  const running = new Set<Promise<unknown>>();
+  return {
+    track<T>(run: () => Promise<T>): Promise<T> {
+      const promise = run();
+      const settled = promise.catch(() => undefined);
+      running.add(settled);
+      void settled.then(() => running.delete(settled));
+      return promise;
+    },
+    ended: () => Promise.all(running),
+  };
+}
+
 describe('storage: fuzzing the HTTP API', () => {
   it(
     'survives thousands of random and hostile requests without a 5xx or a leak',
     async () => {
       let runs = 0;
       const statuses = new Map<number, number>();
-      await fc.assert(
-        fc.asyncProperty(fuzzRequest, async (request) => {
-          runs++;
-          const token = tokenOf(request.caller);
-          const headers: Record<string, string> = { ...request.headers };
-          if (token) {
-            headers.authorization = `Bearer ${token}`;
-            headers.apikey = server.keys.anonKey;
-          }
-          const fullPath = `/storage/v1${request.path}`;
-          const body = request.method === 'GET' || request.method === 'HEAD' ? null : request.body;
-          const response = await rawRequest(request.method, fullPath, headers, body);
-          const where = `${request.caller} ${request.method} ${fullPath}: ${response.body}`;
-          const routed = new URL(fullPath, 'http://localhost').pathname;
-          if (!routed.startsWith('/storage/v1/')) {
-            // Dot segments took the request out of storage, as URL parsing resolves them; the
-            // app's pages answer it (503 here: the test server has no built app). It must never
-            // be a failure of the server, nor a storage answer.
-            expect(response.status, where).not.toBe(500);
-            expect(response.headers['content-type'] ?? '', where).not.toContain('json');
-            return;
-          }
-          expect(response.status, where).toBeGreaterThanOrEqual(200);
-          expect(response.status, where).toBeLessThan(500);
-          checkRlsView(request.caller, request.method, fullPath, body, response);
-          statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
-        }),
-        { numRuns: 3000, interruptAfterTimeLimit: TIME_LIMIT_MS },
-      );
+      const requests = runsOfProperty();
+      await fc
+        .assert(
+          fc.asyncProperty(fuzzRequest, (request) =>
+            requests.track(async () => {
+              runs++;
+              const token = tokenOf(request.caller);
+              const headers: Record<string, string> = { ...request.headers };
+              if (token) {
+                headers.authorization = `Bearer ${token}`;
+                headers.apikey = server.keys.anonKey;
+              }
+              const fullPath = `/storage/v1${request.path}`;
+              const body =
+                request.method === 'GET' || request.method === 'HEAD' ? null : request.body;
+              const response = await rawRequest(request.method, fullPath, headers, body);
+              const where = `${request.caller} ${request.method} ${fullPath}: ${response.body}`;
+              const routed = new URL(fullPath, 'http://localhost').pathname;
+              if (!routed.startsWith('/storage/v1/')) {
+                // Dot segments took the request out of storage, as URL parsing resolves them; the
+                // app's pages answer it (503 here: the test server has no built app). It must never
+                // be a failure of the server, nor a storage answer.
+                expect(response.status, where).not.toBe(500);
+                expect(response.headers['content-type'] ?? '', where).not.toContain('json');
+                return;
+              }
+              expect(response.status, where).toBeGreaterThanOrEqual(200);
+              expect(response.status, where).toBeLessThan(500);
+              checkRlsView(request.caller, request.method, fullPath, body, response);
+              statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+            }),
+          ),
+          { numRuns: 3000, interruptAfterTimeLimit: TIME_LIMIT_MS },
+        )
+        .finally(requests.ended);
       // However loaded the machine, a real number of requests went through, and they reached
       // the successful paths as well as the refusals.
       expect(runs).toBeGreaterThan(300);
@@ -588,53 +614,64 @@ describe('storage: fuzzing the HTTP API', () => {
   );
 
   it('round-trips any bytes through multipart uploads split at any chunk boundary', async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.uint8Array({ maxLength: 4000 }),
-        fc.array(fc.integer({ min: 1, max: 97 }), { minLength: 1, maxLength: 8 }),
-        // Near misses of the delimiter "\r\n--XYZ", which a sender never puts in content.
-        fc.constantFrom('\r\n--XY', '--XYZ--', '\n--XYZ', '\r\n--XYz', '\r\n\r\n', '\r'),
-        async (content, chunkSizes, trap) => {
-          // Put boundary look-alikes inside the content, where a naive parser would stop.
-          const file = Buffer.concat([Buffer.from(trap), Buffer.from(content), Buffer.from(trap)]);
-          // A near miss next to the content can complete the real delimiter ("\r\n--XY" + "Z").
-          fc.pre(!file.includes('\r\n--XYZ'));
-          const whole = Buffer.concat([
-            Buffer.from(
-              '--XYZ\r\nContent-Disposition: form-data; name="cacheControl"\r\n\r\n60\r\n',
-            ),
-            Buffer.from('--XYZ\r\nContent-Disposition: form-data; name=""; filename="f"\r\n'),
-            Buffer.from('Content-Type: application/octet-stream\r\n\r\n'),
-            file,
-            Buffer.from('\r\n--XYZ--\r\n'),
-          ]);
-          let offset = 0;
-          let turn = 0;
-          const stream = new ReadableStream<Uint8Array>({
-            pull(controller) {
-              if (offset >= whole.length) return controller.close();
-              const size = chunkSizes[turn++ % chunkSizes.length]!;
-              controller.enqueue(whole.subarray(offset, offset + size));
-              offset += size;
-            },
-          });
-          const name = `${alice.id}/roundtrip.bin`;
-          const upload = await storageFetch(server, `/object/files/${name}`, {
-            method: 'POST',
-            token: alice.token,
-            headers: { 'content-type': 'multipart/form-data; boundary=XYZ', 'x-upsert': 'true' },
-            body: stream,
-            duplex: 'half',
-          } as RequestInit);
-          expect(upload.status, await upload.clone().text()).toBe(200);
-          const download = await storageFetch(server, `/object/files/${name}`, {
-            token: alice.token,
-          });
-          expect(Buffer.from(await download.arrayBuffer()).equals(file)).toBe(true);
-        },
-      ),
-      { numRuns: 150, interruptAfterTimeLimit: 15_000 },
-    );
+    const uploads = runsOfProperty();
+    await fc
+      .assert(
+        fc.asyncProperty(
+          fc.uint8Array({ maxLength: 4000 }),
+          fc.array(fc.integer({ min: 1, max: 97 }), { minLength: 1, maxLength: 8 }),
+          // Near misses of the delimiter "\r\n--XYZ", which a sender never puts in content.
+          fc.constantFrom('\r\n--XY', '--XYZ--', '\n--XYZ', '\r\n--XYz', '\r\n\r\n', '\r'),
+          (content, chunkSizes, trap) =>
+            uploads.track(async () => {
+              // Put boundary look-alikes inside the content, where a naive parser would stop.
+              const file = Buffer.concat([
+                Buffer.from(trap),
+                Buffer.from(content),
+                Buffer.from(trap),
+              ]);
+              // A near miss next to the content can complete the real delimiter ("\r\n--XY" + "Z").
+              fc.pre(!file.includes('\r\n--XYZ'));
+              const whole = Buffer.concat([
+                Buffer.from(
+                  '--XYZ\r\nContent-Disposition: form-data; name="cacheControl"\r\n\r\n60\r\n',
+                ),
+                Buffer.from('--XYZ\r\nContent-Disposition: form-data; name=""; filename="f"\r\n'),
+                Buffer.from('Content-Type: application/octet-stream\r\n\r\n'),
+                file,
+                Buffer.from('\r\n--XYZ--\r\n'),
+              ]);
+              let offset = 0;
+              let turn = 0;
+              const stream = new ReadableStream<Uint8Array>({
+                pull(controller) {
+                  if (offset >= whole.length) return controller.close();
+                  const size = chunkSizes[turn++ % chunkSizes.length]!;
+                  controller.enqueue(whole.subarray(offset, offset + size));
+                  offset += size;
+                },
+              });
+              const name = `${alice.id}/roundtrip.bin`;
+              const upload = await storageFetch(server, `/object/files/${name}`, {
+                method: 'POST',
+                token: alice.token,
+                headers: {
+                  'content-type': 'multipart/form-data; boundary=XYZ',
+                  'x-upsert': 'true',
+                },
+                body: stream,
+                duplex: 'half',
+              } as RequestInit);
+              expect(upload.status, await upload.clone().text()).toBe(200);
+              const download = await storageFetch(server, `/object/files/${name}`, {
+                token: alice.token,
+              });
+              expect(Buffer.from(await download.arrayBuffer()).equals(file)).toBe(true);
+            }),
+        ),
+        { numRuns: 150, interruptAfterTimeLimit: 15_000 },
+      )
+      .finally(uploads.ended);
   }, 60_000);
 
   it('left nothing outside the storage directory and no file without its row', async () => {
