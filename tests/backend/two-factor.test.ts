@@ -341,3 +341,51 @@ describe('someone who set up a second factor, where the organisation does not re
     ).toBeNull();
   });
 });
+
+// The refusal in the policies (private.require_second_factor) reads who must prove a second
+// factor in its own statement, beside private.two_factor_required_for, which the auth service
+// asks before a last factor is removed: both must say the same of everyone.
+describe('who must prove a second factor', () => {
+  it('is the same for the policies’ refusal and for the auth service', async () => {
+    const strict = await createOrganisation(server, 'Agreeing Church');
+    const relaxed = await createOrganisation(server, 'Relaxed Church');
+    const people = {
+      'master admin, required': strict.master,
+      'admin, required': await addMember(server, strict, 'admin', 'agree-admin'),
+      'deactivated admin, required': await addMember(server, strict, 'admin', 'agree-gone'),
+      'member, required': await addMember(server, strict, 'user', 'agree-member'),
+      'master admin, not required': relaxed.master,
+      'admin, not required': await addMember(server, relaxed, 'admin', 'relaxed-admin'),
+    };
+    await server.db.query(
+      'update public.organizations set require_two_factor_for_admins = true where id = $1',
+      [strict.id],
+    );
+    await server.db.query('update public.user_profiles set is_active = false where id = $1', [
+      people['deactivated admin, required'].userId,
+    ]);
+    const asked: Record<string, { authService: boolean; refusal: boolean }> = {};
+    for (const [who, person] of Object.entries(people)) {
+      const { rows } = await server.db.query<{ required: boolean }>(
+        'select private.two_factor_required_for($1::uuid) as required',
+        [person.userId],
+      );
+      // As the database's owner, with no claims: a session without a second factor.
+      const refused = await server.db
+        .query('select private.require_second_factor($1::uuid)', [person.userId])
+        .then(
+          () => false,
+          (error: Error) => error.message.startsWith('Two-factor sign-in is required'),
+        );
+      asked[who] = { authService: rows[0]!.required, refusal: refused };
+    }
+    expect(asked).toEqual({
+      'master admin, required': { authService: true, refusal: true },
+      'admin, required': { authService: true, refusal: true },
+      'deactivated admin, required': { authService: false, refusal: false },
+      'member, required': { authService: false, refusal: false },
+      'master admin, not required': { authService: false, refusal: false },
+      'admin, not required': { authService: false, refusal: false },
+    });
+  });
+});
