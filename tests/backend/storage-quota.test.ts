@@ -256,4 +256,43 @@ describe('organization_storage_usage', () => {
     const anonymous = await server.anon().rpc('organization_storage_usage');
     expect(anonymous.status).toBe(401);
   });
+  it('sums each object as private.object_bytes counts it, whatever its metadata', async () => {
+    // bucket_folder_bytes writes object_bytes' expression out (a call per object cost three
+    // times as much): the two must count every shape of metadata alike. Written and rolled
+    // back in one transaction, triggers off, so nothing of it stays.
+    const shapes = [
+      { size: 12 },
+      { size: '34' },
+      { contentLength: 56 },
+      { size: 'x', contentLength: '78' },
+      { size: -1 },
+      { size: 1.5 },
+      { size: '9999999999999999999' },
+      { contentLength: '123456789012345678' },
+      {},
+    ];
+    const counted = await server.db
+      .transaction(async (tx) => {
+        await tx.query(`set local session_replication_role = replica`);
+        for (const [i, metadata] of shapes.entries()) {
+          await tx.query(
+            `insert into storage.objects (bucket_id, name, version, metadata)
+             values ('documents', $1, null, $2::jsonb)`,
+            [`sum-check/${i}`, JSON.stringify(metadata)],
+          );
+        }
+        const { rows } = await tx.query<{ summed: string; each: string }>(
+          `select private.bucket_folder_bytes('documents', 'sum-check/')::text as summed,
+                  (select sum(private.object_bytes(metadata)) from storage.objects
+                    where bucket_id = 'documents' and name like 'sum-check/%')::text as each`,
+        );
+        throw Object.assign(new Error('rolled back'), { rows });
+      })
+      .catch((error: Error & { rows?: { summed: string; each: string }[] }) => {
+        if (!error.rows) throw error;
+        return error.rows[0]!;
+      });
+    expect(counted.summed).toBe(counted.each);
+    expect(counted.summed).toBe(String(BigInt(12 + 34 + 56 + 78) + BigInt('123456789012345678')));
+  });
 });
