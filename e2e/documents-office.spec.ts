@@ -105,7 +105,12 @@ for (const [label, viewport] of [
       // From the preview, which the name opens: Versions lists the first file.
       await page.getByRole('button', { name: 'Volunteer Handbook.docx', exact: true }).click();
       dialog = page.getByRole('dialog', { name: /Volunteer Handbook\.docx/ });
-      await dialog.getByRole('button', { name: 'New version' }).click();
+      // The header's buttons do not move when the preview arrives: the frame keeps its size.
+      const newVersion = dialog.getByRole('button', { name: 'New version' });
+      const whileLoading = await newVersion.boundingBox();
+      await expect(dialog.getByTestId('preview-office')).toBeVisible();
+      expect(await newVersion.boundingBox()).toEqual(whileLoading);
+      await newVersion.click();
       await dialog.getByLabel(/New file/).setInputFiles({
         name: 'handbook-final.docx',
         mimeType: DOCX,

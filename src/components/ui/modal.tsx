@@ -31,7 +31,10 @@ const sizes = {
   md: 'max-w-md',
   lg: 'max-w-2xl',
   xl: 'max-w-4xl',
-  full: 'max-w-6xl',
+  // A viewer's frame: its height does not follow what loads inside it, so that the header's
+  // buttons stay where they were when the preview arrives (a click aimed at one while the
+  // preview loaded landed in the preview instead).
+  full: 'max-w-6xl h-[100dvh] sm:h-[90vh]',
 };
 
 /**
