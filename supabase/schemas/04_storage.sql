@@ -16,7 +16,9 @@
 -- server, a hosted Supabase project's storage server, SQL); a lock per organisation makes
 -- concurrent uploads of one organisation take turns, so together they cannot pass the quota.
 -- Exports do not count (18_transfer.sql says why). Admins read their organisation's usage, and
--- what takes it, with `organization_storage_usage()`.
+-- what takes it, with `organization_storage_usage()`. What an organisation holds is a running
+-- total (`private.organization_storage_totals`) that the same triggers keep, so a check reads
+-- one row instead of summing every object the organisation has (issue 27 item 3).
 
 -- ============================================================================================
 -- Tables
@@ -56,6 +58,20 @@ create table private.upload_reservations (
   -- Its declared length.
   bytes bigint not null constraint upload_reservations_bytes_check check (bytes >= 0),
   created_at timestamptz not null default now()
+);
+
+-- The bytes each organisation's objects take in the buckets that count (documents, branding,
+-- imports: what private.object_organization_id names an organisation for), kept by statement
+-- triggers on storage.objects below in the writer's own transaction, so a rolled-back write
+-- leaves it as it was. Every change to a row takes the organisation's quota lock first (the
+-- same lock, taken before the row, everywhere), so writers of one organisation take turns in
+-- one order and never deadlock over it. The key is the folder's id, not a reference to
+-- public.organizations: objects outlive a deleted organisation (nothing removes them), and the
+-- total stays what they take until they are removed. `npm run check-consistency` compares it
+-- with the objects and `--fix` recounts a drift.
+create table private.organization_storage_totals (
+  organization_id uuid primary key,
+  bytes bigint not null default 0
 );
 
 -- The files of documents purged on a hosted project with Steward's worker, from the purge until
@@ -182,9 +198,10 @@ $$;
 
 -- The bytes of an organisation's objects in one bucket whose names start with `prefix`. Each
 -- object's bytes are private.object_bytes' expression, written out here (keep the two alike):
--- a call of that function per object, with its own search_path, took three times as long, and
--- every upload sums its organisation's objects (1,000 objects: 8.5 ms, 2.9 ms written out, on
--- PGlite).
+-- a call of that function per object, with its own search_path, took three times as long
+-- (1,000 objects: 8.5 ms, 2.9 ms written out, on PGlite), when every upload summed its
+-- organisation's objects. Uploads now read the running total; this sums the usage's parts and
+-- recounts a total (private.recount_organization_storage).
 create function private.bucket_folder_bytes(bucket_id text, prefix text)
 returns bigint
 language sql
@@ -206,8 +223,8 @@ as $$
 $$;
 
 -- What counts towards an organisation's quota (its folders in the documents, branding and
--- imports buckets, and its reserved uploads), but the object named (except_bucket_id,
--- except_name), if given.
+-- imports buckets, as their running total, and its reserved uploads), but the object named
+-- (except_bucket_id, except_name), if given.
 create function private.organization_storage_bytes(
   organization_id uuid,
   except_bucket_id text default null,
@@ -219,9 +236,8 @@ stable
 security definer
 set search_path = ''
 as $$
-  select private.bucket_folder_bytes('documents', 'documents/' || organization_id || '/')
-       + private.bucket_folder_bytes('branding', organization_id || '/')
-       + private.bucket_folder_bytes('imports', organization_id || '/')
+  select coalesce((select t.bytes from private.organization_storage_totals t
+                   where t.organization_id = organization_storage_bytes.organization_id), 0)
        - coalesce((select private.object_bytes(o.metadata) from storage.objects o
                    where o.bucket_id = except_bucket_id and o.name = except_name
                      and private.object_organization_id(o.bucket_id, o.name)
@@ -266,21 +282,21 @@ as $$
   from private.storage_settings s
 $$;
 
--- The quota check, once per statement and organisation over the rows the statement wrote
--- (transition tables): each check sums what the organisation holds, so a check per row made an
--- import of n documents sum n times over a growing folder (1,000 documents: 17 s of its
--- transaction's 20 s on PGlite, during which no other organisation's statement ran); this way
--- adding an import's documents takes time in proportion to their number, not its square. A
--- statement that grows what an organisation holds must leave it within the quota; one that
--- does not (a smaller replacement, a rename inside it) always passes, so an organisation over a
--- lowered quota can still tidy up. Checked after the rows are written, under a lock per
--- organisation taken before the sum, so the next writer of the organisation sums after this
--- one commits. Security definer: the usage counts objects the writer may not see, and the
--- settings are private.
--- This raises the quota's refusal when any organisation in `changes` (organization_id, growth
--- in bytes) grew and now holds more than the quota; the triggers below pass it what each
--- statement wrote.
-create function private.check_storage_growth(changes jsonb)
+-- The running total and the quota check, once per statement and organisation over the rows
+-- the statement wrote (transition tables): a check per row made an import of n documents sum n
+-- times over a growing folder (1,000 documents: 17 s of its transaction's 20 s on PGlite); this
+-- way adding an import's documents takes time in proportion to their number. For each
+-- organisation whose bytes the statement changed, in the organisations' order: its lock, then
+-- its total, then (when it grew) the check. A statement that grows what an organisation holds
+-- must leave it within the quota; one that does not (a removal, a smaller replacement, a rename
+-- inside it) always passes, so an organisation over a lowered quota can still tidy up. The lock
+-- is held until commit, so the next writer of the organisation counts after this one commits:
+-- two uploads cannot pass the quota together, and the total's row is only ever written under
+-- it (its row lock never waits, so it cannot close a cycle with the advisory lock). Security
+-- definer: the totals and the settings are private.
+-- `changes` is an array of (organization_id, bytes): what each organisation gained (or lost);
+-- raises the quota's refusal when one grew and now holds more than the quota.
+create function private.record_storage_changes(changes jsonb)
 returns void
 language plpgsql
 security definer
@@ -291,14 +307,18 @@ declare
   _quota bigint := (select s.quota_per_organization from private.storage_settings s);
 begin
   for _change in
-    select (x ->> 'organization_id')::uuid as organization_id
+    select (x ->> 'organization_id')::uuid as organization_id, (x ->> 'bytes')::bigint as bytes
     from jsonb_array_elements(changes) x
-    where (x ->> 'growth')::bigint > 0
+    where (x ->> 'bytes')::bigint <> 0
     order by 1
   loop
     perform pg_catalog.pg_advisory_xact_lock(
       pg_catalog.hashtextextended('storage quota ' || _change.organization_id, 7305));
-    if private.organization_storage_bytes(_change.organization_id) > coalesce(_quota, 0) then
+    insert into private.organization_storage_totals as t (organization_id, bytes)
+    values (_change.organization_id, _change.bytes)
+    on conflict (organization_id) do update set bytes = t.bytes + excluded.bytes;
+    if _change.bytes > 0
+       and private.organization_storage_bytes(_change.organization_id) > coalesce(_quota, 0) then
       -- 42501 with a message of our own: the storage server passes the message through
       -- (AccessDenied), where any other code would reach the client as "database error".
       raise exception using errcode = '42501', message = private.storage_quota_refusal(_quota);
@@ -314,11 +334,11 @@ security definer
 set search_path = ''
 as $$
 begin
-  perform private.check_storage_growth(coalesce((
-    select jsonb_agg(jsonb_build_object('organization_id', g.organization_id, 'growth', g.growth))
+  perform private.record_storage_changes(coalesce((
+    select jsonb_agg(jsonb_build_object('organization_id', g.organization_id, 'bytes', g.bytes))
     from (
       select private.object_organization_id(n.bucket_id, n.name) as organization_id,
-             sum(private.object_bytes(n.metadata)) as growth
+             sum(private.object_bytes(n.metadata)) as bytes
       from new_objects n
       group by 1
     ) g
@@ -334,10 +354,10 @@ security definer
 set search_path = ''
 as $$
 begin
-  perform private.check_storage_growth(coalesce((
-    select jsonb_agg(jsonb_build_object('organization_id', g.organization_id, 'growth', g.growth))
+  perform private.record_storage_changes(coalesce((
+    select jsonb_agg(jsonb_build_object('organization_id', g.organization_id, 'bytes', g.bytes))
     from (
-      select c.organization_id, sum(c.bytes) as growth
+      select c.organization_id, sum(c.bytes) as bytes
       from (
         select private.object_organization_id(n.bucket_id, n.name) as organization_id,
                private.object_bytes(n.metadata) as bytes
@@ -354,6 +374,68 @@ begin
 end
 $$;
 
+create function private.count_storage_on_delete()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.record_storage_changes(coalesce((
+    select jsonb_agg(jsonb_build_object('organization_id', g.organization_id, 'bytes', g.bytes))
+    from (
+      select private.object_organization_id(o.bucket_id, o.name) as organization_id,
+             -sum(private.object_bytes(o.metadata)) as bytes
+      from old_objects o
+      group by 1
+    ) g
+    where g.organization_id is not null), '[]'::jsonb));
+  return null;
+end
+$$;
+
+-- A truncated storage.objects holds nothing, so no organisation holds anything. (TRUNCATE
+-- takes the table's exclusive lock first, so no writer of objects holds a total's lock here.)
+create function private.count_storage_on_truncate()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  delete from private.organization_storage_totals;
+  return null;
+end
+$$;
+
+-- Recounts an organisation's total from its objects, under its quota lock (the consistency
+-- check's `--fix`, after a drift it reports); returns the bytes counted.
+create function private.recount_organization_storage(organization_id uuid)
+returns bigint
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  _bytes bigint;
+begin
+  perform pg_catalog.pg_advisory_xact_lock(
+    pg_catalog.hashtextextended('storage quota ' || recount_organization_storage.organization_id,
+                                7305));
+  _bytes := private.bucket_folder_bytes('documents',
+                                        'documents/' || recount_organization_storage.organization_id
+                                        || '/')
+          + private.bucket_folder_bytes('branding',
+                                        recount_organization_storage.organization_id || '/')
+          + private.bucket_folder_bytes('imports',
+                                        recount_organization_storage.organization_id || '/');
+  insert into private.organization_storage_totals as t (organization_id, bytes)
+  values (recount_organization_storage.organization_id, _bytes)
+  on conflict (organization_id) do update set bytes = excluded.bytes;
+  return _bytes;
+end
+$$;
+
 create trigger objects_respect_storage_quota_on_insert
   after insert on storage.objects
   referencing new table as new_objects
@@ -363,6 +445,15 @@ create trigger objects_respect_storage_quota_on_update
   after update on storage.objects
   referencing old table as old_objects new table as new_objects
   for each statement execute function private.enforce_storage_quota_on_update();
+
+create trigger objects_count_storage_on_delete
+  after delete on storage.objects
+  referencing old table as old_objects
+  for each statement execute function private.count_storage_on_delete();
+
+create trigger objects_count_storage_on_truncate
+  after truncate on storage.objects
+  for each statement execute function private.count_storage_on_truncate();
 
 -- Reserves `bytes` for the resumable upload `upload_id` of the object (bucket_id, name), within
 -- its organisation's quota (an object of that name that it would replace aside); nothing for a
@@ -445,10 +536,11 @@ create policy "admins remove their organisation's logo"
                  (select private.caller_organization_id('admin')::text) || '/logo-source')
   );
 
--- private.storage_settings and private.upload_reservations: no policies; only the server's own
--- connection and the functions above read or write them.
+-- private.storage_settings, private.upload_reservations and private.organization_storage_totals:
+-- no policies; only the server's own connection and the functions above read or write them.
 alter table private.storage_settings enable row level security;
 alter table private.upload_reservations enable row level security;
+alter table private.organization_storage_totals enable row level security;
 alter table private.document_files_leaving enable row level security;
 
 -- ============================================================================================
@@ -516,6 +608,7 @@ $$;
 -- The platform's grants on storage.objects stand; the policies above decide.
 revoke all on private.storage_settings from public, anon, authenticated;
 revoke all on private.upload_reservations from public, anon, authenticated;
+revoke all on private.organization_storage_totals from public, anon, authenticated;
 revoke all on private.document_files_leaving from public, anon, authenticated;
 revoke all on function private.caller_files_leaving() from public, anon, authenticated;
 revoke all on function private.unfinished_import_file(text) from public, anon, authenticated;
@@ -534,9 +627,13 @@ revoke all on function private.organization_storage_bytes(uuid, text, text)
 revoke all on function private.storage_quota_refusal(bigint) from public, anon, authenticated;
 revoke all on function private.organization_storage_room(uuid, text, text)
   from public, anon, authenticated;
-revoke all on function private.check_storage_growth(jsonb) from public, anon, authenticated;
+revoke all on function private.record_storage_changes(jsonb) from public, anon, authenticated;
 revoke all on function private.enforce_storage_quota_on_insert() from public, anon, authenticated;
 revoke all on function private.enforce_storage_quota_on_update() from public, anon, authenticated;
+revoke all on function private.count_storage_on_delete() from public, anon, authenticated;
+revoke all on function private.count_storage_on_truncate() from public, anon, authenticated;
+revoke all on function private.recount_organization_storage(uuid)
+  from public, anon, authenticated;
 revoke all on function private.reserve_upload(uuid, text, text, bigint)
   from public, anon, authenticated;
 revoke all on function public.organization_storage_usage() from public, anon, authenticated;

@@ -103,3 +103,32 @@ export interface StorageErrorBody {
   error: string;
   message: string;
 }
+
+/** An organisation whose running storage total differs from what its objects take. */
+export interface StorageTotalDrift {
+  organization_id: string;
+  total: string;
+  objects: string;
+}
+
+/**
+ * Every organisation's running storage total (`private.organization_storage_totals`, kept by
+ * triggers) against a full sum of its objects in the buckets that count, read as the server's
+ * own connection: the organisations whose two differ (none when every total is right). The sum
+ * is the quota's former one, object by object under each folder, not the triggers' helpers.
+ */
+export async function storageTotalDrift(server: TestServer): Promise<StorageTotalDrift[]> {
+  const { rows } = await server.db.query<StorageTotalDrift>(
+    `select c.organization_id::text, c.total::text, c.objects::text
+       from (select i.id as organization_id, coalesce(t.bytes, 0) as total,
+                    private.bucket_folder_bytes('documents', 'documents/' || i.id || '/')
+                    + private.bucket_folder_bytes('branding', i.id || '/')
+                    + private.bucket_folder_bytes('imports', i.id || '/') as objects
+               from (select id from public.organizations
+                     union select organization_id from private.organization_storage_totals) i
+               left join private.organization_storage_totals t on t.organization_id = i.id) c
+      where c.total <> c.objects
+      order by 1`,
+  );
+  return rows;
+}

@@ -10,13 +10,15 @@ import {
   type Person,
 } from '../security/world.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { storedFiles } from './storage-helpers.ts';
+import { storageTotalDrift, storedFiles } from './storage-helpers.ts';
 
 // Item 7 of issue 11: one organisation's files together may take at most
 // `[storage] quota_per_organization` (10,000 bytes here), counted over every bucket (the ZIPs
 // uploaded to import too, issue 22 R4), enforced in the database so that concurrent uploads
 // cannot pass it together. Uploads in progress: storage-resumable.test.ts; exports:
-// organization-transfer.test.ts.
+// organization-transfer.test.ts. What an organisation holds is a running total that triggers on
+// storage.objects keep (issue 27 item 3): every test below that writes compares it with a full
+// sum of the objects after each step (`storageTotalDrift`).
 
 const QUOTA = 10_000;
 const FULL = {
@@ -44,6 +46,11 @@ async function uploadFile(person: Person, organisation: Organisation, size: numb
   const path = newPath(organisation);
   const { error } = await documents(person).upload(path, file(size));
   return { path, error };
+}
+
+/** Every organisation's running total equals what its objects take. */
+async function expectTotalsRight() {
+  expect(await storageTotalDrift(server)).toEqual([]);
 }
 
 async function usage(person: Person) {
@@ -294,5 +301,186 @@ describe('organization_storage_usage', () => {
       });
     expect(counted.summed).toBe(counted.each);
     expect(counted.summed).toBe(String(BigInt(12 + 34 + 56 + 78) + BigInt('123456789012345678')));
+  });
+});
+
+describe("the running total of an organisation's storage", () => {
+  it('follows uploads, replacements, copies, moves across folders, buckets and organisations, refusals and removals', async () => {
+    const church = await createOrganisation(server, 'Total Church');
+    const neighbour = await createOrganisation(server, 'Total Neighbour');
+    const bucket = documents(church.master);
+    const used = async (organisation: Organisation) =>
+      (await usage(organisation.master)).used_bytes;
+
+    const first = await uploadFile(church.master, church, 1_000);
+    expect(first.error).toBeNull();
+    await expectTotalsRight();
+    expect(await used(church)).toBe(1_000);
+
+    // An upsert over an object, larger and then smaller.
+    unwrap(await bucket.upload(first.path, file(2_500), { upsert: true }), 'upsert');
+    await expectTotalsRight();
+    unwrap(await bucket.update(first.path, file(1_500)), 'update');
+    await expectTotalsRight();
+    expect(await used(church)).toBe(1_500);
+
+    const copy = newPath(church);
+    unwrap(await bucket.copy(first.path, copy), 'copy');
+    await expectTotalsRight();
+    const moved = newPath(church);
+    unwrap(await bucket.move(copy, moved), 'move');
+    await expectTotalsRight();
+    expect(await used(church)).toBe(3_000);
+
+    // Refused: the statement's rows and the total's change roll back together.
+    expect((await uploadFile(church.master, church, QUOTA - 3_000 + 1)).error).toMatchObject(FULL);
+    expect((await bucket.update(moved, file(QUOTA - 1_500 + 1))).error).toMatchObject(FULL);
+    await expectTotalsRight();
+    expect(await used(church)).toBe(3_000);
+
+    // The logo and an import's ZIP count; a move from imports to documents keeps the bytes, a
+    // move into another organisation's folder hands them over (the service role may).
+    const logo = `<svg xmlns="http://www.w3.org/2000/svg"><!--${'x'.repeat(400)}--></svg>`;
+    unwrap(
+      await church.master.client.storage
+        .from('branding')
+        .upload(`${church.id}/logo.svg`, new Blob([logo], { type: 'image/svg+xml' })),
+      'logo',
+    );
+    unwrap(
+      await church.master.client.storage
+        .from('imports')
+        .upload(`${church.id}/library.zip`, bytes(700), { contentType: 'application/zip' }),
+      'import upload',
+    );
+    await expectTotalsRight();
+    expect(await used(church)).toBe(3_000 + logo.length + 700);
+    const service = server.service().storage;
+    const fromImports = newPath(church, 'zip');
+    unwrap(
+      await service
+        .from('imports')
+        .move(`${church.id}/library.zip`, fromImports, { destinationBucket: 'documents' }),
+      'move across buckets',
+    );
+    await expectTotalsRight();
+    expect(await used(church)).toBe(3_000 + logo.length + 700);
+    unwrap(
+      await service.from('documents').move(fromImports, newPath(neighbour, 'zip')),
+      'move across organisations',
+    );
+    await expectTotalsRight();
+    expect(await used(church)).toBe(3_000 + logo.length);
+    expect(await used(neighbour)).toBe(700);
+
+    unwrap(await bucket.remove([first.path, moved]), 'remove');
+    unwrap(
+      await church.master.client.storage.from('branding').remove([`${church.id}/logo.svg`]),
+      'remove logo',
+    );
+    await expectTotalsRight();
+    expect(await used(church)).toBe(0);
+  });
+
+  it('follows earlier versions, the trash and its purge', async () => {
+    const church = await createOrganisation(server, 'Total Versions Church');
+    const member = await addMember(server, church, 'user', 'total-versions');
+    const addDocument = async (size: number, name: string) => {
+      const { path, error } = await uploadFile(member, church, size);
+      expect(error).toBeNull();
+      return unwrap(
+        await member.client
+          .from('documents')
+          .insert({ organization_id: church.id, name, category: 'HR', size, file_path: path })
+          .select('id')
+          .single<{ id: string }>(),
+        'insert document',
+      ).id;
+    };
+    const kept = await addDocument(1_000, 'kept.pdf');
+    const { path: replacement } = await uploadFile(member, church, 1_500);
+    unwrap(
+      await member.client.rpc('replace_document_file', {
+        document_id: kept,
+        file_path: replacement,
+        change: 'file_replacement',
+      }),
+      'replace',
+    );
+    await expectTotalsRight();
+    const trashed = await addDocument(700, 'old.pdf');
+    unwrap(await member.client.rpc('delete_documents', { document_ids: [trashed, kept] }), 'trash');
+    await expectTotalsRight();
+    expect(await usage(church.master)).toMatchObject({ used_bytes: 3_200, trash_bytes: 3_200 });
+    unwrap(
+      await church.master.client.rpc('purge_documents', { document_ids: [trashed, kept] }),
+      'purge',
+    );
+    await expectTotalsRight();
+    expect(await usage(church.master)).toMatchObject({ used_bytes: 0, trash_bytes: 0 });
+  });
+
+  it("keeps one organisation's concurrent uploads, replacements and removals apart and right", async () => {
+    // On PostgreSQL these run at once: each takes the organisation's lock before its total's
+    // row, so none deadlocks (40P01 would fail its request) and none loses another's change.
+    const church = await createOrganisation(server, 'Total Busy Church');
+    const members = await Promise.all([1, 2, 3].map(() => addMember(server, church, 'user', 'tb')));
+    const people = [church.master, ...members];
+    const existing = await Promise.all(people.map((person) => uploadFile(person, church, 500)));
+    for (const result of existing) expect(result.error).toBeNull();
+    const results = await Promise.all([
+      ...existing.slice(0, 2).map(async ({ path }, i) => {
+        const { error } = await documents(people[i]!).remove([path]);
+        return error;
+      }),
+      ...existing.slice(2).map(async ({ path }, i) => {
+        const { error } = await documents(people[i + 2]!).update(path, file(800));
+        return error;
+      }),
+      ...Array.from({ length: 8 }, async (_, i) => {
+        const { error } = await uploadFile(people[i % people.length]!, church, 600);
+        return error;
+      }),
+    ]);
+    expect(results.filter((error) => error !== null)).toEqual([]);
+    await expectTotalsRight();
+    expect(await usage(church.master)).toMatchObject({ used_bytes: 2 * 800 + 8 * 600 });
+  });
+
+  it('is cleared by a TRUNCATE and left as it was by a rolled-back write', async () => {
+    const church = await createOrganisation(server, 'Total Truncate Church');
+    expect((await uploadFile(church.master, church, 1_200)).error).toBeNull();
+    const totals = (tx: { query: typeof server.db.query }) =>
+      tx.query<{ count: string; bytes: string | null }>(
+        `select count(*)::text as count, sum(bytes)::text as bytes
+           from private.organization_storage_totals`,
+      );
+    const seen = await server.db
+      .transaction(async (tx) => {
+        await tx.query(
+          `insert into storage.objects (bucket_id, name, metadata)
+           values ('documents', $1, '{"size": 300}')`,
+          [newPath(church)],
+        );
+        const inside = (
+          await tx.query<{ bytes: string }>(
+            `select private.organization_storage_bytes($1)::text as bytes`,
+            [church.id],
+          )
+        ).rows[0]!.bytes;
+        await tx.query(`truncate storage.objects`);
+        const rows = (await totals(tx)).rows[0]!;
+        throw Object.assign(new Error('rolled back'), { seen: { inside, rows } });
+      })
+      .catch((error: Error & { seen?: unknown }) => {
+        if (!error.seen) throw error;
+        return error.seen;
+      });
+    expect(seen).toEqual({
+      inside: '1500',
+      rows: { count: '0', bytes: null },
+    });
+    await expectTotalsRight();
+    expect(await usage(church.master)).toMatchObject({ used_bytes: 1_200 });
   });
 });

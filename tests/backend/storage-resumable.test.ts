@@ -16,7 +16,12 @@ import {
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { isFinished } from '../../server/storage/resumable-store.ts';
 import { testingOnS3 } from '../support/s3.ts';
-import { resumableStoreOf, storedObjectFiles, type StorageErrorBody } from './storage-helpers.ts';
+import {
+  resumableStoreOf,
+  storageTotalDrift,
+  storedObjectFiles,
+  type StorageErrorBody,
+} from './storage-helpers.ts';
 
 // Resumable uploads (issue 13, item 4): Supabase Storage's TUS endpoint, driven by tus-js-client
 // as the app drives it, with the rules of the normal upload.
@@ -345,6 +350,8 @@ describe('resumable uploads (TUS at /storage/v1/upload/resumable)', () => {
       used_bytes: 3_000_000,
       uploads_bytes: 3_000_000,
     });
+    // A reservation is no object: the running total of objects holds none of it.
+    expect(await storageTotalDrift(server)).toEqual([]);
     const refused = await uploadFirstChunk(quotaChurch.master, bytes, b, 1024 * 1024).catch(
       refusalOf,
     );
@@ -355,6 +362,7 @@ describe('resumable uploads (TUS at /storage/v1/upload/resumable)', () => {
     await upload(quotaChurch.master, bytes, { name: a, uploadUrl: cutA });
     // The object took over the reservation: counted once.
     expect(await usageOf(quotaChurch)).toMatchObject({ used_bytes: 3_000_000, uploads_bytes: 0 });
+    expect(await storageTotalDrift(server)).toEqual([]);
     expect((await quotaChurch.master.client.storage.from('documents').exists(b)).data).toBe(false);
     expect(await unfinishedUploads()).toEqual([]);
   });
