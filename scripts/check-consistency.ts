@@ -17,7 +17,9 @@ Checks that every document has its stored file and every stored file its documen
   1. documents whose stored object is missing, or whose object has no file on disk
      (and documents whose recorded size differs from their file);
   2. stored objects in the "documents" bucket that no document points to;
-  3. storage objects whose file is missing on disk, and files on disk that no object points to.
+  3. storage objects whose file is missing on disk, and files on disk that no object points to;
+  4. organisations whose storage total (what the quota reads) differs from their stored objects
+     (read from the database only, not through --url).
 
 Where the data is read from:
   (default)              a stopped server's data directory: the embedded database in
@@ -36,9 +38,9 @@ Options:
                          (default 0 for a stopped server, 10 otherwise)
   --fix                  remove stored files that no document points to and that are older than
                          the grace period: uploads whose document was never saved (invisible in
-                         the app), and files left by interrupted writes. Documents whose file is
-                         missing are never changed. On a running server the grace must be at
-                         least 1 minute.
+                         the app), and files left by interrupted writes; and count a wrong storage
+                         total again from the objects. Documents whose file is missing are never
+                         changed. On a running server the grace must be at least 1 minute.
   --limit N              list at most N items of each kind (default 20)
   --json                 print the report as JSON instead of text
   --help                 show this text

@@ -13,7 +13,11 @@ import {
 } from './api-source.ts';
 import type { Findings } from './compare.ts';
 import { compareInventory, problemCount } from './compare.ts';
-import { deleteOrphanObjectRows, readDatabaseRows } from './database-source.ts';
+import {
+  deleteOrphanObjectRows,
+  readDatabaseRows,
+  recountStorageTotals,
+} from './database-source.ts';
 import type { Inventory, ObjectEntry } from './inventory.ts';
 import { DOCUMENTS_BUCKET } from './inventory.ts';
 
@@ -108,6 +112,7 @@ export async function readInventory(target: CheckTarget): Promise<Inventory> {
       versionFiles,
       objects: known,
       buckets,
+      storageTotalDrifts: [],
       ...(await diskOf(storeOf(target), known.length)),
     };
   }
@@ -118,6 +123,7 @@ export async function readInventory(target: CheckTarget): Promise<Inventory> {
     versionFiles,
     objects: objects.map((object, i) => ({ ...object, fileState: states[i]! })),
     buckets,
+    storageTotalDrifts: [],
     disk: null,
     diskNote: `files checked through the API (a one-byte read of each object); ${
       target.noDiskReason ?? 'no data directory given'
@@ -182,19 +188,23 @@ export interface FixResult {
   objectsRemoved: number;
   /** Unreferenced files removed from disk. */
   filesRemoved: number;
+  /** Organisations whose running storage total was recounted from their objects. */
+  totalsRecounted: number;
 }
 
 /**
- * The one repair that cannot lose anything a user can see: it removes what no document points
- * at and that is older than the grace period. Orphaned objects of the documents bucket are
- * invisible in the app (it lists document rows), and files without a storage row can never be
- * served. Documents without their file are never touched: only a person can decide whether to
- * upload the file again or delete the document.
+ * The repairs that cannot lose anything a user can see: it removes what no document points at
+ * and that is older than the grace period, and recounts a running storage total that differs
+ * from its organisation's objects (after the removals, which keep the totals themselves).
+ * Orphaned objects of the documents bucket are invisible in the app (it lists document rows),
+ * and files without a storage row can never be served. Documents without their file are never
+ * touched: only a person can decide whether to upload the file again or delete the document.
  */
 export async function fixOrphans(target: CheckTarget, findings: Findings): Promise<FixResult> {
   const orphanObjects = findings.orphanObjects.map((aged) => aged.item);
   let objectsRemoved = 0;
   let filesRemoved = 0;
+  let totalsRecounted = 0;
   const store = storeOf(target);
   if (target.kind === 'database') {
     const versions = await deleteOrphanObjectRows(
@@ -206,6 +216,10 @@ export async function fixOrphans(target: CheckTarget, findings: Findings): Promi
     if (store !== null) {
       for (const version of versions) await store.remove(version);
     }
+    totalsRecounted = await recountStorageTotals(
+      target.db,
+      findings.storageTotalDrifts.map((drift) => drift.organizationId),
+    );
   } else {
     objectsRemoved = await removeOrphansThroughApi(target, orphanObjects);
   }
@@ -215,7 +229,7 @@ export async function fixOrphans(target: CheckTarget, findings: Findings): Promi
       filesRemoved++;
     }
   }
-  return { objectsRemoved, filesRemoved };
+  return { objectsRemoved, filesRemoved, totalsRecounted };
 }
 
 async function removeOrphansThroughApi(

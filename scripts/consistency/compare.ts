@@ -1,4 +1,10 @@
-import type { DiskFile, DocumentEntry, Inventory, ObjectEntry } from './inventory.ts';
+import type {
+  DiskFile,
+  DocumentEntry,
+  Inventory,
+  ObjectEntry,
+  StorageTotalDrift,
+} from './inventory.ts';
 import { DOCUMENTS_BUCKET } from './inventory.ts';
 
 /** A document whose bytes cannot be served. */
@@ -31,6 +37,8 @@ export interface Findings {
   objectsWithoutFile: ObjectEntry[];
   /** (3b) files on disk that no storage row points at, older than the grace. */
   orphanFiles: Aged<DiskFile>[];
+  /** (4) organisations whose running storage total (the quota's) differs from their objects. */
+  storageTotalDrifts: StorageTotalDrift[];
   /** Orphans younger than the grace period: possibly an upload still in progress; not counted. */
   recent: { objects: Aged<ObjectEntry>[]; files: Aged<DiskFile>[] };
   /** Objects whose file state could not be determined (a probe failed). */
@@ -76,6 +84,7 @@ export function compareInventory(inventory: Inventory, options: CompareOptions):
     orphanObjects: [],
     objectsWithoutFile: [],
     orphanFiles: [],
+    storageTotalDrifts: inventory.storageTotalDrifts,
     recent: { objects: [], files: [] },
     unknownFileState: [],
   };
@@ -123,6 +132,7 @@ export function problemCount(findings: Findings): number {
     findings.sizeMismatches.length +
     findings.orphanObjects.length +
     findings.objectsWithoutFile.length +
-    findings.orphanFiles.length
+    findings.orphanFiles.length +
+    findings.storageTotalDrifts.length
   );
 }

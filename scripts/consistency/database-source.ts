@@ -1,6 +1,6 @@
 import type { Database, Queryable } from '../../server/db/database.ts';
 import { isoTimestamp } from '../../server/storage/queries.ts';
-import type { DocumentEntry, ObjectEntry } from './inventory.ts';
+import type { DocumentEntry, ObjectEntry, StorageTotalDrift } from './inventory.ts';
 
 /** Thrown when the database is not one Steward made (nothing to compare). */
 export class NotStewardDatabaseError extends Error {}
@@ -13,6 +13,7 @@ export interface DatabaseRows {
   versionFiles: string[];
   objects: ObjectEntry[];
   buckets: string[];
+  storageTotalDrifts: StorageTotalDrift[];
 }
 
 /**
@@ -33,10 +34,12 @@ async function readRows(db: Queryable): Promise<DatabaseRows> {
     documents: string | null;
     objects: string | null;
     versions: string | null;
+    totals: string | null;
   }>(
     `select to_regclass('public.documents')::text as documents,
             to_regclass('storage.objects')::text as objects,
-            to_regclass('public.document_versions')::text as versions`,
+            to_regclass('public.document_versions')::text as versions,
+            to_regclass('private.organization_storage_totals')::text as totals`,
   );
   if (!tables[0]?.documents || !tables[0]?.objects) {
     throw new NotStewardDatabaseError(
@@ -71,7 +74,33 @@ async function readRows(db: Queryable): Promise<DatabaseRows> {
   const versionFiles = tables[0].versions
     ? (await db.query<{ file_path: string }>('select file_path from public.document_versions')).rows
     : [];
+  // A database from before the running totals (migration 20261202010000) has none. Read in the
+  // same snapshot as the objects, which a total changes with in one transaction.
+  const drifts = tables[0].totals
+    ? (
+        await db.query<{ organization_id: string; recorded: string; counted: string }>(
+          `select coalesce(t.organization_id, c.organization_id)::text as organization_id,
+                  coalesce(t.bytes, 0)::text as recorded, coalesce(c.bytes, 0)::text as counted
+             from private.organization_storage_totals t
+             full join (
+               select private.object_organization_id(o.bucket_id, o.name) as organization_id,
+                      sum(private.object_bytes(o.metadata)) as bytes
+                 from storage.objects o
+                where o.bucket_id in ('documents', 'branding', 'imports')
+                group by 1
+             ) c on c.organization_id = t.organization_id
+            where (t.organization_id is not null or c.organization_id is not null)
+              and coalesce(t.bytes, 0) <> coalesce(c.bytes, 0)
+            order by 1`,
+        )
+      ).rows
+    : [];
   return {
+    storageTotalDrifts: drifts.map((row) => ({
+      organizationId: row.organization_id,
+      recorded: Number(row.recorded),
+      counted: Number(row.counted),
+    })),
     versionFiles: versionFiles.map((row) => row.file_path),
     documents: documents.rows.map((row) => ({
       id: row.id,
@@ -119,4 +148,24 @@ export async function deleteOrphanObjectRows(db: Database, ids: string[]): Promi
     );
   });
   return rows.flatMap((row) => (row.version ? [row.version] : []));
+}
+
+/**
+ * Recounts the running storage totals of `organizationIds` from their objects, each under its
+ * organisation's quota lock (`private.recount_organization_storage`), so a write in between
+ * waits and adds to the recounted total. Returns how many were recounted.
+ */
+export async function recountStorageTotals(
+  db: Database,
+  organizationIds: string[],
+): Promise<number> {
+  if (organizationIds.length === 0) return 0;
+  // In the organisations' order, as every writer takes their locks.
+  const ids = [...organizationIds].sort();
+  await db.transaction(async (tx) => {
+    for (const id of ids) {
+      await tx.query('select private.recount_organization_storage($1)', [id]);
+    }
+  });
+  return ids.length;
 }

@@ -48,6 +48,18 @@ export interface DiskFile {
   modifiedAt: Date;
 }
 
+/**
+ * An organisation whose running storage total (`private.organization_storage_totals`, which
+ * the quota reads) differs from what its objects in the buckets that count take.
+ */
+export interface StorageTotalDrift {
+  organizationId: string;
+  /** The running total. */
+  recorded: number;
+  /** The sum of its objects. */
+  counted: number;
+}
+
 export interface Inventory {
   /** Where the rows came from, for the report (`PGlite at …`, `PostgreSQL`, `API at …`). */
   source: string;
@@ -59,6 +71,11 @@ export interface Inventory {
   versionFiles: string[];
   objects: ObjectEntry[];
   buckets: string[];
+  /**
+   * Organisations whose running storage total is wrong; read only from the database (the API
+   * does not reach the private schema), so empty through the API.
+   */
+  storageTotalDrifts: StorageTotalDrift[];
   /** Null when the files on disk could not be examined (see `diskNote`). */
   disk: DiskFile[] | null;
   /** Why the disk was not examined, or where it was. */

@@ -84,6 +84,15 @@ export function formatReport(
       options.limit,
       'left by a write that was interrupted. The server removes them when it next starts; --fix removes them now.',
     ),
+    ...section(
+      "Organisations whose storage total differs from their files (the quota's count)",
+      findings.storageTotalDrifts.map(
+        (drift) =>
+          `organisation ${drift.organizationId}: counted ${number(drift.recorded)} bytes, its files take ${number(drift.counted)} bytes`,
+      ),
+      options.limit,
+      'the running total the storage quota reads was changed outside Steward (or by a bug). --fix counts it again from the files.',
+    ),
   ];
   const overlap = findings.documentsWithoutFile.filter((f) => f.reason === 'no-file').length;
   if (overlap > 0) {
@@ -113,7 +122,7 @@ export function formatReport(
   if (options.fix) {
     const { result } = options.fix;
     lines.push(
-      `Fixed: removed ${number(result.objectsRemoved)} stored file(s) with no document and ${number(result.filesRemoved)} unreferenced file(s) on disk; checked again.`,
+      `Fixed: removed ${number(result.objectsRemoved)} stored file(s) with no document and ${number(result.filesRemoved)} unreferenced file(s) on disk, recounted ${number(result.totalsRecounted)} storage total(s); checked again.`,
     );
   }
   lines.push(

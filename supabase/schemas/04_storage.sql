@@ -431,7 +431,8 @@ begin
                                         recount_organization_storage.organization_id || '/');
   insert into private.organization_storage_totals as t (organization_id, bytes)
   values (recount_organization_storage.organization_id, _bytes)
-  on conflict (organization_id) do update set bytes = excluded.bytes;
+  -- By the constraint's name: the column's would be ambiguous with the argument's.
+  on conflict on constraint organization_storage_totals_pkey do update set bytes = excluded.bytes;
   return _bytes;
 end
 $$;

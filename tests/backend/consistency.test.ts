@@ -33,8 +33,12 @@ interface JsonReport {
     objectsWithoutFile: { bucketId: string; name: string }[];
     orphanFiles: { item: { path: string } }[];
     recent: { objects: { item: { name: string } }[]; files: unknown[] };
+    storageTotalDrifts: { organizationId: string; recorded: number; counted: number }[];
   };
-  fix?: { result: { objectsRemoved: number; filesRemoved: number }; after: { problems: number } };
+  fix?: {
+    result: { objectsRemoved: number; filesRemoved: number; totalsRecounted: number };
+    after: { problems: number };
+  };
 }
 
 async function runJson(args: string[], env: Record<string, string> = {}) {
@@ -304,7 +308,11 @@ describe('check-consistency through the API of a running server', () => {
         '1',
         '--fix',
       ]);
-      expect(report.fix?.result).toEqual({ objectsRemoved: 1, filesRemoved: 2 });
+      expect(report.fix?.result).toEqual({
+        objectsRemoved: 1,
+        filesRemoved: 2,
+        totalsRecounted: 0,
+      });
       // Left: two documents without their file, the size mismatch, the logo's lost file.
       expect(report.fix?.after.problems).toBe(5);
       expect(code).toBe(1);
@@ -419,12 +427,60 @@ describe('check-consistency on a data directory', () => {
     expect(text.code).toBe(1);
 
     const fixed = await runJson(['--grace-minutes', '30', '--fix'], database.env);
-    expect(fixed.report.fix?.result).toEqual({ objectsRemoved: 1, filesRemoved: 0 });
+    expect(fixed.report.fix?.result).toEqual({
+      objectsRemoved: 1,
+      filesRemoved: 0,
+      totalsRecounted: 0,
+    });
     expect(fixed.code).toBe(0);
     const again = await runJson([], database.env);
     expect(again.report.counts).toEqual(
       expect.objectContaining({ documents: 1, objects: 1, files: 1 }),
     );
+    expect(again.code).toBe(0);
+  }, 120_000);
+
+  it("reports an organisation's storage total that differs from its files, and --fix recounts it", async () => {
+    const dataDir = await newDataDir();
+    const database = await persistedDatabase(dataDir);
+    const server = await serveOn(dataDir, await database.open());
+    let member: Member;
+    try {
+      member = await newOrganization(server);
+      await uploadDocument(member, 'Safeguarding policy');
+      // The running total the quota reads, changed behind the triggers' back.
+      await server.db.query(
+        `update private.organization_storage_totals set bytes = bytes + 4096
+          where organization_id = $1`,
+        [member.organizationId],
+      );
+    } finally {
+      await server.close();
+    }
+    const size = Buffer.byteLength('Safeguarding policy');
+
+    const text = await runCheck([], database.env);
+    expect(text.stdout).toContain(
+      "Organisations whose storage total differs from their files (the quota's count): 1",
+    );
+    expect(text.stdout).toContain(
+      `  - organisation ${member.organizationId}: counted ${(size + 4096).toLocaleString('en-US')} bytes, its files take ${size} bytes`,
+    );
+    expect(text.stdout).toContain('Result: 1 inconsistency found.');
+    expect(text.code).toBe(1);
+
+    const fixed = await runJson(['--fix'], database.env);
+    expect(fixed.report.findings.storageTotalDrifts).toEqual([
+      { organizationId: member.organizationId, recorded: size + 4096, counted: size },
+    ]);
+    expect(fixed.report.fix?.result).toEqual({
+      objectsRemoved: 0,
+      filesRemoved: 0,
+      totalsRecounted: 1,
+    });
+    expect(fixed.code).toBe(0);
+    const again = await runJson([], database.env);
+    expect(again.report.findings.storageTotalDrifts).toEqual([]);
     expect(again.code).toBe(0);
   }, 120_000);
 });
