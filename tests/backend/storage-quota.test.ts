@@ -1,5 +1,6 @@
 import http from 'node:http';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   addMember,
@@ -10,6 +11,7 @@ import {
   type Person,
 } from '../security/world.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { postgresAdminUrl } from '../support/template.ts';
 import { storageTotalDrift, storedFiles } from './storage-helpers.ts';
 
 // Item 7 of issue 11: one organisation's files together may take at most
@@ -484,3 +486,76 @@ describe("the running total of an organisation's storage", () => {
     expect(await usage(church.master)).toMatchObject({ used_bytes: 1_200 });
   });
 });
+
+// Two transactions of one organisation on PostgreSQL: a removal that then uploads, against a
+// resumable upload's reservation that then commits its object. Each takes the organisation's
+// quota lock before its total's row; were the removal to write the total without that lock (as
+// the quota check once let removals do), the two would each hold what the other waits for.
+if (postgresAdminUrl()) {
+  describe('the running total on PostgreSQL', () => {
+    it("lets a removal and an upload of one organisation's take turns, without deadlock", async () => {
+      const church = await createOrganisation(server, 'Total Turns Church');
+      const existing = await uploadFile(church.master, church, 1_000);
+      expect(existing.error).toBeNull();
+      const connect = async () => {
+        const client = new pg.Client({ connectionString: server.databaseUrl! });
+        await client.connect();
+        return client;
+      };
+      const [remover, uploader, watcher] = await Promise.all([connect(), connect(), connect()]);
+      const reservation = randomUUID();
+      const insertObject = (client: pg.Client, size: number) =>
+        client.query(
+          `insert into storage.objects (bucket_id, name, metadata)
+           values ('documents', $1, jsonb_build_object('size', $2::bigint))`,
+          [newPath(church), size],
+        );
+      const errors: unknown[] = [];
+      try {
+        const uploaderPid = (
+          await uploader.query<{ pid: number }>('select pg_backend_pid() as pid')
+        ).rows[0]!.pid;
+        await remover.query('begin');
+        await remover.query(`select set_config('storage.allow_delete_query', 'true', true)`);
+        await remover.query(
+          `delete from storage.objects where bucket_id = 'documents' and name = $1`,
+          [existing.path],
+        );
+        await uploader.query('begin');
+        let reserved = false;
+        const uploading = uploader
+          .query(`select private.reserve_upload($1, 'documents', $2, 300)`, [
+            reservation,
+            newPath(church),
+          ])
+          .then(() => {
+            reserved = true;
+            return insertObject(uploader, 300);
+          })
+          .then(() => uploader.query('commit'))
+          .catch((error: unknown) => errors.push(error));
+        // The reservation waits for the removal's lock (or, were it not taken, has passed).
+        for (;;) {
+          const { rows } = await watcher.query<{ waiting: boolean }>(
+            `select wait_event_type = 'Lock' as waiting from pg_stat_activity where pid = $1`,
+            [uploaderPid],
+          );
+          if (rows[0]?.waiting || reserved) break;
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+        await insertObject(remover, 200)
+          .then(() => remover.query('commit'))
+          .catch((error: unknown) => errors.push(error));
+        await uploading;
+      } finally {
+        await remover.query('rollback').catch(() => {});
+        await uploader.query('rollback').catch(() => {});
+        await watcher.query(`delete from private.upload_reservations where id = $1`, [reservation]);
+        await Promise.all([remover.end(), uploader.end(), watcher.end()]);
+      }
+      expect(errors).toEqual([]);
+      await expectTotalsRight();
+      expect(await usage(church.master)).toMatchObject({ used_bytes: 200 + 300 });
+    });
+  });
+}
