@@ -48,5 +48,6 @@ export function findingLines(report: ConsistencyReport, indent = '    '): string
     `${indent}stored files with no document:              ${f.orphanObjects.length}`,
     `${indent}storage objects whose file is missing:      ${f.objectsWithoutFile.length}`,
     `${indent}files on disk with no storage object:       ${f.orphanFiles.length}`,
+    `${indent}storage totals that differ from the files:  ${f.storageTotalDrifts.length}`,
   ];
 }

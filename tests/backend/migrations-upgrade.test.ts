@@ -242,6 +242,13 @@ describe("a database made by the migrations before they were squashed (today's)"
       const report = await migrate(db, migrationsDir, options);
       expect(report).toEqual({ platform: [], migrations: await migrationsSinceSquash() });
       expect(asBefore(await rowsOf(db), before)).toEqual(intended(before));
+      // The storage quota's running totals start as what the objects already there take
+      // (20261202010000_storage_running_totals.sql): Grace Church's three files of 1,000 bytes.
+      const { rows: totals } = await db.query<{ name: string | null; bytes: string }>(
+        `select o.name, t.bytes::text as bytes from private.organization_storage_totals t
+           left join public.organizations o on o.id = t.organization_id`,
+      );
+      expect(totals).toEqual([{ name: 'Grace Church', bytes: '3000' }]);
 
       const fresh = await emptyDatabase();
       try {
