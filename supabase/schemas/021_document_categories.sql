@@ -85,6 +85,24 @@ create trigger document_categories_touch_updated_at
   before update on public.document_categories
   for each row execute function private.touch_updated_at();
 
+-- Every table member_category_access reads marks the caller's context written
+-- (private.load_caller_context); member_groups too, whose deletion removes rules and members.
+create trigger document_categories_caller_context_written
+  after insert or update or delete or truncate on public.document_categories
+  for each statement execute function private.caller_context_written();
+
+create trigger member_groups_caller_context_written
+  after insert or update or delete or truncate on public.member_groups
+  for each statement execute function private.caller_context_written();
+
+create trigger member_group_members_caller_context_written
+  after insert or update or delete or truncate on public.member_group_members
+  for each statement execute function private.caller_context_written();
+
+create trigger category_access_caller_context_written
+  after insert or update or delete or truncate on public.category_access
+  for each statement execute function private.caller_context_written();
+
 -- The specification's 14 categories, in its order: every organisation's starting list.
 create function private.starting_document_categories()
 returns text[]
@@ -156,7 +174,8 @@ $$;
 -- The caller's organisation's categories the caller may not view, by name; empty when none is
 -- restricted (or the caller is no active member: the policies' organisation test refuses
 -- those). Policies call it as `(select private.caller_hidden_categories())`, once per
--- statement.
+-- statement; the caller's context, computed from member_category_access, is kept for the
+-- snapshot (private.load_caller_context).
 create function private.caller_hidden_categories()
 returns text[]
 language plpgsql
@@ -165,11 +184,15 @@ security definer
 set search_path = ''
 as $$
 declare
-  _hidden text[];
+  _key text := array[pg_current_snapshot()::text,
+                     current_setting('request.jwt.claim.sub', true),
+                     current_setting('request.jwt.claim', true),
+                     current_setting('request.jwt.claims', true)]::text;
 begin
-  select coalesce(array_agg(a.name) filter (where not a.can_view), '{}') into _hidden
-    from private.member_category_access(auth.uid()) a;
-  return _hidden;
+  if current_setting('steward.caller_context', true) is distinct from _key then
+    perform private.load_caller_context(_key);
+  end if;
+  return current_setting('steward.caller_hidden')::text[];
 end
 $$;
 
@@ -182,11 +205,15 @@ security definer
 set search_path = ''
 as $$
 declare
-  _uneditable text[];
+  _key text := array[pg_current_snapshot()::text,
+                     current_setting('request.jwt.claim.sub', true),
+                     current_setting('request.jwt.claim', true),
+                     current_setting('request.jwt.claims', true)]::text;
 begin
-  select coalesce(array_agg(a.name) filter (where not a.can_edit), '{}') into _uneditable
-    from private.member_category_access(auth.uid()) a;
-  return _uneditable;
+  if current_setting('steward.caller_context', true) is distinct from _key then
+    perform private.load_caller_context(_key);
+  end if;
+  return current_setting('steward.caller_uneditable')::text[];
 end
 $$;
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WriteClock } from '../../server/db/write-clock.ts';
 import { ReadCache, readCacheFor, type CachedAnswer } from '../../server/rest/read-cache.ts';
+import { unrepeatableRelations } from '../../server/rest/unrepeatable-reads.ts';
 import {
   addMember,
   createOrganisation,
@@ -25,6 +26,26 @@ const secondTicket = (cache: ReadCache, key: string) => {
 
 describe('the REST read cache', () => {
   const options = { ttlMs: 1000, maxEntryBytes: 100, maxTotalBytes: 250, maxAskedKeys: 3 };
+
+  it("keeps answers of policies whose helpers keep the caller's context, and nothing else that reads the snapshot", () => {
+    const keeps = `declare _key text := array[pg_current_snapshot()::text]::text;
+      begin perform set_config('steward.caller_context', _key, true); return 1; end`;
+    const policy = (name: string, helper: string) => ({
+      kind: 'relation' as const,
+      name,
+      source: `(organization_id = ( SELECT private.${helper}('viewer'::text) AS ${helper}))`,
+    });
+    const unrepeatable = unrepeatableRelations([
+      { kind: 'opaque', name: 'set_config', source: '' },
+      { kind: 'function', name: 'caller_organization_id', source: keeps },
+      { kind: 'function', name: 'snapshot_of_my_own', source: keeps },
+      { kind: 'function', name: 'caller_hidden_categories', source: `${keeps} now()` },
+      policy('documents', 'caller_organization_id'),
+      policy('snapshots', 'snapshot_of_my_own'),
+      policy('notices', 'caller_hidden_categories'),
+    ]);
+    expect([...unrepeatable].sort()).toEqual(['notices', 'snapshots']);
+  });
 
   it('keeps an answer until anything may have written', async () => {
     const clock = new WriteClock();
