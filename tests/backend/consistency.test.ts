@@ -285,15 +285,19 @@ describe('check-consistency through the API of a running server', () => {
 
     it('--fix removes only old orphans and leaves every document alone', async () => {
       // Two minutes pass for the orphans (their age is what the grace period looks at).
-      await server.db.query(
-        `update storage.objects set created_at = now() - interval '2 minutes' where name = $1`,
-        [made.orphanObject],
-      );
+      await server.db
+        .serverWork()
+        .query(
+          `update storage.objects set created_at = now() - interval '2 minutes' where name = $1`,
+          [made.orphanObject],
+        );
       const past = new Date(Date.now() - 120_000);
       for (const file of [made.strayFile, made.partFile]) {
         await utimes(path.join(server.dataDir, 'storage', file), past, past);
       }
-      const documentsBefore = await server.db.query('select id from documents order by id');
+      const documentsBefore = await server.db
+        .serverWork()
+        .query('select id from documents order by id');
 
       const { code, report } = await runJson([
         '--url',
@@ -314,7 +318,9 @@ describe('check-consistency through the API of a running server', () => {
       expect(data).toBe(false);
       expect(await exists(path.join(server.dataDir, 'storage', made.strayFile))).toBe(false);
       expect(await exists(path.join(server.dataDir, 'storage', made.partFile))).toBe(false);
-      const documentsAfter = await server.db.query('select id from documents order by id');
+      const documentsAfter = await server.db
+        .serverWork()
+        .query('select id from documents order by id');
       expect(documentsAfter.rows).toEqual(documentsBefore.rows);
     }, 60_000);
   });
@@ -340,10 +346,12 @@ describe('check-consistency with earlier versions of documents', () => {
       expiry_date: '2027-01-31',
     });
     if (error) throw new Error(error.message);
-    await server.db.query(
-      `update storage.objects set created_at = now() - interval '2 minutes' where name = $1`,
-      [first.name],
-    );
+    await server.db
+      .serverWork()
+      .query(
+        `update storage.objects set created_at = now() - interval '2 minutes' where name = $1`,
+        [first.name],
+      );
 
     const { code, report } = await runJson([
       '--url',
@@ -403,10 +411,12 @@ describe('check-consistency on a data directory', () => {
       await uploadDocument(member, 'Volunteer schedule');
       orphan = objectName(member);
       await uploadFile(member, orphan, 'Uploaded, then the server stopped');
-      await server.db.query(
-        `update storage.objects set created_at = now() - interval '1 hour' where name = $1`,
-        [orphan],
-      );
+      await server.db
+        .serverWork()
+        .query(
+          `update storage.objects set created_at = now() - interval '1 hour' where name = $1`,
+          [orphan],
+        );
     } finally {
       await server.close();
     }

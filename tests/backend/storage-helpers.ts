@@ -15,7 +15,7 @@ import { accessTokenFor, clientWithToken } from '../support/tokens.ts';
 export async function createStorageFixtures(server: TestServer): Promise<void> {
   const ownFolder = `bucket_id in ('files', 'shared', 'limited')
     and (storage.foldername(name))[1] = (select auth.uid())::text`;
-  await server.db.exec(`
+  await server.db.serverWork().exec(`
     insert into storage.buckets (id, name, public, file_size_limit, allowed_mime_types) values
       ('files', 'files', false, null, null),
       ('shared', 'shared', true, null, null),

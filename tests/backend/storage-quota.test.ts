@@ -272,6 +272,7 @@ describe('organization_storage_usage', () => {
       {},
     ];
     const counted = await server.db
+      .serverWork()
       .transaction(async (tx) => {
         await tx.query(`set local session_replication_role = replica`);
         for (const [i, metadata] of shapes.entries()) {
