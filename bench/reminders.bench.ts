@@ -35,7 +35,7 @@ const RUN_LIMIT_MS = 5 * 60_000;
 
 /** Seeds `db` (migrated): organisations, people, documents, settings; the schedule at `due`. */
 async function seed(db: Database, due: Date): Promise<{ userId: string }> {
-  await db.exec(`
+  await db.serverWork().exec(`
     insert into auth.users (id, email, created_at, updated_at)
     select gen_random_uuid(), format('bench-%s-%s@example.test', n, kind), now(), now()
     from generate_series(1, ${ORGANISATIONS}) n, (values ('admin'), ('member')) k (kind);
@@ -86,12 +86,12 @@ async function seed(db: Database, due: Date): Promise<{ userId: string }> {
     reset session_replication_role;
     analyze;
   `);
-  await db.query(
+  await db.serverWork().query(
     `insert into private.schedules (name, next_run_at) values ('reminders.daily', $1)
      on conflict (name) do update set next_run_at = excluded.next_run_at`,
     [due.toISOString()],
   );
-  const { rows } = await db.query<{ id: string }>(
+  const { rows } = await db.serverWork().query<{ id: string }>(
     `select p.id from public.user_profiles p
      join public.organizations o on o.id = p.organization_id
      where o.name = 'Bench Church 1' and p.role = 'user'`,
@@ -200,10 +200,11 @@ async function scenario(
       // first time, which also migrated), warmed up and been measured idle.
       ({ userId } = await seed(db, new Date('9999-01-01T00:00:00Z')));
       due = new Date(Date.now() + startMs + 2000 + IDLE_MS + 2000);
-      await db.query(
-        `update private.schedules set next_run_at = $1 where name = 'reminders.daily'`,
-        [due.toISOString()],
-      );
+      await db
+        .serverWork()
+        .query(`update private.schedules set next_run_at = $1 where name = 'reminders.daily'`, [
+          due.toISOString(),
+        ]);
     } finally {
       await db.close();
     }

@@ -124,7 +124,7 @@ function percentile(sorted: number[], p: number): number {
 const round = (ms: number) => Math.round(ms * 1000) / 1000;
 
 async function plan(db: Database, caller: Caller, sql: string, params: unknown[]) {
-  const { rows } = await asCaller(db, caller, (tx) =>
+  const { rows } = await asCaller(db.serverWork(), caller, (tx) =>
     tx.query<{ 'QUERY PLAN': string }>(`explain ${sql}`, params),
   );
   return rows.map((r) => r['QUERY PLAN']).join('\n');
@@ -138,16 +138,16 @@ export async function run(options: RlsDocumentsOptions = {}): Promise<RlsDocumen
   const warmup = options.warmup ?? 50;
   const { db, close } = await openBenchDatabase();
   try {
-    const members = await seed(db, organizations, perOrganization);
+    const members = await seed(db.serverWork(), organizations, perOrganization);
     const target = members[Math.floor(members.length / 2)]!;
     const caller = member(target.userId);
 
     const withRls = async () => {
-      const { rows } = await asCaller(db, caller, (tx) => tx.query(RLS_QUERY));
+      const { rows } = await asCaller(db.serverWork(), caller, (tx) => tx.query(RLS_QUERY));
       return rows;
     };
     const withoutRls = async () => {
-      const { rows } = await asCaller(db, serviceRole, (tx) =>
+      const { rows } = await asCaller(db.serverWork(), serviceRole, (tx) =>
         tx.query(FILTERED_QUERY, [target.organizationId, RESTRICTED]),
       );
       return rows;

@@ -28,7 +28,7 @@ export async function createApp(ctx: AppContext): Promise<Hono<ApiEnv>> {
     clientAddresses(compileProxyTrust(ctx.config.trustedProxies)),
     ...answerHeaders(),
     credentials(ctx.keys.jwtSecret),
-    requestScope(),
+    requestScope(ctx.db),
   );
   api.route('/auth/v1', createAuthApp(ctx));
   api.route('/rest/v1', createRestApp(ctx));
@@ -49,7 +49,11 @@ export async function createApp(ctx: AppContext): Promise<Hono<ApiEnv>> {
   app.route('/', api);
   app.route('/', createSpaApp(ctx));
 
-  app.onError(respondToError);
+  // Errors of any request reach this, some before `requestScope()` gave them a scope: the
+  // handler reads only the error format and the credentials, which every request has.
+  app.onError((error, c) =>
+    respondToError(error, c as unknown as Parameters<typeof respondToError>[1]),
+  );
   return app;
 }
 

@@ -50,7 +50,14 @@ export function backgroundWork(
   // A hosted project's files are in its Storage, under their names (storage/hosted-storage.ts).
   const hosted =
     ctx.config.target === 'hosted' && objects.backend === 's3'
-      ? new HostedStorage(ctx.config.dataDir, objects, ctx.db)
+      ? new HostedStorage(
+          ctx.config.dataDir,
+          objects,
+          // Its look-ups of a version's object come from jobs of every organisation, through the
+          // file store's interface, which carries no job: they take the installation's job lane
+          // with the jobs' deadline.
+          ctx.db.scoped({ lane: 'job:installation', role: 'service_role' }),
+        )
       : null;
   const store = hosted ?? openFileStore(ctx.config.dataDir, objects);
   const kinds: Record<string, JobKind> = {

@@ -5,7 +5,7 @@ import { createApp, serverFetch } from './app.ts';
 import { backgroundWork } from './background-work.ts';
 import type { ServerConfig } from './config.ts';
 import type { AppContext } from './context.ts';
-import type { Database } from './db/database.ts';
+import type { Database, ScopedDatabase } from './db/database.ts';
 import { migrate, migrationFiles } from './db/migrate.ts';
 import { openDatabase } from './db/open.ts';
 import type { FileTasks } from './file-tasks.ts';
@@ -66,20 +66,20 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const migrations = path.join(config.supabaseDir, 'migrations');
   if (config.target === 'hosted') {
     // A hosted project is migrated by `supabase db push`, as its owner; the worker only checks.
-    const missing = await missingHostedMigration(db, migrations);
+    const missing = await missingHostedMigration(db.serverWork(), migrations);
     if (missing) {
       if (!options.db) await db.close();
       throw new Error(missing);
     }
-    await leaveObjectRemovalToStorage(db);
+    await leaveObjectRemovalToStorage(db.serverWork());
   } else if (!options.skipMigrations) {
     await migrate(db, migrations);
   }
   // Before any request: the functions that record mail tell their callers whether it is sent,
   // and take its recipients from the allowances the configuration sets.
-  await applyMailSettings(db, config.mail);
-  await applyTrashRetention(db, config.trash.retentionMs);
-  await applyLinkSettings(db, config.sharing, config.requests);
+  await applyMailSettings(db.serverWork(), config.mail);
+  await applyTrashRetention(db.serverWork(), config.trash.retentionMs);
+  await applyLinkSettings(db.serverWork(), config.sharing, config.requests);
   const keys = deriveKeys(await loadJwtSecret(config.dataDir, config.jwtSecret));
   // Files written before Steward kept them private (see server/files/private-modes.ts).
   await makeDataDirPrivate(config.dataDir);
@@ -143,7 +143,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const stopping = new AbortController();
   const runsWork = config.role !== 'api';
   const extractionStarted = runsWork
-    ? startTextExtraction(db, stopping.signal).catch((error: unknown) => {
+    ? startTextExtraction(db.serverWork(), stopping.signal).catch((error: unknown) => {
         if (!stopping.signal.aborted) {
           console.error('search: could not start text extraction:', error);
         }
@@ -211,7 +211,7 @@ function roleRefusal(config: ServerConfig, db: Database): string | null {
  * Why a hosted project's database is not ready for this worker (a migration of
  * `supabase/migrations` it has not recorded), or null.
  */
-async function missingHostedMigration(db: Database, dir: string): Promise<string | null> {
+async function missingHostedMigration(db: ScopedDatabase, dir: string): Promise<string | null> {
   const known = (await migrationFiles(dir)).map((file) => file.version);
   let rows: { version: string }[];
   try {
@@ -235,7 +235,7 @@ async function missingHostedMigration(db: Database, dir: string): Promise<string
  * documents deleted for ever leave their files to the job `storage.remove-objects` (migration
  * 2026112800410000), since a row deleted in SQL would leave its bytes in Storage's backend.
  */
-async function leaveObjectRemovalToStorage(db: Database): Promise<void> {
+async function leaveObjectRemovalToStorage(db: ScopedDatabase): Promise<void> {
   await db.query(
     `update private.storage_settings set objects_removed_through_storage = true, updated_at = now()
       where not objects_removed_through_storage`,

@@ -42,7 +42,7 @@ const config = {
 
 async function seed(db: Database): Promise<void> {
   await migrate(db, path.join(config.rootDir, 'tests', 'support', 'no-migrations'));
-  await db.exec(`
+  await db.serverWork().exec(`
     create table notes (
       id bigint generated always as identity primary key,
       owner uuid not null default auth.uid(),

@@ -6,7 +6,8 @@
  * worker runs). Recording is off except between `start()` and `stop()`.
  */
 import pg from 'pg';
-import type { Database, Statement } from '../../server/db/database.ts';
+import type { Database, ScopedDatabase, Statement } from '../../server/db/database.ts';
+import { wrapHandles } from '../../tests/support/db-handles.ts';
 import { MessageGroup } from '../../server/db/message-group.ts';
 
 /**
@@ -51,14 +52,26 @@ pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
 
 /** Records the batches `db` runs (wraps its `runBatch` in place). */
 export function recordBatches(db: Database): void {
-  const runBatch = db.runBatch.bind(db);
-  Object.assign(db, {
-    runBatch: ((statements, finish, options) => {
+  wrapHandles(db, (handle) => ({
+    ...pick(handle),
+    runBatch: (statements, finish, options) => {
       current?.batches.push(statements.map((s) => ({ sql: s.sql, params: [...s.params] })));
-      return runBatch(statements, finish, options);
-    }) satisfies Database['runBatch'],
-  });
+      return handle.runBatch(statements, finish, options);
+    },
+  }));
 }
+
+/** The handle's own members, bound to it. */
+const pick = (handle: ScopedDatabase): ScopedDatabase => ({
+  kind: handle.kind,
+  scope: handle.scope,
+  database: handle.database,
+  ...(handle.writeClock ? { writeClock: handle.writeClock } : {}),
+  query: (sql, params) => handle.query(sql, params),
+  exec: (sql) => handle.exec(sql),
+  transaction: (fn) => handle.transaction(fn),
+  runBatch: (statements, finish, options) => handle.runBatch(statements, finish, options),
+});
 
 export function startRecording(): void {
   current = { wire: [], batches: [] };

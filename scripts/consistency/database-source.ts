@@ -23,7 +23,7 @@ export interface DatabaseRows {
  * reads.
  */
 export function readDatabaseRows(db: Database): Promise<DatabaseRows> {
-  return db.transaction(async (tx) => {
+  return db.serverWork().transaction(async (tx) => {
     await tx.query('set transaction isolation level repeatable read, read only');
     return readRows(tx);
   });
@@ -129,13 +129,15 @@ async function readRows(db: Queryable): Promise<DatabaseRows> {
  */
 export async function deleteOrphanObjectRows(db: Database, ids: string[]): Promise<string[]> {
   if (ids.length === 0) return [];
-  const { rows: tables } = await db.query<{ versions: string | null }>(
-    `select to_regclass('public.document_versions')::text as versions`,
-  );
+  const { rows: tables } = await db
+    .serverWork()
+    .query<{ versions: string | null }>(
+      `select to_regclass('public.document_versions')::text as versions`,
+    );
   const noVersion = tables[0]?.versions
     ? 'and not exists (select 1 from public.document_versions v where v.file_path = o.name)'
     : '';
-  const { rows } = await db.transaction(async (tx) => {
+  const { rows } = await db.serverWork().transaction(async (tx) => {
     // Storage tables refuse a direct DELETE without this (platform SQL 007, as hosted).
     await tx.query(`select set_config('storage.allow_delete_query', 'true', true)`);
     return tx.query<{ version: string | null }>(
@@ -162,7 +164,7 @@ export async function recountStorageTotals(
   if (organizationIds.length === 0) return 0;
   // In the organisations' order, as every writer takes their locks.
   const ids = [...organizationIds].sort();
-  await db.transaction(async (tx) => {
+  await db.serverWork().transaction(async (tx) => {
     for (const id of ids) {
       await tx.query('select private.recount_organization_storage($1)', [id]);
     }

@@ -56,17 +56,17 @@ export function registerAdmin(app: Hono<ApiEnv>, ctx: AppContext): void {
       );
     }
     const address = validateEmail(stringField(body, 'email'));
-    const user = await findUserByEmail(ctx.db, address);
+    const user = await findUserByEmail(c.get('db'), address);
     if (!user) throw new AuthError(404, 'user_not_found', 'User with this email not found');
     let newEmail: string | null = null;
     if (type !== 'recovery') {
       newEmail = validateEmail(stringField(body, 'new_email'));
-      const holder = await findUserByEmail(ctx.db, newEmail);
+      const holder = await findUserByEmail(c.get('db'), newEmail);
       if (holder) throw emailExists();
     }
     const redirectTo =
       allowedRedirect(ctx, stringField(body, 'redirect_to') || undefined) ?? ctx.siteUrl();
-    const token = await ctx.db.transaction(async (tx) => {
+    const token = await c.get('db').transaction(async (tx) => {
       if (newEmail !== null) {
         await tx.query(
           `update auth.users
@@ -96,7 +96,7 @@ export function registerAdmin(app: Hono<ApiEnv>, ctx: AppContext): void {
       ]);
       return issued;
     });
-    const fresh = (await findUserById(ctx.db, user.id)) ?? user;
+    const fresh = (await findUserById(c.get('db'), user.id)) ?? user;
     const verificationType = type === 'recovery' ? 'recovery' : 'email_change';
     const query = new URLSearchParams({
       token: token.tokenHash,
@@ -104,7 +104,7 @@ export function registerAdmin(app: Hono<ApiEnv>, ctx: AppContext): void {
       redirect_to: redirectTo,
     });
     return c.json({
-      ...(await userJson(ctx.db, fresh)),
+      ...(await userJson(c.get('db'), fresh)),
       action_link: `${ctx.publicUrl()}/auth/v1/verify?${query}`,
       email_otp: token.code,
       hashed_token: token.tokenHash,
@@ -133,7 +133,7 @@ export function registerAdmin(app: Hono<ApiEnv>, ctx: AppContext): void {
     }
     if (phone !== '') throw badRequest('phone_provider_disabled', 'Phone signups are disabled');
     const address = validateEmail(email);
-    if (await findUserByEmail(ctx.db, address)) throw emailExists();
+    if (await findUserByEmail(c.get('db'), address)) throw emailExists();
     if (password && passwordHash) {
       throw badRequest(
         'validation_failed',
@@ -153,10 +153,12 @@ export function registerAdmin(app: Hono<ApiEnv>, ctx: AppContext): void {
     // knows; an empty hash has the same effect without the cost of hashing it).
     const hash =
       passwordHash ||
-      (password ? await hashPassword(ctx.cpu, password, ctx.config.auth.bcryptCost) : '');
+      (password
+        ? await hashPassword(ctx.cpu, c.get('scope').lane, password, ctx.config.auth.bcryptCost)
+        : '');
     const userId = id || randomUUID();
     try {
-      const json = await ctx.db.transaction(async (tx) => {
+      const json = await c.get('db').transaction(async (tx) => {
         await insertUser(tx, {
           id: userId,
           email: address,
@@ -192,11 +194,11 @@ export function registerAdmin(app: Hono<ApiEnv>, ctx: AppContext): void {
         throw badRequest('validation_failed', 'Soft deletion of users is not supported');
       }
     }
-    if (!(await findUserById(ctx.db, id))) {
+    if (!(await findUserById(c.get('db'), id))) {
       throw new AuthError(404, 'user_not_found', 'User not found');
     }
     try {
-      await ctx.db.transaction((tx) => deleteUser(tx, id));
+      await c.get('db').transaction((tx) => deleteUser(tx, id));
     } catch (error) {
       // Typically a row of the app still refers to the user without ON DELETE CASCADE.
       console.error('admin user deletion failed:', error);

@@ -1,5 +1,4 @@
 import type { Context } from 'hono';
-import type { AppContext } from '../context.ts';
 import type { ApiEnv } from '../http/api-env.ts';
 import type { JwtClaims } from '../http/jwt.ts';
 import { AuthError, badRequest, forbidden } from './errors.ts';
@@ -41,17 +40,14 @@ export interface SignedInCaller {
  * has not been ended by a logout. A token still within its lifetime is refused once its
  * session is gone, which is how `/user` learns of a logout.
  */
-export async function requireSignedIn(
-  c: Context<ApiEnv>,
-  ctx: AppContext,
-): Promise<SignedInCaller> {
+export async function requireSignedIn(c: Context<ApiEnv>): Promise<SignedInCaller> {
   const claims = verifiedClaims(c);
   const sub = claims.sub;
   if (typeof sub !== 'string' || sub === '') {
     throw forbidden('bad_jwt', 'invalid claim: missing sub claim');
   }
   if (!isUuid(sub)) throw badRequest('bad_jwt', 'invalid claim: sub claim must be a UUID');
-  const user = await findUserById(ctx.db, sub);
+  const user = await findUserById(c.get('db'), sub);
   if (!user) throw forbidden('user_not_found', 'User from sub claim in JWT does not exist');
 
   let sessionId: string | null = null;
@@ -60,7 +56,7 @@ export async function requireSignedIn(
     if (!isUuid(claimed)) {
       throw forbidden('bad_jwt', 'invalid claim: session_id claim must be a UUID');
     }
-    if (!(await findSession(ctx.db, claimed))) {
+    if (!(await findSession(c.get('db'), claimed))) {
       throw forbidden('session_not_found', 'Session from session_id claim in JWT does not exist');
     }
     sessionId = claimed;

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { GuessSettings } from '../config/auth-settings.ts';
-import type { Database } from '../db/database.ts';
+import type { Database, Queryable } from '../db/database.ts';
 
 /*
  * Slowing down password guessing without locking owners out (issue 11, F3).
@@ -172,7 +172,8 @@ export type GuessBudgetDecision =
 
 /** The guessing budgets of one kind of secret (`auth` passwords, `share` link passwords). */
 export interface GuessBudgets {
-  begin(account: string, address: string): Promise<GuessBudgetDecision>;
+  /** `db`: the request's handle, in whose turn the budgets kept in the database are read. */
+  begin(db: Queryable, account: string, address: string): Promise<GuessBudgetDecision>;
 }
 
 /**
@@ -183,14 +184,14 @@ export interface GuessBudgets {
  * memory.
  */
 export function guessBudgets(
-  db: Database,
+  db: Pick<Database, 'kind'>,
   limiter: 'auth' | 'share',
   options: GuessLimiterOptions,
 ): GuessBudgets {
-  if (db.kind === 'postgres') return new SharedGuessBudgets(db, limiter, options);
+  if (db.kind === 'postgres') return new SharedGuessBudgets(limiter, options);
   const memory = new GuessLimiter(options);
   return {
-    begin(account, address) {
+    begin(_db, account, address) {
       const decision = memory.begin(account, address);
       if (!decision.allowed) return Promise.resolve(decision);
       const { attempt } = decision;
@@ -208,15 +209,14 @@ export function guessBudgets(
 
 class SharedGuessBudgets implements GuessBudgets {
   constructor(
-    private readonly db: Database,
     private readonly limiter: 'auth' | 'share',
     private readonly options: GuessLimiterOptions,
   ) {}
 
-  async begin(account: string, address: string): Promise<GuessBudgetDecision> {
+  async begin(db: Queryable, account: string, address: string): Promise<GuessBudgetDecision> {
     const { perAccountAndAddress, perAddress, perAccount, accountPaceMs, maxWaitMs, windowMs } =
       this.options;
-    const { rows } = await this.db.query<{
+    const { rows } = await db.query<{
       allowed: boolean;
       wait_ms: number;
       retry_after: number | null;
@@ -241,7 +241,7 @@ class SharedGuessBudgets implements GuessBudgets {
     const row = rows[0]!;
     if (!row.allowed) return { allowed: false, retryAfterSeconds: Number(row.retry_after) };
     const end = async (succeeded: boolean) => {
-      await this.db.query(
+      await db.query(
         'select _platform.end_guess($1, $2, $3, $4::timestamptz, $5, $6::timestamptz)',
         [this.limiter, account, address, row.started, succeeded, new Date().toISOString()],
       );

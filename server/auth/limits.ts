@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import type { AuthSettings } from '../config/auth-settings.ts';
 import type { Database } from '../db/database.ts';
+import type { ApiEnv } from '../http/api-env.ts';
 import { AuthError } from './errors.ts';
 import { guessBudgets, type GuessBudgets } from './guess-limiter.ts';
 import { limiterAddress } from './request-info.ts';
@@ -45,7 +46,7 @@ export class AuthLimits {
   /** Account e-mails to one address: one per `max_frequency`. */
   private readonly emailRecipients: RequestRateLimiter;
 
-  constructor(db: Database, settings: AuthSettings) {
+  constructor(db: Pick<Database, 'kind'>, settings: AuthSettings) {
     const maxKeys = settings.limiterMaxKeys;
     this.signInSignUps = requestRateLimiter(db, {
       name: 'auth.sign_in_sign_ups',
@@ -79,10 +80,10 @@ export class AuthLimits {
    * this client; throws GoTrue's 429 past either allowance. Addresses without an account count
    * alike, so the answer never tells whether one exists.
    */
-  async countEmail(c: Context, recipient: string): Promise<void> {
-    const retryAfter = await this.emailRequests.take(limiterAddress(c));
+  async countEmail(c: Context<ApiEnv>, recipient: string): Promise<void> {
+    const retryAfter = await this.emailRequests.take(c.get('db'), limiterAddress(c));
     if (retryAfter > 0) throw emailRateLimited(retryAfter, 'Email rate limit exceeded');
-    const wait = await this.emailRecipients.take(recipient);
+    const wait = await this.emailRecipients.take(c.get('db'), recipient);
     if (wait > 0) {
       throw emailRateLimited(
         wait,
@@ -92,14 +93,14 @@ export class AuthLimits {
   }
 
   /** Counts a sign-up or sign-in request of this client; throws 429 past its allowance. */
-  async countSignInOrSignUp(c: Context): Promise<void> {
-    const retryAfter = await this.signInSignUps.take(limiterAddress(c));
+  async countSignInOrSignUp(c: Context<ApiEnv>): Promise<void> {
+    const retryAfter = await this.signInSignUps.take(c.get('db'), limiterAddress(c));
     if (retryAfter > 0) throw rateLimited(retryAfter);
   }
 
   /** Counts a refresh-token request of this client; throws 429 past its allowance. */
-  async countTokenRefresh(c: Context): Promise<void> {
-    const retryAfter = await this.tokenRefreshes.take(limiterAddress(c));
+  async countTokenRefresh(c: Context<ApiEnv>): Promise<void> {
+    const retryAfter = await this.tokenRefreshes.take(c.get('db'), limiterAddress(c));
     if (retryAfter > 0) throw rateLimited(retryAfter);
   }
 }

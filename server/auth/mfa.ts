@@ -107,8 +107,8 @@ async function twoFactorRequired(q: Queryable, userId: string): Promise<boolean>
   }
 }
 
-async function sessionOf(ctx: AppContext, caller: SignedInCaller) {
-  const session = caller.sessionId ? await findSession(ctx.db, caller.sessionId) : null;
+async function sessionOf(db: Queryable, caller: SignedInCaller) {
+  const session = caller.sessionId ? await findSession(db, caller.sessionId) : null;
   if (!session) throw forbidden('session_not_found', 'Session not found');
   return session;
 }
@@ -124,7 +124,7 @@ export function registerMfa(app: Hono<ApiEnv>, ctx: AppContext): void {
   const secretKey = ctx.keys.jwtSecret;
 
   app.post('/factors', async (c) => {
-    const caller = await requireSignedIn(c, ctx);
+    const caller = await requireSignedIn(c);
     const body = await readJsonObject(c);
     const type = stringField(body, 'factor_type');
     const friendlyName = stringField(body, 'friendly_name').trim();
@@ -140,8 +140,8 @@ export function registerMfa(app: Hono<ApiEnv>, ctx: AppContext): void {
     if (friendlyName.length > 100) {
       throw badRequest('validation_failed', 'friendly_name must be at most 100 characters');
     }
-    const session = await sessionOf(ctx, caller);
-    const { rows } = await ctx.db.query<{ verified: number; same_name: boolean }>(
+    const session = await sessionOf(c.get('db'), caller);
+    const { rows } = await c.get('db').query<{ verified: number; same_name: boolean }>(
       `select count(*) filter (where status = 'verified')::int as verified,
               coalesce(bool_or(friendly_name = $2 and $2 <> '' and status = 'verified'), false)
                 as same_name
@@ -180,7 +180,7 @@ export function registerMfa(app: Hono<ApiEnv>, ctx: AppContext): void {
     );
     const id = randomUUID();
     const now = new Date().toISOString();
-    await ctx.db.transaction(async (tx) => {
+    await c.get('db').transaction(async (tx) => {
       // A new enrolment replaces one still pending: one unconfirmed factor at a time.
       await tx.query(
         `delete from auth.mfa_factors where user_id = $1::uuid and status = 'unverified'`,
@@ -203,11 +203,11 @@ export function registerMfa(app: Hono<ApiEnv>, ctx: AppContext): void {
   });
 
   app.post('/factors/:id/challenge', async (c) => {
-    const caller = await requireSignedIn(c, ctx);
-    const factor = await ownFactor(ctx.db, caller.user.id, c.req.param('id'));
+    const caller = await requireSignedIn(c);
+    const factor = await ownFactor(c.get('db'), caller.user.id, c.req.param('id'));
     const id = randomUUID();
     const now = new Date();
-    await ctx.db.transaction(async (tx) => {
+    await c.get('db').transaction(async (tx) => {
       await tx.query(
         `insert into auth.mfa_challenges (id, factor_id, created_at, ip_address)
           values ($1::uuid, $2::uuid, $3::timestamptz, $4::inet)`,
@@ -226,13 +226,13 @@ export function registerMfa(app: Hono<ApiEnv>, ctx: AppContext): void {
   });
 
   app.post('/factors/:id/verify', async (c) => {
-    const caller = await requireSignedIn(c, ctx);
+    const caller = await requireSignedIn(c);
     const body = await readJsonObject(c);
     const challengeId = stringField(body, 'challenge_id');
     const code = stringField(body, 'code').trim();
-    const session = await sessionOf(ctx, caller);
+    const session = await sessionOf(c.get('db'), caller);
     const factorId = c.req.param('id');
-    const outcome = await ctx.db.transaction(async (tx) => {
+    const outcome = await c.get('db').transaction(async (tx) => {
       const factor = await ownFactor(tx, caller.user.id, factorId);
       // One verification per factor at a time, so that a code cannot be used twice at once.
       await tx.query('select 1 from auth.mfa_factors where id = $1::uuid for update', [factor.id]);
@@ -315,26 +315,26 @@ export function registerMfa(app: Hono<ApiEnv>, ctx: AppContext): void {
   });
 
   app.delete('/factors/:id', async (c) => {
-    const caller = await requireSignedIn(c, ctx);
-    const factor = await ownFactor(ctx.db, caller.user.id, c.req.param('id'));
+    const caller = await requireSignedIn(c);
+    const factor = await ownFactor(c.get('db'), caller.user.id, c.req.param('id'));
     if (factor.status === 'verified') {
-      const session = await sessionOf(ctx, caller);
+      const session = await sessionOf(c.get('db'), caller);
       if (session.aal !== 'aal2') {
         throw forbidden('insufficient_aal', 'AAL2 required to unenroll verified factor');
       }
-      const { rows } = await ctx.db.query<{ others: number }>(
+      const { rows } = await c.get('db').query<{ others: number }>(
         `select count(*)::int as others from auth.mfa_factors
           where user_id = $1::uuid and status = 'verified' and id <> $2::uuid`,
         [caller.user.id, factor.id],
       );
-      if (rows[0]!.others === 0 && (await twoFactorRequired(ctx.db, caller.user.id))) {
+      if (rows[0]!.others === 0 && (await twoFactorRequired(c.get('db'), caller.user.id))) {
         throw unprocessable(
           'mfa_required',
           'Your organization requires two-factor sign-in for admins: this is your last factor',
         );
       }
     }
-    await ctx.db.query('delete from auth.mfa_factors where id = $1::uuid', [factor.id]);
+    await c.get('db').query('delete from auth.mfa_factors where id = $1::uuid', [factor.id]);
     return c.json({ id: factor.id });
   });
 }

@@ -1,5 +1,6 @@
 import type { Hono } from 'hono';
 import type { AppContext } from '../context.ts';
+import type { ScopedDatabase } from '../db/database.ts';
 import type { ApiEnv } from '../http/api-env.ts';
 import { queueAccountMail } from './account-mail.ts';
 import { requireSignedIn } from './authenticate.ts';
@@ -24,7 +25,7 @@ export function registerReauthenticate(
   limits: AuthLimits,
 ): void {
   app.get('/reauthenticate', async (c) => {
-    const { user } = await requireSignedIn(c, ctx);
+    const { user } = await requireSignedIn(c);
     if (!user.email) {
       throw badRequest(
         'validation_failed',
@@ -40,8 +41,8 @@ export function registerReauthenticate(
         'Reauthentication needs e-mail delivery (SMTP), which is not set up',
       );
     }
-    await limits.countEmail(c, await emailLookupKey(ctx.db, user.email));
-    await queueAccountMail(ctx, ctx.db, user.id, 'reauthentication', null);
+    await limits.countEmail(c, await emailLookupKey(c.get('db'), user.email));
+    await queueAccountMail(ctx, c.get('db'), user.id, 'reauthentication', null);
     return c.json({});
   });
 }
@@ -54,6 +55,7 @@ export function registerReauthenticate(
  */
 export async function requireReauthentication(
   ctx: AppContext,
+  db: ScopedDatabase,
   user: UserRecord,
   session: TokenSession | null,
   nonce: string,
@@ -64,7 +66,7 @@ export async function requireReauthentication(
     throw badRequest('reauthentication_needed', 'Password update requires reauthentication');
   }
   // Committed whatever the outcome, so that a wrong code's count stays.
-  const checked = await ctx.db.transaction((tx) =>
+  const checked = await db.transaction((tx) =>
     consumeCode(
       tx,
       ctx.keys.jwtSecret,

@@ -27,14 +27,14 @@ export function registerRecover(app: Hono<ApiEnv>, ctx: AppContext, limits: Auth
       // auth-js sends one only with flowType "pkce"; this server issues implicit-flow links.
       throw badRequest('validation_failed', 'PKCE flow is not supported for password recovery');
     }
-    await limits.countEmail(c, await emailLookupKey(ctx.db, address));
-    const user = await findUserByEmail(ctx.db, address);
+    await limits.countEmail(c, await emailLookupKey(c.get('db'), address));
+    const user = await findUserByEmail(c.get('db'), address);
     if (user && !user.is_banned) {
       const redirectTo = allowedRedirect(ctx, c.req.query('redirect_to'));
-      await queueAccountMail(ctx, ctx.db, user.id, 'recovery', redirectTo);
+      await queueAccountMail(ctx, c.get('db'), user.id, 'recovery', redirectTo);
     } else {
       // Counted as if it were sent: past the installation's allowance, both answer 429.
-      await takeAccountMailAllowance(ctx, ctx.db);
+      await takeAccountMailAllowance(ctx, c.get('db'));
     }
     return c.json({});
   });

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { Database } from '../db/database.ts';
+import type { Database, Queryable } from '../db/database.ts';
 
 export interface RequestRateLimiterOptions {
   /** Names the limit among the others sharing the database (e.g. `auth.token_refresh`). */
@@ -22,7 +22,8 @@ export interface RequestRateLimiter {
    * Takes one request from `key`'s allowance. Answers 0 when it was there, otherwise the
    * seconds until it will be (nothing is taken then).
    */
-  take(key: string): Promise<number>;
+  /** `db`: the request's handle, in whose turn allowances kept in the database are taken. */
+  take(db: Queryable, key: string): Promise<number>;
 }
 
 /**
@@ -32,11 +33,11 @@ export interface RequestRateLimiter {
  * (a write per counted request would also empty its REST read cache every time).
  */
 export function requestRateLimiter(
-  db: Database,
+  db: Pick<Database, 'kind'>,
   options: RequestRateLimiterOptions,
 ): RequestRateLimiter {
   return db.kind === 'postgres'
-    ? new SharedRequestRateLimiter(db, options)
+    ? new SharedRequestRateLimiter(options)
     : new MemoryRequestRateLimiter(options);
 }
 
@@ -56,7 +57,7 @@ class MemoryRequestRateLimiter implements RequestRateLimiter {
     this.buckets = new LRUCache({ max: options.maxKeys, ttl: options.windowMs });
   }
 
-  take(key: string): Promise<number> {
+  take(_db: Queryable, key: string): Promise<number> {
     const now = Date.now();
     const bucket = this.buckets.get(key) ?? { tokens: this.options.limit, updatedAt: now };
     const tokens = Math.min(
@@ -77,13 +78,10 @@ class MemoryRequestRateLimiter implements RequestRateLimiter {
  * deleted by the `auth.forget-full-allowances` schedule.
  */
 class SharedRequestRateLimiter implements RequestRateLimiter {
-  constructor(
-    private readonly db: Database,
-    private readonly options: RequestRateLimiterOptions,
-  ) {}
+  constructor(private readonly options: RequestRateLimiterOptions) {}
 
-  async take(key: string): Promise<number> {
-    const { rows } = await this.db.query<{ wait: number }>(
+  async take(db: Queryable, key: string): Promise<number> {
+    const { rows } = await db.query<{ wait: number }>(
       'select _platform.take_request_allowance($1, $2, $3, $4, $5::timestamptz) as wait',
       [this.options.name, key, this.options.limit, this.options.windowMs, new Date().toISOString()],
     );

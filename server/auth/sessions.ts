@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import type { Database, Queryable } from '../db/database.ts';
+import type { ScopedDatabase, Queryable } from '../db/database.ts';
 import { AuthError, badRequest } from './errors.ts';
 import type { AuthMethod, TokenSession } from './tokens.ts';
 import { childRefreshToken, newRefreshToken, refreshTokenDigest } from './tokens.ts';
@@ -228,7 +228,7 @@ async function currentDescendant(
  * the token leaked, and the whole session is revoked.
  */
 export async function rotateRefreshToken(
-  db: Database,
+  db: ScopedDatabase,
   token: string,
   options: RotationOptions,
 ): Promise<Rotation> {

@@ -77,19 +77,25 @@ export function registerSignup(app: Hono<ApiEnv>, ctx: AppContext, limits: AuthL
     if (phone !== '') throw badRequest('phone_provider_disabled', 'Phone signups are disabled');
     const address = validateEmail(email);
     const invited =
-      invitationToken !== null && (await invitationAllowsSignUp(ctx.db, invitationToken, address));
+      invitationToken !== null &&
+      (await invitationAllowsSignUp(c.get('db'), invitationToken, address));
     if (!open && !invited) throw signupDisabled();
     // An invitation proved the address; anyone else confirms it by a link, where one can be sent.
     const confirmByLink = confirmationsRequired(ctx) && !invited;
-    const existing = await findUserByEmail(ctx.db, address);
+    const existing = await findUserByEmail(c.get('db'), address);
     // As GoTrue: where addresses are confirmed at once, and to the holder of an invitation to
     // this address, a taken address is said to be taken.
     if (existing && !confirmByLink) throw userExists();
     // Otherwise every address is answered alike (GoTrue answers 200), and counted and timed alike.
-    if (confirmByLink) await limits.countEmail(c, await emailLookupKey(ctx.db, address));
+    if (confirmByLink) await limits.countEmail(c, await emailLookupKey(c.get('db'), address));
     // Hashing takes a while; it happens before the transaction so no locks are held meanwhile.
     // It happens for a taken address too, so that the answer takes as long.
-    const passwordHash = await hashPassword(ctx.cpu, password, ctx.config.auth.bcryptCost);
+    const passwordHash = await hashPassword(
+      ctx.cpu,
+      c.get('scope').lane,
+      password,
+      ctx.config.auth.bcryptCost,
+    );
     const redirectTo = allowedRedirect(ctx, c.req.query('redirect_to'));
     if (existing) {
       if (existing.email_confirmed_at) {
@@ -97,14 +103,14 @@ export function registerSignup(app: Hono<ApiEnv>, ctx: AppContext, limits: AuthL
       }
       // Not confirmed yet: as GoTrue, the link is sent again, and nothing else changes (who
       // asks may not be who signed up).
-      await queueAccountMail(ctx, ctx.db, existing.id, 'signup', redirectTo);
-      return c.json(await userJson(ctx.db, existing));
+      await queueAccountMail(ctx, c.get('db'), existing.id, 'signup', redirectTo);
+      return c.json(await userJson(c.get('db'), existing));
     }
     const id = randomUUID();
     const now = new Date().toISOString();
     let created;
     try {
-      created = await ctx.db.transaction(async (tx) => {
+      created = await c.get('db').transaction(async (tx) => {
         await insertUser(tx, {
           id,
           email: address,

@@ -19,7 +19,7 @@ import { passwordWeakness, readJsonObject, stringField } from './validation.ts';
  * and a decoy hash is checked for them, so neither the answer nor its timing tells whether an
  * account exists.
  */
-async function passwordGrant(c: Context, ctx: AppContext, limits: AuthLimits) {
+async function passwordGrant(c: Context<ApiEnv>, ctx: AppContext, limits: AuthLimits) {
   await limits.countSignInOrSignUp(c);
   const body = await readJsonObject(c);
   const email = stringField(body, 'email');
@@ -35,8 +35,8 @@ async function passwordGrant(c: Context, ctx: AppContext, limits: AuthLimits) {
   if (email === '') throw badRequest('validation_failed', 'missing email or phone');
 
   // Capped in length: no account has a longer address, and the limiter's memory stays bounded.
-  const account = await emailLookupKey(ctx.db, email.slice(0, 255));
-  const decision = await limits.guesses.begin(account, limiterAddress(c));
+  const account = await emailLookupKey(c.get('db'), email.slice(0, 255));
+  const decision = await limits.guesses.begin(c.get('db'), account, limiterAddress(c));
   if (!decision.allowed) throw rateLimited(decision.retryAfterSeconds);
   const { attempt } = decision;
   if (attempt.waitMs > 0) await sleep(attempt.waitMs);
@@ -44,8 +44,13 @@ async function passwordGrant(c: Context, ctx: AppContext, limits: AuthLimits) {
   let user;
   let matches;
   try {
-    user = await findUserByEmail(ctx.db, email);
-    matches = await verifyPassword(ctx.cpu, password, user?.encrypted_password);
+    user = await findUserByEmail(c.get('db'), email);
+    matches = await verifyPassword(
+      ctx.cpu,
+      c.get('scope').lane,
+      password,
+      user?.encrypted_password,
+    );
   } catch (error) {
     // The server's failure (a busy pool, a lost database) is not a guess.
     await attempt.abandoned();
@@ -57,7 +62,7 @@ async function passwordGrant(c: Context, ctx: AppContext, limits: AuthLimits) {
   if (!user.email_confirmed_at) throw badRequest('email_not_confirmed', 'Email not confirmed');
 
   const now = new Date().toISOString();
-  const signedIn = await ctx.db.transaction(async (tx) => {
+  const signedIn = await c.get('db').transaction(async (tx) => {
     const started = await createSession(tx, user.id, clientInfo(c), now);
     await markSignedIn(tx, user.id, now);
     const fresh = (await findUserById(tx, user.id)) ?? user;
@@ -71,21 +76,21 @@ async function passwordGrant(c: Context, ctx: AppContext, limits: AuthLimits) {
 }
 
 /** The refresh-token grant: a new access token and a new refresh token (rotation). */
-async function refreshTokenGrant(c: Context, ctx: AppContext, limits: AuthLimits) {
+async function refreshTokenGrant(c: Context<ApiEnv>, ctx: AppContext, limits: AuthLimits) {
   await limits.countTokenRefresh(c);
   const body = await readJsonObject(c);
   const token = stringField(body, 'refresh_token');
   if (!REFRESH_TOKEN_PATTERN.test(token)) {
     throw badRequest('validation_failed', 'Refresh token is not valid');
   }
-  const rotation = await rotateRefreshToken(ctx.db, token, {
+  const rotation = await rotateRefreshToken(c.get('db'), token, {
     jwtSecret: ctx.keys.jwtSecret,
     reuseIntervalSeconds: ctx.config.auth.refreshTokenReuseIntervalSeconds,
     client: clientInfo(c),
   });
   const access = issueAccessToken(ctx, rotation.user, rotation.session);
   setSessionHeaders(c, rotation.user.id, rotation.session.id);
-  const user = await userJson(ctx.db, rotation.user);
+  const user = await userJson(c.get('db'), rotation.user);
   return c.json(sessionResponse(access, rotation.refreshToken, user));
 }
 

@@ -45,16 +45,16 @@ const currentPasswordRequired = (code: string) =>
  */
 export function registerUserRoutes(app: Hono<ApiEnv>, ctx: AppContext, limits: AuthLimits): void {
   app.get('/user', async (c) => {
-    const { user, claims } = await requireSignedIn(c, ctx);
+    const { user, claims } = await requireSignedIn(c);
     const audience = Array.isArray(claims.aud) ? claims.aud[0] : claims.aud;
     if (audience !== (user.aud ?? 'authenticated')) {
       throw badRequest('validation_failed', "Token audience doesn't match request audience");
     }
-    return c.json(await userJson(ctx.db, user));
+    return c.json(await userJson(c.get('db'), user));
   });
 
   app.put('/user', async (c) => {
-    const { user, sessionId } = await requireSignedIn(c, ctx);
+    const { user, sessionId } = await requireSignedIn(c);
     const body = await readJsonObject(c);
     const email = stringField(body, 'email');
     const phone = stringField(body, 'phone');
@@ -75,11 +75,11 @@ export function registerUserRoutes(app: Hono<ApiEnv>, ctx: AppContext, limits: A
     if (appMetadata) {
       throw forbidden('not_admin', 'Updating app_metadata requires admin privileges');
     }
-    const session = sessionId ? await findSession(ctx.db, sessionId) : null;
+    const session = sessionId ? await findSession(c.get('db'), sessionId) : null;
     if (
       ((password !== undefined && password !== '') || newEmail !== null) &&
       session?.aal !== 'aal2' &&
-      (await hasVerifiedFactor(ctx.db, user.id))
+      (await hasVerifiedFactor(c.get('db'), user.id))
     ) {
       // As GoTrue: whoever holds a password-only session of an account with a second factor
       // may not take the account over by changing its address or password.
@@ -96,38 +96,50 @@ export function registerUserRoutes(app: Hono<ApiEnv>, ctx: AppContext, limits: A
           'Changing the email address needs e-mail delivery (SMTP), which is not set up',
         );
       }
-      const holder = await findUserByEmail(ctx.db, newEmail);
+      const holder = await findUserByEmail(c.get('db'), newEmail);
       if (holder && holder.id !== user.id) {
         throw unprocessable(
           'email_exists',
           'A user with this email address has already been registered',
         );
       }
-      await limits.countEmail(c, await emailLookupKey(ctx.db, newEmail));
+      await limits.countEmail(c, await emailLookupKey(c.get('db'), newEmail));
     }
     let passwordHash: string | undefined;
     if (password !== undefined) {
-      await requireReauthentication(ctx, user, session, nonce);
+      await requireReauthentication(ctx, c.get('db'), user, session, nonce);
       const recovering = session?.amr.some((entry) => entry.method === 'recovery') ?? false;
       if (!recovering) {
         if (currentPassword === undefined || currentPassword === '') {
           throw currentPasswordRequired('current_password_required');
         }
-        if (!(await verifyPassword(ctx.cpu, currentPassword, user.encrypted_password))) {
+        if (
+          !(await verifyPassword(
+            ctx.cpu,
+            c.get('scope').lane,
+            currentPassword,
+            user.encrypted_password,
+          ))
+        ) {
           throw currentPasswordRequired('current_password_mismatch');
         }
       }
-      if (await verifyPassword(ctx.cpu, password, user.encrypted_password)) {
+      if (await verifyPassword(ctx.cpu, c.get('scope').lane, password, user.encrypted_password)) {
         throw unprocessable(
           'same_password',
           'New password should be different from the old password.',
         );
       }
-      passwordHash = await hashPassword(ctx.cpu, password, ctx.config.auth.bcryptCost);
+      passwordHash = await hashPassword(
+        ctx.cpu,
+        c.get('scope').lane,
+        password,
+        ctx.config.auth.bcryptCost,
+      );
     }
 
     const now = new Date().toISOString();
-    const updated = await ctx.db.transaction(async (tx) => {
+    const updated = await c.get('db').transaction(async (tx) => {
       if (passwordHash !== undefined) {
         await updatePasswordHash(tx, user.id, passwordHash, now);
         await voidOneTimeTokens(tx, user.id);
@@ -163,12 +175,12 @@ export function registerUserRoutes(app: Hono<ApiEnv>, ctx: AppContext, limits: A
   });
 
   app.post('/logout', async (c) => {
-    const { user, sessionId } = await requireSignedIn(c, ctx);
+    const { user, sessionId } = await requireSignedIn(c);
     const scope = c.req.query('scope') || 'global';
     if (!LOGOUT_SCOPES.includes(scope)) {
       throw badRequest('validation_failed', `Unsupported logout scope ${JSON.stringify(scope)}`);
     }
-    await deleteSessions(ctx.db, user.id, sessionId, scope as LogoutScope);
+    await deleteSessions(c.get('db'), user.id, sessionId, scope as LogoutScope);
     return c.body(null, 204);
   });
 }

@@ -173,14 +173,15 @@ async function codeOwner(
  * wrong code's count is committed.
  */
 async function verifyAndSignIn(
-  c: Context,
+  c: Context<ApiEnv>,
   ctx: AppContext,
   type: VerifyType,
   credential: { tokenHash: string } | { email: string; code: string },
 ): Promise<Verified | typeof FIRST_OF_TWO> {
   const expiry = ctx.config.auth.emailOtpExpirySeconds;
-  const outcome = await ctx.db.transaction(
-    async (tx): Promise<Verified | typeof FIRST_OF_TWO | AuthError> => {
+  const outcome = await c
+    .get('db')
+    .transaction(async (tx): Promise<Verified | typeof FIRST_OF_TWO | AuthError> => {
       let token: ConsumedToken;
       if ('tokenHash' in credential) {
         const consumed = await consumeTokenHash(
@@ -218,8 +219,7 @@ async function verifyAndSignIn(
       const fresh = await findUserById(tx, user.id);
       if (!fresh) return unexpected('Database error updating user');
       return { user: fresh, json: await userJson(tx, fresh), session };
-    },
-  );
+    });
   if (outcome instanceof AuthError) throw outcome;
   return outcome;
 }

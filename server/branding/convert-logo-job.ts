@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { Database } from '../db/database.ts';
+import type { ScopedDatabase } from '../db/database.ts';
+import { laneOf } from '../db/request-scope.ts';
 import type { JobKind } from '../jobs/job-runner.ts';
 import { type FileStore, isStoredVersion } from '../storage/file-store.ts';
 import type { HostedStorage } from '../storage/hosted-storage.ts';
@@ -42,7 +43,7 @@ export function convertLogoJob(options: {
   const hosted = options.hostedStorage ?? null;
   const workDir = path.join(options.dataDir, 'tmp', 'logos');
 
-  async function removeObjects(db: Database, names: string[]): Promise<void> {
+  async function removeObjects(db: ScopedDatabase, names: string[]): Promise<void> {
     // Through Storage, row and bytes; a row it left (none, hosted) goes below as embedded.
     if (hosted) for (const name of names) await hosted.removeObject('branding', name);
     const removed = await db.transaction(async (tx) => {
@@ -81,7 +82,11 @@ export function convertLogoJob(options: {
         let result;
         try {
           result = await store.withLocalFiles([source.version], ([local]) =>
-            options.pool.run('convertLogo', { source: local!, target }, { signal }),
+            options.pool.run(
+              'convertLogo',
+              { source: local!, target },
+              { lane: laneOf(db.scope), signal },
+            ),
           );
         } catch (error) {
           if (error instanceof TaskMemoryLimitError) {

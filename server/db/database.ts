@@ -3,6 +3,7 @@
  * one it runs on. Values come back as Postgres prints them (text), except booleans, small
  * integers and JSON, which both drivers are told to parse the same way.
  */
+import type { RequestScope } from './request-scope.ts';
 import type { WriteClock } from './write-clock.ts';
 
 export type Row = Record<string, unknown>;
@@ -81,13 +82,23 @@ export function settleEndedBatch<T>(rows: Row[], finish: (rows: Row[]) => T, end
   return value;
 }
 
-export interface Database extends Queryable {
+/**
+ * A database handle that carries the scope of the work done through it: the lane whose turns it
+ * takes (fair-queue.ts) and the role whose deadline applies, or `null` for the server's own work
+ * (no deadline, the server's lane). Every query goes through one, so work cannot run without the
+ * scope of the request or job it belongs to.
+ */
+export interface ScopedDatabase extends Queryable {
   readonly kind: 'pglite' | 'postgres';
-  /**
-   * Present when this process is the database's only writer (PGlite): every call that may
-   * write ticks it. PostgreSQL has none, since other clients may write to it.
-   */
+  /** The same as `Database.writeClock`. */
   readonly writeClock?: WriteClock;
+  /** The scope of this handle's work; `null` for the server's own. */
+  readonly scope: RequestScope | null;
+  /**
+   * The database this handle is on: the key of what is kept once per database (its schema
+   * cache, its time zones), whichever request's handle fills it.
+   */
+  readonly database: Database;
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /**
@@ -100,6 +111,27 @@ export interface Database extends Queryable {
     finish: (rows: Row[]) => T,
     options: BatchOptions,
   ): Promise<T>;
+}
+
+/**
+ * The database of the server. It runs nothing by itself: work goes through a handle with its
+ * scope (`scoped` for a request or a job, `serverWork` for the server's own), so that the
+ * compiler lists any query that would run without one.
+ */
+export interface Database {
+  readonly kind: 'pglite' | 'postgres';
+  /**
+   * Present when this process is the database's only writer (PGlite): every call that may
+   * write ticks it. PostgreSQL has none, since other clients may write to it.
+   */
+  readonly writeClock?: WriteClock;
+  /** A handle whose work takes the turns of `scope.lane`, within `scope.role`'s deadline. */
+  scoped(scope: RequestScope): ScopedDatabase;
+  /**
+   * The handle of the server's own work (migrations, start-up sweeps, schedules' bookkeeping, a
+   * backup snapshot): the server's lane, no deadline.
+   */
+  serverWork(): ScopedDatabase;
   close(): Promise<void>;
 }
 

@@ -91,10 +91,12 @@ export interface MigrateOptions {
  * recorded the way the Supabase CLI records migrations, so a second run does nothing.
  */
 export async function migrate(
-  db: Database,
+  database: Database,
   migrationsDir: string,
   options: MigrateOptions = {},
 ): Promise<MigrationReport> {
+  // The server's own work: no request's deadline, however long a migration runs.
+  const db = database.serverWork();
   await db.exec(`
     create schema if not exists supabase_migrations;
     create table if not exists supabase_migrations.schema_migrations (

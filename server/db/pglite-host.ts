@@ -1,5 +1,13 @@
 import type { TimedRole } from '../config.ts';
-import type { BatchOptions, Database, Queryable, QueryResult, Row, Statement } from './database.ts';
+import type {
+  BatchOptions,
+  Database,
+  Queryable,
+  QueryResult,
+  Row,
+  ScopedDatabase,
+  Statement,
+} from './database.ts';
 import {
   DatabaseUnavailableError,
   isPostgresError,
@@ -10,7 +18,8 @@ import {
 import { lockDataDir } from './data-dir-lock.ts';
 import { FairQueue, QueueTimeoutError } from './fair-queue.ts';
 import { compiledPglite } from './pglite-wasm.ts';
-import { currentRequestScope, outsideRequestScope } from './request-scope.ts';
+import type { RequestScope } from './request-scope.ts';
+import { laneOf } from './request-scope.ts';
 import { WorkerConnection } from './worker-connection.ts';
 import type { GateAccess } from './worker-gate.ts';
 import { WorkerGate } from './worker-gate.ts';
@@ -117,19 +126,33 @@ export class PgliteHost implements Database {
     return host;
   }
 
-  query<T = Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<T>> {
-    // One statement outside any transaction block: complete (committed) when answered.
-    return this.#job(ONE_WRITE, (session) => session.query<T>(sql, params));
+  scoped(scope: RequestScope): ScopedDatabase {
+    return new HostHandle(this, scope);
   }
 
-  exec(sql: string): Promise<void> {
-    return this.#job(MAY_WRITE, async (session) => {
+  readonly #serverWork = new HostHandle(this, null);
+  serverWork(): ScopedDatabase {
+    return this.#serverWork;
+  }
+
+  /** `Queryable.query` in `scope` (`null`: the server's own work); see `HostHandle`. */
+  queryIn<T = Row>(
+    scope: RequestScope | null,
+    sql: string,
+    params: readonly unknown[] = [],
+  ): Promise<QueryResult<T>> {
+    // One statement outside any transaction block: complete (committed) when answered.
+    return this.#job(ONE_WRITE, scope, (session) => session.query<T>(sql, params));
+  }
+
+  execIn(scope: RequestScope | null, sql: string): Promise<void> {
+    return this.#job(MAY_WRITE, scope, async (session) => {
       await session.send({ op: 'exec', sql });
     });
   }
 
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-    return this.#job(MAY_WRITE, async (session) => {
+  transactionIn<T>(scope: RequestScope | null, fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    return this.#job(MAY_WRITE, scope, async (session) => {
       await session.send({ op: 'query', sql: 'begin', params: [] }, { opens: true });
       let result: T;
       try {
@@ -143,14 +166,15 @@ export class PgliteHost implements Database {
     });
   }
 
-  runBatch<T>(
+  runBatchIn<T>(
+    scope: RequestScope | null,
     statements: Statement[],
     finish: (rows: Row[]) => T,
     options: BatchOptions,
   ): Promise<T> {
     const { readOnly, ends, rowsOf } = options;
     const kind = readOnly ? ONE_READ : ends ? ONE_WRITE : MAY_WRITE;
-    return this.#job(kind, async (session) => {
+    return this.#job(kind, scope, async (session) => {
       const batch = {
         op: 'batch',
         statements,
@@ -174,13 +198,11 @@ export class PgliteHost implements Database {
    * this database can approach (bench/rest-read.bench.ts). Outside any request's deadline.
    */
   floorOf(statements: Statement[], seconds: number): Promise<number> {
-    return outsideRequestScope(() =>
-      this.#job(ALONE_READING, async (session) => {
-        const started = performance.now();
-        const answer = await session.send({ op: 'repeat', statements, seconds });
-        return answer.rowCount / ((performance.now() - started) / 1000);
-      }),
-    );
+    return this.#job(ALONE_READING, null, async (session) => {
+      const started = performance.now();
+      const answer = await session.send({ op: 'repeat', statements, seconds });
+      return answer.rowCount / ((performance.now() - started) / 1000);
+    });
   }
 
   /**
@@ -189,13 +211,11 @@ export class PgliteHost implements Database {
    * The server's own work: no request deadline applies, however large the database.
    */
   dumpWith<T>(file: string, read: (db: Queryable) => Promise<T>): Promise<T> {
-    return outsideRequestScope(() =>
-      this.#job(ALONE_READING, async (session) => {
-        const result = await read(session);
-        await session.send({ op: 'dump', file });
-        return result;
-      }),
-    );
+    return this.#job(ALONE_READING, null, async (session) => {
+      const result = await read(session);
+      await session.send({ op: 'dump', file });
+      return result;
+    });
   }
 
   async close(): Promise<void> {
@@ -212,16 +232,19 @@ export class PgliteHost implements Database {
    * the body ends or when its deadline has been dealt with, whichever comes first, so a body
    * stuck outside the database cannot hold the database.
    */
-  async #job<T>(kind: JobKind, body: (session: Session) => Promise<T>): Promise<T> {
+  async #job<T>(
+    kind: JobKind,
+    scope: RequestScope | null,
+    body: (session: Session) => Promise<T>,
+  ): Promise<T> {
     if (this.#closed) throw new DatabaseUnavailableError('the database is closed');
-    const scope = currentRequestScope();
     const timeoutMs =
       scope && this.options.timeoutsMs ? this.options.timeoutsMs[scope.role] : Infinity;
     let outcome!: Promise<T>;
     const queuedAt = performance.now();
     const turn = () =>
       this.#queue.run(
-        scope?.lane ?? 'server',
+        laneOf(scope),
         async () => {
           // The other turn's work may hold the worker: the wait for it counts as the wait for
           // a turn, within the caller's deadline.
@@ -286,6 +309,43 @@ export class PgliteHost implements Database {
         );
       },
     );
+  }
+}
+
+/** A handle on the host whose work runs in `scope` (`Database.scoped`, `serverWork`). */
+class HostHandle implements ScopedDatabase {
+  readonly kind = 'pglite' as const;
+  readonly writeClock: WriteClock;
+
+  constructor(
+    private readonly host: PgliteHost,
+    readonly scope: RequestScope | null,
+  ) {
+    this.writeClock = host.writeClock;
+  }
+
+  get database(): Database {
+    return this.host;
+  }
+
+  query<T = Row>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>> {
+    return this.host.queryIn<T>(this.scope, sql, params);
+  }
+
+  exec(sql: string): Promise<void> {
+    return this.host.execIn(this.scope, sql);
+  }
+
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    return this.host.transactionIn(this.scope, fn);
+  }
+
+  runBatch<T>(
+    statements: Statement[],
+    finish: (rows: Row[]) => T,
+    options: BatchOptions,
+  ): Promise<T> {
+    return this.host.runBatchIn(this.scope, statements, finish, options);
   }
 }
 

@@ -1,6 +1,6 @@
 import { PGlite, types } from '@electric-sql/pglite';
 import { makeTreePrivate } from '../files/private-modes.ts';
-import type { Database, Queryable, QueryResult, Row } from './database.ts';
+import type { Database, Queryable, QueryResult, Row, ScopedDatabase } from './database.ts';
 import { TEXT_KEPT_TYPES, settleBatch } from './database.ts';
 import { BatchRunner } from './pglite-batch.ts';
 import { WriteClock } from './write-clock.ts';
@@ -24,6 +24,8 @@ function wrap(target: Pick<PGlite, 'query' | 'exec'>): Queryable {
  * Opens PGlite on this thread, persisted in `dataDir` or in memory (optionally from a dumped
  * data directory). For the worker that hosts the server's database (pglite-worker.ts) and for
  * tools that open a stopped server's data directory; the server itself uses pglite-host.ts.
+ * One caller on this thread: there are no turns and no deadlines, so its handles of every scope
+ * run the same way, and it is a handle of the server's own work itself.
  */
 export async function openPglite(
   options: {
@@ -32,7 +34,7 @@ export async function openPglite(
     /** PGlite's WebAssembly already compiled (pglite-wasm.ts). */
     wasmModule?: WebAssembly.Module;
   } = {},
-): Promise<Database & { pglite: PGlite; batches: BatchRunner }> {
+): Promise<Database & ScopedDatabase & { pglite: PGlite; batches: BatchRunner }> {
   const pglite = await PGlite.create({
     ...(options.wasmModule ? { pgliteWasmModule: options.wasmModule } : {}),
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
@@ -46,8 +48,14 @@ export async function openPglite(
   const writeClock = new WriteClock();
   const base = wrap(pglite);
   const batches = new BatchRunner(pglite);
-  return {
+  const local: Database & ScopedDatabase & { pglite: PGlite; batches: BatchRunner } = {
     kind: 'pglite',
+    scope: null,
+    get database() {
+      return local;
+    },
+    scoped: (scope) => ({ ...local, scope }),
+    serverWork: () => local,
     pglite,
     batches,
     writeClock,
@@ -66,6 +74,7 @@ export async function openPglite(
     },
     close: () => pglite.close(),
   };
+  return local;
 }
 
 export { types as pgliteTypes };

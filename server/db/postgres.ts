@@ -1,6 +1,14 @@
 import pg from 'pg';
 import type { TimedRole } from '../config.ts';
-import type { BatchOptions, Database, Queryable, QueryResult, Row, Statement } from './database.ts';
+import type {
+  BatchOptions,
+  Database,
+  Queryable,
+  QueryResult,
+  Row,
+  ScopedDatabase,
+  Statement,
+} from './database.ts';
 import {
   DatabaseUnavailableError,
   TEXT_KEPT_TYPES,
@@ -12,7 +20,8 @@ import type { HoldPlace } from './fair-queue.ts';
 import { FairQueue, QueueTimeoutError } from './fair-queue.ts';
 import { MessageGroup } from './message-group.ts';
 import { PreparedNames } from './prepared-names.ts';
-import { currentRequestScope } from './request-scope.ts';
+import type { RequestScope } from './request-scope.ts';
+import { laneOf } from './request-scope.ts';
 
 const textOids = new Set<number>(Object.values(TEXT_KEPT_TYPES));
 const typeParsers = {
@@ -211,12 +220,14 @@ export async function openPostgres(
     // organisation's reads waited for CPU (bench/isolation.bench.ts).
     heavyTaskMs: 100,
   });
-  /** Runs `fn` in the caller's turn, with the caller's time limit (0: none). */
-  async function inTurn<T>(fn: (timeoutMs: number) => Promise<T>): Promise<T> {
-    const scope = currentRequestScope();
+  /** Runs `fn` in the turn of `scope`'s caller, with its time limit (0: none). */
+  async function inTurn<T>(
+    scope: RequestScope | null,
+    fn: (timeoutMs: number) => Promise<T>,
+  ): Promise<T> {
     const timeoutMs = scope && timeouts ? timeouts[scope.role] : 0;
     try {
-      return await queue.run(scope?.lane ?? 'server', () => fn(timeoutMs), timeoutMs || Infinity);
+      return await queue.run(laneOf(scope), () => fn(timeoutMs), timeoutMs || Infinity);
     } catch (error) {
       if (error instanceof QueueTimeoutError) throw new DatabaseUnavailableError();
       throw error;
@@ -316,12 +327,12 @@ export async function openPostgres(
    * waits for a place.
    */
   function readBatch<T>(
+    scope: RequestScope | null,
     statements: Statement[],
     finish: (rows: Row[]) => T,
     options: BatchOptions,
   ): Promise<T> {
-    const scope = currentRequestScope();
-    const lane = scope?.lane ?? 'server';
+    const lane = laneOf(scope);
     const timeoutMs = scope && timeouts ? timeouts[scope.role] : 0;
     const all = [timeLimitStatement(timeoutMs), ...statements];
     // The rows `finish` gets (`rowsOf`, default the last statement's), after the time limit.
@@ -353,15 +364,25 @@ export async function openPostgres(
   }
 
   const direct = wrap(pool);
-  return {
+  /** A handle whose work runs in `scope` (`null`: the server's own). */
+  const handle = (scope: RequestScope | null): ScopedDatabase => ({
     kind: 'postgres',
-    query: (sql, params) => inTurn(() => direct.query(sql, params)),
-    exec: (sql) => inTurn(() => direct.exec(sql)),
-    transaction: (fn) => inTurn((timeoutMs) => transaction(timeoutMs, fn)),
+    scope,
+    database,
+    query: (sql, params) => inTurn(scope, () => direct.query(sql, params)),
+    exec: (sql) => inTurn(scope, () => direct.exec(sql)),
+    transaction: (fn) => inTurn(scope, (timeoutMs) => transaction(timeoutMs, fn)),
     runBatch: (statements, finish, options) =>
       options.readOnly
-        ? readBatch(statements, finish, options)
-        : inTurn((timeoutMs) => batch(timeoutMs, statements, finish, options)),
+        ? readBatch(scope, statements, finish, options)
+        : inTurn(scope, (timeoutMs) => batch(timeoutMs, statements, finish, options)),
+  });
+  const database: Database = {
+    kind: 'postgres',
+    scoped: handle,
+    serverWork: () => serverWork,
     close: () => pool.end(),
   };
+  const serverWork = handle(null);
+  return database;
 }

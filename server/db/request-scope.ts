@@ -1,10 +1,11 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { TimedRole } from '../config.ts';
 
 /**
- * Who the database work of the current request is for, carried through every `await` of the
- * request without passing it around: the scheduler takes turns between lanes (see
- * fair-queue.ts), and the deadline of each statement follows the role.
+ * Who a piece of database work is for. It travels with the database handle the work is given
+ * (`Database.scoped`), not in the async context: `AsyncLocalStorage` turns on V8's promise hooks
+ * for every promise of the process on Node 20, about 7 % of the CPU of a REST read
+ * (bench/RESULTS.md). The scheduler takes turns between lanes (see fair-queue.ts), and the
+ * deadline of each statement follows the role.
  */
 export interface RequestScope {
   /** Whose turn the work counts against: a user id, or a client address for anonymous callers. */
@@ -13,26 +14,11 @@ export interface RequestScope {
   role: TimedRole;
 }
 
-const storage = new AsyncLocalStorage<RequestScope>();
-
-/** Runs `fn` with `scope` as the current request scope. */
-export function withRequestScope<T>(scope: RequestScope, fn: () => T): T {
-  return storage.run(scope, fn);
-}
-
 /**
- * The current request's scope; `undefined` for the server's own work outside any request
- * (migrations, start-up sweeps), which has no deadline.
+ * The lane of the server's own work (migrations, start-up sweeps, a backup snapshot asked for
+ * over HTTP), which has no deadline.
  */
-export function currentRequestScope(): RequestScope | undefined {
-  return storage.getStore();
-}
+export const SERVER_LANE = 'server';
 
-/**
- * Runs `fn` as the server's own work, outside the current request's scope: no deadline and the
- * server's lane (a backup snapshot asked for over HTTP must not be cut off by the request's
- * time limit).
- */
-export function outsideRequestScope<T>(fn: () => T): T {
-  return storage.exit(fn);
-}
+/** The lane of `scope`; the server's own lane for the server's work (`null`). */
+export const laneOf = (scope: RequestScope | null): string => scope?.lane ?? SERVER_LANE;

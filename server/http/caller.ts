@@ -1,4 +1,4 @@
-import type { Database, Queryable } from '../db/database.ts';
+import type { ScopedDatabase, Queryable } from '../db/database.ts';
 import type { JwtClaims } from './jwt.ts';
 import { postgresHeaders } from './request-headers.ts';
 
@@ -71,7 +71,7 @@ export function callerSettingsStatement(
  * nothing leaks into the next request on the same connection.
  */
 export function asCaller<T>(
-  db: Database,
+  db: ScopedDatabase,
   caller: Caller,
   fn: (tx: Queryable) => Promise<T>,
   settings: RequestSettings = {},

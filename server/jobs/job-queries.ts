@@ -1,4 +1,4 @@
-import type { Database, Queryable, Statement } from '../db/database.ts';
+import type { Queryable, ScopedDatabase, Statement } from '../db/database.ts';
 
 /** A claimed job, as its handler sees it. */
 export interface Job {
@@ -128,7 +128,7 @@ export interface DueGroups {
  * runner asks this every poll.
  */
 export async function dueGroups(
-  db: Database,
+  db: ScopedDatabase,
   now: Date,
   kinds: { regular: string[]; bulk: string[] },
 ): Promise<DueGroups> {

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Database, Row, Statement } from '../db/database.ts';
-import { withRequestScope } from '../db/request-scope.ts';
+import type { Database, Row, ScopedDatabase, Statement } from '../db/database.ts';
 import type { Clock } from './clock.ts';
 import type { Job } from './job-queries.ts';
 import type { DueGroups } from './job-queries.ts';
@@ -8,7 +7,8 @@ import { claimJob, dueGroups, failJob, finishJob, finishJobStatement } from './j
 
 /** What a job's handler gets besides the job. */
 export interface JobContext {
-  db: Database;
+  /** The database, its work in the job's lane (`job:<organisation>`) with the service role's deadline. */
+  db: ScopedDatabase;
   clock: Clock;
   /** Aborted when the job's time is up or the server stops: stop, the job runs again later. */
   signal: AbortSignal;
@@ -116,7 +116,7 @@ export class JobRunner {
       await this.#pump({ schedules: true });
       await Promise.allSettled([...this.#running]);
       if (this.#noQueueHere || this.#kinds().length === 0) return;
-      const due = await withRequestScope(this.#scope(null), () => this.#dueGroups());
+      const due = await this.#dueGroups();
       if (!due.regular && !due.bulk && this.#running.size === 0) return;
     }
   }
@@ -138,14 +138,23 @@ export class JobRunner {
   }
 
   #dueGroups(): Promise<DueGroups> {
-    return dueGroups(this.options.db, this.options.clock.now(), {
+    return dueGroups(this.#installation, this.options.clock.now(), {
       regular: this.#kinds(false),
       bulk: this.#kinds(true),
     });
   }
 
-  #scope(organizationId: string | null) {
-    return { lane: `job:${organizationId ?? 'installation'}`, role: 'service_role' as const };
+  /** The database in the lane of the jobs of `organizationId` (null: the installation's). */
+  #dbFor(organizationId: string | null): ScopedDatabase {
+    return this.options.db.scoped({
+      lane: `job:${organizationId ?? 'installation'}`,
+      role: 'service_role',
+    });
+  }
+
+  /** The runner's own bookkeeping (what is due, claims), in the installation's job lane. */
+  get #installation(): ScopedDatabase {
+    return this.#dbFor(null);
   }
 
   #schedule(): void {
@@ -199,13 +208,11 @@ export class JobRunner {
         ) {
           Object.assign(
             due,
-            await withRequestScope(this.#scope(null), () => this.#dueGroups()).catch(
-              (error: unknown) => {
-                if ((error as { code?: unknown }).code === '42P01') this.#noQueue();
-                else console.error('jobs: could not look for due jobs:', error);
-                return due;
-              },
-            ),
+            await this.#dueGroups().catch((error: unknown) => {
+              if ((error as { code?: unknown }).code === '42P01') this.#noQueue();
+              else console.error('jobs: could not look for due jobs:', error);
+              return due;
+            }),
           );
         }
         while (
@@ -213,9 +220,9 @@ export class JobRunner {
           !this.#noQueueHere &&
           this.#running.size < this.options.concurrency
         ) {
-          const job = await withRequestScope(this.#scope(null), async () => {
+          const job = await (async () => {
             // Bulk work only when no other kind is due: the claim decides, in one statement.
-            const claimed = await claimJob(this.options.db, {
+            const claimed = await claimJob(this.#installation, {
               now: this.options.clock.now(),
               leaseSeconds: this.#leaseSeconds,
               runner: this.#id,
@@ -225,7 +232,7 @@ export class JobRunner {
             // Nothing left to claim (taken meanwhile): not again in this round.
             if (!claimed) Object.assign(due, { regular: false, bulk: false });
             return claimed;
-          }).catch((error: unknown) => {
+          })().catch((error: unknown) => {
             if ((error as { code?: unknown }).code === '42P01') {
               // A database without the app's migrations (the services' own tests): no queue.
               this.#noQueue();
@@ -261,7 +268,8 @@ export class JobRunner {
       () => controller.abort(new Error(`the job took longer than ${this.#timeoutOf(kind)} ms`)),
       this.#timeoutOf(kind),
     );
-    const { db, clock } = this.options;
+    const { clock } = this.options;
+    const db = this.#dbFor(job.organizationId);
     let finished = false;
     const finishWith = async (statement: Statement): Promise<Row[]> => {
       controller.signal.throwIfAborted();
@@ -275,12 +283,11 @@ export class JobRunner {
       return rows;
     };
     try {
-      await withRequestScope(this.#scope(job.organizationId), async () => {
-        await kind.handle(job, { db, clock, signal: controller.signal, finishWith });
-        if (finished) return;
+      await kind.handle(job, { db, clock, signal: controller.signal, finishWith });
+      if (!finished) {
         controller.signal.throwIfAborted();
         await finishJob(db, job, this.#id, clock.now());
-      });
+      }
     } catch (error) {
       if (finished) {
         // Done and recorded: a failure after that must not mark it failed as well.
@@ -292,9 +299,12 @@ export class JobRunner {
       if (job.attempt >= job.maxAttempts) {
         console.error(`jobs: ${job.kind} #${job.id} failed for good: ${message}`);
       }
-      await withRequestScope(this.#scope(job.organizationId), () =>
-        failJob(db, job, { runner: this.#id, now: clock.now(), error: message, retryInSeconds }),
-      ).catch((failure: unknown) => console.error('jobs: could not record a failure:', failure));
+      await failJob(db, job, {
+        runner: this.#id,
+        now: clock.now(),
+        error: message,
+        retryInSeconds,
+      }).catch((failure: unknown) => console.error('jobs: could not record a failure:', failure));
     } finally {
       clearTimeout(timeout);
       this.#controllers.delete(controller);

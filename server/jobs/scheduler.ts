@@ -1,5 +1,4 @@
-import type { Database, Queryable } from '../db/database.ts';
-import { withRequestScope } from '../db/request-scope.ts';
+import type { Database, Queryable, ScopedDatabase } from '../db/database.ts';
 import type { Clock } from './clock.ts';
 
 /** Recurring work: when it is next due, and what to do then (usually: add jobs). */
@@ -33,36 +32,38 @@ export function every(milliseconds: number): (now: Date) => Date {
  */
 export class Scheduler {
   #registered: Promise<void> | null = null;
+  /** The scheduler's work, schedules' own included: its own lane, the service role's deadline. */
+  private readonly db: ScopedDatabase;
 
   constructor(
-    private readonly db: Database,
+    db: Database,
     private readonly clock: Clock,
     private readonly schedules: Record<string, Schedule>,
-  ) {}
+  ) {
+    this.db = db.scoped({ lane: 'scheduler', role: 'service_role' });
+  }
 
   /** Checks every schedule once; called by the job runner before it claims jobs. */
   async runDue(): Promise<void> {
-    await withRequestScope({ lane: 'scheduler', role: 'service_role' }, async () => {
-      if (Object.keys(this.schedules).length === 0) return;
-      this.#registered ??= this.#register();
-      await this.#registered;
-      // One small read on most checks, marked as one (on PGlite a possible write would empty
-      // the REST read cache every second); a transaction only for what is due.
-      const due = await this.db.runBatch(
-        [
-          {
-            sql: `select name from private.schedules where next_run_at <= $1`,
-            params: [this.clock.now().toISOString()],
-          },
-        ],
-        (rows) => rows.map((row) => String(row.name)),
-        { readOnly: true },
-      );
-      for (const name of due) {
-        const schedule = this.schedules[name];
-        if (schedule) await this.#runIfDue(name, schedule);
-      }
-    });
+    if (Object.keys(this.schedules).length === 0) return;
+    this.#registered ??= this.#register();
+    await this.#registered;
+    // One small read on most checks, marked as one (on PGlite a possible write would empty
+    // the REST read cache every second); a transaction only for what is due.
+    const due = await this.db.runBatch(
+      [
+        {
+          sql: `select name from private.schedules where next_run_at <= $1`,
+          params: [this.clock.now().toISOString()],
+        },
+      ],
+      (rows) => rows.map((row) => String(row.name)),
+      { readOnly: true },
+    );
+    for (const name of due) {
+      const schedule = this.schedules[name];
+      if (schedule) await this.#runIfDue(name, schedule);
+    }
   }
 
   /** Adds schedules that are not in the table yet, due at their first time from now. */

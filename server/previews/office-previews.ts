@@ -1,5 +1,4 @@
 import { LRUCache } from 'lru-cache';
-import { withRequestScope, currentRequestScope } from '../db/request-scope.ts';
 import type { PreviewSettings } from '../config/preview-settings.ts';
 import type { AppContext } from '../context.ts';
 import type { renderOfficePreview } from '../workers/office-preview-tasks.ts';
@@ -80,25 +79,26 @@ export class OfficePreviews {
 
   private async render(file: PreviewedFile): Promise<OfficePreview> {
     const { settings } = this.options;
-    const scope = currentRequestScope() ?? { role: 'service_role' as const, lane: 'server' };
     let result: OfficePreview;
     try {
-      result = await withRequestScope({ ...scope, lane: `preview:${file.organizationId}` }, () =>
-        this.store.withLocalFiles([file.version], ([path]) =>
-          this.options.pool.run(
-            'renderOfficePreview',
-            {
-              path: path!,
-              name: file.name,
-              mimeType: file.mimeType,
-              maxUnpackedBytes: this.options.maxUnpackedBytes,
-              maxRows: settings.maxRows,
-              maxColumns: settings.maxColumns,
-              maxImageBytes: settings.maxImageBytes,
-              maxHtmlBytes: MAX_HTML_BYTES,
-            },
-            { signal: AbortSignal.timeout(settings.timeoutMs), maxWaitMs: MAX_WAIT_MS },
-          ),
+      result = await this.store.withLocalFiles([file.version], ([path]) =>
+        this.options.pool.run(
+          'renderOfficePreview',
+          {
+            path: path!,
+            name: file.name,
+            mimeType: file.mimeType,
+            maxUnpackedBytes: this.options.maxUnpackedBytes,
+            maxRows: settings.maxRows,
+            maxColumns: settings.maxColumns,
+            maxImageBytes: settings.maxImageBytes,
+            maxHtmlBytes: MAX_HTML_BYTES,
+          },
+          {
+            lane: `preview:${file.organizationId}`,
+            signal: AbortSignal.timeout(settings.timeoutMs),
+            maxWaitMs: MAX_WAIT_MS,
+          },
         ),
       );
     } catch (error) {

@@ -39,12 +39,14 @@ export const previewUnavailable = (reason: string) =>
  *   with the reason.
  */
 export function createPreviewsApp(ctx: AppContext): Hono<ApiEnv> {
-  const { db } = ctx;
   const { services } = preparedStorage(ctx);
   const previews = officePreviewsOf(ctx);
 
   /** The document behind the link's token, read as its signer in the signer's lane. */
-  const callersDocument = (c: Context<ApiEnv>, operation: string) => {
+  const callersDocument = async (
+    c: Context<ApiEnv>,
+    operation: string,
+  ): Promise<CallersDocument> => {
     const token = c.req.query('token');
     if (!token) {
       throw storageErrors.invalidRequest("querystring must have required property 'token'");
@@ -52,28 +54,26 @@ export function createPreviewsApp(ctx: AppContext): Hono<ApiEnv> {
     const { bucketId, name, signer } = verifySignedObjectToken(services.urlSigningKey, token);
     if (bucketId !== 'documents') throw storageErrors.noSuchKey();
     const scope = signedUrlScope(c, signer, operation);
-    return inUserLane(signer.sub, async () => {
-      const found = await runAsCaller(db, scope, async (tx) => {
-        const object = await findObject(tx, bucketId, name);
-        if (!object) return null;
-        const { rows } = await tx.query<{ name: string; organization_id: string }>(
-          `select name, organization_id::text from public.documents where file_path = $1`,
-          [name],
-        );
-        if (!rows[0]) return null;
-        // The look, in the same transaction as the read that found the file.
-        if (c.req.method === 'GET' && recordsLooks(scope, bucketId)) {
-          await recordDocumentLooks(tx, [name], 'viewed');
-        }
-        return { object, document: rows[0] };
-      });
-      if (!found) throw storageErrors.noSuchKey();
-      return {
-        object: found.object,
-        documentName: found.document.name,
-        organizationId: found.document.organization_id,
-      } satisfies CallersDocument;
+    const found = await runAsCaller(inUserLane(c, signer.sub), scope, async (tx) => {
+      const object = await findObject(tx, bucketId, name);
+      if (!object) return null;
+      const { rows } = await tx.query<{ name: string; organization_id: string }>(
+        `select name, organization_id::text from public.documents where file_path = $1`,
+        [name],
+      );
+      if (!rows[0]) return null;
+      // The look, in the same transaction as the read that found the file.
+      if (c.req.method === 'GET' && recordsLooks(scope, bucketId)) {
+        await recordDocumentLooks(tx, [name], 'viewed');
+      }
+      return { object, document: rows[0] };
     });
+    if (!found) throw storageErrors.noSuchKey();
+    return {
+      object: found.object,
+      documentName: found.document.name,
+      organizationId: found.document.organization_id,
+    } satisfies CallersDocument;
   };
 
   const app = new Hono<ApiEnv>();

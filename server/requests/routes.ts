@@ -14,6 +14,7 @@ import { multipartBoundary, readMultipartUpload } from '../storage/multipart.ts'
 import { commitRowWith } from '../storage/object-rows.ts';
 import { findBucket } from '../storage/queries.ts';
 import { preparedStorage } from '../storage/routes.ts';
+import { storageWith } from '../storage/services.ts';
 import type { AcceptedType } from './accepted-file.ts';
 import { acceptedType, checkedHead } from './accepted-file.ts';
 
@@ -69,16 +70,16 @@ function dateField(value: string | undefined): string | null {
  * transaction, or neither is and the file is deleted.
  */
 export function createRequestsApp(ctx: AppContext): Hono<ApiEnv> {
-  const { db, config } = ctx;
+  const { config } = ctx;
   const { services, ready } = preparedStorage(ctx);
   const maxKeys = config.auth.limiterMaxKeys;
-  const pageViews = requestRateLimiter(db, {
+  const pageViews = requestRateLimiter(ctx.db, {
     name: 'requests.page_views',
     limit: config.sharing.openingsPerMinute,
     windowMs: 60_000,
     maxKeys,
   });
-  const uploads = requestRateLimiter(db, {
+  const uploads = requestRateLimiter(ctx.db, {
     name: 'requests.uploads',
     limit: config.requests.uploadsPerAddressPerHour,
     windowMs: 3_600_000,
@@ -89,7 +90,8 @@ export function createRequestsApp(ctx: AppContext): Hono<ApiEnv> {
   app.use('*', errorFormat(linkErrorFormat));
 
   app.get('/:token', async (c) => {
-    const retryAfter = await pageViews.take(limiterAddress(c));
+    const db = c.get('db');
+    const retryAfter = await pageViews.take(c.get('db'), limiterAddress(c));
     if (retryAfter > 0) throw linkErrors.rateLimited(retryAfter);
     const { rows } = await db.query<RequestPage>(
       `select organization_name, requested_by, title, instructions, expiry_required,
@@ -106,7 +108,7 @@ export function createRequestsApp(ctx: AppContext): Hono<ApiEnv> {
   });
 
   app.post('/:token', async (c) => {
-    const retryAfter = await uploads.take(limiterAddress(c));
+    const retryAfter = await uploads.take(c.get('db'), limiterAddress(c));
     if (retryAfter > 0) {
       throw linkErrors.rateLimited(
         retryAfter,
@@ -118,6 +120,7 @@ export function createRequestsApp(ctx: AppContext): Hono<ApiEnv> {
   });
 
   async function receive(c: Context<ApiEnv>, token: string) {
+    const db = c.get('db');
     const bucket = await findBucket(db, 'documents');
     const sizeLimit = Math.min(config.storage.fileSizeLimit, bucket?.fileSizeLimit ?? Infinity);
     const contentType = c.req.header('content-type') ?? '';
@@ -175,7 +178,7 @@ export function createRequestsApp(ctx: AppContext): Hono<ApiEnv> {
       const accepted = type!;
       const name = `documents/${organizationId}/${Date.now()}-${randomBytes(8).toString('hex')}.${accepted.extension}`;
       const document = await commitRowWith(
-        services,
+        storageWith(services, db),
         {
           id: randomUUID(),
           bucketId: 'documents',

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { PostgresError } from '../db/database.ts';
-import type { ApiEnv } from '../http/api-env.ts';
+import type { CredentialsEnv } from '../http/credentials.ts';
 import type { ErrorFormat } from '../http/api-error.ts';
 import { ApiError } from '../http/api-error.ts';
 import type { ApiRole } from '../http/caller.ts';
@@ -160,7 +160,7 @@ export function fromDatabaseError(error: PostgresError, role: ApiRole): RestErro
 }
 
 /** The role a request ran as, for the status of 42501 (401 for `anon`, 403 otherwise). */
-function roleOf(c: Context<ApiEnv>): ApiRole {
+function roleOf(c: Context<CredentialsEnv>): ApiRole {
   const { caller } = c.var.credentials;
   return caller.ok ? caller.caller.role : 'anon';
 }

@@ -1,4 +1,4 @@
-import type { BatchEnd, Database, Statement } from '../db/database.ts';
+import type { BatchEnd, ScopedDatabase, Statement } from '../db/database.ts';
 import type { Caller, RequestSettings } from '../http/caller.ts';
 import { callerSettingsStatement } from '../http/caller.ts';
 import type { Prepared } from './handler-types.ts';
@@ -44,7 +44,7 @@ class RolledBack extends Error {
  * reports what a commit would have refused; then the response is kept and the work undone.
  */
 export async function execute(
-  db: Database,
+  db: ScopedDatabase,
   caller: Caller,
   prepared: Prepared,
   options: ExecuteOptions,

@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import type { IncomingMessage } from 'node:http';
 import type { AppContext } from '../context.ts';
 import { isPostgresError } from '../db/database.ts';
+import type { ScopedDatabase } from '../db/database.ts';
 import type { ApiEnv } from '../http/api-env.ts';
 import { errorFormat } from '../http/api-error.ts';
 import type { Caller } from '../http/caller.ts';
@@ -39,15 +40,16 @@ function rawQuery(url: string): string {
 
 /** Plans against the cache; on an unknown name, reloads the cache if the catalog changed and retries once. */
 async function planWithRefresh(
+  db: ScopedDatabase,
   holder: SchemaCacheHolder,
   plan: (cache: SchemaCache) => Prepared,
 ): Promise<Prepared> {
   try {
-    return plan(await holder.get());
+    return plan(await holder.get(db));
   } catch (error) {
     if (!(error instanceof SchemaMissError)) throw error;
-    if (!(await holder.refreshIfChanged())) throw error;
-    return plan(await holder.get());
+    if (!(await holder.refreshIfChanged(db))) throw error;
+    return plan(await holder.get(db));
   }
 }
 
@@ -110,11 +112,12 @@ function checkMethod(resource: Resource, method: string): void {
 /** Parses, plans and runs one request as `caller`. */
 async function run(
   ctx: AppContext,
-  c: Context,
+  c: Context<ApiEnv>,
   resource: Resource,
   caller: Caller,
   holder: SchemaCacheHolder,
 ): Promise<Answer> {
+  const db = c.get('db');
   const headers = c.req.raw.headers;
   const method = c.req.method;
   const profileNegotiated = checkProfile(method, headers);
@@ -122,7 +125,7 @@ async function run(
   const txEnd = ctx.config.api.txEnd;
   const prefs = parsePreferences(prefer, {
     txOverride: txEnd.endsWith('-allow-override'),
-    ...(namesTimezone(prefer) ? { timezones: await timezoneNames(ctx.db) } : {}),
+    ...(namesTimezone(prefer) ? { timezones: await timezoneNames(db) } : {}),
   });
   const media = negotiateMedia(headers.get('accept'));
   const isRpcRead = resource.kind === 'rpc' && method !== 'POST';
@@ -158,9 +161,9 @@ async function run(
       : method === 'GET' || method === 'HEAD'
         ? prepareRead
         : prepareWrite;
-  const prepared = await planWithRefresh(holder, (cache) => prepare(cache, req));
+  const prepared = await planWithRefresh(db, holder, (cache) => prepare(cache, req));
   const path = resource.kind === 'rpc' ? `/rpc/${resource.name}` : `/${resource.name}`;
-  const response = await execute(ctx.db, caller, prepared, {
+  const response = await execute(db, caller, prepared, {
     method,
     path,
     headers,
@@ -183,7 +186,9 @@ async function handle(ctx: AppContext, c: Context<ApiEnv>, resource: Resource): 
     return await (readCache ? cachedRead(readCache, c, answer) : (await answer()).response);
   } catch (error) {
     // The app's onError answers (restErrors); the next request should see a fresh cache.
-    if (isPostgresError(error) && STALE_SQLSTATES.has(error.code)) await holder.refreshIfChanged();
+    if (isPostgresError(error) && STALE_SQLSTATES.has(error.code)) {
+      await holder.refreshIfChanged(c.get('db'));
+    }
     throw error;
   }
 }

@@ -51,14 +51,14 @@ export class SchemaCacheHolder {
   /** Bumped on every reload; callers key derived caches (compiled statements) on it. */
   version = 0;
 
-  constructor(
-    private readonly db: Database,
-    readonly schema: string = EXPOSED_SCHEMA,
-  ) {}
+  constructor(readonly schema: string = EXPOSED_SCHEMA) {}
 
-  /** The cache, loading it on first use. */
-  get(): Promise<SchemaCache> | SchemaCache {
-    return this.current ?? this.reload();
+  /**
+   * The cache, loading it on first use. `db` is the handle of the request asking: a load or
+   * a check it starts runs in that request's turn and deadline (others asking meanwhile share it).
+   */
+  get(db: Queryable): Promise<SchemaCache> | SchemaCache {
+    return this.current ?? this.reload(db);
   }
 
   /**
@@ -70,8 +70,8 @@ export class SchemaCacheHolder {
   }
 
   /** Reads the whole cache again from the catalog (the first time maybe from the seed). */
-  reload(): Promise<SchemaCache> {
-    this.loading ??= this.read()
+  reload(db: Queryable): Promise<SchemaCache> {
+    this.loading ??= this.read(db)
       .then((cache) => {
         this.current = cache;
         this.version += 1;
@@ -83,31 +83,31 @@ export class SchemaCacheHolder {
     return this.loading;
   }
 
-  private async read(): Promise<SchemaCache> {
+  private async read(db: Queryable): Promise<SchemaCache> {
     const seed = this.seeded;
     this.seeded = null;
-    if (seed && (await catalogDigest(this.db)) === seed.digest) {
+    if (seed && (await catalogDigest(db)) === seed.digest) {
       return buildSchemaCache(this.schema, seed.rows);
     }
-    return loadSchemaCache(this.db, this.schema);
+    return loadSchemaCache(db, this.schema);
   }
 
   /** Reloads when the catalog changed since the cache was read; resolves to whether it did. */
-  refreshIfChanged(): Promise<boolean> {
-    this.checking ??= this.check().finally(() => {
+  refreshIfChanged(db: Queryable): Promise<boolean> {
+    this.checking ??= this.check(db).finally(() => {
       this.checking = null;
     });
     return this.checking;
   }
 
-  private async check(): Promise<boolean> {
+  private async check(db: Queryable): Promise<boolean> {
     if (!this.current) {
-      await this.reload();
+      await this.reload(db);
       return true;
     }
-    const { rows } = await this.db.query<{ fingerprint: string }>(FINGERPRINT_SQL, [this.schema]);
+    const { rows } = await db.query<{ fingerprint: string }>(FINGERPRINT_SQL, [this.schema]);
     if (rows[0]?.fingerprint === this.current.fingerprint) return false;
-    await this.reload();
+    await this.reload(db);
     return true;
   }
 }
@@ -118,7 +118,7 @@ const holders = new WeakMap<Database, SchemaCacheHolder>();
 export function schemaCacheFor(db: Database): SchemaCacheHolder {
   let holder = holders.get(db);
   if (!holder) {
-    holder = new SchemaCacheHolder(db);
+    holder = new SchemaCacheHolder();
     holders.set(db, holder);
   }
   return holder;
@@ -129,5 +129,5 @@ export function schemaCacheFor(db: Database): SchemaCacheHolder {
  * after changing the schema outside a request (for example after running migrations at runtime).
  */
 export async function reloadSchemaCache(db: Database): Promise<void> {
-  await schemaCacheFor(db).reload();
+  await schemaCacheFor(db).reload(db.serverWork());
 }

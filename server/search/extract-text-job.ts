@@ -1,5 +1,6 @@
 import type { TextExtractionSettings } from '../config/text-extraction-settings.ts';
 import type { Statement } from '../db/database.ts';
+import { laneOf } from '../db/request-scope.ts';
 import type { Job } from '../jobs/job-queries.ts';
 import type { JobKind } from '../jobs/job-runner.ts';
 import { type FileStore, isStoredVersion } from '../storage/file-store.ts';
@@ -114,7 +115,7 @@ export function extractTextJob(options: ExtractTextJobOptions): JobKind {
               maxImagePixels: options.settings.maxImagePixels,
               maxUnpackedBytes: options.settings.maxUnpackedBytes,
             },
-            { signal },
+            { lane: laneOf(db.scope), signal },
           ),
         );
       } catch (error) {

@@ -15,6 +15,7 @@ import { officePreviewsOf } from '../previews/office-previews.ts';
 import { previewPage } from '../previews/preview-page.ts';
 import { findObject } from '../storage/queries.ts';
 import { preparedStorage } from '../storage/routes.ts';
+import type { Queryable } from '../db/database.ts';
 import { serveObject } from '../storage/serve.ts';
 import { AccessGrants } from './access-grants.ts';
 
@@ -58,31 +59,31 @@ function signedInCaller(c: Context<ApiEnv>): Caller & { claims: { sub: string } 
  * client address.
  */
 export function createSharingApp(ctx: AppContext): Hono<ApiEnv> {
-  const { db, cpu, config } = ctx;
+  const { cpu, config } = ctx;
   const { services } = preparedStorage(ctx);
   const grants = new AccessGrants(ctx.keys.jwtSecret);
   const maxKeys = config.auth.limiterMaxKeys;
-  const openings = requestRateLimiter(db, {
+  const openings = requestRateLimiter(ctx.db, {
     name: 'share.openings',
     limit: config.sharing.openingsPerMinute,
     windowMs: 60_000,
     maxKeys,
   });
-  const creations = requestRateLimiter(db, {
+  const creations = requestRateLimiter(ctx.db, {
     name: 'share.creations',
     limit: CREATIONS_PER_MINUTE,
     windowMs: 60_000,
     maxKeys,
   });
-  const guesses = guessBudgets(db, 'share', { ...config.auth.guesses, maxKeys });
+  const guesses = guessBudgets(ctx.db, 'share', { ...config.auth.guesses, maxKeys });
   const previews = officePreviewsOf(ctx);
 
   const countRequest = async (c: Context<ApiEnv>) => {
-    const retryAfter = await openings.take(limiterAddress(c));
+    const retryAfter = await openings.take(c.get('db'), limiterAddress(c));
     if (retryAfter > 0) throw linkErrors.rateLimited(retryAfter);
   };
 
-  const openLink = async (token: string): Promise<OpenLink | null> => {
+  const openLink = async (db: Queryable, token: string): Promise<OpenLink | null> => {
     const { rows } = await db.query<OpenLink>(
       `select link_id, document_name, file_path, size::text, password_hash,
               (extract(epoch from expires_at) * 1000)::bigint::text as expires_ms
@@ -93,7 +94,7 @@ export function createSharingApp(ctx: AppContext): Hono<ApiEnv> {
   };
 
   /** The page of an opened link: recorded in the document's history, with a grant for its file. */
-  const opened = async (link: OpenLink) => {
+  const opened = async (db: Queryable, link: OpenLink) => {
     await db.query('select private.record_share_link_use($1, false)', [link.link_id]);
     return {
       password_required: false,
@@ -108,8 +109,9 @@ export function createSharingApp(ctx: AppContext): Hono<ApiEnv> {
   app.use('*', errorFormat(linkErrorFormat));
 
   app.post('/links', async (c) => {
+    const db = c.get('db');
     const caller = signedInCaller(c);
-    const retryAfter = await creations.take(caller.claims.sub);
+    const retryAfter = await creations.take(c.get('db'), caller.claims.sub);
     if (retryAfter > 0) throw linkErrors.rateLimited(retryAfter);
     const body = await readJsonBody(c);
     const documentId = optionalString(body, 'document_id') ?? '';
@@ -129,7 +131,9 @@ export function createSharingApp(ctx: AppContext): Hono<ApiEnv> {
       throw linkErrors.invalid('The password is too long');
     }
     const passwordHash =
-      password === '' ? null : await hashPassword(cpu, password, config.auth.bcryptCost);
+      password === ''
+        ? null
+        : await hashPassword(cpu, c.get('scope').lane, password, config.auth.bcryptCost);
     const link = await db.transaction(async (tx) => {
       // As the caller: the function reads who they are (and their session's assurance) from
       // the claims, as every rpc does.
@@ -152,22 +156,24 @@ export function createSharingApp(ctx: AppContext): Hono<ApiEnv> {
   });
 
   app.get('/s/:token', async (c) => {
+    const db = c.get('db');
     await countRequest(c);
-    const link = await openLink(tokenParam(c));
+    const link = await openLink(db, tokenParam(c));
     if (!link) throw linkErrors.notFound();
     // Nothing of the document before its password: not even its name.
     if (link.password_hash !== null) return c.json({ password_required: true });
-    return c.json(await opened(link));
+    return c.json(await opened(db, link));
   });
 
   app.post('/s/:token/unlock', async (c) => {
+    const db = c.get('db');
     await countRequest(c);
     const body = await readJsonBody(c);
     const password = optionalString(body, 'password') ?? '';
-    const link = await openLink(tokenParam(c));
+    const link = await openLink(db, tokenParam(c));
     if (!link) throw linkErrors.notFound();
-    if (link.password_hash === null) return c.json(await opened(link));
-    const decision = await guesses.begin(`share-link:${link.link_id}`, limiterAddress(c));
+    if (link.password_hash === null) return c.json(await opened(db, link));
+    const decision = await guesses.begin(db, `share-link:${link.link_id}`, limiterAddress(c));
     if (!decision.allowed) {
       throw linkErrors.rateLimited(
         decision.retryAfterSeconds,
@@ -180,6 +186,7 @@ export function createSharingApp(ctx: AppContext): Hono<ApiEnv> {
     try {
       matches = await verifyPassword(
         cpu,
+        c.get('scope').lane,
         password.slice(0, MAX_PASSWORD_BYTES * 4),
         link.password_hash,
       );
@@ -190,14 +197,15 @@ export function createSharingApp(ctx: AppContext): Hono<ApiEnv> {
     }
     if (!matches) throw linkErrors.wrongPassword();
     await attempt.succeeded();
-    return c.json(await opened(link));
+    return c.json(await opened(db, link));
   });
 
   // `/file/{name}`: the same, at an address whose last segment is the document's name, which
   // the browser's PDF viewer shows as its title.
   const file = async (c: Context<ApiEnv>) => {
+    const db = c.get('db');
     await countRequest(c);
-    const link = await openLink(tokenParam(c));
+    const link = await openLink(db, tokenParam(c));
     if (!link) throw linkErrors.notFound();
     if (!grants.verify(c.req.query('access'), link.link_id)) throw linkErrors.accessExpired();
     const object = await findObject(db, 'documents', link.file_path);
@@ -216,8 +224,9 @@ export function createSharingApp(ctx: AppContext): Hono<ApiEnv> {
 
   // The rendering takes the turn of the link's organisation, as a member's would.
   app.get('/s/:token/preview', async (c) => {
+    const db = c.get('db');
     await countRequest(c);
-    const link = await openLink(tokenParam(c));
+    const link = await openLink(db, tokenParam(c));
     if (!link) throw linkErrors.notFound();
     if (!grants.verify(c.req.query('access'), link.link_id)) throw linkErrors.accessExpired();
     const object = await findObject(db, 'documents', link.file_path);

@@ -8,7 +8,7 @@ import { discard } from './object-rows.ts';
 import { bucketParam } from './params.ts';
 import { isoTimestamp } from './queries.ts';
 import { ownerOf, requireCaller, runAsCaller } from './scope.ts';
-import type { StorageServices } from './services.ts';
+import type { SharedStorage } from './services.ts';
 
 const BUCKET_COLUMNS = `id, name, owner, public, type, file_size_limit, allowed_mime_types,
   ${isoTimestamp('created_at')} as created_at, ${isoTimestamp('updated_at')} as updated_at`;
@@ -41,9 +41,8 @@ const LIST_SORT_COLUMNS = new Set(['id', 'name', 'created_at', 'updated_at']);
  * The bucket API under `/bucket`. Every statement runs as the caller, so the row-level security
  * of `storage.buckets` decides; with no policies only the service role manages buckets.
  */
-export function bucketRoutes(services: StorageServices): Hono<ApiEnv> {
+export function bucketRoutes(services: SharedStorage): Hono<ApiEnv> {
   const app = new Hono<ApiEnv>();
-  const { db } = services;
 
   app.get('/bucket', async (c) => {
     const scope = requireCaller(c, 'storage.bucket.list');
@@ -64,7 +63,7 @@ export function bucketRoutes(services: StorageServices): Hono<ApiEnv> {
     }
     const order = query.sortOrder === 'desc' ? 'desc' : 'asc';
     const search = (query.search ?? '').replace(/[\\%_]/g, (ch) => `\\${ch}`);
-    const rows = await runAsCaller(db, scope, async (tx) => {
+    const rows = await runAsCaller(c.get('db'), scope, async (tx) => {
       const result = await tx.query<BucketRow>(
         `select ${BUCKET_COLUMNS} from storage.buckets
           where name ilike $1 escape '\\'
@@ -80,7 +79,7 @@ export function bucketRoutes(services: StorageServices): Hono<ApiEnv> {
   app.get('/bucket/:id', async (c) => {
     const scope = requireCaller(c, 'storage.bucket.get');
     const id = bucketParam(c, ':id');
-    const row = await runAsCaller(db, scope, async (tx) => {
+    const row = await runAsCaller(c.get('db'), scope, async (tx) => {
       const result = await tx.query<BucketRow>(
         `select ${ONE_BUCKET_COLUMNS} from storage.buckets where id = $1`,
         [id],
@@ -111,7 +110,7 @@ export function bucketRoutes(services: StorageServices): Hono<ApiEnv> {
     const mimeTypes = allowedMimeTypes(body.allowed_mime_types) ?? null;
     const { owner, ownerId } = ownerOf(scope);
     try {
-      await runAsCaller(db, scope, (tx) =>
+      await runAsCaller(c.get('db'), scope, (tx) =>
         tx.query(
           `insert into storage.buckets (id, name, owner, owner_id, public, file_size_limit, allowed_mime_types)
            values ($1, $2, $3, $4, $5, $6, $7)`,
@@ -137,7 +136,7 @@ export function bucketRoutes(services: StorageServices): Hono<ApiEnv> {
     if (isPublic === undefined && limit === undefined && mimeTypes === undefined) {
       throw storageErrors.noContent();
     }
-    const updated = await runAsCaller(db, scope, async (tx) => {
+    const updated = await runAsCaller(c.get('db'), scope, async (tx) => {
       const result = await tx.query(
         `update storage.buckets set
             public = case when $2 then $3 else public end,
@@ -164,13 +163,13 @@ export function bucketRoutes(services: StorageServices): Hono<ApiEnv> {
   app.delete('/bucket/:id', async (c) => {
     const scope = requireCaller(c, 'storage.bucket.delete');
     const id = bucketParam(c, ':id');
-    const objects = await db.query('select 1 from storage.objects where bucket_id = $1 limit 1', [
-      id,
-    ]);
+    const objects = await c
+      .get('db')
+      .query('select 1 from storage.objects where bucket_id = $1 limit 1', [id]);
     if (objects.rows.length > 0) throw storageErrors.bucketNotEmpty();
     let deleted: number;
     try {
-      deleted = await runAsCaller(db, scope, async (tx) => {
+      deleted = await runAsCaller(c.get('db'), scope, async (tx) => {
         const result = await tx.query('delete from storage.buckets where id = $1', [id]);
         return result.rowCount;
       });
@@ -191,7 +190,7 @@ export function bucketRoutes(services: StorageServices): Hono<ApiEnv> {
       throw storageErrors.roleDenied('Access denied: Invalid role');
     }
     const id = bucketParam(c, ':id');
-    const versions = await runAsCaller(db, scope, async (tx) => {
+    const versions = await runAsCaller(c.get('db'), scope, async (tx) => {
       const bucket = await tx.query('select 1 from storage.buckets where id = $1', [id]);
       if (bucket.rows.length === 0) throw storageErrors.noSuchBucket();
       const result = await tx.query<{ version: string | null }>(

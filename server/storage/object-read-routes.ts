@@ -13,7 +13,8 @@ import type { DocumentLook } from './document-looks.ts';
 import type { StorageScope } from './scope.ts';
 import { optionalCaller, requireCaller, runAsCaller, signedUrlScope } from './scope.ts';
 import { serveObject } from './serve.ts';
-import type { StorageServices } from './services.ts';
+import type { ScopedDatabase } from '../db/database.ts';
+import type { SharedStorage } from './services.ts';
 import { signedObjectUrl, signerOf, validExpiresIn, verifySignedObjectUrl } from './signed-url.ts';
 
 /**
@@ -21,15 +22,16 @@ import { signedObjectUrl, signerOf, validExpiresIn, verifySignedObjectUrl } from
  * info, listings and signed or public URLs. Mounted before the writing half, whose
  * `/object/:bucket/*` routes would otherwise take `list`, `sign`… for bucket names.
  */
-export function objectReadRoutes(services: StorageServices): Hono<ApiEnv> {
+export function objectReadRoutes(services: SharedStorage): Hono<ApiEnv> {
   const app = new Hono<ApiEnv>();
-  const { db, store } = services;
+  const { store } = services;
 
   /**
    * Finds an object for reading: as the caller under RLS (recording `look` at a document file
    * in the same read), or as the server for public buckets.
    */
   async function readableObject(
+    db: ScopedDatabase,
     scope: StorageScope | null,
     bucketId: string,
     name: string,
@@ -62,7 +64,9 @@ export function objectReadRoutes(services: StorageServices): Hono<ApiEnv> {
     const scope = requireCaller(c, 'storage.object.list');
     const bucketId = bucketParam(c);
     const options = parseListBody(await readJsonObject(c.req.raw));
-    const entries = await runAsCaller(db, scope, (tx) => listObjects(tx, bucketId, options));
+    const entries = await runAsCaller(c.get('db'), scope, (tx) =>
+      listObjects(tx, bucketId, options),
+    );
     return c.json(entries);
   });
 
@@ -81,7 +85,7 @@ export function objectReadRoutes(services: StorageServices): Hono<ApiEnv> {
       params: [bucketId, JSON.stringify(names.filter((name) => name !== null))],
     };
     const found = await readObjectsAsCaller(
-      db,
+      c.get('db'),
       scope,
       bucketId,
       read,
@@ -120,7 +124,7 @@ export function objectReadRoutes(services: StorageServices): Hono<ApiEnv> {
     // Image transformation is a feature of Storage that is off here, as on a project without it;
     // a URL that serves the original bytes for a resized image would be a wrong answer.
     if (body.transform !== undefined) throw storageErrors.featureNotEnabled('imageTransformation');
-    const row = await findObjectAsCaller(db, scope, bucketId, name, 'viewed');
+    const row = await findObjectAsCaller(c.get('db'), scope, bucketId, name, 'viewed');
     if (!row) throw storageErrors.noSuchKey();
     return c.json({
       signedURL: signedObjectUrl(
@@ -144,9 +148,7 @@ export function objectReadRoutes(services: StorageServices): Hono<ApiEnv> {
     const scope = signedUrlScope(c, signer, 'storage.object.get_signed');
     // In the signer's lane, with the record of the look (it reads as the signer's request).
     const look = c.req.method === 'GET' ? 'viewed' : undefined;
-    const row = await inUserLane(signer.sub, () =>
-      findObjectAsCaller(db, scope, bucketId, name, look),
-    );
+    const row = await findObjectAsCaller(inUserLane(c, signer.sub), scope, bucketId, name, look);
     if (!row) throw storageErrors.noSuchKey();
     return serve(c, row);
   });
@@ -156,13 +158,13 @@ export function objectReadRoutes(services: StorageServices): Hono<ApiEnv> {
 
   app.get('/object/public/:bucket/*', async (c) => {
     const { bucketId, name } = objectParams(c);
-    return serve(c, await readableObject(null, bucketId, name));
+    return serve(c, await readableObject(c.get('db'), null, bucketId, name));
   });
 
   const info = async (c: Context<ApiEnv>, isPublic: boolean) => {
     const { bucketId, name } = objectParams(c);
     const scope = isPublic ? null : requireCaller(c, 'storage.object.info');
-    const row = await readableObject(scope, bucketId, name);
+    const row = await readableObject(c.get('db'), scope, bucketId, name);
     const metadata = row.metadata ?? {};
     return c.json({
       id: row.id,
@@ -186,7 +188,7 @@ export function objectReadRoutes(services: StorageServices): Hono<ApiEnv> {
     const scope = requireCaller(c, 'storage.object.get_authenticated');
     const { bucketId, name } = objectParams(c);
     const look = c.req.method === 'GET' ? 'downloaded' : undefined;
-    return serve(c, await readableObject(scope, bucketId, name, look));
+    return serve(c, await readableObject(c.get('db'), scope, bucketId, name, look));
   });
 
   // Without a valid token this serves public buckets only (the storage server's
@@ -195,7 +197,7 @@ export function objectReadRoutes(services: StorageServices): Hono<ApiEnv> {
     const scope = optionalCaller(c, 'storage.object.get_authenticated');
     const { bucketId, name } = objectParams(c);
     const look = c.req.method === 'GET' ? 'downloaded' : undefined;
-    return serve(c, await readableObject(scope, bucketId, name, look));
+    return serve(c, await readableObject(c.get('db'), scope, bucketId, name, look));
   });
 
   return app;

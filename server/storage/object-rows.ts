@@ -144,7 +144,7 @@ export async function checkWritableInBucket<T>(
 
 /** Deletes files whose rows are gone; a failure only leaves an orphan for the next sweep. */
 export function discard(
-  services: StorageServices,
+  services: Pick<StorageServices, 'store'>,
   version: string | null | undefined,
 ): Promise<void> {
   if (!isStoredVersion(version)) return Promise.resolve();

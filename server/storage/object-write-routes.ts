@@ -12,7 +12,8 @@ import type { ObjectRow } from './queries.ts';
 import { findObject, OBJECT_COLUMNS } from './queries.ts';
 import { requiredString, storableName, stringList } from './request-fields.ts';
 import { requireCaller, runAsCaller, signedUrlScope } from './scope.ts';
-import type { StorageServices } from './services.ts';
+import type { SharedStorage } from './services.ts';
+import { storageWith } from './services.ts';
 import { signedUploadUrl, signerOf, verifySignedUploadUrl } from './signed-url.ts';
 import { claimUploadToken, releaseUploadToken } from './upload-tokens.ts';
 
@@ -35,37 +36,36 @@ function relocation(body: Record<string, unknown>) {
  * The writing half of the object API under `/object` (supabase-compat.md §4.1): uploads,
  * updates, signed uploads, removal, move and copy.
  */
-export function objectWriteRoutes(services: StorageServices): Hono<ApiEnv> {
+export function objectWriteRoutes(shared: SharedStorage): Hono<ApiEnv> {
   const app = new Hono<ApiEnv>();
-  const { db } = services;
 
   /** Deletes the files of deleted rows, after their transaction committed. */
   const discardAll = async (rows: { version: string | null }[]) => {
-    for (const { version } of rows) await discard(services, version);
+    for (const { version } of rows) await discard(shared, version);
   };
 
   app.post('/object/move', async (c) => {
     const scope = requireCaller(c, 'storage.object.move');
     const names = relocation(await readJsonObject(c.req.raw));
-    return c.json(await moveObject(services, scope, names));
+    return c.json(await moveObject(storageWith(shared, c.get('db')), scope, names));
   });
 
   app.post('/object/copy', async (c) => {
     const scope = requireCaller(c, 'storage.object.copy');
     const names = relocation(await readJsonObject(c.req.raw));
     const upsert = c.req.header('x-upsert') === 'true';
-    return c.json(await copyObject(services, scope, { ...names, upsert }));
+    return c.json(await copyObject(storageWith(shared, c.get('db')), scope, { ...names, upsert }));
   });
 
   app.post('/object/upload/sign/:bucket/*', async (c) => {
     const scope = requireCaller(c, 'storage.object.sign_upload_url');
     const { bucketId, name } = objectParams(c);
     const upsert = c.req.header('x-upsert') === 'true';
-    await checkUploadAllowed(services, scope, { bucketId, name, upsert });
+    await checkUploadAllowed(storageWith(shared, c.get('db')), scope, { bucketId, name, upsert });
     return c.json(
-      signedUploadUrl(services.urlSigningKey, bucketId, name, signerOf(scope.caller), {
+      signedUploadUrl(shared.urlSigningKey, bucketId, name, signerOf(scope.caller), {
         upsert,
-        maxSeconds: services.maxSignedUrlExpirySeconds,
+        maxSeconds: shared.maxSignedUrlExpirySeconds,
       }),
     );
   });
@@ -78,27 +78,27 @@ export function objectWriteRoutes(services: StorageServices): Hono<ApiEnv> {
     const token = c.req.query('token');
     if (!token)
       throw storageErrors.invalidRequest("querystring must have required property 'token'");
-    const signed = verifySignedUploadUrl(services.urlSigningKey, token, bucketId, name);
+    const signed = verifySignedUploadUrl(shared.urlSigningKey, token, bucketId, name);
     const scope = signedUrlScope(c, signed.signer, 'storage.object.upload_signed');
     let claimed = false;
     try {
-      const { Key } = await inUserLane(signed.signer.sub, () =>
-        uploadObject(services, scope, {
-          bucketId,
-          name,
-          upsert: signed.upsert,
-          request: c.req.raw,
-          beforeBody: async () => {
-            if (!(await claimUploadToken(db, signed.tokenId, signed.expiresAt))) {
-              throw storageErrors.keyAlreadyExists();
-            }
-            claimed = true;
-          },
-        }),
-      );
+      // In the signer's lane, as the signer's own upload would be.
+      const signers = storageWith(shared, inUserLane(c, signed.signer.sub));
+      const { Key } = await uploadObject(signers, scope, {
+        bucketId,
+        name,
+        upsert: signed.upsert,
+        request: c.req.raw,
+        beforeBody: async () => {
+          if (!(await claimUploadToken(signers.db, signed.tokenId, signed.expiresAt))) {
+            throw storageErrors.keyAlreadyExists();
+          }
+          claimed = true;
+        },
+      });
       return c.json({ Key });
     } catch (error) {
-      if (claimed) await releaseUploadToken(db, signed.tokenId);
+      if (claimed) await releaseUploadToken(c.get('db'), signed.tokenId);
       throw error;
     }
   });
@@ -110,7 +110,7 @@ export function objectWriteRoutes(services: StorageServices): Hono<ApiEnv> {
     const names = stringList(body.prefixes, 'prefixes')
       .map(storableName)
       .filter((name) => name !== null);
-    const deleted = await runAsCaller(db, scope, async (tx) => {
+    const deleted = await runAsCaller(c.get('db'), scope, async (tx) => {
       const { rows } = await tx.query<ObjectRow>(
         `delete from storage.objects where bucket_id = $1 and name = any($2::text[])
          returning ${OBJECT_COLUMNS}`,
@@ -125,7 +125,7 @@ export function objectWriteRoutes(services: StorageServices): Hono<ApiEnv> {
   app.delete('/object/:bucket/*', async (c) => {
     const scope = requireCaller(c, 'storage.object.delete');
     const { bucketId, name } = objectParams(c);
-    const deleted = await runAsCaller(db, scope, async (tx) => {
+    const deleted = await runAsCaller(c.get('db'), scope, async (tx) => {
       const { rows } = await tx.query<{ version: string | null }>(
         'delete from storage.objects where bucket_id = $1 and name = $2 returning version',
         [bucketId, name],
@@ -149,7 +149,12 @@ export function objectWriteRoutes(services: StorageServices): Hono<ApiEnv> {
     const { bucketId, name } = objectParams(c);
     const upsert = c.req.header('x-upsert') === 'true';
     return c.json(
-      await uploadObject(services, scope, { bucketId, name, upsert, request: c.req.raw }),
+      await uploadObject(storageWith(shared, c.get('db')), scope, {
+        bucketId,
+        name,
+        upsert,
+        request: c.req.raw,
+      }),
     );
   });
 
@@ -157,7 +162,12 @@ export function objectWriteRoutes(services: StorageServices): Hono<ApiEnv> {
     const scope = requireCaller(c, 'storage.object.upload_update');
     const { bucketId, name } = objectParams(c);
     return c.json(
-      await uploadObject(services, scope, { bucketId, name, upsert: true, request: c.req.raw }),
+      await uploadObject(storageWith(shared, c.get('db')), scope, {
+        bucketId,
+        name,
+        upsert: true,
+        request: c.req.raw,
+      }),
     );
   });
 

@@ -1,4 +1,4 @@
-import type { Database, Queryable, Row, Statement } from '../db/database.ts';
+import type { ScopedDatabase, Queryable, Row, Statement } from '../db/database.ts';
 import type { DocumentLook } from './document-looks.ts';
 import { recordsLooks, withDocumentLooks } from './document-looks.ts';
 import type { StorageScope } from './scope.ts';
@@ -110,7 +110,7 @@ export function findObjectStatement(bucketId: string, name: string): Statement {
  * commits with it instead of running READ ONLY.
  */
 export function readObjectsAsCaller<T>(
-  db: Database,
+  db: ScopedDatabase,
   scope: StorageScope,
   bucketId: string,
   read: Statement,
@@ -127,7 +127,7 @@ export function readObjectsAsCaller<T>(
 
 /** One object as the caller may see it under RLS (`readObjectsAsCaller`). */
 export function findObjectAsCaller(
-  db: Database,
+  db: ScopedDatabase,
   scope: StorageScope,
   bucketId: string,
   name: string,

@@ -15,7 +15,8 @@ import { requireCaller } from './scope.ts';
 import type { ResumableStore } from './resumable-store.ts';
 import { isFinished, isResumableUploadId } from './resumable-store.ts';
 import { releaseGoneUpload, reserveUpload } from './upload-reservations.ts';
-import type { StorageServices } from './services.ts';
+import type { SharedStorage, StorageServices } from './services.ts';
+import { storageWith } from './services.ts';
 import { parseMetadata, validCacheControl, validMimeType } from './upload-source.ts';
 
 /** Where Supabase Storage answers TUS (its resumable uploads), as the request URL has it. */
@@ -148,28 +149,34 @@ const uploadNotFound = () => new StorageError(404, 'NoSuchUpload', 'Upload not f
  * copied into the object store and the row committed as the caller, which RLS and the quota
  * decide again; until then no object exists, so a half-sent file is never visible.
  */
-export function resumableUploadRoutes(
-  services: StorageServices,
-  store: ResumableStore,
-): Hono<ApiEnv> {
-  // The caller of each request (and what a creation was checked for, under the id its
-  // reservation holds), for the hooks the TUS server calls with that request.
-  const scopes = new WeakMap<Request, StorageScope>();
+export function resumableUploadRoutes(shared: SharedStorage, store: ResumableStore): Hono<ApiEnv> {
+  // The caller of each request and its services (its database handle), and what a creation was
+  // checked for, under the id its reservation holds, for the hooks the TUS server calls with
+  // that request.
+  const scopes = new WeakMap<Request, { scope: StorageScope; services: StorageServices }>();
   const checkedTargets = new WeakMap<Request, UploadTarget & { id: string }>();
   // Finishing runs once per upload even when a HEAD after a lost answer asks again meanwhile.
   const finishing = new Map<string, Promise<void>>();
 
-  const finish = (upload: Upload, scope: StorageScope): Promise<void> => {
+  const finish = (
+    upload: Upload,
+    scope: StorageScope,
+    services: StorageServices,
+  ): Promise<void> => {
     let running = finishing.get(upload.id);
     if (!running) {
-      running = commitUpload(upload, scope).finally(() => finishing.delete(upload.id));
+      running = commitUpload(upload, scope, services).finally(() => finishing.delete(upload.id));
       finishing.set(upload.id, running);
     }
     return running;
   };
 
   /** Copies a finished upload into the object store and commits its row as the caller. */
-  async function commitUpload(upload: Upload, scope: StorageScope): Promise<void> {
+  async function commitUpload(
+    upload: Upload,
+    scope: StorageScope,
+    services: StorageServices,
+  ): Promise<void> {
     const target = targetFromMetadata(upload.metadata);
     if (!target) throw uploadNotFound();
     try {
@@ -214,7 +221,7 @@ export function resumableUploadRoutes(
     path: RESUMABLE_PATH,
     datastore: store.datastore,
     relativeLocation: true,
-    maxSize: services.fileSizeLimit,
+    maxSize: shared.fileSizeLimit,
     // The id its reservation was made under (see the POST route).
     namingFunction: (request) => {
       const target = checkedTargets.get(request);
@@ -229,9 +236,9 @@ export function resumableUploadRoutes(
       return { metadata: targetToMetadata(target) };
     },
     onUploadFinish: async (request, upload) => {
-      const scope = scopes.get(request);
-      if (!scope) throw uploadNotFound();
-      await finish(upload, scope);
+      const caller = scopes.get(request);
+      if (!caller) throw uploadNotFound();
+      await finish(upload, caller.scope, caller.services);
       return {};
     },
     onResponseError: (_request, error) => {
@@ -246,9 +253,13 @@ export function resumableUploadRoutes(
   });
 
   /** Runs `request` through the TUS server as `scope`; refusals become storage errors. */
-  const handle = async (request: Request, scope: StorageScope): Promise<Response> => {
+  const handle = async (
+    request: Request,
+    scope: StorageScope,
+    services: StorageServices,
+  ): Promise<Response> => {
     const handled = request.method === 'PATCH' ? keepingWhatArrived(request) : request;
-    scopes.set(handled, scope);
+    scopes.set(handled, { scope, services });
     return tus.handleWeb(handled);
   };
 
@@ -295,6 +306,7 @@ export function resumableUploadRoutes(
   app.post('/upload/resumable', (c) =>
     answer(async () => {
       const scope = requireCaller(c, 'storage.object.upload_resumable');
+      const services = storageWith(shared, c.get('db'));
       const { size, ...target } = requestedTarget(c.req.raw, scope);
       const bucket = await findBucket(services.db, target.bucketId);
       if (!bucket) throw storageErrors.noSuchBucket();
@@ -323,7 +335,7 @@ export function resumableUploadRoutes(
       checkedTargets.set(c.req.raw, { ...target, id });
       let created = false;
       try {
-        const response = await handle(c.req.raw, scope);
+        const response = await handle(c.req.raw, scope, services);
         created = response.status === 201;
         return response;
       } finally {
@@ -338,6 +350,7 @@ export function resumableUploadRoutes(
     answer(async () => {
       if (c.req.method === 'GET') throw storageErrors.routeNotFound(c.req.method, c.req.path);
       const scope = requireCaller(c, 'storage.object.upload_resumable');
+      const services = storageWith(shared, c.get('db'));
       const { upload, finished } = await ownUpload(c.req.param('id'), scope);
       const size = upload.size ?? 0;
       if (finished) {
@@ -348,10 +361,10 @@ export function resumableUploadRoutes(
       if (c.req.method === 'HEAD' && upload.offset === upload.size) {
         // Every byte arrived but the row could not be committed then (the database was busy):
         // finish now, since the client takes this answer as done.
-        await finish(upload, scope);
+        await finish(upload, scope, services);
         return complete(size);
       }
-      const response = await handle(c.req.raw, scope);
+      const response = await handle(c.req.raw, scope, services);
       // Cancelled: its bytes are gone, and so is its room.
       if (c.req.method === 'DELETE' && response.status === 204) {
         await releaseGoneUpload(services.db, upload.id);

@@ -10,7 +10,8 @@ import { objectWriteRoutes } from './object-write-routes.ts';
 import { applyStorageQuota } from './quota-setting.ts';
 import { referencedVersions } from './queries.ts';
 import { resumableUploadRoutes } from './resumable-routes.ts';
-import type { StorageServices } from './services.ts';
+import type { SharedStorage, StorageServices } from './services.ts';
+import { storageWith } from './services.ts';
 import { urlSigningKey } from './signed-url.ts';
 
 /**
@@ -30,7 +31,7 @@ async function sweepOrphans(services: StorageServices): Promise<void> {
 
 /** The storage services of one server, and when they take writes. */
 export interface PreparedStorage {
-  services: StorageServices;
+  services: SharedStorage;
   /**
    * Resolves once the start-up sweep is done and the quota applied: every writer waits for it,
    * so that the sweep never races a write of this process, and no upload is checked against an
@@ -49,18 +50,20 @@ const prepared = new WeakMap<AppContext, PreparedStorage>();
 export function preparedStorage(ctx: AppContext): PreparedStorage {
   let storage = prepared.get(ctx);
   if (!storage) {
-    const services: StorageServices = {
-      db: ctx.db,
+    const services: SharedStorage = {
       store: openFileStore(ctx.config.dataDir, ctx.config.storage.objects),
       urlSigningKey: urlSigningKey(ctx.keys.jwtSecret),
       fileSizeLimit: ctx.config.storage.fileSizeLimit,
       maxSignedUrlExpirySeconds: ctx.config.storage.maxSignedUrlExpirySeconds,
     };
     const ready = Promise.all([
-      sweepOrphans(services),
-      applyStorageQuota(ctx.db, ctx.config.storage.quotaPerOrganization).catch((error: unknown) => {
-        console.error('storage: could not apply [storage] quota_per_organization:', error);
-      }),
+      // The server's own work, at start-up.
+      sweepOrphans(storageWith(services, ctx.db.serverWork())),
+      applyStorageQuota(ctx.db.serverWork(), ctx.config.storage.quotaPerOrganization).catch(
+        (error: unknown) => {
+          console.error('storage: could not apply [storage] quota_per_organization:', error);
+        },
+      ),
     ]).then(() => undefined);
     storage = { services, ready };
     prepared.set(ctx, storage);

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { BatchOptions, Database, Queryable, Row, Statement } from '../db/database.ts';
+import type { BatchOptions, ScopedDatabase, Queryable, Row, Statement } from '../db/database.ts';
 import type { ApiEnv } from '../http/api-env.ts';
 import type { Caller } from '../http/caller.ts';
 import { callerSettingsStatement } from '../http/caller.ts';
@@ -109,7 +109,7 @@ async function asStorageErrors<T>(work: Promise<T>): Promise<T> {
  * reservation of the upload whose object the caller's statement writes).
  */
 export function runAsCaller<T>(
-  db: Database,
+  db: ScopedDatabase,
   scope: StorageScope,
   fn: (tx: Queryable) => Promise<T>,
   asServer?: (tx: Queryable) => Promise<void>,
@@ -132,7 +132,7 @@ export function runAsCaller<T>(
  * `finish` returns and rolls back when it throws; a read-only one runs READ ONLY.
  */
 export function batchAsCaller<T>(
-  db: Database,
+  db: ScopedDatabase,
   scope: StorageScope,
   statements: Statement[],
   finish: (rows: Row[]) => T,
@@ -149,7 +149,7 @@ export function batchAsCaller<T>(
  * `finish` gets instead of the last statement's: one round trip for both.
  */
 export function batchAsCallerAfter<T>(
-  db: Database,
+  db: ScopedDatabase,
   scope: StorageScope,
   first: Statement,
   statements: Statement[],

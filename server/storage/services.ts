@@ -1,10 +1,13 @@
-import type { Database } from '../db/database.ts';
+import type { ScopedDatabase } from '../db/database.ts';
 import type { FileStore } from './file-store.ts';
 
-/** What the storage routes are built from. */
+/** What one request's (or the server's own) storage work uses. */
 export interface StorageServices {
-  /** The server's own connection: bypasses RLS; used only where the storage server does too. */
-  db: Database;
+  /**
+   * The database in the scope of the request (or the server's own work): bypasses RLS; used
+   * only where the storage server does too.
+   */
+  db: ScopedDatabase;
   store: FileStore;
   /** Key of signed-URL tokens (see `urlSigningKey`). */
   urlSigningKey: string;
@@ -12,4 +15,12 @@ export interface StorageServices {
   fileSizeLimit: number;
   /** Longest lifetime of a signed URL in seconds (steward.toml `[storage] max_signed_url_expiry`). */
   maxSignedUrlExpirySeconds: number;
+}
+
+/** What the storage routes are built from: the services without a database, one per server. */
+export type SharedStorage = Omit<StorageServices, 'db'>;
+
+/** The storage services of work done through `db` (a request's handle, or the server's). */
+export function storageWith(shared: SharedStorage, db: ScopedDatabase): StorageServices {
+  return { ...shared, db };
 }

@@ -1,4 +1,4 @@
-import type { Database, Queryable } from '../db/database.ts';
+import type { Database, Queryable, ScopedDatabase } from '../db/database.ts';
 import { storageErrorFromPostgres } from './errors.ts';
 
 // A resumable upload's bytes wait on disk, outside every object, for up to a day; so that they
@@ -12,15 +12,15 @@ const present = new WeakMap<Database, Promise<boolean>>();
  * Whether `db` keeps reservations: Steward's schema does; the storage service's own tests run
  * without it, as would a database the service were used with alone.
  */
-export function keepsReservations(db: Database): Promise<boolean> {
-  let known = present.get(db);
+export function keepsReservations(db: ScopedDatabase): Promise<boolean> {
+  let known = present.get(db.database);
   if (!known) {
     known = db
       .query<{ present: boolean }>(
         "select to_regclass('private.upload_reservations') is not null as present",
       )
       .then(({ rows }) => rows[0]?.present === true);
-    present.set(db, known);
+    present.set(db.database, known);
   }
   return known;
 }
@@ -30,7 +30,7 @@ export function keepsReservations(db: Database): Promise<boolean> {
  * throws the storage server's refusal when they do not fit.
  */
 export async function reserveUpload(
-  db: Database,
+  db: ScopedDatabase,
   upload: { id: string; bucketId: string; name: string; bytes: number },
 ): Promise<void> {
   if (!(await keepsReservations(db))) return;
@@ -55,12 +55,12 @@ export async function releaseUpload(tx: Queryable, id: string): Promise<void> {
 }
 
 /** Gives back the reservation of upload `id`, which is gone (cancelled or refused). */
-export async function releaseGoneUpload(db: Database, id: string): Promise<void> {
+export async function releaseGoneUpload(db: ScopedDatabase, id: string): Promise<void> {
   if (await keepsReservations(db)) await releaseUpload(db, id);
 }
 
 /** Gives back the reservations of uploads created before `before` (abandoned). */
-export async function releaseUploadsBefore(db: Database, before: Date): Promise<number> {
+export async function releaseUploadsBefore(db: ScopedDatabase, before: Date): Promise<number> {
   if (!(await keepsReservations(db))) return 0;
   const { rows } = await db.query<{ count: number }>(
     `with gone as (delete from private.upload_reservations where created_at < $1 returning 1)

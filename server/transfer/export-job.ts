@@ -1,6 +1,7 @@
 import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { Database, Queryable } from '../db/database.ts';
+import type { Queryable, ScopedDatabase } from '../db/database.ts';
+import { laneOf } from '../db/request-scope.ts';
 import type { JobKind } from '../jobs/job-runner.ts';
 import { type FileStore, isStoredVersion } from '../storage/file-store.ts';
 import type { HostedStorage } from '../storage/hosted-storage.ts';
@@ -104,7 +105,7 @@ export function exportJob(options: ExportJobOptions): JobKind {
                   })),
                 },
                 // One export may wait its turn behind other background work.
-                { signal, maxWaitMs: EXPORT_TIMEOUT_MS },
+                { lane: laneOf(db.scope), signal, maxWaitMs: EXPORT_TIMEOUT_MS },
               ),
           );
         } finally {
@@ -203,7 +204,7 @@ async function zipEntries(
 }
 
 /** Every few seconds, the share of the files' bytes written so far (at most 99 until ready). */
-function reportProgress(db: Database, exportId: string, temp: string, totalBytes: number) {
+function reportProgress(db: ScopedDatabase, exportId: string, temp: string, totalBytes: number) {
   const timer = setInterval(() => {
     void stat(temp)
       .then((stats) =>
@@ -225,7 +226,7 @@ function reportProgress(db: Database, exportId: string, temp: string, totalBytes
  * organisation's earlier exports, in one transaction.
  */
 async function finish(
-  db: Database,
+  db: ScopedDatabase,
   row: ExportRow,
   name: string,
   recordObject: boolean,

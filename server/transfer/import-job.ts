@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { Database } from '../db/database.ts';
+import type { ScopedDatabase } from '../db/database.ts';
+import { laneOf } from '../db/request-scope.ts';
 import { isPostgresError } from '../db/database.ts';
 import type { JobKind } from '../jobs/job-runner.ts';
 import { type FileStore, isStoredVersion } from '../storage/file-store.ts';
@@ -124,7 +125,7 @@ export function importJob(options: ImportJobOptions): JobKind {
               },
               room,
             },
-            { signal, maxWaitMs: IMPORT_TIMEOUT_MS },
+            { lane: laneOf(db.scope), signal, maxWaitMs: IMPORT_TIMEOUT_MS },
           ),
         );
         if ('refused' in result) {
@@ -152,7 +153,7 @@ export function importJob(options: ImportJobOptions): JobKind {
  * The bytes the organisation can still store, not counting the uploaded ZIP (it is removed once
  * the import has run), and the quota's refusal past them.
  */
-async function roomFor(db: Database, row: ImportRow): Promise<ImportRoom> {
+async function roomFor(db: ScopedDatabase, row: ImportRow): Promise<ImportRoom> {
   const { rows } = await db.query<{ room: string; refusal: string }>(
     `select room, refusal from private.organization_storage_room($1, 'imports', $2)`,
     [row.organization_id, row.file_path],
@@ -173,7 +174,7 @@ const extensionOf = (name: string) =>
  * named by the import's prefix and its file's version, where Storage holds it already.
  */
 async function addDocuments(
-  db: Database,
+  db: ScopedDatabase,
   files: ImportFiles,
   row: ImportRow,
   { documents, access }: { documents: UnpackedDocument[]; access: ImportAccess },
@@ -230,7 +231,7 @@ async function addDocuments(
 }
 
 /** Whether the import's documents were committed. */
-async function importCommitted(db: Database, importId: string): Promise<boolean> {
+async function importCommitted(db: ScopedDatabase, importId: string): Promise<boolean> {
   const { rows } = await db.query<{ status: string }>(
     `select status from public.organization_imports where id = $1`,
     [importId],
@@ -239,7 +240,7 @@ async function importCommitted(db: Database, importId: string): Promise<boolean>
 }
 
 /** Ends the import as failed with `reason`, in the history too. */
-async function refuse(db: Database, row: ImportRow, reason: string): Promise<void> {
+async function refuse(db: ScopedDatabase, row: ImportRow, reason: string): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.query(`select set_config('request.jwt.claim.sub', $1, true)`, [
       row.requested_by ?? '',
@@ -263,7 +264,7 @@ async function refuse(db: Database, row: ImportRow, reason: string): Promise<voi
  * project (`hosted`) the job `storage.remove-objects` removes it through Storage, row and bytes.
  */
 async function removeUpload(
-  db: Database,
+  db: ScopedDatabase,
   store: FileStore,
   row: ImportRow,
   version: string | undefined,

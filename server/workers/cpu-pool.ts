@@ -1,6 +1,5 @@
 import { Piscina } from 'piscina';
 import { FairQueue, QueueTimeoutError } from '../db/fair-queue.ts';
-import { currentRequestScope } from '../db/request-scope.ts';
 import type { CpuTaskName, CpuTasks } from './tasks.ts';
 
 export interface CpuPoolOptions {
@@ -73,10 +72,15 @@ export class CpuPool {
   async run<N extends CpuTaskName>(
     name: N,
     args: CpuTaskArgs<N>,
-    options: { signal?: AbortSignal; maxWaitMs?: number } = {},
+    options: {
+      /** Whose turn the task takes: the lane of the request or job it is for. */
+      lane: string;
+      signal?: AbortSignal;
+      maxWaitMs?: number;
+    },
   ): Promise<CpuTaskResult<N>> {
     if (this.turns.waiting >= this.maxQueue) throw new CpuPoolBusyError();
-    const lane = currentRequestScope()?.lane ?? 'server';
+    const { lane } = options;
     try {
       return await this.turns.run(
         lane,

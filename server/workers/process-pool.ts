@@ -2,7 +2,6 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { getPriority, setPriority } from 'node:os';
 import { FairQueue, QueueTimeoutError } from '../db/fair-queue.ts';
-import { currentRequestScope } from '../db/request-scope.ts';
 import { CpuPoolBusyError } from './cpu-pool.ts';
 
 /*
@@ -289,9 +288,14 @@ export class ProcessPool<Tasks extends TaskTable> {
   async run<N extends keyof Tasks & string>(
     name: N,
     args: Parameters<Tasks[N]>[0],
-    options: { signal?: AbortSignal; maxWaitMs?: number } = {},
+    options: {
+      /** Whose turn the task takes: the lane of the request or job it is for. */
+      lane: string;
+      signal?: AbortSignal;
+      maxWaitMs?: number;
+    },
   ): Promise<Awaited<ReturnType<Tasks[N]>>> {
-    const lane = currentRequestScope()?.lane ?? 'server';
+    const { lane } = options;
     try {
       return (await this.#turns.run(
         lane,

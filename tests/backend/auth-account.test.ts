@@ -166,10 +166,9 @@ describe('changing the e-mail address where addresses are confirmed', () => {
   }
 
   async function addressOf(id: string): Promise<string> {
-    const { rows } = await strict.db.query<{ email: string }>(
-      'select email from auth.users where id = $1',
-      [id],
-    );
+    const { rows } = await strict.db
+      .serverWork()
+      .query<{ email: string }>('select email from auth.users where id = $1', [id]);
     return rows[0]!.email;
   }
 

@@ -36,6 +36,7 @@ describe('admin API: creating users', () => {
     expect(data.user!.email_confirmed_at).toBeDefined();
     expect(data.user!.last_sign_in_at).toBeUndefined();
     const { count } = await server.db
+      .serverWork()
       .query<{ count: number }>(
         'select count(*)::int as count from auth.sessions where user_id = $1',
         [data.user!.id],
@@ -146,9 +147,9 @@ describe('admin API: creating users', () => {
 
     const none = await authRequest(server, '/admin/users', { body, token: null });
     expect(none.status).toBe(401);
-    const { rows } = await server.db.query('select 1 from auth.users where email = $1', [
-      body.email,
-    ]);
+    const { rows } = await server.db
+      .serverWork()
+      .query('select 1 from auth.users where email = $1', [body.email]);
     expect(rows).toHaveLength(0);
   });
 });
@@ -169,9 +170,9 @@ describe('admin API: deleting users', () => {
     expect(refreshed.body).toMatchObject({ code: 'refresh_token_not_found' });
     for (const table of ['users', 'identities', 'sessions']) {
       const column = table === 'users' ? 'id' : 'user_id';
-      const { rows } = await server.db.query(`select 1 from auth.${table} where ${column} = $1`, [
-        userId,
-      ]);
+      const { rows } = await server.db
+        .serverWork()
+        .query(`select 1 from auth.${table} where ${column} = $1`, [userId]);
       expect(rows, table).toHaveLength(0);
     }
   });
@@ -211,7 +212,7 @@ describe('admin API: deleting users', () => {
 
 describe('triggers on auth.users', () => {
   it('fire on sign-up, as they do on Supabase (a profile row per user)', async () => {
-    await server.db.exec(`
+    await server.db.serverWork().exec(`
       create table public.member_profiles (
         id uuid primary key references auth.users (id) on delete cascade,
         email text not null,
@@ -236,13 +237,14 @@ describe('triggers on auth.users', () => {
         options: { data: { full_name: 'Grace Hopper' } },
       });
       expect(error).toBeNull();
-      const { rows } = await server.db.query(
-        'select email, full_name from public.member_profiles where id = $1',
-        [data.user!.id],
-      );
+      const { rows } = await server.db
+        .serverWork()
+        .query('select email, full_name from public.member_profiles where id = $1', [
+          data.user!.id,
+        ]);
       expect(rows).toEqual([{ email, full_name: 'Grace Hopper' }]);
     } finally {
-      await server.db.exec(`
+      await server.db.serverWork().exec(`
         drop trigger on_auth_user_created on auth.users;
         drop function public.create_member_profile();
         drop table public.member_profiles;
@@ -251,7 +253,7 @@ describe('triggers on auth.users', () => {
   });
 
   it('a failing trigger gives a clean 500 and leaves nothing behind', async () => {
-    await server.db.exec(`
+    await server.db.serverWork().exec(`
       create function public.refuse_some_users() returns trigger
       language plpgsql as $$
       begin
@@ -285,7 +287,7 @@ describe('triggers on auth.users', () => {
         'select 1 from auth.users where email = $1',
         'select 1 from auth.identities where email = $1',
       ]) {
-        expect((await server.db.query(sql, [email])).rows).toHaveLength(0);
+        expect((await server.db.serverWork().query(sql, [email])).rows).toHaveLength(0);
       }
       // The server is unharmed: others still sign up.
       const { error: otherError } = await server
@@ -294,7 +296,7 @@ describe('triggers on auth.users', () => {
       expect(otherError).toBeNull();
     } finally {
       logged.mockRestore();
-      await server.db.exec(`
+      await server.db.serverWork().exec(`
         drop trigger refuse_some_users on auth.users;
         drop function public.refuse_some_users();
       `);

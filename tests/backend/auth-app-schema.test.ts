@@ -16,10 +16,12 @@ describe('sign-up with the app migrations applied', () => {
     const email = uniqueEmail('member');
     const { data, error } = await server.anon().auth.signUp({ email, password: PASSWORD });
     expect(error).toBeNull();
-    const { rows } = await server.db.query<{ email: string; role: string; is_active: boolean }>(
-      'select email, role, is_active from public.user_profiles where id = $1',
-      [data.user!.id],
-    );
+    const { rows } = await server.db
+      .serverWork()
+      .query<{ email: string; role: string; is_active: boolean }>(
+        'select email, role, is_active from public.user_profiles where id = $1',
+        [data.user!.id],
+      );
     expect(rows).toEqual([{ email, role: 'user', is_active: true }]);
   });
 });

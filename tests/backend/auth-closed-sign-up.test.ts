@@ -75,10 +75,12 @@ describe('closed sign-up', () => {
     expect(data.session).not.toBeNull();
     // The token is a credential: it is not kept in the user's metadata.
     expect(data.user!.user_metadata).not.toHaveProperty('invitation_token');
-    const { rows } = await server.db.query<{ meta: Record<string, unknown> }>(
-      'select raw_user_meta_data as meta from auth.users where id = $1',
-      [data.user!.id],
-    );
+    const { rows } = await server.db
+      .serverWork()
+      .query<{ meta: Record<string, unknown> }>(
+        'select raw_user_meta_data as meta from auth.users where id = $1',
+        [data.user!.id],
+      );
     expect(rows[0]!.meta).not.toHaveProperty('invitation_token');
 
     const accepted = await client.rpc('accept_invitation', { token });
@@ -114,14 +116,16 @@ describe('closed sign-up', () => {
     for (const body of cases) expect((await signUp(body)).body).toEqual(DISABLED);
 
     // An expired invitation.
-    await server.db.query(
+    await server.db.serverWork().query(
       `update public.user_invitations set expires_at = now() - interval '1 minute'
         where email = $1`,
       [email],
     );
     const expired = await signUp({ email, password: PASSWORD, data: { invitation_token: token } });
     expect(expired.body).toEqual(DISABLED);
-    const { rows } = await server.db.query('select 1 from auth.users where email = $1', [email]);
+    const { rows } = await server.db
+      .serverWork()
+      .query('select 1 from auth.users where email = $1', [email]);
     expect(rows).toHaveLength(0);
   });
 

@@ -137,7 +137,8 @@ describe('e-mail confirmation of new sign-ups', () => {
     expect(forTaken.body).toMatchObject({ email: taken, user_metadata: data });
     expect(forTaken.body!.id).not.toBe(created.data.user!.id);
     expect(
-      (await server.db.query('select 1 from auth.users where email = $1', [taken])).rows,
+      (await server.db.serverWork().query('select 1 from auth.users where email = $1', [taken]))
+        .rows,
     ).toHaveLength(1);
 
     // Asking again is refused alike for both (one e-mail a minute per address), ...

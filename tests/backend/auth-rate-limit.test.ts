@@ -268,10 +268,12 @@ describe('e-mail spellings (F6)', () => {
     ];
     expect(variants[1]!.toLowerCase()).not.toBe(email);
     for (const variant of variants) {
-      const { rows } = await server().db.query<{ same: boolean }>(
-        'select lower($1::text) = lower($2::text) as same',
-        [variant, email],
-      );
+      const { rows } = await server()
+        .db.serverWork()
+        .query<{ same: boolean }>('select lower($1::text) = lower($2::text) as same', [
+          variant,
+          email,
+        ]);
       expect(rows[0]!.same).toBe(true);
     }
 
@@ -397,13 +399,16 @@ if (postgresAdminUrl()) {
       expectLimited(await signIn(server(), PASSWORD));
 
       const records = async () =>
-        (await server().db.query(`select 1 from _platform.guess_records where limiter = 'auth'`))
-          .rows.length;
-      await requestAllowanceCleanupSchedule.run(server().db, new Date());
+        (
+          await server()
+            .db.serverWork()
+            .query(`select 1 from _platform.guess_records where limiter = 'auth'`)
+        ).rows.length;
+      await requestAllowanceCleanupSchedule.run(server().db.serverWork(), new Date());
       expect(await records()).toBe(3);
       // An hour on (AUTH_GUESS_WINDOW), the failures no longer count and their rows go.
       passes(3_600_000);
-      await requestAllowanceCleanupSchedule.run(server().db, new Date());
+      await requestAllowanceCleanupSchedule.run(server().db.serverWork(), new Date());
       expect(await records()).toBe(0);
       expect((await signIn(second, PASSWORD)).status).toBe(200);
     });
@@ -424,16 +429,18 @@ if (postgresAdminUrl()) {
 
       const rows = async () =>
         (
-          await server().db.query(
-            `select 1 from _platform.request_allowances where limiter = 'auth.sign_in_sign_ups' and key = $1`,
-            [from],
-          )
+          await server()
+            .db.serverWork()
+            .query(
+              `select 1 from _platform.request_allowances where limiter = 'auth.sign_in_sign_ups' and key = $1`,
+              [from],
+            )
         ).rows.length;
-      await requestAllowanceCleanupSchedule.run(server().db, new Date());
+      await requestAllowanceCleanupSchedule.run(server().db.serverWork(), new Date());
       expect(await rows()).toBe(1);
       // Five minutes on, the allowance is full again: its row goes.
       passes(300_000);
-      await requestAllowanceCleanupSchedule.run(server().db, new Date());
+      await requestAllowanceCleanupSchedule.run(server().db.serverWork(), new Date());
       expect(await rows()).toBe(0);
       expect((await signUp(second)).status).toBe(200);
     });

@@ -75,10 +75,12 @@ describe('forgotten passwords', () => {
     const tokenHash = url.searchParams.get('token_hash')!;
 
     // Only a digest of the link's secret is stored.
-    const stored = await server.db.query<{ token_hash: string }>(
-      `select token_hash from auth.one_time_tokens where user_id = $1`,
-      [id],
-    );
+    const stored = await server.db
+      .serverWork()
+      .query<{ token_hash: string }>(
+        `select token_hash from auth.one_time_tokens where user_id = $1`,
+        [id],
+      );
     expect(stored.rows).toHaveLength(1);
     expect(stored.rows[0]!.token_hash).not.toContain(tokenHash);
 
@@ -185,7 +187,7 @@ describe('forgotten passwords', () => {
       server.jobs.start();
     }
     expect((await mailTo(email)).length).toBe(before);
-    const stored = await server.db.query(
+    const stored = await server.db.serverWork().query(
       `select 1 from auth.one_time_tokens t join auth.users u on u.id = t.user_id
         where u.email = $1`,
       [email],
@@ -197,7 +199,7 @@ describe('forgotten passwords', () => {
     const { email, id } = await newUser('late');
     await server.anon().auth.resetPasswordForEmail(email);
     const { url } = await recoveryMail(email);
-    await server.db.query(
+    await server.db.serverWork().query(
       `update auth.one_time_tokens set created_at = now() - interval '61 minutes'
         where user_id = $1`,
       [id],

@@ -63,7 +63,7 @@ describe('refresh-token rotation', () => {
     expect(old.data.user!.id).toBe(first.user.id);
 
     // Recorded as GoTrue records it: the old token revoked, the new one its child.
-    const { rows } = await server.db.query<{ revoked: boolean; has_parent: boolean }>(
+    const { rows } = await server.db.serverWork().query<{ revoked: boolean; has_parent: boolean }>(
       `select revoked, parent is not null as has_parent from auth.refresh_tokens
         where session_id = $1 order by id`,
       [jwtPayload(first.access_token).session_id],
@@ -72,7 +72,7 @@ describe('refresh-token rotation', () => {
       { revoked: true, has_parent: false },
       { revoked: false, has_parent: true },
     ]);
-    const { rows: parents } = await server.db.query<{ ok: boolean }>(
+    const { rows: parents } = await server.db.serverWork().query<{ ok: boolean }>(
       `select child.parent = parent.token as ok
          from auth.refresh_tokens child join auth.refresh_tokens parent
            on parent.session_id = child.session_id and parent.id < child.id

@@ -136,10 +136,12 @@ describe('the signed-in user', () => {
     });
     expect(emailChange.status).toBe(422);
     expect(emailChange.body).toMatchObject({ code: 'feature_disabled' });
-    const { rows } = await server.db.query<{ raw_app_meta_data: unknown }>(
-      'select raw_app_meta_data from auth.users where id = $1',
-      [(session.user as { id: string }).id],
-    );
+    const { rows } = await server.db
+      .serverWork()
+      .query<{ raw_app_meta_data: unknown }>(
+        'select raw_app_meta_data from auth.users where id = $1',
+        [(session.user as { id: string }).id],
+      );
     expect(rows[0]!.raw_app_meta_data).toEqual({ provider: 'email', providers: ['email'] });
   });
 });

@@ -77,7 +77,7 @@ describe('sign-up', () => {
     const email = uniqueEmail('stored');
     const session = await signUpRaw(server, email, PASSWORD, { team: 'choir' });
     const userId = (session.user as { id: string }).id;
-    const { rows: users } = await server.db.query<Record<string, unknown>>(
+    const { rows: users } = await server.db.serverWork().query<Record<string, unknown>>(
       `select aud, role, email, encrypted_password, email_confirmed_at is not null as confirmed,
               raw_app_meta_data, raw_user_meta_data, created_at is not null as created,
               last_sign_in_at is not null as signed_in
@@ -97,19 +97,20 @@ describe('sign-up', () => {
     });
     expect(users[0]!.encrypted_password).toMatch(/^\$2[aby]\$10\$/);
 
-    const identities = await server.db.query('select 1 from auth.identities where user_id = $1', [
-      userId,
-    ]);
+    const identities = await server.db
+      .serverWork()
+      .query('select 1 from auth.identities where user_id = $1', [userId]);
     expect(identities.rows).toHaveLength(1);
-    const sessions = await server.db.query<{ id: string }>(
-      'select id from auth.sessions where user_id = $1',
-      [userId],
-    );
+    const sessions = await server.db
+      .serverWork()
+      .query<{ id: string }>('select id from auth.sessions where user_id = $1', [userId]);
     expect(sessions.rows).toHaveLength(1);
-    const tokens = await server.db.query<{ token: string; revoked: boolean }>(
-      'select token, revoked from auth.refresh_tokens where session_id = $1',
-      [sessions.rows[0]!.id],
-    );
+    const tokens = await server.db
+      .serverWork()
+      .query<{ token: string; revoked: boolean }>(
+        'select token, revoked from auth.refresh_tokens where session_id = $1',
+        [sessions.rows[0]!.id],
+      );
     expect(tokens.rows).toHaveLength(1);
     expect(tokens.rows[0]!.revoked).toBe(false);
     // A copy of the database alone must not hold a usable refresh token.
@@ -144,7 +145,9 @@ describe('sign-up', () => {
         message: 'User already registered',
       });
     }
-    const { rows } = await server.db.query('select 1 from auth.users where email = $1', [email]);
+    const { rows } = await server.db
+      .serverWork()
+      .query('select 1 from auth.users where email = $1', [email]);
     expect(rows).toHaveLength(1);
   });
 
@@ -268,7 +271,7 @@ describe('access tokens', () => {
         'is_anonymous',
       ].sort(),
     );
-    const { rows } = await server.db.query<{ id: string; created: number }>(
+    const { rows } = await server.db.serverWork().query<{ id: string; created: number }>(
       `select id, extract(epoch from created_at)::float8 as created from auth.sessions
         where user_id = $1`,
       [data.user!.id],
@@ -298,7 +301,9 @@ describe('password sign-in', () => {
     const email = uniqueEmail('signin');
     const signedUp = await signUpRaw(server, email);
     const userId = (signedUp.user as { id: string }).id;
-    await server.db.query('update auth.users set last_sign_in_at = null where id = $1', [userId]);
+    await server.db
+      .serverWork()
+      .query('update auth.users set last_sign_in_at = null where id = $1', [userId]);
 
     const { data, error } = await server
       .anon()
@@ -311,7 +316,7 @@ describe('password sign-in', () => {
     );
     expect(data.weakPassword).toBeUndefined();
     expect(Date.parse(data.user!.last_sign_in_at!)).toBeGreaterThan(Date.now() - 60_000);
-    const { rows } = await server.db.query<{ recent: boolean }>(
+    const { rows } = await server.db.serverWork().query<{ recent: boolean }>(
       `select last_sign_in_at > now() - interval '1 minute' as recent from auth.users
         where id = $1`,
       [userId],

@@ -48,10 +48,12 @@ async function tempDir(label: string): Promise<string> {
 async function storedObjects(
   server: RunningServer,
 ): Promise<{ name: string; consistent: boolean }[]> {
-  const { rows } = await server.db.query<{ name: string; version: string; etag: string }>(
-    `select bucket_id || '/' || name as name, version, metadata->>'eTag' as etag
+  const { rows } = await server.db
+    .serverWork()
+    .query<{ name: string; version: string; etag: string }>(
+      `select bucket_id || '/' || name as name, version, metadata->>'eTag' as etag
        from storage.objects order by 1`,
-  );
+    );
   return Promise.all(
     rows.map(async (row) => {
       const file = path.join(
@@ -235,10 +237,12 @@ if (postgres) {
           return result;
         },
       };
-      const { rows } = await server.db.query<{ version: string }>(
-        `select version from storage.objects where bucket_id = 'documents' and name = $1`,
-        [name],
-      );
+      const { rows } = await server.db
+        .serverWork()
+        .query<{ version: string }>(
+          `select version from storage.objects where bucket_id = 'documents' and name = $1`,
+          [name],
+        );
       const objectFile = (dir: string) =>
         path.join(dir, 'storage', 'objects', rows[0]!.version.slice(0, 2), rows[0]!.version);
 

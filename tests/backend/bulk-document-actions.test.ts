@@ -156,10 +156,12 @@ describe('bulk document actions', () => {
         'delete',
       ),
     ).toBe(2);
-    const { rows } = await server.db.query<{ id: string; trashed: boolean }>(
-      `select id, deleted_at is not null as trashed from public.documents where id = any($1::uuid[])`,
-      [mine],
-    );
+    const { rows } = await server.db
+      .serverWork()
+      .query<{ id: string; trashed: boolean }>(
+        `select id, deleted_at is not null as trashed from public.documents where id = any($1::uuid[])`,
+        [mine],
+      );
     expect(Object.fromEntries(rows.map((r) => [r.id, r.trashed]))).toEqual({
       [mine[0]!]: true,
       [mine[1]!]: true,

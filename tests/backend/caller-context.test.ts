@@ -61,6 +61,7 @@ describe("the caller's context kept for a snapshot", () => {
    */
   async function inTransaction(who: Person, fn: (sql: CallerTransaction) => Promise<void>) {
     await server.db
+      .serverWork()
       .transaction(async (tx) => {
         await tx.query('set transaction isolation level repeatable read');
         await tx.query(`select set_config('request.jwt.claims', $1, true)`, [claims(who)]);

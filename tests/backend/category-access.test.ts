@@ -452,7 +452,7 @@ describe('categories, groups and access per category', () => {
       // Every entry about the ledger's looks, read with the server's own connection.
       const looks = async () =>
         (
-          await server.db.query<{ kind: string; actor_id: string }>(
+          await server.db.serverWork().query<{ kind: string; actor_id: string }>(
             `select kind, actor_id::text from public.activity_log
               where document_id = $1 and kind in ('document.viewed', 'document.downloaded')
               order by id`,
@@ -514,21 +514,23 @@ describe('categories, groups and access per category', () => {
           object_names: [minutes.filePath],
           action: 'downloaded',
         });
-      await server.db.query(
-        `insert into private.document_files_leaving (name, organization_id) values ($1, $2)`,
-        [minutes.filePath, church.id],
-      );
+      await server.db
+        .serverWork()
+        .query(
+          `insert into private.document_files_leaving (name, organization_id) values ($1, $2)`,
+          [minutes.filePath, church.id],
+        );
       const withheld = await finance.client.storage.from('documents').download(minutes.filePath);
       expect(withheld.error).not.toBeNull();
       const refused = await lookAt();
       expect(refused.error ?? refused.data).toBe(0);
 
-      await server.db.query(`delete from private.document_files_leaving where name = $1`, [
-        minutes.filePath,
-      ]);
+      await server.db
+        .serverWork()
+        .query(`delete from private.document_files_leaving where name = $1`, [minutes.filePath]);
       const recorded = await lookAt();
       expect(recorded.error ?? recorded.data).toBe(1);
-      const { rows } = await server.db.query<{ looks: number }>(
+      const { rows } = await server.db.serverWork().query<{ looks: number }>(
         `select count(*)::integer as looks from public.activity_log
           where document_id = $1 and kind = 'document.downloaded'`,
         [minutes.id],
@@ -689,10 +691,12 @@ describe('categories, groups and access per category', () => {
     beforeAll(async () => {
       // Both documents expire soon, and the volunteer looks after both (as if the payroll had
       // been theirs before HR was restricted).
-      await server.db.query(
-        `update public.documents set expiry_date = $2, responsible_id = $3 where id = any ($1)`,
-        [[payroll.id, rota.id], soon, volunteer.userId],
-      );
+      await server.db
+        .serverWork()
+        .query(
+          `update public.documents set expiry_date = $2, responsible_id = $3 where id = any ($1)`,
+          [[payroll.id, rota.id], soon, volunteer.userId],
+        );
     });
 
     it('sends by e-mail only what the sender may view, and never for a Viewer', async () => {
@@ -851,12 +855,16 @@ describe('categories, groups and access per category', () => {
 
     it('reminds only those who may view a document', async () => {
       const today = new Date().toISOString().slice(0, 10);
-      await server.db.query(`select private.run_reminders($1, $2::date)`, [church.id, today]);
-      const { rows } = await server.db.query<{ recipients: string[]; content: unknown }>(
-        `select recipients, content from public.outbox_messages
+      await server.db
+        .serverWork()
+        .query(`select private.run_reminders($1, $2::date)`, [church.id, today]);
+      const { rows } = await server.db
+        .serverWork()
+        .query<{ recipients: string[]; content: unknown }>(
+          `select recipients, content from public.outbox_messages
           where organization_id = $1 and kind = 'reminders'`,
-        [church.id],
-      );
+          [church.id],
+        );
       const namesFor = (who: Person) =>
         rows
           .filter((row) => row.recipients.includes(who.email))

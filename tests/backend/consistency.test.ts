@@ -289,15 +289,19 @@ describe('check-consistency through the API of a running server', () => {
 
     it('--fix removes only old orphans and leaves every document alone', async () => {
       // Two minutes pass for the orphans (their age is what the grace period looks at).
-      await server.db.query(
-        `update storage.objects set created_at = now() - interval '2 minutes' where name = $1`,
-        [made.orphanObject],
-      );
+      await server.db
+        .serverWork()
+        .query(
+          `update storage.objects set created_at = now() - interval '2 minutes' where name = $1`,
+          [made.orphanObject],
+        );
       const past = new Date(Date.now() - 120_000);
       for (const file of [made.strayFile, made.partFile]) {
         await utimes(path.join(server.dataDir, 'storage', file), past, past);
       }
-      const documentsBefore = await server.db.query('select id from documents order by id');
+      const documentsBefore = await server.db
+        .serverWork()
+        .query('select id from documents order by id');
 
       const { code, report } = await runJson([
         '--url',
@@ -322,7 +326,9 @@ describe('check-consistency through the API of a running server', () => {
       expect(data).toBe(false);
       expect(await exists(path.join(server.dataDir, 'storage', made.strayFile))).toBe(false);
       expect(await exists(path.join(server.dataDir, 'storage', made.partFile))).toBe(false);
-      const documentsAfter = await server.db.query('select id from documents order by id');
+      const documentsAfter = await server.db
+        .serverWork()
+        .query('select id from documents order by id');
       expect(documentsAfter.rows).toEqual(documentsBefore.rows);
     }, 60_000);
   });
@@ -348,10 +354,12 @@ describe('check-consistency with earlier versions of documents', () => {
       expiry_date: '2027-01-31',
     });
     if (error) throw new Error(error.message);
-    await server.db.query(
-      `update storage.objects set created_at = now() - interval '2 minutes' where name = $1`,
-      [first.name],
-    );
+    await server.db
+      .serverWork()
+      .query(
+        `update storage.objects set created_at = now() - interval '2 minutes' where name = $1`,
+        [first.name],
+      );
 
     const { code, report } = await runJson([
       '--url',
@@ -411,10 +419,12 @@ describe('check-consistency on a data directory', () => {
       await uploadDocument(member, 'Volunteer schedule');
       orphan = objectName(member);
       await uploadFile(member, orphan, 'Uploaded, then the server stopped');
-      await server.db.query(
-        `update storage.objects set created_at = now() - interval '1 hour' where name = $1`,
-        [orphan],
-      );
+      await server.db
+        .serverWork()
+        .query(
+          `update storage.objects set created_at = now() - interval '1 hour' where name = $1`,
+          [orphan],
+        );
     } finally {
       await server.close();
     }
@@ -449,7 +459,7 @@ describe('check-consistency on a data directory', () => {
       member = await newOrganization(server);
       await uploadDocument(member, 'Safeguarding policy');
       // The running total the quota reads, changed behind the triggers' back.
-      await server.db.query(
+      await server.db.serverWork().query(
         `update private.organization_storage_totals set bytes = bytes + 4096
           where organization_id = $1`,
         [member.organizationId],

@@ -1,6 +1,5 @@
 import bcrypt from 'bcryptjs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { withRequestScope } from '../../server/db/request-scope.ts';
 import { CpuPool, CpuPoolBusyError } from '../../server/workers/cpu-pool.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { PASSWORD, authRequest, signUpRaw, uniqueEmail } from './auth-helpers.ts';
@@ -43,10 +42,12 @@ describe('password hashing in the CPU pool', () => {
     for (const spy of onMainThread) expect(spy).not.toHaveBeenCalled();
 
     // The hash the pool made is a real bcrypt hash of the password, with the configured cost.
-    const { rows } = await server.db.query<{ encrypted_password: string }>(
-      'select encrypted_password from auth.users where email = $1',
-      [email],
-    );
+    const { rows } = await server.db
+      .serverWork()
+      .query<{ encrypted_password: string }>(
+        'select encrypted_password from auth.users where email = $1',
+        [email],
+      );
     expect(rows[0]!.encrypted_password).toMatch(/^\$2[aby]\$04\$/);
     expect(bcrypt.compareSync(PASSWORD, rows[0]!.encrypted_password)).toBe(true);
   });
@@ -57,7 +58,7 @@ describe('the CPU pool', () => {
     const pool = new CpuPool({ threads: 1, maxQueue: 1 });
     try {
       const runs = Array.from({ length: 4 }, () =>
-        pool.run('hashPassword', { password: 'queued', cost: 8 }),
+        pool.run('hashPassword', { password: 'queued', cost: 8 }, { lane: 'test' }),
       );
       const settled = await Promise.allSettled(runs);
       const refused = settled.filter((s) => s.status === 'rejected');
@@ -67,11 +68,17 @@ describe('the CPU pool', () => {
         if (s.status === 'fulfilled') expect(bcrypt.compareSync('queued', s.value)).toBe(true);
       }
       // Once the queue has drained, new work is accepted again.
-      const hash = await pool.run('hashPassword', { password: 'later', cost: 4 });
-      expect(await pool.run('comparePassword', { password: 'later', hash })).toBe(true);
-      expect(await pool.run('comparePassword', { password: 'later', hash: 'not bcrypt' })).toBe(
-        false,
+      const hash = await pool.run('hashPassword', { password: 'later', cost: 4 }, { lane: 'test' });
+      expect(await pool.run('comparePassword', { password: 'later', hash }, { lane: 'test' })).toBe(
+        true,
       );
+      expect(
+        await pool.run(
+          'comparePassword',
+          { password: 'later', hash: 'not bcrypt' },
+          { lane: 'test' },
+        ),
+      ).toBe(false);
     } finally {
       await pool.close();
     }
@@ -82,9 +89,9 @@ describe('the CPU pool', () => {
     try {
       const finished: string[] = [];
       const hash = (lane: string, label: string) =>
-        withRequestScope({ lane, role: 'service_role' }, () =>
-          pool.run('hashPassword', { password: label, cost: 6 }),
-        ).then(() => finished.push(label));
+        pool
+          .run('hashPassword', { password: label, cost: 6 }, { lane })
+          .then(() => finished.push(label));
       const burst = Array.from({ length: 6 }, (_, i) => hash('address:attacker', `burst ${i}`));
       const other = hash('address:owner', 'owner');
       await Promise.all([...burst, other]);

@@ -18,9 +18,9 @@ beforeAll(async () => {
     schema: 'platform',
     env: { FUNCTIONS_DIR: fixtures, SUPABASE_DIR: path.dirname(fixtures) },
   });
-  await server.db.exec(
-    `create function whoami() returns text language sql as 'select current_user::text'`,
-  );
+  await server.db
+    .serverWork()
+    .exec(`create function whoami() returns text language sql as 'select current_user::text'`);
 });
 afterAll(async () => {
   await server?.close();

@@ -13,7 +13,7 @@ describe('a writing batch that ends as it says', () => {
   beforeAll(async () => {
     server = await startTestServer({ schema: 'platform' });
     db = server.db;
-    await db.exec('create table public.batch_ends (id text primary key)');
+    await db.serverWork().exec('create table public.batch_ends (id text primary key)');
   }, 120_000);
   afterAll(() => server?.close());
 
@@ -23,44 +23,51 @@ describe('a writing batch that ends as it says', () => {
   });
   const kept = async (ids: string[]) =>
     (
-      await db.query<{ id: string }>(
-        'select id from public.batch_ends where id = any($1::text[]) order by id',
-        [ids],
-      )
+      await db
+        .serverWork()
+        .query<{ id: string }>(
+          'select id from public.batch_ends where id = any($1::text[]) order by id',
+          [ids],
+        )
     ).rows.map((row) => row.id);
 
   it('commits with `commit`, answering what finish makes of the rows', async () => {
-    const answer = await db.runBatch(
-      [insert('commit-1'), insert('commit-2')],
-      (rows) => `answered ${String(rows[0]?.id)}`,
-      { readOnly: false, ends: 'commit' },
-    );
+    const answer = await db
+      .serverWork()
+      .runBatch(
+        [insert('commit-1'), insert('commit-2')],
+        (rows) => `answered ${String(rows[0]?.id)}`,
+        { readOnly: false, ends: 'commit' },
+      );
     expect(answer).toBe('answered commit-2');
     expect(await kept(['commit-1', 'commit-2'])).toEqual(['commit-1', 'commit-2']);
   });
 
   it('keeps nothing with `rollback`, though finish accepted the rows', async () => {
-    const answer = await db.runBatch(
-      [insert('trial-1'), insert('trial-2')],
-      (rows) => `tried ${String(rows[0]?.id)}`,
-      { readOnly: false, ends: 'rollback' },
-    );
+    const answer = await db
+      .serverWork()
+      .runBatch([insert('trial-1'), insert('trial-2')], (rows) => `tried ${String(rows[0]?.id)}`, {
+        readOnly: false,
+        ends: 'rollback',
+      });
     expect(answer).toBe('tried trial-2');
     expect(await kept(['trial-1', 'trial-2'])).toEqual([]);
   });
 
   it('keeps nothing of a batch whose statement fails, and leaves the connection clean', async () => {
     for (const ends of ['commit', 'rollback'] as const) {
-      const failed = db.runBatch([insert(`failed-${ends}`), insert('commit-1')], () => 'never', {
-        readOnly: false,
-        ends,
-      });
+      const failed = db
+        .serverWork()
+        .runBatch([insert(`failed-${ends}`), insert('commit-1')], () => 'never', {
+          readOnly: false,
+          ends,
+        });
       await expect(failed).rejects.toMatchObject({ code: '23505' });
       expect(await kept([`failed-${ends}`])).toEqual([]);
     }
     // Every connection of the pool runs the next batch outside any aborted transaction.
     const batches = Array.from({ length: 12 }, (_, index) =>
-      db.runBatch([insert(`after-${index}`)], (rows) => rows.length, {
+      db.serverWork().runBatch([insert(`after-${index}`)], (rows) => rows.length, {
         readOnly: false,
         ends: 'commit',
       }),
@@ -73,7 +80,7 @@ describe('a writing batch that ends as it says', () => {
     // The same statement meant the same on both: PGlite's batch once sent an array as JSON
     // ("malformed array literal") where node-postgres sends an array literal.
     const at = new Date('2026-11-29T12:34:56.789Z');
-    const [row] = await db.runBatch(
+    const [row] = await db.serverWork().runBatch(
       [
         {
           sql: `select $1::text[] as names, $2::timestamptz as at, $3::bytea as bytes,

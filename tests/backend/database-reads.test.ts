@@ -2,14 +2,13 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Database, Statement } from '../../server/db/database.ts';
+import type { Database, ScopedDatabase, Statement } from '../../server/db/database.ts';
 import { openDatabase } from '../../server/db/open.ts';
 import {
   PREPARED_PER_CONNECTION,
   openPostgres,
   type PostgresOptions,
 } from '../../server/db/postgres.ts';
-import { withRequestScope } from '../../server/db/request-scope.ts';
 import { scratchDir } from '../support/scratch.ts';
 import {
   copyPgliteTemplate,
@@ -45,8 +44,9 @@ async function open(options: PostgresOptions = { poolSize: 1 }): Promise<Databas
   return db;
 }
 
-const as = <T>(lane: string, fn: () => Promise<T>) =>
-  withRequestScope({ lane, role: 'authenticated' }, fn);
+/** Runs `fn` with `db`'s handle in `lane`, as an authenticated caller's request. */
+const as = <T>(db: Database, lane: string, fn: (db: ScopedDatabase) => Promise<T>) =>
+  fn(db.scoped({ lane, role: 'authenticated' }));
 
 /** A read as `authenticated` with its own setting `n`, ending with `last`. */
 function read(n: string, last: string): Statement[] {
@@ -64,7 +64,7 @@ const readOnly = { readOnly: true };
 
 /** What a statement outside any request sees on the connection afterwards. */
 const leftOver = (db: Database) =>
-  db.query<{ who: string; n: string | null; read_only: string }>(
+  db.serverWork().query<{ who: string; n: string | null; read_only: string }>(
     `select current_user as who, current_setting('steward_test.n', true) as n,
             current_setting('transaction_read_only') as read_only`,
   );
@@ -75,7 +75,9 @@ describe('runBatch', () => {
     const reads = Array.from({ length: 12 }, (_, i) => {
       const lane = i % 2 ? 'caller B' : 'caller A';
       const last = i === 5 ? `select 1 / 0 as n` : own;
-      return as(lane, () => db.runBatch(read(`${lane} ${i}`, last), (rows) => rows[0]!, readOnly));
+      return as(db, lane, (db) =>
+        db.runBatch(read(`${lane} ${i}`, last), (rows) => rows[0]!, readOnly),
+      );
     });
     const answers = await Promise.allSettled(reads);
     expect(answers[5]).toMatchObject({ status: 'rejected', reason: { code: '22012' } });
@@ -91,7 +93,9 @@ describe('runBatch', () => {
 
   it('leaves no setting of a read behind on its connection, whether it answered or failed', async () => {
     const db = await open();
-    const ok = await as('caller', () => db.runBatch(read('1', own), (rows) => rows, readOnly));
+    const ok = await as(db, 'caller', (db) =>
+      db.runBatch(read('1', own), (rows) => rows, readOnly),
+    );
     expect(ok).toEqual([{ n: '1', who: 'authenticated' }]);
     const failures = [
       // The statement fails after the settings.
@@ -107,7 +111,7 @@ describe('runBatch', () => {
     ];
     const codes = [];
     for (const statements of failures) {
-      const failed = as('caller', () => db.runBatch(statements, (rows) => rows, readOnly));
+      const failed = as(db, 'caller', (db) => db.runBatch(statements, (rows) => rows, readOnly));
       codes.push(
         await failed.then(
           () => 'answered',
@@ -124,9 +128,9 @@ describe('runBatch', () => {
 
   it('commits a write when finish returns and rolls it back when finish or a statement throws', async () => {
     const db = await open();
-    await db.exec(`create table public.steward_test_marks (label text primary key)`);
+    await db.serverWork().exec(`create table public.steward_test_marks (label text primary key)`);
     const write = (label: string, finish: (rows: unknown[]) => unknown = (rows) => rows) =>
-      as('caller', () =>
+      as(db, 'caller', (db) =>
         db.runBatch(
           [
             { sql: `select set_config('steward_test.n', $1, true)`, params: [label] },
@@ -146,7 +150,7 @@ describe('runBatch', () => {
       }),
     ).rejects.toThrow('refused');
     await expect(write('kept')).rejects.toMatchObject({ code: '23505' });
-    const marks = await db.query(`select label from public.steward_test_marks`);
+    const marks = await db.serverWork().query(`select label from public.steward_test_marks`);
     expect(marks.rows).toEqual([{ label: 'kept' }]);
     const after = await leftOver(db);
     expect(after.rows[0]!.n ?? '').toBe('');
@@ -162,8 +166,10 @@ describe('runBatch', () => {
           params: [['a', 'b,c'], { x: [1, 'two'] }, '9007199254740993', true, null],
         },
       ];
-      const rows = await as('caller', () => db.runBatch(statements, (rows) => rows, readOnly));
-      const driver = await db.query(statements[0]!.sql, statements[0]!.params);
+      const rows = await as(db, 'caller', (db) =>
+        db.runBatch(statements, (rows) => rows, readOnly),
+      );
+      const driver = await db.serverWork().query(statements[0]!.sql, statements[0]!.params);
       expect(rows).toEqual(driver.rows);
       expect(rows).toEqual([
         {
@@ -186,9 +192,11 @@ describe('runBatch', () => {
         return (query as (...args: unknown[]) => unknown).apply(this, args);
       } as typeof query;
       try {
-        await as('caller', () => db.runBatch(read('1', own), (rows) => rows, readOnly));
+        await as(db, 'caller', (db) => db.runBatch(read('1', own), (rows) => rows, readOnly));
         expect(sent).toHaveLength(1);
-        await as('caller', () => db.runBatch(read('2', own), (rows) => rows, { readOnly: false }));
+        await as(db, 'caller', (db) =>
+          db.runBatch(read('2', own), (rows) => rows, { readOnly: false }),
+        );
         expect(sent.slice(1)).toEqual([expect.anything(), 'commit']);
       } finally {
         pg.Client.prototype.query = query;
@@ -199,9 +207,11 @@ describe('runBatch', () => {
       const timeoutsMs = { anon: 100, authenticated: 300, service_role: 5000 };
       const db = await open({ poolSize: 1, timeoutsMs });
       const limit = `select current_setting('statement_timeout') as n, current_user as who`;
-      const answer = await as('caller', () => db.runBatch(read('1', limit), (r) => r, readOnly));
+      const answer = await as(db, 'caller', (db) =>
+        db.runBatch(read('1', limit), (r) => r, readOnly),
+      );
       expect(answer).toEqual([{ n: '300ms', who: 'authenticated' }]);
-      const slow = as('caller', () =>
+      const slow = as(db, 'caller', (db) =>
         db.runBatch(read('2', `select pg_sleep(3)::text as n`), (rows) => rows, readOnly),
       );
       await expect(slow).rejects.toMatchObject({
@@ -209,15 +219,15 @@ describe('runBatch', () => {
         message: 'canceling statement due to statement timeout',
       });
       // The connection's own limit (the service role's) is back for the server's statements.
-      const after = await db.query<{ limit: string }>(
-        `select current_setting('statement_timeout') as limit`,
-      );
+      const after = await db
+        .serverWork()
+        .query<{ limit: string }>(`select current_setting('statement_timeout') as limit`);
       expect(after.rows).toEqual([{ limit: '5s' }]);
     });
 
     it('keeps statements prepared per connection: a changed result, the role, failures and evictions are all followed', async () => {
       const db = await open();
-      await db.exec(`
+      await db.serverWork().exec(`
         create table public.steward_test_shape (a int);
         insert into public.steward_test_shape values (1);
         grant select on public.steward_test_shape to authenticated;
@@ -229,12 +239,14 @@ describe('runBatch', () => {
         grant select on public.steward_test_owned to authenticated;
       `);
       const run = (statements: Statement[]) =>
-        as('caller', () => db.runBatch(statements, (rows) => rows, readOnly));
+        as(db, 'caller', (db) => db.runBatch(statements, (rows) => rows, readOnly));
       const shape = read('1', `select * from public.steward_test_shape`);
       expect(await run(shape)).toEqual([{ a: 1 }]);
       expect(await run(shape)).toEqual([{ a: 1 }]);
       // A migration changes what the prepared statement returns.
-      await db.exec(`alter table public.steward_test_shape add column b text default 'new'`);
+      await db
+        .serverWork()
+        .exec(`alter table public.steward_test_shape add column b text default 'new'`);
       expect(await run(shape)).toEqual([{ a: 1, b: 'new' }]);
 
       // Row-level security follows each read's own settings on the same prepared statement.
@@ -279,12 +291,12 @@ describe('runBatch', () => {
       // The caller's two connections are open and have their statements prepared.
       await Promise.all(
         ['0', '1', '2', '3'].map((n) =>
-          as('caller', () => db.runBatch(read(n, stamp), (rows) => rows, readOnly)),
+          as(db, 'caller', (db) => db.runBatch(read(n, stamp), (rows) => rows, readOnly)),
         ),
       );
       // Two slow reads take the caller's two places; the next two wait for them.
       const reads = [slow, slow, stamp, stamp].map((last, n) =>
-        as('caller', () =>
+        as(db, 'caller', (db) =>
           db.runBatch(read(String(n), last), (rows) => rows[0]!.at as string, readOnly),
         ),
       );
@@ -322,7 +334,7 @@ describe('runBatch', () => {
       ];
       const answers = await Promise.allSettled(
         batches.map((statements) =>
-          as('caller', () => db.runBatch(statements, (rows) => rows[0]!, readOnly)),
+          as(db, 'caller', (db) => db.runBatch(statements, (rows) => rows[0]!, readOnly)),
         ),
       );
       expect(
@@ -346,12 +358,12 @@ describe('runBatch', () => {
 
     it('keeps a connection its caller’s until every read written on it is answered, even when a read’s finish throws', async () => {
       const db = await open({ poolSize: 1 });
-      await db.exec(`
+      await db.serverWork().exec(`
         create table public.steward_test_private (id int);
         revoke all on public.steward_test_private from public, anon, authenticated;
       `);
       const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-      const refused = as('caller A', () =>
+      const refused = as(db, 'caller A', (db) =>
         db.runBatch(
           read('1', `select pg_sleep(0.2)::text as n`),
           () => {
@@ -361,14 +373,14 @@ describe('runBatch', () => {
         ),
       );
       // Written behind the first; the third waits for a place.
-      const behind = as('caller A', () =>
+      const behind = as(db, 'caller A', (db) =>
         db.runBatch(read('2', `select pg_sleep(0.3)::text as n`), (rows) => rows, readOnly),
       );
-      const third = as('caller A', () => db.runBatch(read('3', own), (r) => r[0]!, readOnly));
+      const third = as(db, 'caller A', (db) => db.runBatch(read('3', own), (r) => r[0]!, readOnly));
       await sleep(50);
       // Another caller's transaction must not get the connection while a read is on it, nor a
       // read of the first caller (its role) be written into the transaction.
-      const other = as('caller B', () =>
+      const other = as(db, 'caller B', (db) =>
         db.transaction(async (tx) => {
           await tx.query(`insert into public.steward_test_private values (1)`);
           await sleep(300);
@@ -379,7 +391,9 @@ describe('runBatch', () => {
       await expect(behind).resolves.toEqual([{ n: '' }]);
       await expect(third).resolves.toEqual({ n: '3', who: 'authenticated' });
       await expect(other).resolves.toBeUndefined();
-      const rows = await db.query(`select count(*)::int as n from public.steward_test_private`);
+      const rows = await db
+        .serverWork()
+        .query(`select count(*)::int as n from public.steward_test_private`);
       expect(rows.rows).toEqual([{ n: 2 }]);
     });
 
@@ -387,7 +401,7 @@ describe('runBatch', () => {
       const db = await open({ poolSize: 1, preparedStatements: false });
       const count = read('1', `select count(*)::int as n from pg_prepared_statements`);
       for (let i = 0; i < 3; i += 1) {
-        const rows = await as('caller', () => db.runBatch(count, (rows) => rows, readOnly));
+        const rows = await as(db, 'caller', (db) => db.runBatch(count, (rows) => rows, readOnly));
         expect(rows).toEqual([{ n: 0 }]);
       }
     });

@@ -15,7 +15,7 @@ describe('deadlines', () => {
       env: { STATEMENT_TIMEOUT_AUTHENTICATED: '2s', STATEMENT_TIMEOUT_ANON: '500ms' },
     });
     // Functions a member can call that take as long as they are told to (the app has none).
-    await server.db.exec(`
+    await server.db.serverWork().exec(`
       create table public.deadline_marks (id serial primary key, label text not null);
       alter table public.deadline_marks enable row level security;
       create policy "members read marks" on public.deadline_marks for select to authenticated using (true);
@@ -46,7 +46,9 @@ describe('deadlines', () => {
   });
 
   it('rolls back the work of a statement it ended, and keeps what was committed', async () => {
-    await server.db.query(`insert into public.deadline_marks (label) values ('committed')`);
+    await server.db
+      .serverWork()
+      .query(`insert into public.deadline_marks (label) values ('committed')`);
     const { error } = await org.master.client.rpc('mark_then_sleep', {
       label: 'cut off',
       seconds: 60,

@@ -92,19 +92,21 @@ describe('the documents in use, counted', () => {
     await expectTotals({ church: 3, other: 1 });
 
     // A row removed outright (the server's own work, e.g. an organisation's import undone).
-    await server.db.query('delete from public.documents where id = $1', [first]);
+    await server.db.serverWork().query('delete from public.documents where id = $1', [first]);
     await expectTotals({ church: 2, other: 1 });
 
     // Many rows in one statement, in two organisations at once.
-    await server.db.query(
-      `update public.documents set deleted_at = now() where organization_id = any ($1)`,
-      [[church.id, other.id]],
-    );
+    await server.db
+      .serverWork()
+      .query(`update public.documents set deleted_at = now() where organization_id = any ($1)`, [
+        [church.id, other.id],
+      ]);
     await expectTotals({ church: 0, other: 0 });
-    await server.db.query(
-      `update public.documents set deleted_at = null where organization_id = any ($1)`,
-      [[church.id, other.id]],
-    );
+    await server.db
+      .serverWork()
+      .query(`update public.documents set deleted_at = null where organization_id = any ($1)`, [
+        [church.id, other.id],
+      ]);
     await expectTotals({ church: 2, other: 1 });
   });
 
@@ -120,11 +122,10 @@ describe('the documents in use, counted', () => {
     const member = await addMember(server, gone, 'user');
     await upload(member, gone, 'Soon gone.txt');
     expect(await pageTotal(member)).toBe(1);
-    await server.db.query('delete from public.organizations where id = $1', [gone.id]);
-    const { rows } = await server.db.query(
-      'select 1 from private.document_counts where organization_id = $1',
-      [gone.id],
-    );
+    await server.db.serverWork().query('delete from public.organizations where id = $1', [gone.id]);
+    const { rows } = await server.db
+      .serverWork()
+      .query('select 1 from private.document_counts where organization_id = $1', [gone.id]);
     expect(rows).toEqual([]);
   });
 });

@@ -22,10 +22,12 @@ describe('duplicate documents', () => {
     ).map((d) => d.name);
   const hashOf = async (id: string) =>
     (
-      await server.db.query<{ content_sha256: string | null }>(
-        'select content_sha256 from public.documents where id = $1',
-        [id],
-      )
+      await server.db
+        .serverWork()
+        .query<{ content_sha256: string | null }>(
+          'select content_sha256 from public.documents where id = $1',
+          [id],
+        )
     ).rows[0]!.content_sha256;
 
   beforeAll(async () => {

@@ -46,7 +46,7 @@ describe('the files of documents, versions and the trash', () => {
         'replace',
       );
     }
-    const { rows } = await server.db.query<{ current: string; versions: string[] }>(
+    const { rows } = await server.db.serverWork().query<{ current: string; versions: string[] }>(
       `select d.file_path as current,
               array(select v.file_path from public.document_versions v
                     where v.document_id = d.id order by v.version_number) as versions
@@ -210,7 +210,7 @@ describe('the files of documents, versions and the trash', () => {
 
   it('refuses a new upload under a name a document holds whose file is missing', async () => {
     const document = await uploadDocument(user, church, { name: 'lost.txt', content: 'lost' });
-    await server.db.transaction(async (tx) => {
+    await server.db.serverWork().transaction(async (tx) => {
       await tx.query(`select set_config('storage.allow_delete_query', 'true', true)`);
       await tx.query(`delete from storage.objects where bucket_id = 'documents' and name = $1`, [
         document.file_path,

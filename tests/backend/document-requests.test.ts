@@ -356,7 +356,9 @@ describe('document requests', () => {
     const documentId = (await recipientRow(link!.recipient_id)).document_id as string;
 
     const today = new Date().toISOString().slice(0, 10);
-    await server.db.query('select private.run_reminders($1, $2::date)', [church.id, today]);
+    await server.db
+      .serverWork()
+      .query('select private.run_reminders($1, $2::date)', [church.id, today]);
     const renewal = unwrap(
       await server
         .service()
@@ -367,7 +369,9 @@ describe('document requests', () => {
     ) as { id: string; email: string; renews_expiry_date: string }[];
     expect(renewal).toEqual([expect.objectContaining({ email, renews_expiry_date: soon })]);
     // Once per document and expiry date.
-    await server.db.query('select private.run_reminders($1, $2::date)', [church.id, today]);
+    await server.db
+      .serverWork()
+      .query('select private.run_reminders($1, $2::date)', [church.id, today]);
     const messages = unwrap(
       await server
         .service()
@@ -571,10 +575,11 @@ describe('document requests: the e-mail', () => {
     expect(refused.error?.message).toMatch(
       /^Your organization has reached its limit of 3 e-mail recipients an hour/,
     );
-    const requests = await server.db.query(
-      'select title from public.document_requests where organization_id = $1',
-      [newChurch.id],
-    );
+    const requests = await server.db
+      .serverWork()
+      .query('select title from public.document_requests where organization_id = $1', [
+        newChurch.id,
+      ]);
     expect(requests.rows).toEqual([{ title: REQUEST.title }]);
     // A link to hand out needs no e-mail.
     const handed = await newChurch.master.client.rpc('create_document_request', {

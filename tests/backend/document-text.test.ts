@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readConfig } from '../../server/config.ts';
-import { currentRequestScope } from '../../server/db/request-scope.ts';
+import { recordingHandle, wrapHandles } from '../support/db-handles.ts';
 import { ManualClock } from '../../server/jobs/clock.ts';
 import { JobRunner } from '../../server/jobs/job-runner.ts';
 import { openFileStore } from '../../server/storage/open-file-store.ts';
@@ -38,7 +38,7 @@ describe('document text in the background', () => {
 
   const jobsOf = async (documentId: string) =>
     (
-      await server.db.query<{
+      await server.db.serverWork().query<{
         attempts: number;
         finished: boolean;
         failed: boolean;
@@ -131,28 +131,27 @@ describe('document text in the background', () => {
       contentType: 'text/plain;charset=UTF-8',
     });
     const calls: string[] = [];
-    const db = server.db;
-    const originals = { query: db.query, transaction: db.transaction, runBatch: db.runBatch };
-    const [query, transaction, runBatch] = [
-      db.query.bind(db),
-      db.transaction.bind(db),
-      db.runBatch.bind(db),
-    ];
-    const record = (call: string) => {
-      if (currentRequestScope()?.lane === `job:${church.id}`) calls.push(call);
-    };
-    db.query = (sql, params) => (record('query'), query(sql, params));
-    db.transaction = (fn) => (record('transaction'), transaction(fn));
-    db.runBatch = (statements, finish, options) => {
-      record(options.readOnly ? 'read' : `write, then ${String(options.ends)}`);
-      return runBatch(statements, finish, options);
-    };
+    const restore = wrapHandles(server.db, (handle) =>
+      recordingHandle(handle, (call) => {
+        if (handle.scope?.lane === `job:${church.id}`) calls.push(call);
+      }),
+    );
+    // The reading itself takes the organisation's turn of the background processes too.
+    const pool = server.backgroundProcesses;
+    const run = pool.run.bind(pool);
+    const lanes: string[] = [];
+    pool.run = ((name, args, options) => {
+      lanes.push(options.lane);
+      return run(name, args, options);
+    }) as typeof pool.run;
     try {
       await server.jobs.runDue();
     } finally {
-      Object.assign(db, originals);
+      restore();
+      pool.run = run;
     }
     expect(calls).toEqual(['query', 'write, then commit']);
+    expect(lanes).toEqual([`job:${church.id}`]);
     expect(await textStateOf(member, doc.id)).toMatchObject({ state: 'ready' });
     expect((await search(member, 'advent')).map((d) => d.id)).toEqual([doc.id]);
     expect((await jobsOf(doc.id)).map((j) => j.finished)).toEqual([true]);
@@ -242,7 +241,9 @@ describe('document text in the background', () => {
 
   it('indexes documents that existed before extraction was turned on, at the next start', async () => {
     // As before the upgrade: extraction off, so new documents are not queued.
-    await server.db.query(`update private.text_extraction_settings set enabled = false`);
+    await server.db
+      .serverWork()
+      .query(`update private.text_extraction_settings set enabled = false`);
     const old = await uploadDocument(member, church.id, {
       name: 'old-lease.txt',
       bytes: 'Lease of the scout hut',
@@ -254,7 +255,9 @@ describe('document text in the background', () => {
       bytes: 'Bell ringers rota',
       contentType: 'text/plain;charset=UTF-8',
     });
-    await server.db.query(`delete from public.document_texts where document_id = $1`, [older.id]);
+    await server.db
+      .serverWork()
+      .query(`delete from public.document_texts where document_id = $1`, [older.id]);
     expect(await textStateOf(member, old.id)).toMatchObject({
       state: 'unavailable',
       reason: 'Text extraction does not run on this installation',
@@ -262,39 +265,43 @@ describe('document text in the background', () => {
     expect(await jobsOf(old.id)).toEqual([]);
 
     // The start of the upgraded server.
-    expect(await startTextExtraction(server.db)).toBeGreaterThanOrEqual(2);
+    expect(await startTextExtraction(server.db.serverWork())).toBeGreaterThanOrEqual(2);
     expect(await textStateOf(member, old.id)).toMatchObject({ state: 'pending' });
     await server.jobs.runDue();
     expect((await search(member, 'scout hut')).map((d) => d.id)).toEqual([old.id]);
     expect((await search(member, 'bell ringers')).map((d) => d.id)).toEqual([older.id]);
     // A second start queues nothing that is done.
-    await startTextExtraction(server.db);
+    await startTextExtraction(server.db.serverWork());
     expect(await jobsOf(old.id)).toHaveLength(1);
   });
 
   it('looks over a library larger than one batch at start, missing none', async () => {
-    await server.db.query(`update private.text_extraction_settings set enabled = false`);
+    await server.db
+      .serverWork()
+      .query(`update private.text_extraction_settings set enabled = false`);
     const big = await createOrganisation(server, 'Big Library Church');
-    await server.db.query(
+    await server.db.serverWork().query(
       `insert into public.documents (organization_id, name, category, file_path)
        select $1::uuid, 'Minutes ' || n, 'Reports', 'documents/' || $1::text || '/' || n || '.txt'
        from generate_series(1, 1203) n`,
       [big.id],
     );
-    await server.db.query(
+    await server.db.serverWork().query(
       `delete from public.document_texts t using public.documents d
         where d.id = t.document_id and d.organization_id = $1`,
       [big.id],
     );
-    expect(await startTextExtraction(server.db)).toBeGreaterThanOrEqual(1203);
-    const { rows } = await server.db.query<{ queued: number }>(
+    expect(await startTextExtraction(server.db.serverWork())).toBeGreaterThanOrEqual(1203);
+    const { rows } = await server.db.serverWork().query<{ queued: number }>(
       `select count(*)::integer as queued from private.jobs
         where kind = 'document.extract-text' and organization_id = $1`,
       [big.id],
     );
     expect(rows[0]!.queued).toBe(1203);
     // Their files do not exist: left queued, 1,203 jobs would hold up the next test's runs.
-    await server.db.query(`delete from private.jobs where organization_id = $1`, [big.id]);
+    await server.db
+      .serverWork()
+      .query(`delete from private.jobs where organization_id = $1`, [big.id]);
   });
 
   it('survives a stop in the middle of reading: the next runner reads the file', async () => {
@@ -328,10 +335,12 @@ describe('document text in the background', () => {
     // Stopped once the job is claimed: the attempt is abandoned, not lost.
     for (let claimed = false; !claimed;) {
       await new Promise((resolve) => setTimeout(resolve, 20));
-      const { rows } = await server.db.query<{ locked: boolean }>(
-        `select locked_by is not null as locked from private.jobs where payload ->> 'document_id' = $1`,
-        [doc.id],
-      );
+      const { rows } = await server.db
+        .serverWork()
+        .query<{ locked: boolean }>(
+          `select locked_by is not null as locked from private.jobs where payload ->> 'document_id' = $1`,
+          [doc.id],
+        );
       claimed = rows[0]?.locked === true;
     }
     await first.stop();

@@ -75,7 +75,7 @@ describe('documents-zip function', () => {
   it('names the files it could not read instead of failing the archive', async () => {
     const kept = await uploadDocument(member, church.id, { name: 'Kept.txt', bytes: 'kept' });
     const lost = await uploadDocument(member, church.id, { name: 'Lost.txt', bytes: 'lost' });
-    await server.db.transaction(async (tx) => {
+    await server.db.serverWork().transaction(async (tx) => {
       await tx.query(`select set_config('storage.allow_delete_query', 'true', true)`);
       await tx.query(`delete from storage.objects where name = $1`, [lost.filePath]);
     });

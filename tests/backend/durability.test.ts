@@ -82,14 +82,14 @@ async function prepareBackend(): Promise<Backend> {
     const fresh = await freshPostgresDatabase(adminUrl, { schema: 'app' });
     cleanups.push(fresh.drop);
     const db = await openPostgres(fresh.url);
-    await db.exec(SETUP_SQL);
+    await db.serverWork().exec(SETUP_SQL);
     await db.close();
     return { dataDir, databaseUrl: fresh.url, open: () => openPostgres(fresh.url) };
   }
   // From the migrated template, as every test server starts: migrating here took a minute.
   await copyPgliteTemplate('app', path.join(dataDir, 'db'));
   const db = await openDatabase({ dataDir });
-  await db.exec(SETUP_SQL);
+  await db.serverWork().exec(SETUP_SQL);
   await db.close();
   return { dataDir, databaseUrl: undefined, open: () => openDatabase({ dataDir }) };
 }
@@ -296,9 +296,11 @@ describe('durability of the embedded data directory', () => {
     let objects: { version: string; metadata: { size: number; eTag: string } }[];
     try {
       objects = (
-        await db.query<{ version: string; metadata: { size: number; eTag: string } }>(
-          'select version, metadata from storage.objects order by version',
-        )
+        await db
+          .serverWork()
+          .query<{ version: string; metadata: { size: number; eTag: string } }>(
+            'select version, metadata from storage.objects order by version',
+          )
       ).rows;
     } finally {
       await db.close();

@@ -48,7 +48,7 @@ async function answersDuring(server: TestServer, work: Promise<unknown>): Promis
 
 const jobsOf = async (server: TestServer, documentId: string) =>
   (
-    await server.db.query<{ attempts: number; finished: boolean; failed: boolean }>(
+    await server.db.serverWork().query<{ attempts: number; finished: boolean; failed: boolean }>(
       `select attempts, finished_at is not null as finished, failed_at is not null as failed
          from private.jobs where payload ->> 'document_id' = $1 order by id`,
       [documentId],
@@ -122,7 +122,7 @@ describe('hostile files in the background', () => {
         { attempts: 1, finished: true, failed: false },
       ]);
     }
-    await startTextExtraction(server.db);
+    await startTextExtraction(server.db.serverWork());
     for (const document of [scans, bomb]) {
       expect(await jobsOf(server, document.id)).toHaveLength(1);
     }
@@ -150,7 +150,7 @@ describe('hostile files in the background', () => {
     // server's own poll may take the member's first files while the rest are still uploading):
     // the neighbour's comes after at most as many of the member's files as jobs run at once
     // (2), not after all that were waiting.
-    const { rows } = await server.db.query<{ organization_id: string }>(
+    const { rows } = await server.db.serverWork().query<{ organization_id: string }>(
       `with notice as (
          select created_at from private.jobs
           where kind = 'document.extract-text' and payload ->> 'document_id' = $2)
@@ -202,7 +202,7 @@ describe('hostile files in the background', () => {
     expect(await jobsOf(server, slow.id)).toEqual([{ attempts: 5, finished: false, failed: true }]);
 
     // The next start looks over the library: the file is not queued again.
-    await startTextExtraction(server.db);
+    await startTextExtraction(server.db.serverWork());
     expect(await jobsOf(server, slow.id)).toHaveLength(1);
     expect(await textStateOf(member, slow.id)).toMatchObject(failed);
   }, 120_000);

@@ -149,15 +149,17 @@ describe('files on disk are private', { timeout: 120_000 }, () => {
     const exported = await church.master.client.rpc('start_organization_export');
     expect(exported.error).toBeNull();
     await server.jobs.runDue();
-    const { rows: exports } = await server.db.query<{ status: string }>(
-      'select status from public.organization_exports where organization_id = $1',
-      [church.id],
-    );
+    const { rows: exports } = await server.db
+      .serverWork()
+      .query<{ status: string }>(
+        'select status from public.organization_exports where organization_id = $1',
+        [church.id],
+      );
     expect(exports).toEqual([{ status: 'ready' }]);
     if (server.db.kind === 'pglite') {
       // A new database worker (after a request past its deadline) opens the files again.
       await (server.db as PgliteHost).restart(new Error('a request ran past its deadline'));
-      await server.db.query('select 1');
+      await server.db.serverWork().query('select 1');
     }
 
     expect((await stat(dataDir)).mode & 0o777).toBe(0o700);

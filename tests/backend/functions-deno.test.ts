@@ -269,12 +269,14 @@ describe('the mail-worker handler served by Deno against the embedded server', (
   it('runs the reminder pass and sends the digest through SMTP with nodemailer on Deno', async () => {
     const { organizationId } = await newOrganization(server);
     const responsible = (
-      await server.db.query<{ id: string; email: string }>(
-        `select id, email from public.user_profiles where organization_id = $1`,
-        [organizationId],
-      )
+      await server.db
+        .serverWork()
+        .query<{ id: string; email: string }>(
+          `select id, email from public.user_profiles where organization_id = $1`,
+          [organizationId],
+        )
     ).rows[0]!;
-    await server.db.query(
+    await server.db.serverWork().query(
       `insert into public.documents (organization_id, name, category, file_path, expiry_date,
                                      responsible_id)
        values ($1, 'Boiler certificate', 'Legal', $2, '2027-06-08', $3)`,

@@ -34,7 +34,7 @@ describe('the history', () => {
 
   /** The organisation's entries, oldest first, as the server sees them. */
   async function entries(organisation: Organisation, filter?: { document?: string }) {
-    const { rows } = await server.db.query<Entry>(
+    const { rows } = await server.db.serverWork().query<Entry>(
       `select id::int, kind, actor_id, actor_name, document_id, subject, details
          from public.activity_log
         where organization_id = $1 and ($2::uuid is null or document_id = $2::uuid)
@@ -318,29 +318,32 @@ describe('the history', () => {
     }
     const [after] = await entries(church);
     expect(after).toEqual(entry);
-    const { rows } = await server.db.query(
-      `select 1 from public.activity_log where subject = 'forged'`,
-    );
+    const { rows } = await server.db
+      .serverWork()
+      .query(`select 1 from public.activity_log where subject = 'forged'`);
     expect(rows).toEqual([]);
     // Not even the database owner changes an entry; it goes only with its organisation.
     await expect(
-      server.db.query(`update public.activity_log set subject = 'forged' where id = $1`, [
-        entry!.id,
-      ]),
+      server.db
+        .serverWork()
+        .query(`update public.activity_log set subject = 'forged' where id = $1`, [entry!.id]),
     ).rejects.toThrow(/The history cannot be changed/);
   });
   it('keeps a member’s entries, with their name, when their account is deleted', async () => {
     const leaver = await addMember(server, church, 'user', 'history-leaver');
-    await server.db.query(
-      `update public.user_profiles set full_name = 'Ruth Leaver' where id = $1`,
-      [leaver.userId],
-    );
+    await server.db
+      .serverWork()
+      .query(`update public.user_profiles set full_name = 'Ruth Leaver' where id = $1`, [
+        leaver.userId,
+      ]);
     await uploadDocument(leaver, church, { name: 'Rota.txt', category: 'Other' });
     // While the member exists, the link cannot be taken away either.
     await expect(
-      server.db.query(`update public.activity_log set actor_id = null where actor_id = $1`, [
-        leaver.userId,
-      ]),
+      server.db
+        .serverWork()
+        .query(`update public.activity_log set actor_id = null where actor_id = $1`, [
+          leaver.userId,
+        ]),
     ).rejects.toThrow(/The history cannot be changed/);
     const { error } = await server.service().auth.admin.deleteUser(leaver.userId);
     expect(error).toBeNull();

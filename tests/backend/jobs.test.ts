@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { currentRequestScope } from '../../server/db/request-scope.ts';
+import { recordingHandle, wrapHandles } from '../support/db-handles.ts';
 import { ManualClock } from '../../server/jobs/clock.ts';
 import { enqueueJob } from '../../server/jobs/job-queries.ts';
 import type { JobKind } from '../../server/jobs/job-runner.ts';
@@ -32,14 +32,12 @@ describe('background jobs', () => {
 
   const jobRow = async (id: number | null) =>
     (
-      await server.db.query<{
+      await server.db.serverWork().query<{
         attempts: number;
         finished_at: string | null;
         failed_at: string | null;
         last_error: string | null;
-      }>(`select attempts, finished_at, failed_at, last_error from private.jobs where id = $1`, [
-        id,
-      ])
+      }>(`select attempts, finished_at, failed_at, last_error from private.jobs where id = $1`, [id])
     ).rows[0]!;
 
   beforeAll(async () => {
@@ -49,7 +47,7 @@ describe('background jobs', () => {
   });
   beforeEach(async () => {
     // Each case on its own: earlier cases' jobs are done, or removed here.
-    await server.db.query(`delete from private.jobs`);
+    await server.db.serverWork().query(`delete from private.jobs`);
     clock = new ManualClock(new Date(Date.now() + 60_000));
   });
   afterAll(async () => {
@@ -62,12 +60,12 @@ describe('background jobs', () => {
     const kinds = {
       'test.note': { handle: async (job) => void seen.push(String(job.payload.note)) },
     } satisfies Record<string, JobKind>;
-    const now = await enqueueJob(server.db, {
+    const now = await enqueueJob(server.db.serverWork(), {
       kind: 'test.note',
       payload: { note: 'now' },
       runAfter: clock.now(),
     });
-    const later = await enqueueJob(server.db, {
+    const later = await enqueueJob(server.db.serverWork(), {
       kind: 'test.note',
       payload: { note: 'later' },
       runAfter: new Date(clock.now().getTime() + 3_600_000),
@@ -85,12 +83,12 @@ describe('background jobs', () => {
   });
 
   it('keeps one pending job per dedupe key', async () => {
-    const first = await enqueueJob(server.db, {
+    const first = await enqueueJob(server.db.serverWork(), {
       kind: 'test.note',
       dedupeKey: 'same',
       runAfter: clock.now(),
     });
-    const second = await enqueueJob(server.db, {
+    const second = await enqueueJob(server.db.serverWork(), {
       kind: 'test.note',
       dedupeKey: 'same',
       runAfter: clock.now(),
@@ -100,7 +98,11 @@ describe('background jobs', () => {
     // Once done, the same key may be added again.
     await runner({ 'test.note': { handle: async () => undefined } }).runDue();
     expect(
-      await enqueueJob(server.db, { kind: 'test.note', dedupeKey: 'same', runAfter: clock.now() }),
+      await enqueueJob(server.db.serverWork(), {
+        kind: 'test.note',
+        dedupeKey: 'same',
+        runAfter: clock.now(),
+      }),
     ).not.toBeNull();
   });
 
@@ -115,7 +117,7 @@ describe('background jobs', () => {
         retryDelaySeconds: (attempt) => 60 * attempt,
       },
     });
-    const id = await enqueueJob(server.db, {
+    const id = await enqueueJob(server.db.serverWork(), {
       kind: 'test.flaky',
       maxAttempts: 3,
       runAfter: clock.now(),
@@ -155,18 +157,26 @@ describe('background jobs', () => {
           ),
       },
     });
-    const id = await enqueueJob(server.db, { kind: 'test.stuck', runAfter: clock.now() });
+    const id = await enqueueJob(server.db.serverWork(), {
+      kind: 'test.stuck',
+      runAfter: clock.now(),
+    });
     await jobs.runDue();
     expect((await jobRow(id)).last_error).toBe('the job took longer than 50 ms');
   });
 
   it('picks up a job again when the runner that claimed it died, once its lease has passed', async () => {
-    const id = await enqueueJob(server.db, { kind: 'test.note', runAfter: clock.now() });
+    const id = await enqueueJob(server.db.serverWork(), {
+      kind: 'test.note',
+      runAfter: clock.now(),
+    });
     // A runner claims the job and dies before finishing it.
-    await server.db.query(
-      `update private.jobs set attempts = 1, locked_by = 'a dead runner', locked_until = $2 where id = $1`,
-      [id, new Date(clock.now().getTime() + 600_000).toISOString()],
-    );
+    await server.db
+      .serverWork()
+      .query(
+        `update private.jobs set attempts = 1, locked_by = 'a dead runner', locked_until = $2 where id = $1`,
+        [id, new Date(clock.now().getTime() + 600_000).toISOString()],
+      );
     let runs = 0;
     const jobs = runner({ 'test.note': { handle: async () => void (runs += 1) } });
     await jobs.runDue();
@@ -183,7 +193,7 @@ describe('background jobs', () => {
       'test.quick': {
         timeoutMs: 60_000,
         handle: async (job) => {
-          const { rows } = await server.db.query<{ seconds: number }>(
+          const { rows } = await server.db.serverWork().query<{ seconds: number }>(
             `select extract(epoch from locked_until - $2::timestamptz)::int as seconds
              from private.jobs where id = $1`,
             [job.id, clock.now().toISOString()],
@@ -195,7 +205,7 @@ describe('background jobs', () => {
       // that long to be sent by another.
       'test.slow': { timeoutMs: 30 * 60_000, handle: async () => {} },
     });
-    await enqueueJob(server.db, { kind: 'test.quick', runAfter: clock.now() });
+    await enqueueJob(server.db.serverWork(), { kind: 'test.quick', runAfter: clock.now() });
     await jobs.runDue();
     expect(lockedFor).toBe(120);
   });
@@ -209,7 +219,7 @@ describe('background jobs', () => {
       },
     };
     for (let i = 0; i < 20; i += 1)
-      await enqueueJob(server.db, { kind: 'test.count', runAfter: clock.now() });
+      await enqueueJob(server.db.serverWork(), { kind: 'test.count', runAfter: clock.now() });
     await Promise.all([
       runner({ 'test.count': kind }, 3).runDue(),
       runner({ 'test.count': kind }, 3).runDue(),
@@ -221,14 +231,14 @@ describe('background jobs', () => {
   it('takes turns between organisations: one organisation’s backlog does not hold back another', async () => {
     const order: string[] = [];
     for (let i = 0; i < 5; i += 1) {
-      await enqueueJob(server.db, {
+      await enqueueJob(server.db.serverWork(), {
         kind: 'test.turn',
         organizationId: churchA.id,
         payload: { who: `A${i}` },
         runAfter: clock.now(),
       });
     }
-    await enqueueJob(server.db, {
+    await enqueueJob(server.db.serverWork(), {
       kind: 'test.turn',
       organizationId: churchB.id,
       payload: { who: 'B0' },
@@ -245,7 +255,7 @@ describe('background jobs', () => {
   it('runs bulk work only when nothing else is due: an e-mail never waits behind indexing', async () => {
     const order: string[] = [];
     for (let i = 0; i < 4; i += 1) {
-      await enqueueJob(server.db, {
+      await enqueueJob(server.db.serverWork(), {
         kind: 'test.bulk',
         organizationId: churchA.id,
         payload: { who: `index${i}` },
@@ -253,7 +263,7 @@ describe('background jobs', () => {
       });
     }
     // Queued later, in the same organisation.
-    await enqueueJob(server.db, {
+    await enqueueJob(server.db.serverWork(), {
       kind: 'test.mail',
       organizationId: churchA.id,
       payload: { who: 'mail' },
@@ -271,7 +281,7 @@ describe('background jobs', () => {
   it('takes an e-mail queued while indexing runs before the rest of the backlog', async () => {
     const order: string[] = [];
     for (let i = 0; i < 3; i += 1) {
-      await enqueueJob(server.db, {
+      await enqueueJob(server.db.serverWork(), {
         kind: 'test.bulk',
         organizationId: churchA.id,
         payload: { who: `index${i}` },
@@ -285,7 +295,7 @@ describe('background jobs', () => {
           order.push(String(job.payload.who));
           // The first one's work queues an e-mail, due at once.
           if (job.payload.who === 'index0') {
-            await enqueueJob(server.db, {
+            await enqueueJob(server.db.serverWork(), {
               kind: 'test.mail',
               organizationId: churchA.id,
               payload: { who: 'mail' },
@@ -305,7 +315,7 @@ describe('background jobs', () => {
   // itself takes bulk work only when no other kind is due.
   it('claims a backlog one statement per job, without asking what is due between jobs', async () => {
     for (let i = 0; i < 6; i += 1) {
-      await enqueueJob(server.db, {
+      await enqueueJob(server.db.serverWork(), {
         kind: 'test.bulk',
         organizationId: churchA.id,
         payload: { i },
@@ -313,23 +323,17 @@ describe('background jobs', () => {
       });
     }
     const calls: string[] = [];
-    const db = server.db;
-    const originals = { query: db.query, runBatch: db.runBatch };
-    const query = db.query.bind(db);
-    const runBatch = db.runBatch.bind(db);
     // This runner's calls: the server's own runner polls in the same lane, for its own kinds.
-    const record = (call: string, params: unknown) => {
-      const mine = JSON.stringify(params ?? []).includes('test.bulk');
-      if (currentRequestScope()?.lane === 'job:installation' && mine) calls.push(call);
-    };
-    db.query = (sql, params) => (
-      record(/claim_job/.test(sql) ? 'claim' : 'query', params),
-      query(sql, params)
+    const restore = wrapHandles(server.db, (handle) =>
+      recordingHandle(handle, (call, _handle, what) => {
+        const mine = JSON.stringify(what ?? []).includes('test.bulk');
+        if (handle.scope?.lane !== 'job:installation' || !mine) return;
+        if (call === 'query') {
+          const { sql } = what as { sql: string };
+          calls.push(/claim_job/.test(sql) ? 'claim' : 'query');
+        } else calls.push(call === 'read' ? 'due?' : 'write');
+      }),
     );
-    db.runBatch = (statements, finish, options) => {
-      record(options.readOnly ? 'due?' : 'write', statements);
-      return runBatch(statements, finish, options);
-    };
     let done = 0;
     // Running as in the server (started, woken when work is added), not `runDue`, which asks
     // what is due each time round its own loop.
@@ -341,7 +345,7 @@ describe('background jobs', () => {
       expect(done).toBe(6);
       await jobs.stop();
     } finally {
-      Object.assign(db, originals);
+      restore();
     }
     // One question of what is due (the wake-up), then a claim per job and one that finds none.
     expect(calls).toEqual(['due?', ...Array<string>(7).fill('claim')]);
@@ -370,9 +374,11 @@ describe('background jobs', () => {
     await one.runDue();
     await two.runDue();
     expect(runs).toBe(2);
-    const { rows } = await server.db.query<{ next_run_at: string }>(
-      `select next_run_at from private.schedules where name = 'test.every-hour'`,
-    );
+    const { rows } = await server.db
+      .serverWork()
+      .query<{ next_run_at: string }>(
+        `select next_run_at from private.schedules where name = 'test.every-hour'`,
+      );
     expect(new Date(rows[0]!.next_run_at).getTime()).toBeGreaterThan(clock.now().getTime());
   });
 });

@@ -38,10 +38,12 @@ async function uploadSource(
 }
 
 async function names(server: TestServer, organisation: Organisation): Promise<string[]> {
-  const { rows } = await server.db.query<{ name: string }>(
-    `select name from storage.objects where bucket_id = 'branding' and name like $1 order by name`,
-    [`${organisation.id}/%`],
-  );
+  const { rows } = await server.db
+    .serverWork()
+    .query<{ name: string }>(
+      `select name from storage.objects where bucket_id = 'branding' and name like $1 order by name`,
+      [`${organisation.id}/%`],
+    );
   return rows.map((row) => row.name.slice(organisation.id.length + 1));
 }
 
@@ -82,11 +84,13 @@ describe('the logo as a PNG, JPEG or WebP image', () => {
     expect(logo.exif).toBeUndefined();
     // The history says the logo changed, by the admin, once for each upload: the SVG's
     // replacement is not a removal.
-    const { rows: history } = await server.db.query<{ kind: string; actor_id: string | null }>(
-      `select kind, actor_id from public.activity_log
+    const { rows: history } = await server.db
+      .serverWork()
+      .query<{ kind: string; actor_id: string | null }>(
+        `select kind, actor_id from public.activity_log
        where organization_id = $1 and kind like 'settings.logo%' order by id`,
-      [church.id],
-    );
+        [church.id],
+      );
     expect(history).toEqual([
       { kind: 'settings.logo_changed', actor_id: church.master.userId },
       { kind: 'settings.logo_changed', actor_id: church.master.userId },

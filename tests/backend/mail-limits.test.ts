@@ -76,17 +76,21 @@ const addresses = (label: string, count: number) =>
 
 /** Makes an organisation older than the new-organisation period (nothing in the API does). */
 async function ageOrganisation(server: TestServer, organisation: Organisation): Promise<void> {
-  await server.db.query(
-    `update public.organizations set created_at = now() - interval '30 days' where id = $1`,
-    [organisation.id],
-  );
+  await server.db
+    .serverWork()
+    .query(
+      `update public.organizations set created_at = now() - interval '30 days' where id = $1`,
+      [organisation.id],
+    );
 }
 
 async function messagesOf(server: TestServer, organisation: Organisation): Promise<number> {
-  const { rows } = await server.db.query<{ n: number }>(
-    'select count(*)::int as n from public.outbox_messages where organization_id = $1',
-    [organisation.id],
-  );
+  const { rows } = await server.db
+    .serverWork()
+    .query<{ n: number }>(
+      'select count(*)::int as n from public.outbox_messages where organization_id = $1',
+      [organisation.id],
+    );
   return rows[0]!.n;
 }
 
@@ -142,10 +146,9 @@ describe('limits of what an organisation may e-mail', () => {
       /^Your organization has reached its limit of 3 e-mail recipients an hour \(a new organization's limit, for its first days\)\. Please try again in \d+ minutes?\.$/,
     );
     expect(await messagesOf(server, church)).toBe(before);
-    const { rows } = await server.db.query(
-      'select 1 from public.user_invitations where email = $1',
-      [invited[3]],
-    );
+    const { rows } = await server.db
+      .serverWork()
+      .query('select 1 from public.user_invitations where email = $1', [invited[3]]);
     expect(rows).toEqual([]);
 
     // The link alone is still there to be shared by hand.
@@ -212,10 +215,11 @@ describe('limits of what an organisation may e-mail', () => {
       message_id: failed.id,
     })) as RpcAnswer<unknown>;
     expectLimit(retried, /^Your organization has reached its limit of 6 e-mail recipients/);
-    const { rows } = await server.db.query<{ status: string }>(
-      'select status from public.outbox_messages where id = $1',
-      [failed.id],
-    );
+    const { rows } = await server.db
+      .serverWork()
+      .query<{ status: string }>('select status from public.outbox_messages where id = $1', [
+        failed.id,
+      ]);
     expect(rows[0]?.status).toBe('failed');
 
     // A reset link an admin sends a member counts too.
@@ -239,10 +243,12 @@ describe('limits of what an organisation may e-mail', () => {
     expect(await deliveredTo([email])).toHaveLength(1);
 
     // An hour later it is e-mailed again.
-    await server.db.query(
-      `update public.outbox_messages set created_at = now() - interval '61 minutes' where id = $1`,
-      [first.mail_id],
-    );
+    await server.db
+      .serverWork()
+      .query(
+        `update public.outbox_messages set created_at = now() - interval '61 minutes' where id = $1`,
+        [first.mail_id],
+      );
     const later = unwrap(await inviteByEmail(church.master, email), 'third invitation');
     expect(later.mail_status).toBe('queued');
     expect(await deliveredTo([email])).toHaveLength(2);
@@ -369,10 +375,11 @@ describe("the installation's limit, kept in the database", () => {
     });
     expect(change.status).toBe(429);
     expect(change.body).toEqual(overLimit);
-    const { rows } = await second.db.query<{ email_change: string | null }>(
-      'select email_change from auth.users where id = $1',
-      [member.userId],
-    );
+    const { rows } = await second.db
+      .serverWork()
+      .query<{ email_change: string | null }>('select email_change from auth.users where id = $1', [
+        member.userId,
+      ]);
     expect(rows[0]?.email_change ?? '').toBe('');
     // Two servers of one database: slow on a busy machine.
   }, 120_000);

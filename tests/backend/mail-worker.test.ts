@@ -95,7 +95,7 @@ describe('the mail-worker edge function', () => {
 
   /** Who finished each delivery job of these messages (the function's runners are named so). */
   async function deliveredBy(ids: string[]): Promise<string[]> {
-    const { rows } = await server.db.query<{ locked_by: string | null }>(
+    const { rows } = await server.db.serverWork().query<{ locked_by: string | null }>(
       `select locked_by from private.jobs
        where kind = 'mail.deliver' and payload ->> 'message_id' = any ($1::text[])`,
       [ids],

@@ -47,17 +47,18 @@ async function apply(sql: string): Promise<void> {
 
 describe('migrations with the rights of a hosted project', () => {
   it("apply every migration as hosted_postgres, which owns the app's objects", async () => {
-    const { rows } = await db.query<{ owner: string; count: number }>(
+    const { rows } = await db.serverWork().query<{ owner: string; count: number }>(
       `select pg_get_userbyid(c.relowner) as owner, count(*)::int as count
          from pg_class c join pg_namespace n on n.oid = c.relnamespace
         where n.nspname = 'public' and c.relkind in ('r', 'v', 'S')
         group by 1`,
     );
     expect(rows.map((row) => row.owner)).toEqual([HOSTED_MIGRATION_ROLE]);
-    const role = await db.query<{ rolsuper: boolean }>(
-      'select rolsuper from pg_roles where rolname = $1',
-      [HOSTED_MIGRATION_ROLE],
-    );
+    const role = await db
+      .serverWork()
+      .query<{ rolsuper: boolean }>('select rolsuper from pg_roles where rolname = $1', [
+        HOSTED_MIGRATION_ROLE,
+      ]);
     expect(role.rows).toEqual([{ rolsuper: false }]);
   });
 

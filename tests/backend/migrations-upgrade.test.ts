@@ -53,7 +53,7 @@ async function asUser<T = Record<string, unknown>>(
   sql: string,
   params: unknown[] = [],
 ): Promise<T[]> {
-  return db.transaction(async (tx) => {
+  return db.serverWork().transaction(async (tx) => {
     const claims = JSON.stringify({ sub: id, role: 'authenticated', aal: 'aal1' });
     await tx.query(
       "select set_config('request.jwt.claims', $1, true), set_config('role', 'authenticated', true)",
@@ -74,7 +74,7 @@ async function seed(db: Database): Promise<void> {
     [bob, 'bob@grace.example'],
     [carol, 'carol@hope.example'],
   ]) {
-    await db.query(
+    await db.serverWork().query(
       `insert into auth.users (id, email, aud, role, created_at, updated_at)
        values ($1, $2, 'authenticated', 'authenticated', now(), now())`,
       [id, email],
@@ -105,7 +105,7 @@ async function seed(db: Database): Promise<void> {
     ['policy-2027.pdf', 'v2'],
     ['minutes.txt', 'v3'],
   ]) {
-    await db.query(
+    await db.serverWork().query(
       `insert into storage.objects (bucket_id, name, owner, metadata, version)
        values ('documents', $1, $2, jsonb_build_object('size', 1000, 'mimetype', 'application/pdf'), $3)`,
       [`${folder}/${name}`, alice, version],
@@ -130,7 +130,7 @@ async function seed(db: Database): Promise<void> {
     policy!.id,
     `${folder}/policy-2027.pdf`,
   ]);
-  await db.query(
+  await db.serverWork().query(
     `select private.record_document_text(t.document_id, t.object_version, 'ready', null,
                                          'Minutes of the meeting of the board', 1, false)
        from public.document_texts t where t.document_id = $1`,
@@ -233,7 +233,7 @@ describe("a database made by the migrations before they were squashed (today's)"
       db = await openPglite({ dataDir });
     }
     try {
-      const before = await rowsOf(db);
+      const before = await rowsOf(db.serverWork());
       expect(before['public.documents']).toHaveLength(2);
       expect(before['public.document_versions']).toHaveLength(1);
       expect(before['public.user_profiles']).toHaveLength(3);
@@ -241,10 +241,10 @@ describe("a database made by the migrations before they were squashed (today's)"
 
       const report = await migrate(db, migrationsDir, options);
       expect(report).toEqual({ platform: [], migrations: await migrationsSinceSquash() });
-      expect(asBefore(await rowsOf(db), before)).toEqual(intended(before));
+      expect(asBefore(await rowsOf(db.serverWork()), before)).toEqual(intended(before));
       // The storage quota's running totals start as what the objects already there take
       // (20261202010000_storage_running_totals.sql): Grace Church's three files of 1,000 bytes.
-      const { rows: totals } = await db.query<{ name: string | null; bytes: string }>(
+      const { rows: totals } = await db.serverWork().query<{ name: string | null; bytes: string }>(
         `select o.name, t.bytes::text as bytes from private.organization_storage_totals t
            left join public.organizations o on o.id = t.organization_id`,
       );
@@ -253,10 +253,11 @@ describe("a database made by the migrations before they were squashed (today's)"
       const fresh = await emptyDatabase();
       try {
         await migrate(fresh, migrationsDir, options);
-        const differences = compareCatalogues(await readCatalogue(db), await readCatalogue(fresh), [
-          'upgraded',
-          'new',
-        ]);
+        const differences = compareCatalogues(
+          await readCatalogue(db.serverWork()),
+          await readCatalogue(fresh.serverWork()),
+          ['upgraded', 'new'],
+        );
         expect(differences.join('\n')).toBe('');
       } finally {
         await fresh.close();

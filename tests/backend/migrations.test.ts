@@ -34,9 +34,11 @@ describe('migrations', () => {
 
       const second = await migrate(db, migrationsDir);
       expect(second).toEqual({ platform: [], migrations: [] });
-      const { rows } = await db.query<{ n: number }>(
-        'select count(*)::int as n from supabase_migrations.schema_migrations',
-      );
+      const { rows } = await db
+        .serverWork()
+        .query<{ n: number }>(
+          'select count(*)::int as n from supabase_migrations.schema_migrations',
+        );
       expect(rows[0]?.n).toBe(migrationFiles.length);
     } finally {
       await db.close();

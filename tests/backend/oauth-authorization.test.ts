@@ -71,10 +71,12 @@ describe('start', () => {
   it('stores only the hash of the state, bound to user, organisation and provider for 10 minutes', async () => {
     const before = Date.now();
     const state = await startState(fn, member, 'github');
-    const { rows } = await server.db.query<Record<string, unknown>>(
-      'select * from public.oauth_states where user_id = $1 and provider_id = $2',
-      [member.userId, 'github'],
-    );
+    const { rows } = await server.db
+      .serverWork()
+      .query<Record<string, unknown>>(
+        'select * from public.oauth_states where user_id = $1 and provider_id = $2',
+        [member.userId, 'github'],
+      );
     const row = rows.find((r) => r.state_hash === sha256(state));
     expect(row).toMatchObject({
       organization_id: org.organizationId,
@@ -119,10 +121,11 @@ describe('start', () => {
       `${OTHER_APP_ORIGIN}/oauth/callback/slack`,
     );
 
-    const statesBefore = await server.db.query(
-      'select count(*)::int as n from public.oauth_states where user_id = $1',
-      [member.userId],
-    );
+    const statesBefore = await server.db
+      .serverWork()
+      .query('select count(*)::int as n from public.oauth_states where user_id = $1', [
+        member.userId,
+      ]);
     const hostile = [
       'https://evil.example',
       `${ORIGIN}.evil.example`,
@@ -146,10 +149,11 @@ describe('start', () => {
       answer: refusal,
     });
     // Refused before anything was stored.
-    const statesAfter = await server.db.query(
-      'select count(*)::int as n from public.oauth_states where user_id = $1',
-      [member.userId],
-    );
+    const statesAfter = await server.db
+      .serverWork()
+      .query('select count(*)::int as n from public.oauth_states where user_id = $1', [
+        member.userId,
+      ]);
     expect(statesAfter.rows).toEqual(statesBefore.rows);
   });
 
@@ -267,10 +271,12 @@ describe('start', () => {
     });
     // Others are not affected, and expired ones do not count.
     expect((await startState(fn, member, 'slack')).length).toBe(43);
-    await server.db.query(
-      `update public.oauth_states set expires_at = now() - interval '1 second' where user_id = $1`,
-      [eager.userId],
-    );
+    await server.db
+      .serverWork()
+      .query(
+        `update public.oauth_states set expires_at = now() - interval '1 second' where user_id = $1`,
+        [eager.userId],
+      );
     expect((await startState(fn, eager, 'slack')).length).toBe(43);
   });
 
@@ -391,10 +397,12 @@ describe('complete', () => {
 
   it('refuses an expired state and an unknown one', async () => {
     const state = await startState(fn, member, 'slack');
-    await server.db.query(
-      `update public.oauth_states set expires_at = now() - interval '1 second' where state_hash = $1`,
-      [sha256(state)],
-    );
+    await server.db
+      .serverWork()
+      .query(
+        `update public.oauth_states set expires_at = now() - interval '1 second' where state_hash = $1`,
+        [sha256(state)],
+      );
     expect(await complete(member, 'slack', state)).toMatchObject({
       status: 400,
       body: { error: 'Invalid OAuth state' },
@@ -410,10 +418,12 @@ describe('complete', () => {
     const otherOrg = await newOrganization(server);
     const state = await startState(fn, member, 'slack');
     // As if the member had moved to another organisation since starting.
-    await server.db.query(
-      'update public.oauth_states set organization_id = $2 where state_hash = $1',
-      [sha256(state), otherOrg.organizationId],
-    );
+    await server.db
+      .serverWork()
+      .query('update public.oauth_states set organization_id = $2 where state_hash = $1', [
+        sha256(state),
+        otherOrg.organizationId,
+      ]);
     expect(await complete(member, 'slack', state)).toMatchObject({
       status: 400,
       body: { error: 'Invalid OAuth state' },
@@ -469,10 +479,9 @@ describe('complete', () => {
       body: { error: 'Token exchange failed: bad_verification_code' },
     });
 
-    const { rows } = await server.db.query(
-      'select 1 from public.oauth_connections where user_id = $1',
-      [loner.userId],
-    );
+    const { rows } = await server.db
+      .serverWork()
+      .query('select 1 from public.oauth_connections where user_id = $1', [loner.userId]);
     expect(rows).toHaveLength(0);
   });
 
@@ -497,16 +506,14 @@ describe('complete', () => {
     const person = await addMember(server, org);
     const first = await complete(person, 'slack', await startState(fn, person, 'slack'));
     const id = (first.body.connection as { id: string }).id;
-    await server.db.query(
-      'update public.oauth_connections set needs_reconnect = true where id = $1',
-      [id],
-    );
+    await server.db
+      .serverWork()
+      .query('update public.oauth_connections set needs_reconnect = true where id = $1', [id]);
     const second = await complete(person, 'slack', await startState(fn, person, 'slack'));
     expect(second.body.connection).toMatchObject({ id, is_active: true, needs_reconnect: false });
-    const { rows } = await server.db.query(
-      'select id from public.oauth_connections where user_id = $1',
-      [person.userId],
-    );
+    const { rows } = await server.db
+      .serverWork()
+      .query('select id from public.oauth_connections where user_id = $1', [person.userId]);
     expect(rows).toHaveLength(1);
   });
 

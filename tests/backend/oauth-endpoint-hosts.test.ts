@@ -55,7 +55,7 @@ async function saveThroughRpc(providerId: string, authorizeUrl: string, tokenUrl
 }
 
 async function storedConfig(providerId: string) {
-  const { rows } = await server.db.query<Record<string, unknown>>(
+  const { rows } = await server.db.serverWork().query<Record<string, unknown>>(
     `select client_id, authorize_url, token_url from public.oauth_configs
       where organization_id = $1 and provider_id = $2`,
     [org.organizationId, providerId],

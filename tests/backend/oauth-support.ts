@@ -181,10 +181,12 @@ export async function setExpiry(
   connectionId: string,
   msFromNow: number,
 ): Promise<void> {
-  await server.db.query('update public.oauth_connections set expires_at = $2 where id = $1', [
-    connectionId,
-    new Date(Date.now() + msFromNow).toISOString(),
-  ]);
+  await server.db
+    .serverWork()
+    .query('update public.oauth_connections set expires_at = $2 where id = $1', [
+      connectionId,
+      new Date(Date.now() + msFromNow).toISOString(),
+    ]);
 }
 
 /** The stored token row of a connection (ciphertexts), or undefined. */
@@ -192,9 +194,11 @@ export async function storedTokens(
   server: TestServer,
   connectionId: string,
 ): Promise<{ access_token: string; refresh_token: string | null } | undefined> {
-  const { rows } = await server.db.query<{ access_token: string; refresh_token: string | null }>(
-    'select access_token, refresh_token from public.oauth_connection_tokens where connection_id = $1',
-    [connectionId],
-  );
+  const { rows } = await server.db
+    .serverWork()
+    .query<{ access_token: string; refresh_token: string | null }>(
+      'select access_token, refresh_token from public.oauth_connection_tokens where connection_id = $1',
+      [connectionId],
+    );
   return rows[0];
 }

@@ -170,17 +170,19 @@ describe('one refresh at a time', () => {
     expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
     expect(new Set(answers.map((a) => a.body.access_token))).toEqual(new Set(['AT-one']));
     expect(provider.grants('refresh_token')).toHaveLength(1);
-    const { rows } = await server.db.query<{ refreshing_until: unknown }>(
-      'select refreshing_until from public.oauth_connection_tokens where connection_id = $1',
-      [connectionId],
-    );
+    const { rows } = await server.db
+      .serverWork()
+      .query<{ refreshing_until: unknown }>(
+        'select refreshing_until from public.oauth_connection_tokens where connection_id = $1',
+        [connectionId],
+      );
     expect(rows[0]!.refreshing_until).toBeNull();
   });
 
   it('takes over a lease that ran out (a refresher that died)', async () => {
     const { member, connectionId } = await connectedMember('slack');
     await setExpiry(server, connectionId, MINUTE);
-    await server.db.query(
+    await server.db.serverWork().query(
       `update public.oauth_connection_tokens set refreshing_until = now() - interval '1 second'
        where connection_id = $1`,
       [connectionId],
@@ -244,10 +246,12 @@ describe('a failed refresh', () => {
       body: { error: 'Cannot refresh token' },
     });
     expect(provider.calls).toHaveLength(0);
-    const { rows } = await server.db.query<{ needs_reconnect: boolean }>(
-      'select needs_reconnect from public.oauth_connections where id = $1',
-      [connectionId],
-    );
+    const { rows } = await server.db
+      .serverWork()
+      .query<{ needs_reconnect: boolean }>(
+        'select needs_reconnect from public.oauth_connections where id = $1',
+        [connectionId],
+      );
     expect(rows[0]!.needs_reconnect).toBe(true);
   });
 
@@ -256,10 +260,12 @@ describe('a failed refresh', () => {
     const stored = await storedTokens(server, connectionId);
     const forged =
       stored!.access_token.slice(0, -2) + (stored!.access_token.endsWith('A') ? 'BB' : 'AA');
-    await server.db.query(
-      'update public.oauth_connection_tokens set access_token = $2 where connection_id = $1',
-      [connectionId, forged],
-    );
+    await server.db
+      .serverWork()
+      .query(
+        'update public.oauth_connection_tokens set access_token = $2 where connection_id = $1',
+        [connectionId, forged],
+      );
     expect(await token(fn, member)).toMatchObject({
       status: 409,
       body: { error: 'Slack needs to be reconnected' },

@@ -254,10 +254,12 @@ describe('Word and Excel previews', () => {
     expect(textOf(secondHtml)).toContain('Second rota');
     expect(textOf(secondHtml)).not.toContain('First rota');
 
-    const { rows } = await server.db.query<{ version: string }>(
-      `select version from storage.objects where bucket_id = 'documents' and name = any($1)`,
-      [[first.filePath, newPath]],
-    );
+    const { rows } = await server.db
+      .serverWork()
+      .query<{ version: string }>(
+        `select version from storage.objects where bucket_id = 'documents' and name = any($1)`,
+        [[first.filePath, newPath]],
+      );
     const previews = path.join(server.dataDir, 'previews');
     for (const { version } of rows) {
       expect(existsSync(path.join(previews, `${version}.html`))).toBe(true);
@@ -270,10 +272,12 @@ describe('Word and Excel previews', () => {
     expect(
       (await fetch(await previewAddress(member, document.filePath, 'Leaving.xlsx'))).status,
     ).toBe(200);
-    const { rows } = await server.db.query<{ version: string }>(
-      `select version from storage.objects where bucket_id = 'documents' and name = $1`,
-      [document.filePath],
-    );
+    const { rows } = await server.db
+      .serverWork()
+      .query<{ version: string }>(
+        `select version from storage.objects where bucket_id = 'documents' and name = $1`,
+        [document.filePath],
+      );
     const render = path.join(server.dataDir, 'previews', `${rows[0]!.version}.html`);
     expect(existsSync(render)).toBe(true);
     unwrap(await member.client.rpc('delete_documents', { document_ids: [document.id] }), 'delete');
@@ -353,7 +357,7 @@ describe('Word and Excel previews', () => {
     expect((await link.preview()).status).toBe(404);
 
     const expiring = await makeLink(document.id);
-    await server.db.query(
+    await server.db.serverWork().query(
       `update public.share_links set created_at = now() - interval '7 days',
               expires_at = now() - interval '1 minute' where id = $1`,
       [expiring.id],
@@ -392,10 +396,12 @@ describe('the cache of rendered previews', () => {
         bytes: await xlsx(name, [[name.repeat(300)]]),
         contentType: XLSX,
       });
-      const { rows } = await server.db.query<{ version: string }>(
-        `select version from storage.objects where bucket_id = 'documents' and name = $1`,
-        [document.filePath],
-      );
+      const { rows } = await server.db
+        .serverWork()
+        .query<{ version: string }>(
+          `select version from storage.objects where bucket_id = 'documents' and name = $1`,
+          [document.filePath],
+        );
       files[name] = {
         path: document.filePath,
         render: path.join(server.dataDir, 'previews', `${rows[0]!.version}.html`),

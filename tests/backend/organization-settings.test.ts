@@ -106,10 +106,9 @@ describe("an organisation's name and time zone", () => {
     });
     expect(errorMessage(bad)).toBe('Unknown time zone: Mars/Olympus');
     // One transaction: the name did not change either.
-    const { rows } = await server.db.query<{ name: string }>(
-      'select name from public.organizations where id = $1',
-      [church.id],
-    );
+    const { rows } = await server.db
+      .serverWork()
+      .query<{ name: string }>('select name from public.organizations where id = $1', [church.id]);
     expect(rows[0]!.name).toBe('Grace Community Church');
   });
 
@@ -301,10 +300,12 @@ describe("the reminders follow the organisation's time zone", () => {
   afterAll(() => server?.close());
 
   const digestCount = async (organisation: Organisation) => {
-    const { rows } = await server.db.query(
-      `select 1 from public.outbox_messages where organization_id = $1 and kind = 'reminders'`,
-      [organisation.id],
-    );
+    const { rows } = await server.db
+      .serverWork()
+      .query(
+        `select 1 from public.outbox_messages where organization_id = $1 and kind = 'reminders'`,
+        [organisation.id],
+      );
     return rows.length;
   };
 

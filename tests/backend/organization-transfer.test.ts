@@ -141,7 +141,7 @@ describe('organisation export and import', () => {
 
   /** What an organisation holds: documents, their storage rows, and files in the store. */
   async function holdings(organisation: Organisation) {
-    const { rows } = await server.db.query<{ documents: number; objects: number }>(
+    const { rows } = await server.db.serverWork().query<{ documents: number; objects: number }>(
       `select (select count(*)::int from public.documents where organization_id = $1) as documents,
               (select count(*)::int from storage.objects
                where bucket_id = 'documents' and name like 'documents/' || $1 || '/%') as objects`,
@@ -305,7 +305,7 @@ describe('organisation export and import', () => {
     expect(contractLine).toContain(user.email);
 
     // Recorded in the history, by name.
-    const { rows } = await server.db.query<{ kind: string; actor_id: string | null }>(
+    const { rows } = await server.db.serverWork().query<{ kind: string; actor_id: string | null }>(
       `select kind, actor_id from public.activity_log
        where organization_id = $1 and kind like 'organization.export%' order by id`,
       [church.id],
@@ -364,26 +364,30 @@ describe('organisation export and import', () => {
       mkdir(path.dirname(partial), { recursive: true }),
     );
     await writeFile(partial, randomBytes(5000));
-    await server.db.query(
+    await server.db.serverWork().query(
       `update private.jobs set attempts = 1, locked_by = 'crashed-runner',
          locked_until = now() - interval '1 second'
        where kind = 'organization.export' and payload ->> 'export_id' = $1`,
       [started.id],
     );
-    await server.db.query(
-      `update public.organization_exports set status = 'running', progress = 40 where id = $1`,
-      [started.id],
-    );
+    await server.db
+      .serverWork()
+      .query(
+        `update public.organization_exports set status = 'running', progress = 40 where id = $1`,
+        [started.id],
+      );
     await runJobs();
     const row = (await exportsOf(admin)).find((e) => e.id === started.id)!;
     expect(row).toMatchObject({ status: 'ready', progress: 100, document_count: 3 });
     const files = await download(admin, row);
     expect(files.get('HR/Caretaker contract.pdf')!.equals(bytes.contract)).toBe(true);
     expect((await storedFiles()).filter((name) => name.endsWith('.part'))).toEqual([]);
-    const { rows } = await server.db.query<{ attempts: number }>(
-      `select attempts from private.jobs where payload ->> 'export_id' = $1`,
-      [started.id],
-    );
+    const { rows } = await server.db
+      .serverWork()
+      .query<{ attempts: number }>(
+        `select attempts from private.jobs where payload ->> 'export_id' = $1`,
+        [started.id],
+      );
     expect(rows[0]!.attempts).toBe(2);
   });
 
@@ -393,7 +397,7 @@ describe('organisation export and import', () => {
     const earlier = (await exportsOf(admin)).filter((e) => e.status === 'expired');
     expect(earlier.length).toBe(2);
     for (const row of earlier) expect(row.file_path).toBeNull();
-    const { rows } = await server.db.query<{ count: number }>(
+    const { rows } = await server.db.serverWork().query<{ count: number }>(
       `select count(*)::int as count from storage.objects
        where bucket_id = 'exports' and name like $1 || '/%'`,
       [church.id],
@@ -407,10 +411,11 @@ describe('organisation export and import', () => {
     );
     expect(usage.export_bytes).toBe(ready[0]!.size);
     // Not counted: the documents and their versions are.
-    const holdings = await server.db.query<{ bytes: string }>(
-      `select private.organization_storage_bytes($1) as bytes`,
-      [church.id],
-    );
+    const holdings = await server.db
+      .serverWork()
+      .query<{ bytes: string }>(`select private.organization_storage_bytes($1) as bytes`, [
+        church.id,
+      ]);
     expect(usage.used_bytes).toBe(Number(holdings.rows[0]!.bytes));
     await runJobs();
     // The earlier files' bytes are removed by the job the database queued.
@@ -504,12 +509,14 @@ describe('organisation export and import', () => {
     expect(documents[0]!.size).toBe(bytes.contract.byteLength);
 
     // The uploaded ZIP is gone; the history names the import.
-    const { rows } = await server.db.query<{ count: number }>(
-      `select count(*)::int as count from storage.objects where bucket_id = 'imports' and name = $1`,
-      [name],
-    );
+    const { rows } = await server.db
+      .serverWork()
+      .query<{ count: number }>(
+        `select count(*)::int as count from storage.objects where bucket_id = 'imports' and name = $1`,
+        [name],
+      );
     expect(rows[0]!.count).toBe(0);
-    const kinds = await server.db.query<{ kind: string; actor_id: string | null }>(
+    const kinds = await server.db.serverWork().query<{ kind: string; actor_id: string | null }>(
       `select kind, actor_id from public.activity_log where organization_id = $1
          and kind in ('organization.import_started', 'organization.imported') order by id`,
       [target.id],
@@ -531,7 +538,7 @@ describe('organisation export and import', () => {
     );
     expect(imported).toMatchObject({ status: 'done', document_count: 3 });
     expect((await holdings(church)).documents).toBe(before.documents + 3);
-    const { rows } = await server.db.query<{ responsible_id: string }>(
+    const { rows } = await server.db.serverWork().query<{ responsible_id: string }>(
       `select responsible_id from public.documents
        where organization_id = $1 and name = 'Caretaker contract.pdf' and deleted_at is null`,
       [church.id],
@@ -732,9 +739,9 @@ describe('organisation export and import', () => {
 
   it('stops at the first file past the storage quota, not after writing them all', async () => {
     const target = await createOrganisation(server, 'Crowded Church');
-    await server.db.query(`update private.storage_settings set quota_per_organization = $1`, [
-      5 * 1024 ** 2,
-    ]);
+    await server.db
+      .serverWork()
+      .query(`update private.storage_settings set quota_per_organization = $1`, [5 * 1024 ** 2]);
     try {
       const zip = await oneEntryNamedOften(20);
       const filesBefore = await storedFiles();
@@ -750,9 +757,9 @@ describe('organisation export and import', () => {
       expect(await holdings(target)).toEqual({ documents: 0, objects: 0 });
       expect(await storedFiles()).toEqual(filesBefore);
     } finally {
-      await server.db.query(
-        `update private.storage_settings set quota_per_organization = 10737418240`,
-      );
+      await server.db
+        .serverWork()
+        .query(`update private.storage_settings set quota_per_organization = 10737418240`);
     }
   });
 
@@ -816,7 +823,7 @@ describe('organisation export and import', () => {
     const partial = store.scratchFile(importFileVersion(started.id, 3));
     await mkdir(path.dirname(partial), { recursive: true });
     await writeFile(partial, randomBytes(1000));
-    await server.db.query(
+    await server.db.serverWork().query(
       `update private.jobs set attempts = 1, locked_by = 'stopped-runner',
          locked_until = now() - interval '1 second'
        where kind = 'organization.import' and payload ->> 'import_id' = $1`,
@@ -841,7 +848,9 @@ describe('organisation export and import', () => {
 
   it('counts the uploaded ZIP until it is imported, then only the documents', async () => {
     const target = await createOrganisation(server, 'Roomy Church');
-    await server.db.query(`update private.storage_settings set quota_per_organization = 8000`);
+    await server.db
+      .serverWork()
+      .query(`update private.storage_settings set quota_per_organization = 8000`);
     try {
       const zip = await zipOf([
         {
@@ -867,15 +876,17 @@ describe('organisation export and import', () => {
       );
       expect(usage).toMatchObject({ used_bytes: 6000, imports_bytes: 0 });
     } finally {
-      await server.db.query(
-        `update private.storage_settings set quota_per_organization = 10737418240`,
-      );
+      await server.db
+        .serverWork()
+        .query(`update private.storage_settings set quota_per_organization = 10737418240`);
     }
   });
 
   it('refuses an import that does not fit the storage quota, writing nothing', async () => {
     const target = await createOrganisation(server, 'Full Church');
-    await server.db.query(`update private.storage_settings set quota_per_organization = 4000`);
+    await server.db
+      .serverWork()
+      .query(`update private.storage_settings set quota_per_organization = 4000`);
     try {
       // A small ZIP (it counts too) whose documents need 6,000 bytes.
       const zip = await zipOf([
@@ -897,9 +908,9 @@ describe('organisation export and import', () => {
       expect(await holdings(target)).toEqual({ documents: 0, objects: 0 });
       expect(await storedFiles()).toEqual(filesBefore);
     } finally {
-      await server.db.query(
-        `update private.storage_settings set quota_per_organization = 10737418240`,
-      );
+      await server.db
+        .serverWork()
+        .query(`update private.storage_settings set quota_per_organization = 10737418240`);
     }
   });
 });

@@ -16,7 +16,7 @@ describe('a database with no turn to give', () => {
       // the member's statement (8 s) ends.
       env: { STATEMENT_TIMEOUT_AUTHENTICATED: '8s', STATEMENT_TIMEOUT_SERVICE_ROLE: '2s' },
     });
-    await server.db.exec(`
+    await server.db.serverWork().exec(`
       create function slow(seconds float8) returns int language sql
         as $$ select 1 from pg_sleep(seconds) $$;
       grant execute on function slow(float8) to authenticated;

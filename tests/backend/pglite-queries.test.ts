@@ -14,7 +14,7 @@ describe('PGlite single queries', () => {
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'steward-pglite-queries-'));
     db = await PgliteHost.open({ dataDir: dir });
-    await db.exec(`create table notes (id int primary key, title text, done boolean)`);
+    await db.serverWork().exec(`create table notes (id int primary key, title text, done boolean)`);
   });
   afterAll(async () => {
     await db?.close();
@@ -22,14 +22,22 @@ describe('PGlite single queries', () => {
   });
 
   it('answers rows, affected rows and values as text, numbers and booleans', async () => {
-    const inserted = await db.query(
-      'insert into notes (id, title, done) values ($1, $2, $3), ($4, $5, $6)',
-      [1, 'first', true, 2, 'second', false],
-    );
+    const inserted = await db
+      .serverWork()
+      .query('insert into notes (id, title, done) values ($1, $2, $3), ($4, $5, $6)', [
+        1,
+        'first',
+        true,
+        2,
+        'second',
+        false,
+      ]);
     expect(inserted).toEqual({ rows: [], rowCount: 2 });
-    const updated = await db.query('update notes set done = $1 where id = $2', [true, 2]);
+    const updated = await db
+      .serverWork()
+      .query('update notes set done = $1 where id = $2', [true, 2]);
     expect(updated.rowCount).toBe(1);
-    const { rows } = await db.query('select id, title, done from notes order by id');
+    const { rows } = await db.serverWork().query('select id, title, done from notes order by id');
     expect(rows).toEqual([
       { id: 1, title: 'first', done: true },
       { id: 2, title: 'second', done: true },
@@ -38,21 +46,23 @@ describe('PGlite single queries', () => {
 
   it('reads a table whose columns changed since its statement was prepared, in a transaction too', async () => {
     const sql = 'select * from notes where id = $1';
-    expect((await db.query(sql, [1])).rows).toEqual([{ id: 1, title: 'first', done: true }]);
-    await db.exec('alter table notes add column due date');
-    const rows = await db.transaction(async (tx) => (await tx.query(sql, [1])).rows);
+    expect((await db.serverWork().query(sql, [1])).rows).toEqual([
+      { id: 1, title: 'first', done: true },
+    ]);
+    await db.serverWork().exec('alter table notes add column due date');
+    const rows = await db.serverWork().transaction(async (tx) => (await tx.query(sql, [1])).rows);
     expect(rows).toEqual([{ id: 1, title: 'first', done: true, due: null }]);
-    expect((await db.query(sql, [1])).rows).toEqual([rows[0]]);
+    expect((await db.serverWork().query(sql, [1])).rows).toEqual([rows[0]]);
   });
 
   it('rolls back a failed transaction and keeps serving queries', async () => {
     await expect(
-      db.transaction(async (tx) => {
+      db.serverWork().transaction(async (tx) => {
         await tx.query('update notes set title = $1 where id = $2', ['changed', 1]);
         await tx.query('insert into notes (id) values ($1)', [1]);
       }),
     ).rejects.toMatchObject({ code: '23505' });
-    const { rows } = await db.query('select title from notes where id = $1', [1]);
+    const { rows } = await db.serverWork().query('select title from notes where id = $1', [1]);
     expect(rows).toEqual([{ title: 'first' }]);
   });
 });

@@ -3,7 +3,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PgliteHost } from '../../server/db/pglite-host.ts';
-import { withRequestScope } from '../../server/db/request-scope.ts';
 import { WorkerConnection } from '../../server/db/worker-connection.ts';
 
 // How callers take turns on the embedded database's one worker (server/db/pglite-host.ts): a
@@ -25,11 +24,11 @@ describe('PGlite turns', () => {
 
   /** Starts a read of `seconds` in `lane`'s turns; resolves to `name` once answered. */
   const read = (lane: string, name: string, seconds = 0) =>
-    withRequestScope({ lane, role: 'authenticated' }, () =>
-      db.runBatch([{ sql: 'select pg_sleep($1::float8)', params: [seconds] }], () => name, {
+    db
+      .scoped({ lane, role: 'authenticated' })
+      .runBatch([{ sql: 'select pg_sleep($1::float8)', params: [seconds] }], () => name, {
         readOnly: true,
-      }),
-    );
+      });
 
   /** The names of `reads` in the order they were answered. */
   async function answeredInOrder(reads: Promise<string>[]): Promise<string[]> {
@@ -72,13 +71,13 @@ describe('PGlite turns', () => {
     try {
       // A write the worker ends itself (one message), running for 0.3 s; `finish` runs as its
       // answer arrives, before its turn ends.
-      const write = withRequestScope({ lane: 'user:e', role: 'authenticated' }, () =>
-        db.runBatch(
+      const write = db
+        .scoped({ lane: 'user:e', role: 'authenticated' })
+        .runBatch(
           [{ sql: 'select pg_sleep(0.3)', params: [] }],
           () => `reads sent while it ran: ${sent.filter((op) => op === 'read').length}`,
           { readOnly: false, ends: 'commit' },
-        ),
-      );
+        );
       const reading = read('user:f', 'f1');
       const [written] = await Promise.all([write, reading]);
       // Without it the read would have been sent once the write's turn had ended.

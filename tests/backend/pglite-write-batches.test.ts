@@ -18,7 +18,7 @@ describe('PGlite writing batches ended by their rows', () => {
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'steward-pglite-writes-'));
     db = await PgliteHost.open({ dataDir: dir });
-    await db.exec(`create table notes (id int primary key, body text);
+    await db.serverWork().exec(`create table notes (id int primary key, body text);
       create table parents (id int primary key);
       create table children (id int primary key,
         parent int references parents (id) deferrable initially deferred)`);
@@ -47,7 +47,7 @@ describe('PGlite writing batches ended by their rows', () => {
     ends: BatchEnd | undefined,
     finish: (rows: Row[]) => T = (rows) => rows as T,
   ) =>
-    db.runBatch(
+    db.serverWork().runBatch(
       [
         {
           sql: `with written as (insert into notes (id) select unnest($1::int[]) returning id)
@@ -60,7 +60,9 @@ describe('PGlite writing batches ended by their rows', () => {
     );
 
   const noteIds = async () =>
-    (await db.query<{ id: number }>('select id from notes order by id')).rows.map((r) => r.id);
+    (await db.serverWork().query<{ id: number }>('select id from notes order by id')).rows.map(
+      (r) => r.id,
+    );
 
   const single = { commitIf: { column: 'page', min: 1, max: 1 } } as const;
   const refuseUnlessOne = (rows: Row[]) => {
@@ -100,19 +102,21 @@ describe('PGlite writing batches ended by their rows', () => {
   });
 
   it('answers the error of a commit the database refuses, and keeps nothing', async () => {
-    const orphan = db.runBatch(
-      [{ sql: 'insert into children (id, parent) values (1, 42)', params: [] }],
-      () => 'accepted',
-      { readOnly: false, ends: 'commit' },
-    );
+    const orphan = db
+      .serverWork()
+      .runBatch(
+        [{ sql: 'insert into children (id, parent) values (1, 42)', params: [] }],
+        () => 'accepted',
+        { readOnly: false, ends: 'commit' },
+      );
     await expect(orphan).rejects.toMatchObject({ code: '23503' });
-    expect((await db.query('select * from children')).rows).toEqual([]);
+    expect((await db.serverWork().query('select * from children')).rows).toEqual([]);
     await insert([10], 'commit');
     expect(await noteIds()).toEqual([1, 2, 5, 10]);
   });
 
   it('hands finish the rows of the statement `rowsOf` names', async () => {
-    const rows = await db.runBatch(
+    const rows = await db.serverWork().runBatch(
       [
         { sql: `select 'first' as which`, params: [] },
         { sql: 'insert into notes (id) values (11)', params: [] },

@@ -101,14 +101,18 @@ describe('an organisation keeps a master admin who can sign in', () => {
     const db = server.db;
     // The service role (or any future function) cannot leave the organisation without one.
     await expect(
-      db.query(`update public.user_profiles set is_active = false where id = $1`, [
-        church.master.userId,
-      ]),
+      db
+        .serverWork()
+        .query(`update public.user_profiles set is_active = false where id = $1`, [
+          church.master.userId,
+        ]),
     ).rejects.toThrow('An organization must keep a master admin who can sign in');
     await expect(
-      db.query(`update public.user_profiles set role = 'admin' where id = $1`, [
-        church.master.userId,
-      ]),
+      db
+        .serverWork()
+        .query(`update public.user_profiles set role = 'admin' where id = $1`, [
+          church.master.userId,
+        ]),
     ).rejects.toThrow('An organization must keep a master admin who can sign in');
 
     // A second master admin, made by the first, can help her and lets her step down.
@@ -117,17 +121,22 @@ describe('an organisation keeps a master admin who can sign in', () => {
       await church.master.client.rpc('make_master_admin', { user_id: second.userId }),
       'make_master_admin',
     );
-    const { rows } = await db.query<{ role: string }>(
-      `select role from public.user_profiles where id = $1`,
-      [second.userId],
-    );
+    const { rows } = await db
+      .serverWork()
+      .query<{ role: string }>(`select role from public.user_profiles where id = $1`, [
+        second.userId,
+      ]);
     expect(rows[0]?.role).toBe('master_admin');
-    await db.query(`update public.user_profiles set is_active = false where id = $1`, [
-      church.master.userId,
-    ]);
+    await db
+      .serverWork()
+      .query(`update public.user_profiles set is_active = false where id = $1`, [
+        church.master.userId,
+      ]);
     // Now the second is the last one.
     await expect(
-      db.query(`update public.user_profiles set is_active = false where id = $1`, [second.userId]),
+      db
+        .serverWork()
+        .query(`update public.user_profiles set is_active = false where id = $1`, [second.userId]),
     ).rejects.toThrow('An organization must keep a master admin who can sign in');
   });
 

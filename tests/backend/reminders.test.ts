@@ -316,15 +316,19 @@ describe('daily reminders', () => {
     await at('2027-09-01T05:00:00Z');
     // Rows without files: reading 2,500 missing files' text in the background is not this
     // test's subject, so none is queued meanwhile.
-    await server.db.query(`update private.text_extraction_settings set enabled = false`);
-    await server.db.query(
+    await server.db
+      .serverWork()
+      .query(`update private.text_extraction_settings set enabled = false`);
+    await server.db.serverWork().query(
       `insert into public.documents (organization_id, name, category, file_path, expiry_date, responsible_id)
        select $1::uuid, 'Permit ' || lpad(n::text, 4, '0'), 'Legal',
               'documents/' || $1::text || '/' || n || '.pdf', date '2027-09-04', $2::uuid
        from generate_series(1, 2500) n`,
       [organisation.id, user.userId],
     );
-    await server.db.query(`update private.text_extraction_settings set enabled = true`);
+    await server.db
+      .serverWork()
+      .query(`update private.text_extraction_settings set enabled = true`);
     await at('2027-09-01T08:00:00Z');
     const mine = await digestsOf(organisation, user);
     expect(mine).toHaveLength(1);
@@ -371,7 +375,7 @@ describe('daily reminders', () => {
     try {
       // The same day's work also given twice over, as two processes' schedules could.
       for (const key of ['elsewhere-1', 'elsewhere-2']) {
-        await server.db.query(
+        await server.db.serverWork().query(
           `select private.enqueue_job('reminders.organization',
                     jsonb_build_object('organization_id', $1::text, 'local_date', '2027-10-01'),
                     $1::uuid, $2, '2027-10-01T08:00:00Z'::timestamptz, 3)`,

@@ -232,7 +232,7 @@ describe('document renewals', () => {
           .single<{ used_bytes: number }>(),
         'usage',
       );
-      const { rows } = await server.db.query<{ bytes: string }>(
+      const { rows } = await server.db.serverWork().query<{ bytes: string }>(
         `select sum((metadata ->> 'size')::bigint) as bytes from storage.objects
          where name in ($1, $2)`,
         [before.file_path, newPath],

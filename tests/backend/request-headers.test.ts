@@ -11,7 +11,7 @@ let token: string;
 beforeAll(async () => {
   server = await startTestServer({ schema: 'platform' });
   token = accessTokenFor(server);
-  await server.db.exec(`
+  await server.db.serverWork().exec(`
     create function request_headers() returns jsonb language sql stable as
       $$ select current_setting('request.headers', true)::jsonb $$;
 
@@ -60,9 +60,11 @@ async function seenByStorage(name: string): Promise<Record<string, string>> {
     body: 'probe',
   });
   expect(response.status).toBe(200);
-  const { rows } = await server.db.query<{ headers: Record<string, string> }>(
-    'select headers from seen_headers order by id desc limit 1',
-  );
+  const { rows } = await server.db
+    .serverWork()
+    .query<{ headers: Record<string, string> }>(
+      'select headers from seen_headers order by id desc limit 1',
+    );
   return rows[0]!.headers;
 }
 

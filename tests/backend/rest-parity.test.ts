@@ -11,7 +11,9 @@ let db: SupabaseClient;
 
 /** The planner's estimate of the rows `sql` returns, read by the test itself. */
 async function plannedRows(sql: string): Promise<number> {
-  const { rows } = await server.db.query<{ 'QUERY PLAN': unknown }>(`explain (format json) ${sql}`);
+  const { rows } = await server.db
+    .serverWork()
+    .query<{ 'QUERY PLAN': unknown }>(`explain (format json) ${sql}`);
   const plan = rows[0]!['QUERY PLAN'];
   const parsed = (typeof plan === 'string' ? JSON.parse(plan) : plan) as {
     Plan: { 'Plan Rows': number };
@@ -22,7 +24,7 @@ async function plannedRows(sql: string): Promise<number> {
 beforeAll(async () => {
   server = await startTestServer({ schema: 'platform' });
   db = server.service();
-  await server.db.exec(`
+  await server.db.serverWork().exec(`
     create table users (id int primary key, name text not null);
     create table best_friends (
       id int primary key,
@@ -146,7 +148,9 @@ describe('the Range request header', () => {
     });
 
   it('returns the rows asked for', async () => {
-    await server.db.exec(`insert into users values (3, 'Cat'), (4, 'Dan'), (5, 'Eve')`);
+    await server.db
+      .serverWork()
+      .exec(`insert into users values (3, 'Cat'), (4, 'Dan'), (5, 'Eve')`);
     const first = await read('0-1');
     expect(first.status).toBe(200);
     expect(first.json).toEqual([{ id: 1 }, { id: 2 }]);

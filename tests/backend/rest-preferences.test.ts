@@ -17,7 +17,7 @@ beforeAll(async () => {
     env: { API_DB_TX_END: 'commit-allow-override' },
   });
   db = server.service();
-  await server.db.exec(`
+  await server.db.serverWork().exec(`
     create table members (id int primary key, name text not null);
     insert into members values (1, 'Ann');
     create table attendance (

@@ -47,7 +47,7 @@ beforeAll(async () => {
   const url = new URL(server.url);
   host = url.hostname;
   port = Number(url.port);
-  await server.db.exec(`
+  await server.db.serverWork().exec(`
     create table public.front_notes (
       id int primary key, owner uuid not null, title text not null);
     alter table public.front_notes enable row level security;
@@ -159,7 +159,9 @@ describe('a repeated table read', () => {
 
   it('answers each caller their own rows from the same URL', async () => {
     const other = '33333333-3333-4333-8333-333333333333';
-    await server.db.exec(`insert into public.front_notes values (100, '${other}', 'Theirs')`);
+    await server.db
+      .serverWork()
+      .exec(`insert into public.front_notes values (100, '${other}', 'Theirs')`);
     const read = async (sub: string) => {
       const answer = await rawAnswer(`GET ${path} HTTP/1.1`, [
         ['Authorization', `Bearer ${tokenFor(sub)}`],

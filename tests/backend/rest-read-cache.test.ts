@@ -277,7 +277,7 @@ describe('reads after writes, through the API', () => {
   `;
   let schemaCreated = false;
   const createSchema = async () => {
-    if (!schemaCreated) await server.db.exec(schema);
+    if (!schemaCreated) await server.db.serverWork().exec(schema);
     schemaCreated = true;
   };
   const names = (rows: { title: string }[]) => rows.map((row) => row.title);
@@ -302,11 +302,11 @@ describe('reads after writes, through the API', () => {
       return answers;
     };
     for (let round = 1; round <= 5; round++) {
-      await server.db.exec(
+      await server.db.serverWork().exec(
         `delete from public.cache_bookings; delete from public.cache_notices;
          delete from public.cache_offers;`,
       );
-      const { rows } = await server.db.query<{ expires: number }>(
+      const { rows } = await server.db.serverWork().query<{ expires: number }>(
         `with notice as (
            insert into public.cache_notices values ($1, 'Fire drill', now() + interval '2 seconds')
            returning expires_at

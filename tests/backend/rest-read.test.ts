@@ -10,7 +10,7 @@ let db: SupabaseClient;
 beforeAll(async () => {
   server = await startTestServer({ schema: 'platform' });
   db = server.service();
-  await server.db.exec(`
+  await server.db.serverWork().exec(`
     create table authors (id bigint primary key, name text not null, born date, bio jsonb);
     create table posts (
       id bigint primary key,
@@ -441,10 +441,12 @@ describe('single objects and media types', () => {
     // characters, a character outside the BMP and a body of many buffers' size must arrive whole.
     const text = 'Grüße, 教会, Œuvre 🙂';
     const long = 'ä'.repeat(100_000);
-    await server.db.query(
-      `insert into categories values (10, null, $1), (11, null, $2), (12, null, 'tail')`,
-      [text, long],
-    );
+    await server.db
+      .serverWork()
+      .query(`insert into categories values (10, null, $1), (11, null, $2), (12, null, 'tail')`, [
+        text,
+        long,
+      ]);
     const read = async (path: string, accept?: string) => {
       const response = await fetch(`${server.url}/rest/v1${path}`, {
         headers: {
@@ -484,7 +486,7 @@ describe('single objects and media types', () => {
     });
     expect(located.status).toBe(201);
     expect(located.headers.get('location')).toBe('/categories?id=eq.14');
-    await server.db.query('delete from categories where id >= 10');
+    await server.db.serverWork().query('delete from categories where id >= 10');
   });
 
   it('strips nulls on request', async () => {
@@ -595,11 +597,13 @@ describe('request errors', () => {
 
 describe('schema cache', () => {
   it('sees tables and columns created after the server started', async () => {
-    await server.db.exec(`create table late_arrival (id int primary key, label text);
+    await server.db.serverWork().exec(`create table late_arrival (id int primary key, label text);
       insert into late_arrival values (1, 'here');`);
     expect((await db.from('late_arrival').select('label')).data).toEqual([{ label: 'here' }]);
     expect((await db.from('late_arrival').select('*')).data).toEqual([{ id: 1, label: 'here' }]);
-    await server.db.exec(`alter table late_arrival add column extra text default 'x';`);
+    await server.db
+      .serverWork()
+      .exec(`alter table late_arrival add column extra text default 'x';`);
     expect((await db.from('late_arrival').select('extra')).data).toEqual([{ extra: 'x' }]);
     // The same request shape as before the change: its prepared statement must not be reused.
     expect((await db.from('late_arrival').select('*')).data).toEqual([
@@ -608,7 +612,7 @@ describe('schema cache', () => {
   });
 
   it('sees relationships and functions created after the server started', async () => {
-    await server.db
+    await server.db.serverWork()
       .exec(`create table late_child (id int primary key, parent int references late_arrival (id));
       insert into late_child values (7, 1);
       create function late_fn() returns int language sql as 'select 42';`);
@@ -618,7 +622,7 @@ describe('schema cache', () => {
   });
 
   it('reloads on the explicit hook, for changes no request could notice', async () => {
-    await server.db.exec(`create table hub (id int primary key);
+    await server.db.serverWork().exec(`create table hub (id int primary key);
       create table spoke (id int primary key, hub_id int references hub (id));
       insert into hub values (1); insert into spoke values (1, 1);`);
     expect((await db.from('spoke').select('id, hub(id)')).data).toEqual([
@@ -626,7 +630,9 @@ describe('schema cache', () => {
     ]);
     // A second foreign key makes the embed ambiguous, but the request names nothing unknown, so
     // the cached relationship is still used (as with PostgREST until it is told to reload)...
-    await server.db.exec(`alter table spoke add column other_hub int references hub (id);`);
+    await server.db
+      .serverWork()
+      .exec(`alter table spoke add column other_hub int references hub (id);`);
     expect((await db.from('spoke').select('id, hub(id)')).status).toBe(200);
     // ...until the hook reloads the cache.
     await reloadSchemaCache(server.db);

@@ -9,7 +9,7 @@ let db: SupabaseClient;
 beforeAll(async () => {
   server = await startTestServer({ schema: 'platform' });
   db = server.service();
-  await server.db.exec(`
+  await server.db.serverWork().exec(`
     create table kinds (id int primary key, label text not null);
     create table items (id int primary key, kind_id int references kinds (id), name text not null, price numeric);
     insert into kinds values (1, 'tool'), (2, 'food');

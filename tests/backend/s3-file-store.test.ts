@@ -56,10 +56,12 @@ async function age(settings: S3Settings, key: string, minutes: number): Promise<
 }
 
 async function versionOf(server: TestServer, bucket: string, name: string): Promise<string> {
-  const { rows } = await server.db.query<{ version: string }>(
-    'select version from storage.objects where bucket_id = $1 and name = $2',
-    [bucket, name],
-  );
+  const { rows } = await server.db
+    .serverWork()
+    .query<{ version: string }>(
+      'select version from storage.objects where bucket_id = $1 and name = $2',
+      [bucket, name],
+    );
   return rows[0]!.version;
 }
 
@@ -164,9 +166,9 @@ describe('stored files in an S3 bucket', () => {
       message: 'The object exceeded the maximum allowed size',
     });
     expect(await keysOf(client, settings)).toEqual(before);
-    const { rows } = await server.db.query(
-      `select 1 from storage.objects where bucket_id = 'papers' and name = 'too-large.bin'`,
-    );
+    const { rows } = await server.db
+      .serverWork()
+      .query(`select 1 from storage.objects where bucket_id = 'papers' and name = 'too-large.bin'`);
     expect(rows).toEqual([]);
   });
 });

@@ -13,8 +13,8 @@ describe('supabase/schemas and supabase/migrations', () => {
     const fromSchemas = await openMigratedDatabase('schemas');
     try {
       const differences = compareCatalogues(
-        await readCatalogue(fromMigrations.db),
-        await readCatalogue(fromSchemas.db),
+        await readCatalogue(fromMigrations.db.serverWork()),
+        await readCatalogue(fromSchemas.db.serverWork()),
         ['supabase/migrations', 'supabase/schemas'],
       );
       expect(differences.join('\n')).toBe('');

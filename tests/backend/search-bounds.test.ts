@@ -74,15 +74,17 @@ describe('search over a library of long texts', () => {
   const search = async (args: Record<string, unknown>) =>
     unwrap(await member.client.rpc('search_documents', args), 'search_documents') as Row[];
   const setReadBudget = (bytes: number) =>
-    server.db.query('update private.search_settings set read_budget = $1', [bytes]);
+    server.db.serverWork().query('update private.search_settings set read_budget = $1', [bytes]);
   // The library's documents have no files: their texts are recorded here instead. Their jobs
   // to read them, one a document, would each find nothing to do, but the background runs below
   // (a search's vectors rebuilt) would run all of them first.
   const dropTextJobs = () =>
-    server.db.query('delete from private.jobs where kind = $1 and organization_id = $2', [
-      EXTRACT_TEXT_JOB,
-      library.id,
-    ]);
+    server.db
+      .serverWork()
+      .query('delete from private.jobs where kind = $1 and organization_id = $2', [
+        EXTRACT_TEXT_JOB,
+        library.id,
+      ]);
 
   beforeAll(async () => {
     server = await startTestServer({ env: { JOB_POLL_INTERVAL: '1h' } });
@@ -125,7 +127,7 @@ describe('search over a library of long texts', () => {
             : id === deep.far
               ? longText(index + 1, 160_000, { text: 'wheelchair', at: 150_000 })
               : longText(index + 1, TEXT_LENGTH);
-      await server.db.query(
+      await server.db.serverWork().query(
         `select private.record_document_text($1, t.object_version, 'ready', null, $2)
            from public.document_texts t where t.document_id = $1`,
         [id, text],
@@ -242,10 +244,12 @@ describe('search over a library of long texts', () => {
     // statement.
     const queued = async () =>
       (
-        await server.db.query<{ n: number }>(
-          'select count(*)::int as n from private.search_refresh where organization_id = $1',
-          [library.id],
-        )
+        await server.db
+          .serverWork()
+          .query<{ n: number }>(
+            'select count(*)::int as n from private.search_refresh where organization_id = $1',
+            [library.id],
+          )
       ).rows[0]!.n;
     expect(await queued()).toBe(DOCUMENTS);
     await server.jobs.runDue();
@@ -276,10 +280,12 @@ describe('search over a library of long texts', () => {
     unwrap(await member.client.from('documents').insert(rows), 'insert documents');
     await dropTextJobs();
     // 150 descriptions of 10,000 characters to parse: in a job, not in the member's statement.
-    const { rows: queued } = await server.db.query<{ n: number }>(
-      'select count(*)::int as n from private.search_refresh where organization_id = $1',
-      [library.id],
-    );
+    const { rows: queued } = await server.db
+      .serverWork()
+      .query<{ n: number }>(
+        'select count(*)::int as n from private.search_refresh where organization_id = $1',
+        [library.id],
+      );
     expect(queued[0]!.n).toBe(150);
     await server.jobs.runDue();
     expect((await search({ search: 'churchwardens', page_size: 1 }))[0]).toMatchObject({
@@ -289,7 +295,7 @@ describe('search over a library of long texts', () => {
 
   it('keeps count of each organisation’s long texts through every change', async () => {
     // What search_documents reads to choose how to search (migration …0200).
-    const { rows } = await server.db.query<{ kept: string; counted: string }>(
+    const { rows } = await server.db.serverWork().query<{ kept: string; counted: string }>(
       `select coalesce((select bytes from private.search_vector_bytes where organization_id = $1), 0)::text as kept,
               coalesce(sum(pg_column_size(search_vector)) filter (where pg_column_size(search_vector) > 2048), 0)::text as counted
          from public.document_texts where organization_id = $1`,
@@ -333,7 +339,9 @@ describe('search of a small library before and after its statistics', () => {
   beforeAll(async () => {
     server = await startTestServer({ env: { JOB_POLL_INTERVAL: '1h' } });
     // The statistics come when the test says: PostgreSQL's autovacuum must not analyze first.
-    await server.db.query('alter table public.document_texts set (autovacuum_enabled = false)');
+    await server.db
+      .serverWork()
+      .query('alter table public.document_texts set (autovacuum_enabled = false)');
     const library = await createOrganisation(server, 'Small Library Church');
     member = await addMember(server, library, 'user');
     const inserted = unwrap(
@@ -354,7 +362,7 @@ describe('search of a small library before and after its statistics', () => {
     ) as { id: string }[];
     for (const [index, { id }] of inserted.entries()) {
       const word = index % 3 === 0 ? { text: 'wheelchair ramp', at: 5_000 } : undefined;
-      await server.db.query(
+      await server.db.serverWork().query(
         `select private.record_document_text($1, t.object_version, 'ready', null, $2)
            from public.document_texts t where t.document_id = $1`,
         [id, longText(index + 1, 20_000, word)],
@@ -386,7 +394,7 @@ describe('search of a small library before and after its statistics', () => {
       return pages;
     };
     const before = await planned();
-    await server.db.query('analyze public.document_texts');
+    await server.db.serverWork().query('analyze public.document_texts');
     const after = await planned();
     expect(after.map((page) => page.length)).toEqual([40, 10, 40, 14, 23, 40, 26]);
     expect(after).toEqual(before);

@@ -192,10 +192,12 @@ describe('share links', () => {
     expect(right.json).toMatchObject({ name: 'Insurance certificate.txt' });
 
     // The password is kept only as a bcrypt hash, out of every API role's reach.
-    const stored = await server.db.query<{ password_hash: string }>(
-      'select password_hash from private.share_link_secrets where share_link_id = $1',
-      [link.id],
-    );
+    const stored = await server.db
+      .serverWork()
+      .query<{ password_hash: string }>(
+        'select password_hash from private.share_link_secrets where share_link_id = $1',
+        [link.id],
+      );
     expect(stored.rows[0]!.password_hash).toMatch(/^\$2[aby]\$/);
 
     // Past five wrong guesses from one address, the next must wait.
@@ -265,7 +267,7 @@ describe('share links', () => {
     const link = await makeLink(member, { document_id: document.id });
     const access = (await open(link.token)).json.access!;
     // As if made a week ago and expired a minute ago.
-    await server.db.query(
+    await server.db.serverWork().query(
       `update public.share_links set created_at = now() - interval '7 days',
               expires_at = now() - interval '1 minute' where id = $1`,
       [link.id],

@@ -143,7 +143,7 @@ describe('storage: the bucket API', () => {
     expect(empty.status).toBe(403);
     expect(await empty.json()).toMatchObject({ statusCode: '403', code: 'AccessDenied' });
 
-    await server.db.exec(`
+    await server.db.serverWork().exec(`
       create policy "users see public buckets" on storage.buckets
         for select to authenticated using (public);
     `);

@@ -152,7 +152,7 @@ describe('only a short list of types is shown inline', () => {
     const path = `${alice.id}/served/legacy.txt`;
     const uploaded = await files().upload(path, '<h1>phish</h1>', { contentType: 'text/plain' });
     expect(uploaded.error).toBeNull();
-    await server.db.query(
+    await server.db.serverWork().query(
       `update storage.objects set metadata = jsonb_set(metadata, '{mimetype}', $2::jsonb)
         where bucket_id = 'files' and name = $1`,
       [path, JSON.stringify('text/plain; x=y, text/html')],

@@ -680,9 +680,9 @@ describe('storage: fuzzing the HTTP API', () => {
     const stored = all.filter((file) => file.startsWith('storage/'));
     for (const file of stored)
       expect(file).toMatch(/^storage\/objects\/[0-9a-f]{2}\/[0-9a-f-]{36}$/);
-    const { rows } = await server.db.query<{ version: string }>(
-      'select version from storage.objects order by version',
-    );
+    const { rows } = await server.db
+      .serverWork()
+      .query<{ version: string }>('select version from storage.objects order by version');
     expect(stored.map((file) => path.basename(file)).sort()).toEqual(
       rows.map((row) => row.version),
     );

@@ -15,7 +15,7 @@ import { accessTokenFor, clientWithToken } from '../support/tokens.ts';
 export async function createStorageFixtures(server: TestServer): Promise<void> {
   const ownFolder = `bucket_id in ('files', 'shared', 'limited')
     and (storage.foldername(name))[1] = (select auth.uid())::text`;
-  await server.db.exec(`
+  await server.db.serverWork().exec(`
     insert into storage.buckets (id, name, public, file_size_limit, allowed_mime_types) values
       ('files', 'files', false, null, null),
       ('shared', 'shared', true, null, null),
@@ -118,7 +118,7 @@ export interface StorageTotalDrift {
  * is the quota's former one, object by object under each folder, not the triggers' helpers.
  */
 export async function storageTotalDrift(server: TestServer): Promise<StorageTotalDrift[]> {
-  const { rows } = await server.db.query<StorageTotalDrift>(
+  const { rows } = await server.db.serverWork().query<StorageTotalDrift>(
     `select c.organization_id::text, c.total::text, c.objects::text
        from (select i.id as organization_id, coalesce(t.bytes, 0) as total,
                     private.bucket_folder_bytes('documents', 'documents/' || i.id || '/')

@@ -10,7 +10,7 @@ const admin = () => server.service().storage;
 
 beforeAll(async () => {
   server = await startTestServer({ schema: 'platform' });
-  await server.db.exec(`
+  await server.db.serverWork().exec(`
     insert into storage.buckets (id, name, public) values
       ('files', 'files', false), ('list-v2', 'list-v2', false);
   `);

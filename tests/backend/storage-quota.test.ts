@@ -12,6 +12,7 @@ import {
 } from '../security/world.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { postgresAdminUrl } from '../support/template.ts';
+import type { Queryable } from '../../server/db/database.ts';
 import { storageTotalDrift, storedFiles } from './storage-helpers.ts';
 
 // Item 7 of issue 11: one organisation's files together may take at most
@@ -281,6 +282,7 @@ describe('organization_storage_usage', () => {
       {},
     ];
     const counted = await server.db
+      .serverWork()
       .transaction(async (tx) => {
         await tx.query(`set local session_replication_role = replica`);
         for (const [i, metadata] of shapes.entries()) {
@@ -452,12 +454,13 @@ describe("the running total of an organisation's storage", () => {
   it('is cleared by a TRUNCATE and left as it was by a rolled-back write', async () => {
     const church = await createOrganisation(server, 'Total Truncate Church');
     expect((await uploadFile(church.master, church, 1_200)).error).toBeNull();
-    const totals = (tx: { query: typeof server.db.query }) =>
+    const totals = (tx: Queryable) =>
       tx.query<{ count: string; bytes: string | null }>(
         `select count(*)::text as count, sum(bytes)::text as bytes
            from private.organization_storage_totals`,
       );
     const seen = await server.db
+      .serverWork()
       .transaction(async (tx) => {
         await tx.query(
           `insert into storage.objects (bucket_id, name, metadata)

@@ -21,7 +21,7 @@ const secret = 'alice-only secret';
 beforeAll(async () => {
   server = await startTestServer({ schema: 'platform' });
   await createStorageFixtures(server);
-  await server.db.exec(`
+  await server.db.serverWork().exec(`
     insert into storage.buckets (id, name) values ('dropbox', 'dropbox'), ('audited', 'audited');
     -- Anyone signed in may drop files here, nobody may read or change them.
     create policy "users drop files" on storage.objects

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withRequestScope } from '../../server/db/request-scope.ts';
 import { signJwt } from '../../server/http/jwt.ts';
 import { urlSigningKey } from '../../server/storage/signed-url.ts';
 import {
@@ -227,10 +226,12 @@ describe('signed upload links work once', () => {
     // The object is the member's, written as the member (not as the service role).
     const { data } = await server.service().storage.from('documents').info(path);
     expect(data).toMatchObject({ name: path });
-    const owner = await server.db.query<{ owner_id: string }>(
-      "select owner_id from storage.objects where bucket_id = 'documents' and name = $1",
-      [path],
-    );
+    const owner = await server.db
+      .serverWork()
+      .query<{ owner_id: string }>(
+        "select owner_id from storage.objects where bucket_id = 'documents' and name = $1",
+        [path],
+      );
     expect(owner.rows[0]?.owner_id).toBe(member.userId);
   });
 
@@ -366,9 +367,7 @@ describe('signed links take their signer’s turns', () => {
     const connections = server.db.kind === 'pglite' ? 1 : 10;
     const busy = Promise.all(
       Array.from({ length: connections }, (_, i) =>
-        withRequestScope({ lane: `busy ${i}`, role: 'service_role' }, () =>
-          server.db.query('select pg_sleep(0.5)'),
-        ),
+        server.db.scoped({ lane: `busy ${i}`, role: 'service_role' }).query('select pg_sleep(0.5)'),
       ),
     );
     const anonymous = Array.from({ length: 100 }, (_, i) =>

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { currentRequestScope } from '../../server/db/request-scope.ts';
+import { recordingHandle, wrapHandles } from '../support/db-handles.ts';
 import { signJwt } from '../../server/http/jwt.ts';
 import { urlSigningKey } from '../../server/storage/signed-url.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -258,24 +258,15 @@ describe('storage: an upload’s turns of the database', () => {
    */
   async function callsOf(work: () => Promise<unknown>): Promise<string[]> {
     const calls: string[] = [];
-    const record = (call: string) => {
-      if (currentRequestScope()?.lane === `user:${alice.id}`) calls.push(call);
-    };
-    const db = server.db;
-    const originals = { query: db.query, transaction: db.transaction, runBatch: db.runBatch };
-    const query = db.query.bind(db);
-    const transaction = db.transaction.bind(db);
-    const runBatch = db.runBatch.bind(db);
-    db.query = (sql, params) => (record('query'), query(sql, params));
-    db.transaction = (fn) => (record('transaction'), transaction(fn));
-    db.runBatch = (statements, finish, options) => {
-      record(options.readOnly ? 'read' : `write, then ${String(options.ends)}`);
-      return runBatch(statements, finish, options);
-    };
+    const restore = wrapHandles(server.db, (handle) =>
+      recordingHandle(handle, (call) => {
+        if (handle.scope?.lane === `user:${alice.id}`) calls.push(call);
+      }),
+    );
     try {
       await work();
     } finally {
-      Object.assign(db, originals);
+      restore();
     }
     return calls;
   }

@@ -18,9 +18,9 @@ describe('table maintenance', () => {
   let clock: ManualClock;
 
   async function stats(table: string): Promise<TableStats> {
-    await server.db.query('select pg_stat_force_next_flush()');
-    await server.db.query('select 1');
-    const { rows } = await server.db.query<TableStats>(
+    await server.db.serverWork().query('select pg_stat_force_next_flush()');
+    await server.db.serverWork().query('select 1');
+    const { rows } = await server.db.serverWork().query<TableStats>(
       `select n_dead_tup::int, n_mod_since_analyze::int, last_vacuum, last_analyze
          from pg_stat_user_tables where schemaname = 'private' and relname = $1`,
       [table],
@@ -40,21 +40,21 @@ describe('table maintenance', () => {
     clock = new ManualClock(new Date());
     server = await startTestServer({ clock, env: { JOB_POLL_INTERVAL: '1h' } });
     await server.jobs.runDue();
-    await server.db.exec(`
+    await server.db.serverWork().exec(`
       create table private.maintenance_churned (id integer primary key, note text);
       create table private.maintenance_quiet (id integer primary key, note text);
       insert into private.maintenance_quiet values (1, 'left alone');
     `);
   });
   afterAll(async () => {
-    await server?.db.exec(
-      'drop table if exists private.maintenance_churned, private.maintenance_quiet',
-    );
+    await server?.db
+      .serverWork()
+      .exec('drop table if exists private.maintenance_churned, private.maintenance_quiet');
     await server?.close();
   });
 
   it('vacuums and analyzes a table past autovacuum’s thresholds on PGlite, and leaves a quiet one', async () => {
-    await server.db.exec(`
+    await server.db.serverWork().exec(`
       insert into private.maintenance_churned select g, md5(g::text) from generate_series(1, 3000) g;
       delete from private.maintenance_churned where id <= 2000;
     `);
@@ -75,9 +75,9 @@ describe('table maintenance', () => {
       expect(quiet.last_analyze).toBeNull();
     } else {
       // PostgreSQL's autovacuum is in charge there: the server does not register its schedule.
-      const { rows } = await server.db.query(
-        `select 1 from private.schedules where name = 'database.maintain-tables'`,
-      );
+      const { rows } = await server.db
+        .serverWork()
+        .query(`select 1 from private.schedules where name = 'database.maintain-tables'`);
       expect(rows).toEqual([]);
       expect(after.last_vacuum).toBeNull();
     }

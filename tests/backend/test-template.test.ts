@@ -41,7 +41,9 @@ if (!postgresAdminUrl()) {
   describe('a PGlite test server', () => {
     it("starts with the template's small buffer pool", async () => {
       const server = await started();
-      const { rows } = await server.db.query<{ shared_buffers: string }>('show shared_buffers');
+      const { rows } = await server.db
+        .serverWork()
+        .query<{ shared_buffers: string }>('show shared_buffers');
       expect(rows).toEqual([{ shared_buffers: '32MB' }]);
     });
   });
@@ -51,14 +53,14 @@ describe('the schema cache of a copied database', () => {
   it("is the one a load from its own catalog gives, from the template's seed", async () => {
     // On PostgreSQL the seed is read from the process's first copy: the second is another's.
     for (const server of [await started(), await started()]) {
-      const seeded = await schemaCacheFor(server.db).get();
-      expect(seeded).toEqual(await loadSchemaCache(server.db, EXPOSED_SCHEMA));
+      const seeded = await schemaCacheFor(server.db).get(server.db.serverWork());
+      expect(seeded).toEqual(await loadSchemaCache(server.db.serverWork(), EXPOSED_SCHEMA));
     }
   });
 
   it('sees a table created before its first request', async () => {
     const server = await started();
-    await server.db.exec(
+    await server.db.serverWork().exec(
       `create table public.made_after_start (id int primary key, note text);
        insert into public.made_after_start values (1, 'after the template');
        grant select on public.made_after_start to service_role;`,
@@ -70,9 +72,9 @@ describe('the schema cache of a copied database', () => {
 
   it("is built from the seed while the catalog is the seed's", async () => {
     const server = await started();
-    const holder = new SchemaCacheHolder(server.db);
-    holder.seed(forged(await readSchemaSeed(server.db, EXPOSED_SCHEMA)));
-    const cache = await holder.get();
+    const holder = new SchemaCacheHolder();
+    holder.seed(forged(await readSchemaSeed(server.db.serverWork(), EXPOSED_SCHEMA)));
+    const cache = await holder.get(server.db.serverWork());
     expect(cache.tables.has('seeded_documents')).toBe(true);
     expect(cache.tables.has('documents')).toBe(false);
   });
@@ -99,17 +101,17 @@ describe('the schema cache of a copied database', () => {
     ],
   ])('is read from the catalog again after %s changed', async (_, change, changed) => {
     const server = await started();
-    await server.db.exec(
+    await server.db.serverWork().exec(
       `create function public.seed_probe_f() returns int language sql volatile as $$ select 1 $$;
        create table public.seed_probe (id int primary key, n int default 1);
        alter table public.seed_probe enable row level security;
        create policy seed_probe_read on public.seed_probe using (true);`,
     );
-    const seed = forged(await readSchemaSeed(server.db, EXPOSED_SCHEMA));
-    await server.db.exec(change);
-    const holder = new SchemaCacheHolder(server.db);
+    const seed = forged(await readSchemaSeed(server.db.serverWork(), EXPOSED_SCHEMA));
+    await server.db.serverWork().exec(change);
+    const holder = new SchemaCacheHolder();
     holder.seed(seed);
-    const cache = await holder.get();
+    const cache = await holder.get(server.db.serverWork());
     expect(cache.tables.has('seeded_documents')).toBe(false);
     changed(cache);
   });

@@ -39,7 +39,11 @@ describe('text extraction in the background processes', () => {
   ) {
     const file = path.join(dir, `${counter++}-${name}`);
     await writeFile(file, bytes);
-    return pool.run('extractText', { path: file, name, mimeType: '', ...limits, ...options });
+    return pool.run(
+      'extractText',
+      { path: file, name, mimeType: '', ...limits, ...options },
+      { lane: 'test' },
+    );
   }
 
   beforeAll(async () => {
@@ -210,6 +214,7 @@ describe('text extraction in the background processes', () => {
         'extractText',
         { path: file, name: 'aborted.pdf', mimeType: '', ...limits },
         {
+          lane: 'test',
           signal: controller.signal,
         },
       )

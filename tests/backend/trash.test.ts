@@ -41,10 +41,12 @@ describe('the trash', () => {
 
   /** The version of the stored object `name` (its bytes), and whether its storage row is there. */
   async function storedFile(name: string): Promise<{ row: boolean; file: string | null }> {
-    const { rows } = await server.db.query<{ version: string }>(
-      `select version from storage.objects where bucket_id = 'documents' and name = $1`,
-      [name],
-    );
+    const { rows } = await server.db
+      .serverWork()
+      .query<{ version: string }>(
+        `select version from storage.objects where bucket_id = 'documents' and name = $1`,
+        [name],
+      );
     const version = rows[0]?.version;
     if (!version) return { row: false, file: null };
     return { row: true, file: version };
@@ -195,10 +197,9 @@ describe('the trash', () => {
       unwrap(await admin.client.rpc('purge_documents', { document_ids: [document.id] }), 'purge'),
     ).toBe(1);
     expect((await trashOf(admin)).map((d) => d.id)).not.toContain(document.id);
-    const { rows } = await server.db.query(
-      `select 1 from public.document_versions where document_id = $1`,
-      [document.id],
-    );
+    const { rows } = await server.db
+      .serverWork()
+      .query(`select 1 from public.document_versions where document_id = $1`, [document.id]);
     expect(rows).toEqual([]);
     expect((await storedFile(oldPath)).row).toBe(false);
     expect((await storedFile(current.file_path)).row).toBe(false);

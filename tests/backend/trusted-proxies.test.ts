@@ -43,10 +43,11 @@ const signUpFrom = (server: TestServer, from: string, forwardedFor?: string) =>
 /** The address the session of a sign-up's answer recorded (GoTrue's `auth.sessions.ip`). */
 async function sessionAddress(server: TestServer, answer: AuthResponse): Promise<string | null> {
   const { session_id } = jwtPayload(answer.body!.access_token as string);
-  const { rows } = await server.db.query<{ ip: string | null }>(
-    'select host(ip) as ip from auth.sessions where id = $1::uuid',
-    [session_id],
-  );
+  const { rows } = await server.db
+    .serverWork()
+    .query<{ ip: string | null }>('select host(ip) as ip from auth.sessions where id = $1::uuid', [
+      session_id,
+    ]);
   return rows[0]!.ip;
 }
 

@@ -37,10 +37,9 @@ describe('TOTP factors', () => {
     expect(data!.totp.secret).toMatch(/^[A-Z2-7]{32}$/);
 
     // The seed is stored sealed, never as it was shown.
-    const stored = await server.db.query<{ secret: string }>(
-      'select secret from auth.mfa_factors where id = $1',
-      [data!.id],
-    );
+    const stored = await server.db
+      .serverWork()
+      .query<{ secret: string }>('select secret from auth.mfa_factors where id = $1', [data!.id]);
     expect(stored.rows[0]!.secret).not.toContain(data!.totp.secret);
 
     const before = await client.auth.mfa.getAuthenticatorAssuranceLevel();
@@ -118,9 +117,9 @@ describe('TOTP factors', () => {
     const church = await createOrganisation(server, 'Unenrol Church');
     const first = await church.master.client.auth.mfa.enroll({ factorType: 'totp' });
     const second = await church.master.client.auth.mfa.enroll({ factorType: 'totp' });
-    const pending = await server.db.query('select id from auth.mfa_factors where user_id = $1', [
-      church.master.userId,
-    ]);
+    const pending = await server.db
+      .serverWork()
+      .query('select id from auth.mfa_factors where user_id = $1', [church.master.userId]);
     expect(pending.rows).toEqual([{ id: second.data!.id }]);
     expect(first.data!.id).not.toBe(second.data!.id);
     await church.master.client.auth.mfa.challengeAndVerify({
@@ -153,10 +152,12 @@ describe('TOTP factors', () => {
     });
     const email = await weak.auth.updateUser({ email: 'thief@example.test' });
     expect(email.error).toMatchObject({ status: 401, code: 'insufficient_aal' });
-    const stored = await server.db.query<{ email: string; email_change: string | null }>(
-      'select email, email_change from auth.users where id = $1',
-      [member.userId],
-    );
+    const stored = await server.db
+      .serverWork()
+      .query<{ email: string; email_change: string | null }>(
+        'select email, email_change from auth.users where id = $1',
+        [member.userId],
+      );
     expect(stored.rows[0]).toMatchObject({ email: member.email, email_change: '' });
     // The rest of the profile is not guarded.
     expect((await weak.auth.updateUser({ data: { nickname: 'Sam' } })).error).toBeNull();
@@ -303,7 +304,7 @@ describe('someone who set up a second factor, where the organisation does not re
         .eq('id', person.userId)
         .select('id');
       expect(renamed.data ?? []).toEqual([]);
-      const { rows } = await server.db.query(
+      const { rows } = await server.db.serverWork().query(
         `select 1 from public.user_invitations where email = $1
          union all select 1 from public.user_profiles where id = $2 and full_name = 'Someone else'`,
         [`new-admin-${person.userId}@example.test`, person.userId],
@@ -357,21 +358,27 @@ describe('who must prove a second factor', () => {
       'master admin, not required': relaxed.master,
       'admin, not required': await addMember(server, relaxed, 'admin', 'relaxed-admin'),
     };
-    await server.db.query(
-      'update public.organizations set require_two_factor_for_admins = true where id = $1',
-      [strict.id],
-    );
-    await server.db.query('update public.user_profiles set is_active = false where id = $1', [
-      people['deactivated admin, required'].userId,
-    ]);
+    await server.db
+      .serverWork()
+      .query('update public.organizations set require_two_factor_for_admins = true where id = $1', [
+        strict.id,
+      ]);
+    await server.db
+      .serverWork()
+      .query('update public.user_profiles set is_active = false where id = $1', [
+        people['deactivated admin, required'].userId,
+      ]);
     const asked: Record<string, { authService: boolean; refusal: boolean }> = {};
     for (const [who, person] of Object.entries(people)) {
-      const { rows } = await server.db.query<{ required: boolean }>(
-        'select private.two_factor_required_for($1::uuid) as required',
-        [person.userId],
-      );
+      const { rows } = await server.db
+        .serverWork()
+        .query<{ required: boolean }>(
+          'select private.two_factor_required_for($1::uuid) as required',
+          [person.userId],
+        );
       // As the database's owner, with no claims: a session without a second factor.
       const refused = await server.db
+        .serverWork()
         .query('select private.require_second_factor($1::uuid)', [person.userId])
         .then(
           () => false,

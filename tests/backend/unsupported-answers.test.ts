@@ -12,7 +12,7 @@ let server: TestServer;
 
 beforeAll(async () => {
   server = await startTestServer({ schema: 'platform' });
-  await server.db.exec(`
+  await server.db.serverWork().exec(`
     create table people (id int primary key, name text not null);
     create table pairs (
       id int primary key,

@@ -90,10 +90,12 @@ describe('document versions', () => {
     expect(after.map((v) => v.change)).toEqual(['content_edit', 'content_edit', 'version_restore']);
     expect(await text(member, after[2]!.file_path)).toBe('third draft');
 
-    const { rows } = await server.db.query<{ kind: string; details: Record<string, unknown> }>(
-      `select kind, details from public.activity_log where document_id = $1 order by id`,
-      [document.id],
-    );
+    const { rows } = await server.db
+      .serverWork()
+      .query<{ kind: string; details: Record<string, unknown> }>(
+        `select kind, details from public.activity_log where document_id = $1 order by id`,
+        [document.id],
+      );
     expect(rows.map((r) => r.kind)).toEqual([
       'document.uploaded',
       'document.content_changed',
@@ -138,10 +140,12 @@ describe('document versions', () => {
     );
     const [version] = await versions(document.id);
     // The version keeps the storage server's hash of its bytes.
-    const recorded = await server.db.query<{ content_sha256: string }>(
-      `select content_sha256 from public.document_versions where id = $1`,
-      [version!.id],
-    );
+    const recorded = await server.db
+      .serverWork()
+      .query<{ content_sha256: string }>(
+        `select content_sha256 from public.document_versions where id = $1`,
+        [version!.id],
+      );
     expect(recorded.rows[0]!.content_sha256).toBe(
       createHash('sha256').update('alpha').digest('hex'),
     );
@@ -157,11 +161,12 @@ describe('document versions', () => {
     );
     // A version made before versions kept a hash, of a file with none recorded (as on a hosted
     // project): the copy must have the ETag of the version's file.
-    await server.db.query(
-      `update public.document_versions set content_sha256 = null where id = $1`,
-      [version!.id],
-    );
-    await server.db.query(
+    await server.db
+      .serverWork()
+      .query(`update public.document_versions set content_sha256 = null where id = $1`, [
+        version!.id,
+      ]);
+    await server.db.serverWork().query(
       `update storage.objects set metadata = metadata - 'sha256'
        where bucket_id = 'documents' and name = $1`,
       [version!.file_path],
@@ -171,10 +176,12 @@ describe('document versions', () => {
     );
     expect(await current(document.id)).toEqual(before);
     expect(await versions(document.id)).toHaveLength(1);
-    const { rows } = await server.db.query<{ kind: string }>(
-      `select kind from public.activity_log where document_id = $1 order by id`,
-      [document.id],
-    );
+    const { rows } = await server.db
+      .serverWork()
+      .query<{ kind: string }>(
+        `select kind from public.activity_log where document_id = $1 order by id`,
+        [document.id],
+      );
     expect(rows.map((r) => r.kind)).toEqual(['document.uploaded', 'document.content_changed']);
 
     // A copy made with Storage's copy has the bytes, and restores.

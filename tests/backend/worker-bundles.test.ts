@@ -37,9 +37,9 @@ describe('worker modules bundled for the test run', () => {
     });
     const pool = new CpuPool({ threads: 1 });
     try {
-      await expect(pool.run('hashPassword', { password: 'x', cost: 4 })).resolves.toBe(
-        'from the bundle',
-      );
+      await expect(
+        pool.run('hashPassword', { password: 'x', cost: 4 }, { lane: 'test' }),
+      ).resolves.toBe('from the bundle');
     } finally {
       await pool.close();
     }
@@ -55,7 +55,7 @@ describe('worker modules bundled for the test run', () => {
       memoryLimitBytes: 256 * 1024 ** 2,
     });
     try {
-      await expect(pool.run('whence', null)).resolves.toBe('from the bundle');
+      await expect(pool.run('whence', null, { lane: 'test' })).resolves.toBe('from the bundle');
     } finally {
       await pool.close();
     }

@@ -215,16 +215,18 @@ export function attackCases(server: TestServer, world: World): Case[] {
       const { error } = await actor.client
         .schema('private')
         .rpc('enqueue_job', { job_kind: kind, job_payload: {} });
-      const { rows } = await server.db.query('select 1 from private.jobs where kind = $1', [kind]);
+      const { rows } = await server.db
+        .serverWork()
+        .query('select 1 from private.jobs where kind = $1', [kind]);
       return judgeWrite(error, rows.length > 0);
     });
   }
   // ---- the search budget (…2026112906000400): only search_documents reads it ----------------
   const readBudget = async () =>
     (
-      await server.db.query<{ bytes: string }>(
-        'select read_budget::text as bytes from private.search_settings',
-      )
+      await server.db
+        .serverWork()
+        .query<{ bytes: string }>('select read_budget::text as bytes from private.search_settings')
     ).rows[0]!.bytes;
   for (const actor of [aMaster, actorOf(world, 'anonymous')]) {
     attack(`${actor.label} reads private.search_settings through the API`, async () =>
@@ -243,14 +245,16 @@ export function attackCases(server: TestServer, world: World): Case[] {
   // ---- e-mail allowances (…20261128000501): only the trigger on jobs takes from them ---------
   const allowanceOf = async (organizationId: string) =>
     (
-      await server.db.query<{ tokens: number }>(
-        'select tokens from private.mail_allowances where organization_id = $1',
-        [organizationId],
-      )
+      await server.db
+        .serverWork()
+        .query<{ tokens: number }>(
+          'select tokens from private.mail_allowances where organization_id = $1',
+          [organizationId],
+        )
     ).rows[0]?.tokens ?? null;
   for (const actor of [aMaster, actorOf(world, 'anonymous')]) {
     attack(`${actor.label} reads private.mail_allowances through the API`, async () => {
-      await server.db.query('select private.take_mail_allowance($1, 1)', [b.id]);
+      await server.db.serverWork().query('select private.take_mail_allowance($1, 1)', [b.id]);
       return leaks(await actor.client.schema('private').from('mail_allowances').select('*'));
     });
     attack(
@@ -267,24 +271,25 @@ export function attackCases(server: TestServer, world: World): Case[] {
   // ---- request allowances (server/db/platform/013): only the server counts in them ----------
   const requestAllowance = async (key: string) =>
     (
-      await server.db.query<{ tokens: number }>(
-        `select tokens from _platform.request_allowances where limiter = 'attack' and key = $1`,
-        [key],
-      )
+      await server.db
+        .serverWork()
+        .query<{ tokens: number }>(
+          `select tokens from _platform.request_allowances where limiter = 'attack' and key = $1`,
+          [key],
+        )
     ).rows[0]?.tokens ?? null;
   for (const actor of world.actors) {
     attack(`${actor.label} reads _platform.request_allowances through the API`, async () => {
-      await server.db.query(
-        `select _platform.take_request_allowance('attack', 'seen', 5, 60000, now())`,
-      );
+      await server.db
+        .serverWork()
+        .query(`select _platform.take_request_allowance('attack', 'seen', 5, 60000, now())`);
       return leaks(await actor.client.schema('_platform').from('request_allowances').select('*'));
     });
     attack(`${actor.label} spends another client's request allowance`, async () => {
       const key = `victim-${tag()}`;
-      await server.db.query(
-        `select _platform.take_request_allowance('attack', $1, 5, 60000, now())`,
-        [key],
-      );
+      await server.db
+        .serverWork()
+        .query(`select _platform.take_request_allowance('attack', $1, 5, 60000, now())`, [key]);
       const before = await requestAllowance(key);
       const { error } = await actor.client.schema('_platform').rpc('take_request_allowance', {
         limiter: 'attack',
@@ -296,20 +301,24 @@ export function attackCases(server: TestServer, world: World): Case[] {
       return judgeWrite(error, (await requestAllowance(key)) !== before);
     });
     attack(`${actor.label} reads _platform.guess_records through the API`, async () => {
-      await server.db.query(
-        `select _platform.begin_guess('attack', 'someone', 'there', 5, 5, 5, 1, 1, 60000, now())`,
-      );
+      await server.db
+        .serverWork()
+        .query(
+          `select _platform.begin_guess('attack', 'someone', 'there', 5, 5, 5, 1, 1, 60000, now())`,
+        );
       return leaks(await actor.client.schema('_platform').from('guess_records').select('*'));
     });
     attack(`${actor.label} clears another client's failed guesses with end_guess`, async () => {
       const account = `victim-${tag()}`;
-      const { rows } = await server.db.query<{ started: string }>(
-        `select started::text from _platform.begin_guess('attack', $1, 'there', 5, 5, 5, 1, 1, 60000, now())`,
-        [account],
-      );
+      const { rows } = await server.db
+        .serverWork()
+        .query<{ started: string }>(
+          `select started::text from _platform.begin_guess('attack', $1, 'there', 5, 5, 5, 1, 1, 60000, now())`,
+          [account],
+        );
       const failures = async () =>
         (
-          await server.db.query<{ n: number }>(
+          await server.db.serverWork().query<{ n: number }>(
             `select cardinality(failures) as n from _platform.guess_records
               where limiter = 'attack' and key = 'account:' || $1`,
             [account],
@@ -362,10 +371,12 @@ export function attackCases(server: TestServer, world: World): Case[] {
     const claims = JSON.parse(
       Buffer.from(body.access_token.split('.')[1]!, 'base64url').toString('utf8'),
     ) as { session_id: string };
-    const { rows } = await server.db.query<{ ip: string | null }>(
-      'select host(ip) as ip from auth.sessions where id = $1::uuid',
-      [claims.session_id],
-    );
+    const { rows } = await server.db
+      .serverWork()
+      .query<{ ip: string | null }>(
+        'select host(ip) as ip from auth.sessions where id = $1::uuid',
+        [claims.session_id],
+      );
     return rows[0]?.ip ?? 'none';
   };
   attack(

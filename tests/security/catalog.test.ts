@@ -95,7 +95,7 @@ describe('security rules in the catalogue', () => {
   let db: Queryable;
   beforeAll(async () => {
     database = await openMigratedDatabase();
-    db = database.db;
+    db = database.db.serverWork();
   });
   afterAll(() => database?.close());
 

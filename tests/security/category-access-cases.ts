@@ -192,10 +192,12 @@ async function buildAccessWorld(server: TestServer, world: World): Promise<Acces
       }),
       'send_documents_email',
     );
-    const { rows } = await server.db.query<{ content_sha256: string }>(
-      `select content_sha256 from public.documents where id = $1`,
-      [uploaded.id],
-    );
+    const { rows } = await server.db
+      .serverWork()
+      .query<{ content_sha256: string }>(
+        `select content_sha256 from public.documents where id = $1`,
+        [uploaded.id],
+      );
     documents[key] = {
       id: uploaded.id,
       filePath: next,
@@ -207,7 +209,7 @@ async function buildAccessWorld(server: TestServer, world: World): Promise<Acces
   await server.jobs.runDue();
 
   const counts = async (key: OrgKey) => {
-    const { rows } = await server.db.query<{ all: number; restricted: number }>(
+    const { rows } = await server.db.serverWork().query<{ all: number; restricted: number }>(
       `select count(*)::integer as all,
               (count(*) filter (where category = $2))::integer as restricted
          from public.documents where organization_id = $1 and deleted_at is null`,
@@ -398,7 +400,7 @@ export function categoryAccessCases(server: TestServer, world: World): Case[] {
         });
         if (answer.status === 401 || answer.status === 403) return 'denied';
         if (answer.error) return `error: ${answer.error.message}`;
-        const { rows } = await server.db.query<{ looks: number }>(
+        const { rows } = await server.db.serverWork().query<{ looks: number }>(
           `select count(*)::integer as looks from public.activity_log
             where document_id = $1 and actor_id = $2 and kind = 'document.viewed'
               and occurred_at > now() - interval '1 minute'`,
@@ -508,47 +510,55 @@ export function categoryAccessCases(server: TestServer, world: World): Case[] {
           category: categoryOf(target),
           file_path: `documents/${organisation.id}/${randomBytes(6).toString('hex')}.txt`,
         });
-        const { rows } = await server.db.query(
-          `delete from public.documents where organization_id = $1 and name = $2 returning id`,
-          [organisation.id, name],
-        );
+        const { rows } = await server.db
+          .serverWork()
+          .query(
+            `delete from public.documents where organization_id = $1 and name = $2 returning id`,
+            [organisation.id, name],
+          );
         return allowedIf(rows.length === 1);
       });
       add('table documents', 'edits', edit, async (a, w) => {
         const description = `edited ${randomBytes(4).toString('hex')}`;
         await a.client.from('documents').update({ description }).eq('id', w.documents[target].id);
-        const { rows } = await server.db.query<{ description: string | null }>(
-          `select description from public.documents where id = $1`,
-          [w.documents[target].id],
-        );
+        const { rows } = await server.db
+          .serverWork()
+          .query<{ description: string | null }>(
+            `select description from public.documents where id = $1`,
+            [w.documents[target].id],
+          );
         return allowedIf(rows[0]!.description === description);
       });
       add('rpc set_documents_category', 'moves out', edit, async (a, w) => {
         const id = w.documents[target].id;
         await a.client.rpc('set_documents_category', { document_ids: [id], new_category: 'Other' });
-        const { rows } = await server.db.query<{ category: string }>(
-          `select category from public.documents where id = $1`,
-          [id],
-        );
+        const { rows } = await server.db
+          .serverWork()
+          .query<{ category: string }>(`select category from public.documents where id = $1`, [id]);
         if (rows[0]!.category === categoryOf(target)) return 'denied';
-        await server.db.query(`update public.documents set category = $2 where id = $1`, [
-          id,
-          categoryOf(target),
-        ]);
+        await server.db
+          .serverWork()
+          .query(`update public.documents set category = $2 where id = $1`, [
+            id,
+            categoryOf(target),
+          ]);
         return 'allowed';
       });
       add('rpc delete_documents', 'moves to the trash', edit, async (a, w) => {
         const id = w.documents[target].id;
         await a.client.rpc('delete_documents', { document_ids: [id] });
-        const { rows } = await server.db.query<{ trashed: boolean }>(
-          `select deleted_at is not null as trashed from public.documents where id = $1`,
-          [id],
-        );
+        const { rows } = await server.db
+          .serverWork()
+          .query<{ trashed: boolean }>(
+            `select deleted_at is not null as trashed from public.documents where id = $1`,
+            [id],
+          );
         if (!rows[0]!.trashed) return 'denied';
-        await server.db.query(
-          `update public.documents set deleted_at = null, deleted_by = null where id = $1`,
-          [id],
-        );
+        await server.db
+          .serverWork()
+          .query(`update public.documents set deleted_at = null, deleted_by = null where id = $1`, [
+            id,
+          ]);
         return 'allowed';
       });
     }

@@ -103,10 +103,12 @@ export function linkCases(server: TestServer, world: World): Case[] {
 
   const linksOf = async (documentId: string) =>
     (
-      await server.db.query<{ id: string; revoked_at: string | null; created_by: string }>(
-        'select id, revoked_at, created_by from public.share_links where document_id = $1',
-        [documentId],
-      )
+      await server.db
+        .serverWork()
+        .query<{ id: string; revoked_at: string | null; created_by: string }>(
+          'select id, revoked_at, created_by from public.share_links where document_id = $1',
+          [documentId],
+        )
     ).rows;
 
   /** A request of the organisation, made by its master admin, with one handed-out link. */

@@ -37,7 +37,7 @@ export function logoCases(server: TestServer, world: World): Case[] {
         // An upload to convert, written as the storage service would; the job is removed again
         // before it runs (the job runner polls once a second), so the world stays as it was.
         if (org) {
-          await db.query(
+          await db.serverWork().query(
             `insert into storage.objects (bucket_id, name, version, metadata)
              values ('branding', $1, null, '{"mimetype":"image/png","size":3}'::jsonb)
              on conflict (bucket_id, name) do nothing`,
@@ -45,13 +45,13 @@ export function logoCases(server: TestServer, world: World): Case[] {
           );
         }
         const outcome = outcomeOf(await actor.client.rpc('convert_logo'));
-        const { rows } = await db.query(
+        const { rows } = await db.serverWork().query(
           `delete from private.jobs where kind = 'branding.convert-logo' and organization_id = $1
            returning id`,
           [org?.id ?? null],
         );
         if (org) {
-          await db.transaction(async (tx) => {
+          await db.serverWork().transaction(async (tx) => {
             await tx.query(`select set_config('storage.allow_delete_query', 'true', true)`);
             await tx.query(
               `delete from storage.objects where bucket_id = 'branding' and name = $1`,

@@ -33,7 +33,7 @@ export function mailServerCases(server: TestServer, world: World): Case[] {
   // A server for organisation `key`, stored as the edge function would (TEST-NET-1: nothing is
   // ever reached there; the delivery job refuses the reserved address).
   const storeFor = (key: OrgKey) =>
-    db.query(
+    db.serverWork().query(
       `insert into public.organization_mail_servers
          (organization_id, host, port, username, password_ciphertext, from_address)
        values ($1, '192.0.2.1', 587, 'office', 'v1.sealed.password', 'office@example.org')
@@ -41,14 +41,18 @@ export function mailServerCases(server: TestServer, world: World): Case[] {
       [world.orgs[key].organisation.id],
     );
   const removeFor = (key: OrgKey) =>
-    db.query(`delete from public.organization_mail_servers where organization_id = $1`, [
-      world.orgs[key].organisation.id,
-    ]);
+    db
+      .serverWork()
+      .query(`delete from public.organization_mail_servers where organization_id = $1`, [
+        world.orgs[key].organisation.id,
+      ]);
   const storedFor = async (key: OrgKey) =>
     (
-      await db.query(`select 1 from public.organization_mail_servers where organization_id = $1`, [
-        world.orgs[key].organisation.id,
-      ])
+      await db
+        .serverWork()
+        .query(`select 1 from public.organization_mail_servers where organization_id = $1`, [
+          world.orgs[key].organisation.id,
+        ])
     ).rows.length > 0;
 
   for (const actor of world.actors) {
@@ -96,7 +100,7 @@ export function mailServerCases(server: TestServer, world: World): Case[] {
       run: async () => {
         if (own) await storeFor(own);
         const result = await actor.client.rpc('send_test_email');
-        const { rows } = await db.query<{ id: string }>(
+        const { rows } = await db.serverWork().query<{ id: string }>(
           `delete from public.outbox_messages where kind = 'test' and created_by = $1
            returning id`,
           [actor.person?.userId ?? null],
@@ -177,10 +181,12 @@ export function mailServerCases(server: TestServer, world: World): Case[] {
             .from('organization_mail_servers')
             .update({ host: 'smtp.evil.example' })
             .eq('organization_id', world.orgs[target].organisation.id);
-          const { rows } = await db.query<{ host: string }>(
-            `select host from public.organization_mail_servers where organization_id = $1`,
-            [world.orgs[target].organisation.id],
-          );
+          const { rows } = await db
+            .serverWork()
+            .query<{ host: string }>(
+              `select host from public.organization_mail_servers where organization_id = $1`,
+              [world.orgs[target].organisation.id],
+            );
           await removeFor(target);
           return inserted || rows[0]?.host === 'smtp.evil.example' ? 'allowed' : 'denied';
         },

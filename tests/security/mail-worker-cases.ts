@@ -57,10 +57,12 @@ export function mailWorkerCases(server: TestServer, world: World): Case[] {
   /** Whether a reminder run of A on DUE_DATE was made: what a refused call must not do. */
   const reminderRunMade = async () =>
     (
-      await server.db.query(
-        `select 1 from private.reminder_runs where organization_id = $1 and local_date = $2`,
-        [org.organisation.id, DUE_DATE],
-      )
+      await server.db
+        .serverWork()
+        .query(
+          `select 1 from private.reminder_runs where organization_id = $1 and local_date = $2`,
+          [org.organisation.id, DUE_DATE],
+        )
     ).rows.length > 0;
 
   for (const actor of world.actors) {
@@ -116,9 +118,9 @@ export function mailWorkerCases(server: TestServer, world: World): Case[] {
         const outcome = rpcOutcome(
           await actor.client.rpc('mail_worker_claim', { runner, lease_seconds: 60 }),
         );
-        const { rows } = await server.db.query(`select 1 from private.jobs where locked_by = $1`, [
-          runner,
-        ]);
+        const { rows } = await server.db
+          .serverWork()
+          .query(`select 1 from private.jobs where locked_by = $1`, [runner]);
         if (outcome === 'denied' && rows.length > 0) return 'error: denied, but a job was claimed';
         return outcome;
       },

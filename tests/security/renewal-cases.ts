@@ -364,7 +364,7 @@ export function renewalCases(server: TestServer, world: World): Case[] {
       expected: 'denied',
       run: async () => {
         const token = randomBytes(32).toString('hex');
-        await server.db.query(
+        await server.db.serverWork().query(
           `with feed as (
              insert into public.calendar_feeds (user_id, organization_id, scope)
              values ($1, $2, 'all')

@@ -78,7 +78,7 @@ const DEFAULT_QUOTA = 10 * 1024 ** 3;
 
 /** The bytes of an organisation's files in every bucket, as the database holds them. */
 async function storedBytes(server: TestServer, organizationId: string): Promise<number> {
-  const { rows } = await server.db.query<{ bytes: string }>(
+  const { rows } = await server.db.serverWork().query<{ bytes: string }>(
     `select coalesce(sum((metadata ->> 'size')::bigint), 0) as bytes from storage.objects
       where (bucket_id = 'documents' and name like 'documents/' || $1 || '/%')
          or (bucket_id = 'branding' and name like $1 || '/%')`,
@@ -145,9 +145,11 @@ export function rpcCases(server: TestServer, world: World): Case[] {
           const outcome = outcomeOf(
             await actor.client.rpc('set_two_factor_requirement', { required }),
           );
-          const { rows } = await server.db.query<{ on: number }>(
-            'select count(*)::int as on from public.organizations where require_two_factor_for_admins',
-          );
+          const { rows } = await server.db
+            .serverWork()
+            .query<{ on: number }>(
+              'select count(*)::int as on from public.organizations where require_two_factor_for_admins',
+            );
           if (rows[0]!.on !== 0) return 'error: an organisation now requires two-factor sign-in';
           return outcome;
         },
@@ -427,14 +429,14 @@ export function rpcCases(server: TestServer, world: World): Case[] {
           const userId = await twoFactorTarget(target);
           const removals = async () =>
             (
-              await server.db.query(
+              await server.db.serverWork().query(
                 `select 1 from public.activity_log
                   where kind = 'member.two_factor_removed' and details ->> 'member_id' = $1`,
                 [userId],
               )
             ).rows.length;
           const loggedBefore = await removals();
-          await server.db.query(
+          await server.db.serverWork().query(
             `insert into auth.mfa_factors (id, user_id, factor_type, status, created_at,
                 updated_at, secret)
               values (gen_random_uuid(), $1, 'totp', 'verified', now(), now(), 'v1:matrix')`,
@@ -443,10 +445,9 @@ export function rpcCases(server: TestServer, world: World): Case[] {
           const outcome = outcomeOf(
             await actor.client.rpc('remove_member_two_factor', { user_id: userId }),
           );
-          const { rows } = await server.db.query(
-            'delete from auth.mfa_factors where user_id = $1 returning id',
-            [userId],
-          );
+          const { rows } = await server.db
+            .serverWork()
+            .query('delete from auth.mfa_factors where user_id = $1 returning id', [userId]);
           if ((rows.length === 0) !== (outcome === 'allowed'))
             return 'error: effect does not match the answer';
           // The history records a removal, and only one that happened (entries stay for ever).
@@ -471,7 +472,7 @@ export function rpcCases(server: TestServer, world: World): Case[] {
             await actor.client.rpc('send_password_reset', { user_id: org.bystander.userId }),
           );
           // The effect: a job that writes and sends the link to the member's own address.
-          const { rows } = await server.db.query<{ id: string }>(
+          const { rows } = await server.db.serverWork().query<{ id: string }>(
             `delete from private.jobs where kind = 'auth.mail' and payload ->> 'user_id' = $1
              returning id`,
             [org.bystander.userId],

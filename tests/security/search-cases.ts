@@ -25,7 +25,7 @@ function judged(result: RpcResult, worked: boolean): Outcome {
 }
 
 async function documentOf(server: TestServer, org: OrgWorld, name: string): Promise<string> {
-  const { rows } = await server.db.query<{ id: string }>(
+  const { rows } = await server.db.serverWork().query<{ id: string }>(
     `insert into public.documents (organization_id, name, category, file_path, tags)
      values ($1, $2, 'HR', $3, '{keep}') returning id`,
     [
@@ -36,7 +36,7 @@ async function documentOf(server: TestServer, org: OrgWorld, name: string): Prom
   );
   const id = rows[0]!.id;
   // A hash as if its file had been stored (there is no file: the trigger found none).
-  await server.db.query(
+  await server.db.serverWork().query(
     `update public.documents set content_sha256 = encode(sha256(convert_to(name, 'UTF8')), 'hex')
       where id = $1`,
     [id],
@@ -45,15 +45,12 @@ async function documentOf(server: TestServer, org: OrgWorld, name: string): Prom
 }
 
 async function documentRow(server: TestServer, id: string) {
-  const { rows } = await server.db.query<{
+  const { rows } = await server.db.serverWork().query<{
     category: string;
     tags: string[];
     expiry_date: string | null;
     deleted_at: string | null;
-  }>(
-    `select category, tags, expiry_date::text, deleted_at::text from public.documents where id = $1`,
-    [id],
-  );
+  }>(`select category, tags, expiry_date::text, deleted_at::text from public.documents where id = $1`, [id]);
   return rows[0] ?? null;
 }
 
@@ -95,7 +92,7 @@ export function searchCases(server: TestServer, world: World): Case[] {
         run: async () => {
           const word = `zq${randomBytes(5).toString('hex')}`;
           const id = await documentOf(server, org, `${word}.txt`);
-          await server.db.query(
+          await server.db.serverWork().query(
             `select private.record_document_text($1, t.object_version, 'ready', null, $2)
                from public.document_texts t where t.document_id = $1`,
             [id, `The minutes mention ${word} once.`],
@@ -120,10 +117,12 @@ export function searchCases(server: TestServer, world: World): Case[] {
         run: async () => {
           const name = `copy-${randomBytes(5).toString('hex')}.txt`;
           const id = await documentOf(server, org, name);
-          const { rows } = await server.db.query<{ hash: string }>(
-            `select content_sha256 as hash from public.documents where id = $1`,
-            [id],
-          );
+          const { rows } = await server.db
+            .serverWork()
+            .query<{ hash: string }>(
+              `select content_sha256 as hash from public.documents where id = $1`,
+              [id],
+            );
           const result = await actor.client.rpc('find_duplicate_documents', {
             sha256: rows[0]!.hash,
           });

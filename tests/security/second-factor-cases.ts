@@ -80,7 +80,7 @@ async function factorOrg(server: TestServer, key: OrgKey): Promise<[FactorOrg, H
       .upload(filePath, new TextEncoder().encode(content), { contentType: 'text/plain' }),
     'upload',
   );
-  const { rows } = await server.db.query<{ id: string }>(
+  const { rows } = await server.db.serverWork().query<{ id: string }>(
     `insert into public.documents (organization_id, name, category, file_path, size)
      values ($1, 'Payroll.txt', 'HR', $2, $3) returning id`,
     [organisation.id, filePath, content.length],
@@ -184,10 +184,12 @@ const OPERATIONS: Operation[] = [
         .from('documents')
         .update({ description })
         .eq('id', target.documentId);
-      const { rows } = await server.db.query(
-        'select 1 from public.documents where id = $1 and description = $2',
-        [target.documentId, description],
-      );
+      const { rows } = await server.db
+        .serverWork()
+        .query('select 1 from public.documents where id = $1 and description = $2', [
+          target.documentId,
+          description,
+        ]);
       return judgeWrite(error, rows.length === 1);
     },
   },
@@ -212,7 +214,7 @@ const OPERATIONS: Operation[] = [
     targeted: true,
     rpc: false,
     async run(server, client, target) {
-      const { rows } = await server.db.query<{ id: string }>(
+      const { rows } = await server.db.serverWork().query<{ id: string }>(
         `insert into public.user_invitations (organization_id, email, role, invited_by, expires_at)
          values ($1, $2, 'user', $3, now() + interval '7 days') returning id`,
         [
@@ -260,10 +262,9 @@ const OPERATIONS: Operation[] = [
       const { error } = await client.storage
         .from('documents')
         .upload(name, new TextEncoder().encode('new file'), { contentType: 'text/plain' });
-      const { rows } = await server.db.query(
-        `select 1 from storage.objects where bucket_id = 'documents' and name = $1`,
-        [name],
-      );
+      const { rows } = await server.db
+        .serverWork()
+        .query(`select 1 from storage.objects where bucket_id = 'documents' and name = $1`, [name]);
       return judgeWrite(error, rows.length === 1);
     },
   },
@@ -279,10 +280,9 @@ const OPERATIONS: Operation[] = [
         .from('user_profiles')
         .update({ full_name: name })
         .eq('id', holder?.person.userId ?? '00000000-0000-0000-0000-000000000000');
-      const { rows } = await server.db.query(
-        'select 1 from public.user_profiles where full_name = $1',
-        [name],
-      );
+      const { rows } = await server.db
+        .serverWork()
+        .query('select 1 from public.user_profiles where full_name = $1', [name]);
       return judgeWrite(error, rows.length === 1);
     },
   },
@@ -308,10 +308,12 @@ const OPERATIONS: Operation[] = [
       const { error } = await client
         .rpc('invite_user', { email, role: 'admin', full_name: null })
         .select();
-      const { rows } = await server.db.query(
-        'select 1 from public.user_invitations where email = $1 and organization_id = $2',
-        [email, target.organisation.id],
-      );
+      const { rows } = await server.db
+        .serverWork()
+        .query('select 1 from public.user_invitations where email = $1 and organization_id = $2', [
+          email,
+          target.organisation.id,
+        ]);
       return rpcOutcome(holder, error, rows.length === 1);
     },
   },

@@ -62,31 +62,37 @@ export function settingsCases(server: TestServer, world: World): Case[] {
       expected: ownOrganisation(actor, 'admin', 'Only admins can change the organization settings'),
       run: async () => {
         const organisation = own?.organisation ?? world.orgs.A.organisation;
-        const before = await db.query<{ time_zone: string }>(
-          `select time_zone from public.reminder_settings where organization_id = $1`,
-          [organisation.id],
-        );
+        const before = await db
+          .serverWork()
+          .query<{ time_zone: string }>(
+            `select time_zone from public.reminder_settings where organization_id = $1`,
+            [organisation.id],
+          );
         const outcome = outcomeOf(
           await actor.client.rpc('update_organization', {
             name: ` ${organisation.name} `,
             time_zone: 'Pacific/Chatham',
           }),
         );
-        const { rows } = await db.query<{ name: string; time_zone: string | null }>(
+        const { rows } = await db.serverWork().query<{ name: string; time_zone: string | null }>(
           `select o.name, s.time_zone from public.organizations o
            left join public.reminder_settings s on s.organization_id = o.id where o.id = $1`,
           [organisation.id],
         );
         const changed = rows[0]!.time_zone === 'Pacific/Chatham';
         if (rows[0]!.name !== organisation.name) return 'error: the name was not kept trimmed';
-        await db.query(`delete from public.reminder_settings where organization_id = $1`, [
-          organisation.id,
-        ]);
+        await db
+          .serverWork()
+          .query(`delete from public.reminder_settings where organization_id = $1`, [
+            organisation.id,
+          ]);
         if (before.rows[0]) {
-          await db.query(
-            `insert into public.reminder_settings (organization_id, time_zone) values ($1, $2)`,
-            [organisation.id, before.rows[0].time_zone],
-          );
+          await db
+            .serverWork()
+            .query(
+              `insert into public.reminder_settings (organization_id, time_zone) values ($1, $2)`,
+              [organisation.id, before.rows[0].time_zone],
+            );
         }
         if (changed !== (outcome === 'allowed')) return 'error: effect does not match the answer';
         return outcome;
@@ -101,7 +107,7 @@ export function settingsCases(server: TestServer, world: World): Case[] {
         const organisation = own?.organisation ?? world.orgs.A.organisation;
         const order = async () =>
           (
-            await db.query<{ id: string }>(
+            await db.serverWork().query<{ id: string }>(
               `select id from public.departments where organization_id = $1
                order by position, id`,
               [organisation.id],
@@ -115,7 +121,7 @@ export function settingsCases(server: TestServer, world: World): Case[] {
         );
         const after = await order();
         const changed = after.join() !== before.join();
-        await db.query(
+        await db.serverWork().query(
           `update public.departments d set position = o.n
            from unnest($1::uuid[]) with ordinality as o (id, n) where d.id = o.id`,
           [before],
@@ -147,9 +153,9 @@ export function settingsCases(server: TestServer, world: World): Case[] {
         const outcome = outcomeOf(
           await actor.client.rpc('update_onboarding', { step: 'dismissed' }),
         );
-        const { rows } = await db.query(
-          `delete from private.organization_onboarding returning organization_id`,
-        );
+        const { rows } = await db
+          .serverWork()
+          .query(`delete from private.organization_onboarding returning organization_id`);
         if ((rows.length === 1) !== (outcome === 'allowed')) {
           return 'error: effect does not match the answer';
         }
@@ -178,7 +184,7 @@ export function settingsCases(server: TestServer, world: World): Case[] {
       expected: signedIn(actor, 'error: Set up two-factor sign-in first'),
       run: async () => {
         const outcome = outcomeOf(await actor.client.rpc('generate_recovery_codes'));
-        const { rows } = await db.query(`select 1 from private.recovery_codes`);
+        const { rows } = await db.serverWork().query(`select 1 from private.recovery_codes`);
         return rows.length > 0 ? 'error: codes were made' : outcome;
       },
     });
@@ -202,7 +208,9 @@ export function settingsCases(server: TestServer, world: World): Case[] {
         const result = await actor.client.rpc('redeem_recovery_code', { code: '0123-4567-89ab' });
         const outcome = outcomeOf(result);
         // A wrong code is answered -1 (the failure it records must stay: no exception).
-        const { rows } = await db.query(`delete from private.recovery_code_failures returning 1`);
+        const { rows } = await db
+          .serverWork()
+          .query(`delete from private.recovery_code_failures returning 1`);
         if (outcome !== 'allowed') return rows.length === 0 ? outcome : 'error: failure recorded';
         if (result.data !== -1 || rows.length !== 1) return 'error: the code was taken';
         return 'error: This recovery code is not valid';
@@ -222,17 +230,19 @@ export function settingsCases(server: TestServer, world: World): Case[] {
         run: async () => {
           const tokens = async () =>
             (
-              await db.query(
+              await db.serverWork().query(
                 `select 1 from auth.one_time_tokens t join auth.users u on u.id = t.user_id
                   where u.id = $1 and t.token_type = 'recovery_token'`,
                 [org.bystander.userId],
               )
             ).rows.length;
           // Each case starts with no link for the member, so its own effect is what is seen.
-          await db.query(
-            `delete from auth.one_time_tokens where user_id = $1 and token_type = 'recovery_token'`,
-            [org.bystander.userId],
-          );
+          await db
+            .serverWork()
+            .query(
+              `delete from auth.one_time_tokens where user_id = $1 and token_type = 'recovery_token'`,
+              [org.bystander.userId],
+            );
           const { data, error } = await actor.client.functions.invoke<{ link: string }>(
             'member-reset-link',
             { body: { userId: org.bystander.userId } },
@@ -270,10 +280,11 @@ export function settingsCases(server: TestServer, world: World): Case[] {
           const outcome = outcomeOf(
             await actor.client.rpc('make_master_admin', { user_id: person.userId }),
           );
-          const { rows } = await db.query<{ role: string }>(
-            `select role from public.user_profiles where id = $1`,
-            [person.userId],
-          );
+          const { rows } = await db
+            .serverWork()
+            .query<{ role: string }>(`select role from public.user_profiles where id = $1`, [
+              person.userId,
+            ]);
           const promoted = rows[0]!.role === 'master_admin';
           await restoreProfile(server, person.userId, { role: 'admin' });
           if (promoted !== (outcome === 'allowed'))
@@ -289,7 +300,7 @@ export function settingsCases(server: TestServer, world: World): Case[] {
         run: async () => {
           const entries = async () =>
             (
-              await db.query(
+              await db.serverWork().query(
                 `select 1 from public.activity_log where kind = 'member.reset_link_made'
                    and details ->> 'member_id' = $1`,
                 [org.bystander.userId],
@@ -339,10 +350,11 @@ export function settingsCases(server: TestServer, world: World): Case[] {
             .from('user_profiles')
             .update({ role: 'user' })
             .eq('id', org.organisation.master.userId);
-          const { rows } = await db.query<{ role: string }>(
-            `select role from public.user_profiles where id = $1`,
-            [org.organisation.master.userId],
-          );
+          const { rows } = await db
+            .serverWork()
+            .query<{ role: string }>(`select role from public.user_profiles where id = $1`, [
+              org.organisation.master.userId,
+            ]);
           if (rows[0]!.role !== 'master_admin') {
             await restoreProfile(server, org.organisation.master.userId, { role: 'master_admin' });
             return 'allowed';

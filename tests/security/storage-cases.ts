@@ -262,19 +262,19 @@ async function heldFile(server: TestServer, org: OrgWorld, kind: HeldFile): Prom
   if (kind === 'earlier version') {
     const current = documents.objectName(org);
     await put(server, documents, current, documents.content('current'));
-    const { rows } = await server.db.query<{ id: string }>(
+    const { rows } = await server.db.serverWork().query<{ id: string }>(
       `insert into public.documents (organization_id, name, category, file_path)
        values ($1, 'held.txt', 'HR', $2) returning id`,
       [organizationId, current],
     );
-    await server.db.query(
+    await server.db.serverWork().query(
       `insert into public.document_versions (document_id, organization_id, version_number,
          change, file_path, size, name, uploaded_at)
        values ($1, $2, 1, 'content_edit', $3, 0, 'held.txt', now())`,
       [rows[0]!.id, organizationId, name],
     );
   } else {
-    await server.db.query(
+    await server.db.serverWork().query(
       `insert into public.documents (organization_id, name, category, file_path, deleted_at)
        values ($1, 'held.txt', 'HR', $2, $3)`,
       [organizationId, name, kind === 'trashed document' ? new Date().toISOString() : null],
@@ -330,10 +330,12 @@ async function withheldFile(
       : `documents/${org.organisation.id}/import-${randomUUID()}-${randomUUID()}`;
   await put(server, documents, name, documents.content('withheld'));
   if (kind === 'purged file') {
-    await server.db.query(
-      `insert into private.document_files_leaving (name, organization_id) values ($1, $2)`,
-      [name, org.organisation.id],
-    );
+    await server.db
+      .serverWork()
+      .query(`insert into private.document_files_leaving (name, organization_id) values ($1, $2)`, [
+        name,
+        org.organisation.id,
+      ]);
   }
   return name;
 }

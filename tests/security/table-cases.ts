@@ -132,7 +132,7 @@ async function bystanderFeed(server: TestServer, org: OrgWorld): Promise<string>
 
 /** A history entry of the organisation, written as the database's triggers write them. */
 async function activityEntry(server: TestServer, org: OrgWorld, documentEntry: boolean) {
-  const { rows } = await server.db.query<{ subject: string }>(
+  const { rows } = await server.db.serverWork().query<{ subject: string }>(
     `insert into public.activity_log (organization_id, kind, document_id, subject)
      values ($1, $2, $3, $4) returning subject`,
     [

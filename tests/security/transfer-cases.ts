@@ -16,7 +16,7 @@ type TransferTable = (typeof TABLES)[number];
 
 /** A row of `table` for `org`, made by the server (as the jobs and functions make them). */
 async function seededRow(server: TestServer, table: TransferTable, org: OrgWorld) {
-  const { rows } = await server.db.query<{ id: string }>(
+  const { rows } = await server.db.serverWork().query<{ id: string }>(
     table === 'organization_exports'
       ? `insert into public.organization_exports (organization_id, status) values ($1, 'failed')
          returning id`
@@ -28,21 +28,24 @@ async function seededRow(server: TestServer, table: TransferTable, org: OrgWorld
 }
 
 async function statusOf(server: TestServer, table: TransferTable, id: string) {
-  const { rows } = await server.db.query<{ status: string }>(
-    `select status from public.${table} where id = $1`,
-    [id],
-  );
+  const { rows } = await server.db
+    .serverWork()
+    .query<{ status: string }>(`select status from public.${table} where id = $1`, [id]);
   return rows[0]?.status ?? null;
 }
 
 /** No export or import of either organisation is waiting, so that a new one may start. */
 async function settle(server: TestServer) {
-  await server.db.query(
-    `update public.organization_exports set status = 'failed' where status in ('queued', 'running')`,
-  );
-  await server.db.query(
-    `update public.organization_imports set status = 'failed' where status in ('queued', 'running')`,
-  );
+  await server.db
+    .serverWork()
+    .query(
+      `update public.organization_exports set status = 'failed' where status in ('queued', 'running')`,
+    );
+  await server.db
+    .serverWork()
+    .query(
+      `update public.organization_imports set status = 'failed' where status in ('queued', 'running')`,
+    );
 }
 
 /** The answer of a start_* call, judged by whether it made a row in `org` for the actor. */
@@ -55,7 +58,7 @@ async function judgedStart(
 ): Promise<Outcome> {
   const before = new Date(Date.now() - 1000).toISOString();
   const result = await call();
-  const { rows } = await server.db.query<{ count: number }>(
+  const { rows } = await server.db.serverWork().query<{ count: number }>(
     `select count(*)::int as count from public.${table}
      where organization_id = $1 and requested_by = $2 and created_at >= $3`,
     [org.organisation.id, actor.person?.userId ?? null, before],
@@ -105,10 +108,9 @@ export function transferCases(server: TestServer, world: World): Case[] {
                 ? { organization_id: org.organisation.id, file_path: marker }
                 : { organization_id: org.organisation.id, file_path: marker };
             const { error } = await actor.client.from(table).insert(values);
-            const { rows } = await server.db.query(
-              `select 1 from public.${table} where file_path = $1`,
-              [marker],
-            );
+            const { rows } = await server.db
+              .serverWork()
+              .query(`select 1 from public.${table} where file_path = $1`, [marker]);
             return judgeWrite(error, rows.length > 0);
           },
         });

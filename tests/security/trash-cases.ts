@@ -26,7 +26,7 @@ function judged(result: RpcResult, worked: boolean): Outcome {
 }
 
 async function trashedDocument(server: TestServer, org: OrgWorld): Promise<string> {
-  const { rows } = await server.db.query<{ id: string }>(
+  const { rows } = await server.db.serverWork().query<{ id: string }>(
     `insert into public.documents (organization_id, name, category, file_path, deleted_at)
      values ($1, $2, 'HR', $3, now()) returning id`,
     [
@@ -39,10 +39,12 @@ async function trashedDocument(server: TestServer, org: OrgWorld): Promise<strin
 }
 
 async function stateOf(server: TestServer, id: string): Promise<'trash' | 'in use' | 'gone'> {
-  const { rows } = await server.db.query<{ trashed: boolean }>(
-    `select deleted_at is not null as trashed from public.documents where id = $1`,
-    [id],
-  );
+  const { rows } = await server.db
+    .serverWork()
+    .query<{ trashed: boolean }>(
+      `select deleted_at is not null as trashed from public.documents where id = $1`,
+      [id],
+    );
   if (rows.length === 0) return 'gone';
   return rows[0]!.trashed ? 'trash' : 'in use';
 }
@@ -65,13 +67,13 @@ async function storedFile(server: TestServer, org: OrgWorld, content: string): P
 async function versionedDocument(server: TestServer, org: OrgWorld) {
   const current = await storedFile(server, org, 'current');
   const earlier = await storedFile(server, org, 'earlier');
-  const { rows } = await server.db.query<{ id: string }>(
+  const { rows } = await server.db.serverWork().query<{ id: string }>(
     `insert into public.documents (organization_id, name, category, file_path, size)
      values ($1, 'versioned.txt', 'HR', $2, 7) returning id`,
     [org.organisation.id, current],
   );
   const documentId = rows[0]!.id;
-  const version = await server.db.query<{ id: string }>(
+  const version = await server.db.serverWork().query<{ id: string }>(
     `insert into public.document_versions (document_id, organization_id, version_number, change,
        file_path, size, name, uploaded_at)
      values ($1, $2, 1, 'content_edit', $3, 7, 'versioned.txt', now()) returning id`,
@@ -82,10 +84,9 @@ async function versionedDocument(server: TestServer, org: OrgWorld) {
 
 const currentFile = async (server: TestServer, id: string) =>
   (
-    await server.db.query<{ file_path: string }>(
-      `select file_path from public.documents where id = $1`,
-      [id],
-    )
+    await server.db
+      .serverWork()
+      .query<{ file_path: string }>(`select file_path from public.documents where id = $1`, [id])
   ).rows[0]?.file_path;
 
 export function trashCases(server: TestServer, world: World): Case[] {

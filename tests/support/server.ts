@@ -81,7 +81,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   if (adminUrl) {
     const fresh = await freshPostgresDatabase(adminUrl, { schema });
     db = await openDatabase({ ...config, databaseUrl: fresh.url });
-    schemaCacheFor(db).seed(await postgresTemplateSeed(db, schema));
+    schemaCacheFor(db).seed(await postgresTemplateSeed(db.serverWork(), schema));
     dropDatabase = fresh.drop;
     databaseUrl = fresh.url;
   } else {
