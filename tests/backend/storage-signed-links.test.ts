@@ -364,10 +364,13 @@ describe('signed links take their signer’s turns', () => {
     // of its own; PGlite runs one statement at a time); meanwhile a hundred anonymous reads
     // from this address queue up, then the signed link's fetch. (A hundred, not twenty: a REST
     // read on PostgreSQL is one round trip now, so twenty ran out before the link's few steps.)
+    // A second, not half: the reads reach the queue through this process's own event loop, and
+    // on a busy machine half a second ended before they were all there, so they ran as they
+    // came and the link's fetch, sent last, was answered last whatever its lane.
     const connections = server.db.kind === 'pglite' ? 1 : 10;
     const busy = Promise.all(
       Array.from({ length: connections }, (_, i) =>
-        server.db.scoped({ lane: `busy ${i}`, role: 'service_role' }).query('select pg_sleep(0.5)'),
+        server.db.scoped({ lane: `busy ${i}`, role: 'service_role' }).query('select pg_sleep(1)'),
       ),
     );
     const anonymous = Array.from({ length: 100 }, (_, i) =>
