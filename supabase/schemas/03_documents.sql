@@ -373,9 +373,18 @@ end
 $$;
 
 create trigger documents_category_checked
-  before insert or update of category on public.documents
+  before insert on public.documents
   for each row
   when (pg_catalog.current_setting('role', true) = 'authenticated')
+  execute function private.check_document_category();
+
+-- An update only when the category changes: the app's edit sends the category it had, and a
+-- call that returns at once still cost a security-definer function's entry and exit.
+create trigger documents_category_checked_on_update
+  before update of category on public.documents
+  for each row
+  when (pg_catalog.current_setting('role', true) = 'authenticated'
+        and old.category is distinct from new.category)
   execute function private.check_document_category();
 
 -- Whether `user_id` (an active member of the document's organisation) may view, or edit, the
