@@ -267,6 +267,9 @@ begin
 end
 $$;
 
+-- Every update of documents runs this (an edit, a new file, a trash), and most change no count:
+-- the changes are applied by the statement that finds them, as add_document_counts would apply
+-- them, without its JSON and its second call (which ran its two statements on an empty list too).
 create function private.count_updated_documents()
 returns trigger
 language plpgsql
@@ -274,15 +277,25 @@ security definer
 set search_path = ''
 as $$
 begin
-  perform private.add_document_counts(coalesce(jsonb_agg(x), '[]'))
-     from (select c.organization_id, c.category, sum(c.delta) as delta
-             from (select n.organization_id, n.category, 1 as delta from new_documents n
-                    where n.deleted_at is null
-                   union all
-                   select o.organization_id, o.category, -1 from old_documents o
-                    where o.deleted_at is null) c
-            group by c.organization_id, c.category
-           having sum(c.delta) <> 0) x;
+  with changes as (
+    select c.organization_id, c.category, sum(c.delta)::bigint as delta
+      from (select n.organization_id, n.category, 1 as delta from new_documents n
+             where n.deleted_at is null
+            union all
+            select o.organization_id, o.category, -1 from old_documents o
+             where o.deleted_at is null) c
+     group by c.organization_id, c.category
+    having sum(c.delta) <> 0
+  ), decreased as (
+    -- Decreases only touch existing rows (as add_document_counts).
+    update private.document_counts d
+       set live = d.live + c.delta
+      from changes c
+     where d.organization_id = c.organization_id and d.category = c.category and c.delta < 0
+  )
+  insert into private.document_counts as d (organization_id, category, live)
+  select c.organization_id, c.category, c.delta from changes c where c.delta > 0
+  on conflict (organization_id, category) do update set live = d.live + excluded.live;
   return null;
 end
 $$;
@@ -360,9 +373,18 @@ end
 $$;
 
 create trigger documents_category_checked
-  before insert or update of category on public.documents
+  before insert on public.documents
   for each row
   when (pg_catalog.current_setting('role', true) = 'authenticated')
+  execute function private.check_document_category();
+
+-- An update only when the category changes: the app's edit sends the category it had, and a
+-- call that returns at once still cost a security-definer function's entry and exit.
+create trigger documents_category_checked_on_update
+  before update of category on public.documents
+  for each row
+  when (pg_catalog.current_setting('role', true) = 'authenticated'
+        and old.category is distinct from new.category)
   execute function private.check_document_category();
 
 -- Whether `user_id` (an active member of the document's organisation) may view, or edit, the

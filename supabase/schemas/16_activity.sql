@@ -240,9 +240,10 @@ begin
     perform private.log_activity(new.organization_id, 'document.content_changed', new.id, new.name,
       jsonb_build_object('size', jsonb_build_object('old', old.size, 'new', new.size)));
   elsif _changes <> '{}'::jsonb then
+    -- Renamed when the name is the only change: the changes less the name are empty (a subquery
+    -- over their keys, a plan node of its own, cost more).
     perform private.log_activity(new.organization_id,
-      case when (select array_agg(k) from jsonb_object_keys(_changes) k) = array['name']
-           then 'document.renamed' else 'document.updated' end,
+      case when _changes - 'name' = '{}'::jsonb then 'document.renamed' else 'document.updated' end,
       new.id, new.name, jsonb_build_object('changes', _changes));
   end if;
   return null;

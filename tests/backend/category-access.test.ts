@@ -266,6 +266,13 @@ describe('categories, groups and access per category', () => {
         file_path: `documents/${church.id}/hymn.txt`,
       });
       expect(errorMessage(upload)).toBe('This category is retired');
+      // Nor may a document move into it: the update's check runs when the category changes.
+      const move = await volunteer.client
+        .from('documents')
+        .update({ category: 'Music ministry' })
+        .eq('id', rota.id)
+        .select('id');
+      expect(errorMessage(move)).toBe('This category is retired');
       // Its documents keep it, and are edited as before.
       const edit = await volunteer.client
         .from('documents')

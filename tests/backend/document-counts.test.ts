@@ -38,6 +38,17 @@ describe('the documents in use, counted', () => {
     return count ?? NaN;
   }
 
+  /** The counter's rows of one organisation with documents in use, by category. */
+  async function perCategory(organisation: Organisation): Promise<Record<string, number>> {
+    const { rows } = await server.db
+      .serverWork()
+      .query<{ category: string; live: string }>(
+        'select category, live from private.document_counts where organization_id = $1 and live > 0',
+        [organisation.id],
+      );
+    return Object.fromEntries(rows.map((row) => [row.category, Number(row.live)]));
+  }
+
   async function expectTotals(expected: { church: number; other: number }) {
     expect(await pageTotal(user)).toBe(expected.church);
     expect(await counted(user)).toBe(expected.church);
@@ -75,6 +86,24 @@ describe('the documents in use, counted', () => {
       'update',
     );
     await expectTotals({ church: 5, other: 1 });
+    // A move to another category moves its count (the sum a member who may not view one of
+    // them is shown); an edit that names the category it had moves nothing.
+    unwrap(
+      await user.client
+        .from('documents')
+        .update({ category: 'Governance', tags: ['board'] })
+        .eq('id', documents[1]!.id),
+      'move',
+    );
+    unwrap(
+      await user.client
+        .from('documents')
+        .update({ category: 'Legal', description: 'Signed' })
+        .eq('id', documents[2]!.id),
+      'same category',
+    );
+    expect(await perCategory(church)).toEqual({ Legal: 4, Governance: 1 });
+    await expectTotals({ church: 5, other: 1 });
 
     const [first, second, third] = documents.map((document) => document.id);
     unwrap(
@@ -82,6 +111,7 @@ describe('the documents in use, counted', () => {
       'delete',
     );
     await expectTotals({ church: 2, other: 1 });
+    expect(await perCategory(church)).toEqual({ Legal: 2 });
 
     unwrap(await user.client.rpc('restore_documents', { document_ids: [first] }), 'restore');
     await expectTotals({ church: 3, other: 1 });
@@ -102,6 +132,7 @@ describe('the documents in use, counted', () => {
         [church.id, other.id],
       ]);
     await expectTotals({ church: 0, other: 0 });
+    expect(await perCategory(church)).toEqual({});
     await server.db
       .serverWork()
       .query(`update public.documents set deleted_at = null where organization_id = any ($1)`, [

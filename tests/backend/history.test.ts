@@ -110,6 +110,36 @@ describe('the history', () => {
     expect(log[7]!.subject).toBe('Hall lease.txt');
   });
 
+  it('calls a change of the name alone a rename, and of the name with another property an update', async () => {
+    const document = await uploadDocument(user, church, { name: 'Rota.txt', category: 'Legal' });
+    unwrap(
+      await user.client
+        .from('documents')
+        .update({ name: 'Sunday rota.txt', category: 'Legal' })
+        .eq('id', document.id),
+      'rename',
+    );
+    unwrap(
+      await user.client
+        .from('documents')
+        .update({ name: 'Rota 2027.txt', tags: ['sunday'] })
+        .eq('id', document.id),
+      'rename and tag',
+    );
+    const log = await entries(church, { document: document.id });
+    expect(log.map((e) => e.kind)).toEqual([
+      'document.uploaded',
+      'document.renamed',
+      'document.updated',
+    ]);
+    expect(log[2]!.details).toEqual({
+      changes: {
+        name: { old: 'Sunday rota.txt', new: 'Rota 2027.txt' },
+        tags: { old: [], new: ['sunday'] },
+      },
+    });
+  });
+
   it('records every other property a person changes, long texts shortened, and nothing for an unchanged edit', async () => {
     const document = await uploadDocument(user, church, { name: 'Boiler.txt', category: 'Legal' });
     const long = 'Checked by the heating engineer. '.repeat(20);
