@@ -86,7 +86,7 @@ create trigger document_categories_touch_updated_at
   for each row execute function private.touch_updated_at();
 
 -- Every table member_category_access reads marks the caller's context written
--- (private.load_caller_context); member_groups too, whose deletion removes rules and members.
+-- (private.caller_context); member_groups too, whose deletion removes rules and members.
 create trigger document_categories_caller_context_written
   after insert or update or delete or truncate on public.document_categories
   for each statement execute function private.caller_context_written();
@@ -175,7 +175,7 @@ $$;
 -- restricted (or the caller is no active member: the policies' organisation test refuses
 -- those). Policies call it as `(select private.caller_hidden_categories())`, once per
 -- statement; the caller's context, computed from member_category_access, is kept for the
--- snapshot (private.load_caller_context).
+-- snapshot (private.caller_context).
 create function private.caller_hidden_categories()
 returns text[]
 language plpgsql
@@ -183,16 +183,8 @@ stable
 security definer
 set search_path = ''
 as $$
-declare
-  _key text := array[pg_current_snapshot()::text,
-                     current_setting('request.jwt.claim.sub', true),
-                     current_setting('request.jwt.claim', true),
-                     current_setting('request.jwt.claims', true)]::text;
 begin
-  if current_setting('steward.caller_context', true) is distinct from _key then
-    perform private.load_caller_context(_key);
-  end if;
-  return current_setting('steward.caller_hidden')::text[];
+  return (private.caller_context())[5]::text[];
 end
 $$;
 
@@ -204,16 +196,8 @@ stable
 security definer
 set search_path = ''
 as $$
-declare
-  _key text := array[pg_current_snapshot()::text,
-                     current_setting('request.jwt.claim.sub', true),
-                     current_setting('request.jwt.claim', true),
-                     current_setting('request.jwt.claims', true)]::text;
 begin
-  if current_setting('steward.caller_context', true) is distinct from _key then
-    perform private.load_caller_context(_key);
-  end if;
-  return current_setting('steward.caller_uneditable')::text[];
+  return (private.caller_context())[6]::text[];
 end
 $$;
 
