@@ -139,7 +139,10 @@ create trigger organizations_seed_document_categories
 -- Every category of the member's organisation with what this member may do there; no rows for
 -- a member who is not active in an organisation. The one statement of the rule (see the
 -- header); every other helper reads it. PL/pgSQL so that its plan is kept for the session
--- (see private.two_factor_required_for): policies read it on every statement.
+-- (see private.two_factor_required_for): policies read it on every statement. The rules of
+-- category_access are read for the restricted categories only (`c.restricted` in the lateral
+-- query, a one-time filter of each loop): the join's condition alone ran the lookup for every
+-- category and dropped its row after, about 10 % of the caller's context on PGlite.
 create function private.member_category_access(user_id uuid)
 returns table (
   id uuid, name text, "position" integer, retired boolean, restricted boolean,
@@ -161,7 +164,8 @@ begin
     left join lateral (
       select true as viewable, bool_or(a.access = 'edit') as editable
         from public.category_access a
-       where a.category_id = c.id
+       where c.restricted
+         and a.category_id = c.id
          and (a.role = p.role
               or a.group_id in (select m.group_id from public.member_group_members m
                                  where m.user_id = p.id))
