@@ -13,7 +13,7 @@ import { startTestServer, type TestServer } from '../support/server.ts';
 import { postgresAdminUrl } from '../support/template.ts';
 
 // The policies' helpers keep the caller's context for the statement's snapshot
-// (private.load_caller_context, supabase/schemas/01_organizations_and_profiles.sql): what the
+// (private.caller_context, supabase/schemas/01_organizations_and_profiles.sql): what the
 // caller may do must still follow every change at once, whether another session committed it
 // or the caller's own transaction wrote it, and a rolled-back write must leave no trace.
 
