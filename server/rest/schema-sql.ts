@@ -153,7 +153,7 @@ export const TYPES_SQL = `
 export const UNREPEATABLE_SOURCES_SQL = `
   select case when l.lanname in ('sql', 'plpgsql') and n.nspname <> 'pg_catalog'
               then 'function' else 'opaque' end as kind,
-         p.proname as name, coalesce(p.prosrc, '') as source
+         n.nspname as schema, p.proname as name, coalesce(p.prosrc, '') as source
     from pg_proc p
     join pg_namespace n on n.oid = p.pronamespace
     join pg_language l on l.oid = p.prolang
@@ -161,12 +161,12 @@ export const UNREPEATABLE_SOURCES_SQL = `
           and n.nspname <> 'information_schema' and n.nspname not like 'pg\\_%')
       or p.provolatile = 'v'
   union all
-  select 'relation', c.relname, pg_get_viewdef(c.oid)
+  select 'relation', n.nspname, c.relname, pg_get_viewdef(c.oid)
     from pg_class c join pg_namespace n on n.oid = c.relnamespace
    where c.relkind in ('v', 'm')
      and n.nspname not in ('pg_catalog', 'information_schema') and n.nspname not like 'pg\\_%'
   union all
-  select 'relation', c.relname,
+  select 'relation', n.nspname, c.relname,
          coalesce(pg_get_expr(pol.polqual, pol.polrelid), '') || ' ' ||
          coalesce(pg_get_expr(pol.polwithcheck, pol.polrelid), '')
     from pg_policy pol

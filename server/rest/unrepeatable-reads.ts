@@ -33,6 +33,8 @@ export interface ReadSource {
    * `relation`: a view's definition or the expressions of a table's policies.
    */
   kind: 'function' | 'opaque' | 'relation';
+  /** The function's or the relation's schema. */
+  schema: string;
   name: string;
   source: string;
 }
@@ -48,25 +50,21 @@ const wordsOf = (names: Set<string>): RegExp | null =>
   names.size === 0 ? null : new RegExp(`\\b(${escaped(names).join('|')})\\b`, 'i');
 
 /**
- * The policy helpers that keep the caller's context for the statement's snapshot
- * (private.load_caller_context in supabase/schemas/01_organizations_and_profiles.sql): in their
- * bodies `pg_current_snapshot()` is the kept context's key and `set_config()` its store, so
- * their answer is what the tables and the claims say, as repeatable as a read of the tables.
- * Only those two calls are overlooked in them; anything else they call is matched as usual.
+ * The function that keeps the caller's context for the statement's snapshot, for the policy
+ * helpers that call it (private.caller_context in
+ * supabase/schemas/01_organizations_and_profiles.sql): in its body `pg_current_snapshot()` is
+ * the kept context's key and `set_config()` its store, so its answer is what the tables and the
+ * claims say, as repeatable as a read of the tables. Only those two calls are overlooked, and
+ * only in this function named with its schema: a function of the same name in another schema
+ * (a tenant's, say) is matched as usual. Anything else it calls is matched as usual too.
  */
-const CALLER_CONTEXT_FUNCTIONS = new Set([
-  'load_caller_context',
-  'caller_organization_id',
-  'second_factor_checked',
-  'caller_hidden_categories',
-  'caller_uneditable_categories',
-]);
+const CALLER_CONTEXT_FUNCTIONS = new Set(['private.caller_context']);
 const CALLER_CONTEXT_CACHE = /\b(pg_current_snapshot|set_config)\s*\(/gi;
 
 /** The names of the relations whose reads may change with no write in between. */
 export function unrepeatableRelations(read: ReadSource[]): Set<string> {
   const sources = read.map((s) =>
-    s.kind === 'function' && CALLER_CONTEXT_FUNCTIONS.has(s.name)
+    s.kind === 'function' && CALLER_CONTEXT_FUNCTIONS.has(`${s.schema}.${s.name}`)
       ? { ...s, source: s.source.replace(CALLER_CONTEXT_CACHE, '(') }
       : s,
   );

@@ -206,12 +206,13 @@ begin
 end
 $$;
 
--- The caller's context, computed once per snapshot. The policy helpers below
--- (caller_organization_id, second_factor_checked, caller_hidden_categories,
+-- The caller's context, computed once per snapshot, and the one definition of when it is. The
+-- policy helpers below (caller_organization_id, second_factor_checked, caller_hidden_categories,
 -- caller_uneditable_categories) are each an InitPlan of every policy that names them: a
 -- member's property edit called them ten times, each reading the same rows (about 1 ms of a
--- 3.8 ms edit on PGlite). The first call of a snapshot computes all of it here and keeps it in
--- transaction-local settings (`steward.caller_*`) under a key; the others read the settings.
+-- 3.8 ms edit on PGlite). Each helper asks this function, and only this function decides
+-- whether the context kept in the transaction-local settings is still the caller's: a helper
+-- with a key of its own could drift to a weaker one, and a weaker key leaks.
 --
 -- The key is what the answer depends on: the request's claims in the three settings auth.uid()
 -- and auth.jwt() read, and the statement's snapshot (pg_current_snapshot() is the active
@@ -223,57 +224,71 @@ $$;
 -- to 'written' (private.caller_context_written), which no key equals, and from then on the
 -- context is computed anew on every call for the rest of the transaction (a cursor or a loop
 -- over a query keeps an older snapshot, so a context computed after the write could still miss
--- it). A rolled-back subtransaction restores the settings as they were before it, with its
--- writes undone. Only SQL can set these settings (the API sets claims and its own request
--- settings, and exposes no function of pg_catalog), and a value is used only under its exact
--- key. The rules themselves stay in their one statement each: the profile's role below,
--- second_factor_refusal and member_category_access.
-create function private.load_caller_context(key text)
-returns void
+-- it); nothing is kept then. A rolled-back subtransaction restores the settings as they were
+-- before it, with its writes undone. Only SQL can set these settings (the API sets claims and
+-- its own request settings, and exposes no function of pg_catalog), and the kept context is
+-- used only under its exact key, which is written with it. The rules themselves stay in their
+-- one statement each: the profile's role below, second_factor_refusal and
+-- member_category_access.
+--
+-- The context is one text array, kept whole in one setting (`steward.caller`) beside its key
+-- (`steward.caller_context`): in seven settings it cost every computation seven `set_config`
+-- calls and every helper a `current_setting` per value. Its elements, by position:
+-- 1 the organisation in which the caller is an active member ('' for none); 2 the rank of the
+-- caller's role (private.role_rank); 3 the minimum roles that role meets, as an array, so that
+-- caller_organization_id answers any of them without a call of role_rank (each costs about
+-- 25 µs on PGlite; with constants, as here, Postgres computes them once when it plans the
+-- statement); 4 second_factor_refusal's answer ('' for none); 5 the categories the caller may
+-- not view, and 6 those they may not add to or change, as arrays (member_category_access).
+create function private.caller_context()
+returns text[]
 language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
 declare
-  _uid uuid := auth.uid();
+  _key text := array[pg_current_snapshot()::text,
+                     current_setting('request.jwt.claim.sub', true),
+                     current_setting('request.jwt.claim', true),
+                     current_setting('request.jwt.claims', true)]::text;
+  _uid uuid;
   _role text;
   _rank integer;
   _organization uuid;
-  _hidden text[];
-  _uneditable text[];
+  _context text[];
 begin
+  if current_setting('steward.caller_context', true) = _key then
+    return current_setting('steward.caller')::text[];
+  end if;
+  _uid := auth.uid();
   select p.role, case when p.is_active then p.organization_id end into _role, _organization
     from public.user_profiles p
    where p.id = _uid;
-  select coalesce(array_agg(a.name) filter (where not a.can_view), '{}'),
-         coalesce(array_agg(a.name) filter (where not a.can_edit), '{}')
-    into _hidden, _uneditable
-    from private.member_category_access(_uid) a;
   _rank := private.role_rank(_role);
-  -- The minimum roles the caller's role meets, so that caller_organization_id answers any of
-  -- them without a call of role_rank (each costs about 25 µs on PGlite; with constants, as
-  -- here, Postgres computes them once when it plans the statement).
-  perform set_config('steward.caller_organization', coalesce(_organization::text, ''), true),
-          set_config('steward.caller_rank', _rank::text, true),
-          set_config('steward.caller_roles', array_remove(array[
-                       case when _rank >= private.role_rank('viewer') then 'viewer' end,
-                       case when _rank >= private.role_rank('user') then 'user' end,
-                       case when _rank >= private.role_rank('admin') then 'admin' end,
-                       case when _rank >= private.role_rank('master_admin') then 'master_admin' end
-                     ], null)::text, true),
-          set_config('steward.caller_second_factor',
-                     coalesce(private.second_factor_refusal(_uid), ''), true),
-          set_config('steward.caller_hidden', _hidden::text, true),
-          set_config('steward.caller_uneditable', _uneditable::text, true);
+  select array[coalesce(_organization::text, ''),
+               _rank::text,
+               array_remove(array[
+                 case when _rank >= private.role_rank('viewer') then 'viewer' end,
+                 case when _rank >= private.role_rank('user') then 'user' end,
+                 case when _rank >= private.role_rank('admin') then 'admin' end,
+                 case when _rank >= private.role_rank('master_admin') then 'master_admin' end
+               ], null)::text,
+               coalesce(private.second_factor_refusal(_uid), ''),
+               coalesce(array_agg(a.name) filter (where not a.can_view), '{}')::text,
+               coalesce(array_agg(a.name) filter (where not a.can_edit), '{}')::text]
+    into _context
+    from private.member_category_access(_uid) a;
   if current_setting('steward.caller_context', true) is distinct from 'written' then
-    perform set_config('steward.caller_context', key, true);
+    perform set_config('steward.caller', _context::text, true),
+            set_config('steward.caller_context', _key, true);
   end if;
+  return _context;
 end
 $$;
 
 -- A write to a table the caller's context reads: the context is computed anew from here to the
--- end of the transaction (see load_caller_context). A statement-level trigger on each of them.
+-- end of the transaction (see caller_context). A statement-level trigger on each of them.
 create function private.caller_context_written()
 returns trigger
 language plpgsql
@@ -294,22 +309,14 @@ security definer
 set search_path = ''
 as $$
 declare
-  -- The context's key (see load_caller_context); the same expression in each helper.
-  _key text := array[pg_current_snapshot()::text,
-                     current_setting('request.jwt.claim.sub', true),
-                     current_setting('request.jwt.claim', true),
-                     current_setting('request.jwt.claims', true)]::text;
+  _context text[] := private.caller_context();
 begin
-  if current_setting('steward.caller_context', true) is distinct from _key then
-    perform private.load_caller_context(_key);
-  end if;
-  if current_setting('steward.caller_second_factor') <> '' then
-    perform private.refuse_second_factor(current_setting('steward.caller_second_factor'));
+  if _context[4] <> '' then
+    perform private.refuse_second_factor(_context[4]);
   end if;
   return true;
 end
 $$;
-
 
 -- The one policy helper: the organisation in which the caller is an active member with at
 -- least `minimum_role`, else null (anonymous, no profile, no organisation, deactivated, or a
@@ -317,7 +324,7 @@ $$;
 -- DEFINER so that it reads user_profiles without recursing into that table's own policies.
 -- Policies call it as `(select private.caller_organization_id(...))`, which Postgres evaluates
 -- once per statement (an InitPlan), not once per row; the caller's context is kept for the
--- snapshot (see load_caller_context).
+-- snapshot (see private.caller_context).
 create function private.caller_organization_id(minimum_role text default 'user')
 returns uuid
 language plpgsql
@@ -326,23 +333,17 @@ security definer
 set search_path = ''
 as $$
 declare
-  _key text := array[pg_current_snapshot()::text,
-                     current_setting('request.jwt.claim.sub', true),
-                     current_setting('request.jwt.claim', true),
-                     current_setting('request.jwt.claims', true)]::text;
+  _context text[] := private.caller_context();
 begin
-  if current_setting('steward.caller_context', true) is distinct from _key then
-    perform private.load_caller_context(_key);
-  end if;
-  if current_setting('steward.caller_organization') = ''
-     or (not minimum_role = any (current_setting('steward.caller_roles')::text[])
-         and current_setting('steward.caller_rank')::integer < private.role_rank(minimum_role)) then
+  if _context[1] = ''
+     or (not minimum_role = any (_context[3]::text[])
+         and _context[2]::integer < private.role_rank(minimum_role)) then
     return null;
   end if;
-  if current_setting('steward.caller_second_factor') <> '' then
-    perform private.refuse_second_factor(current_setting('steward.caller_second_factor'));
+  if _context[4] <> '' then
+    perform private.refuse_second_factor(_context[4]);
   end if;
-  return current_setting('steward.caller_organization')::uuid;
+  return _context[1]::uuid;
 end
 $$;
 
@@ -440,7 +441,7 @@ create trigger user_profiles_touch_updated_at
   before update on public.user_profiles
   for each row execute function private.touch_updated_at();
 
--- Every table the caller's context reads marks it written (private.load_caller_context).
+-- Every table the caller's context reads marks it written (private.caller_context).
 create trigger user_profiles_caller_context_written
   after insert or update or delete or truncate on public.user_profiles
   for each statement execute function private.caller_context_written();
@@ -698,7 +699,7 @@ revoke all on function private.session_is_aal2() from public, anon, authenticate
 revoke all on function private.second_factor_refusal(uuid) from public, anon, authenticated;
 revoke all on function private.refuse_second_factor(text) from public, anon, authenticated;
 revoke all on function private.require_second_factor(uuid) from public, anon, authenticated;
-revoke all on function private.load_caller_context(text) from public, anon, authenticated;
+revoke all on function private.caller_context() from public, anon, authenticated;
 revoke all on function private.caller_context_written() from public, anon, authenticated;
 revoke all on function private.second_factor_checked() from public, anon, authenticated;
 -- Policies run their functions as the querying role.

@@ -86,7 +86,7 @@ create trigger document_categories_touch_updated_at
   for each row execute function private.touch_updated_at();
 
 -- Every table member_category_access reads marks the caller's context written
--- (private.load_caller_context); member_groups too, whose deletion removes rules and members.
+-- (private.caller_context); member_groups too, whose deletion removes rules and members.
 create trigger document_categories_caller_context_written
   after insert or update or delete or truncate on public.document_categories
   for each statement execute function private.caller_context_written();
@@ -139,7 +139,10 @@ create trigger organizations_seed_document_categories
 -- Every category of the member's organisation with what this member may do there; no rows for
 -- a member who is not active in an organisation. The one statement of the rule (see the
 -- header); every other helper reads it. PL/pgSQL so that its plan is kept for the session
--- (see private.two_factor_required_for): policies read it on every statement.
+-- (see private.two_factor_required_for): policies read it on every statement. The rules of
+-- category_access are read for the restricted categories only (`c.restricted` in the lateral
+-- query, a one-time filter of each loop): the join's condition alone ran the lookup for every
+-- category and dropped its row after, about 10 % of the caller's context on PGlite.
 create function private.member_category_access(user_id uuid)
 returns table (
   id uuid, name text, "position" integer, retired boolean, restricted boolean,
@@ -161,7 +164,8 @@ begin
     left join lateral (
       select true as viewable, bool_or(a.access = 'edit') as editable
         from public.category_access a
-       where a.category_id = c.id
+       where c.restricted
+         and a.category_id = c.id
          and (a.role = p.role
               or a.group_id in (select m.group_id from public.member_group_members m
                                  where m.user_id = p.id))
@@ -175,7 +179,7 @@ $$;
 -- restricted (or the caller is no active member: the policies' organisation test refuses
 -- those). Policies call it as `(select private.caller_hidden_categories())`, once per
 -- statement; the caller's context, computed from member_category_access, is kept for the
--- snapshot (private.load_caller_context).
+-- snapshot (private.caller_context).
 create function private.caller_hidden_categories()
 returns text[]
 language plpgsql
@@ -183,16 +187,8 @@ stable
 security definer
 set search_path = ''
 as $$
-declare
-  _key text := array[pg_current_snapshot()::text,
-                     current_setting('request.jwt.claim.sub', true),
-                     current_setting('request.jwt.claim', true),
-                     current_setting('request.jwt.claims', true)]::text;
 begin
-  if current_setting('steward.caller_context', true) is distinct from _key then
-    perform private.load_caller_context(_key);
-  end if;
-  return current_setting('steward.caller_hidden')::text[];
+  return (private.caller_context())[5]::text[];
 end
 $$;
 
@@ -204,16 +200,8 @@ stable
 security definer
 set search_path = ''
 as $$
-declare
-  _key text := array[pg_current_snapshot()::text,
-                     current_setting('request.jwt.claim.sub', true),
-                     current_setting('request.jwt.claim', true),
-                     current_setting('request.jwt.claims', true)]::text;
 begin
-  if current_setting('steward.caller_context', true) is distinct from _key then
-    perform private.load_caller_context(_key);
-  end if;
-  return current_setting('steward.caller_uneditable')::text[];
+  return (private.caller_context())[6]::text[];
 end
 $$;
 

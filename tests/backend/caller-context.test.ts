@@ -13,7 +13,7 @@ import { startTestServer, type TestServer } from '../support/server.ts';
 import { postgresAdminUrl } from '../support/template.ts';
 
 // The policies' helpers keep the caller's context for the statement's snapshot
-// (private.load_caller_context, supabase/schemas/01_organizations_and_profiles.sql): what the
+// (private.caller_context, supabase/schemas/01_organizations_and_profiles.sql): what the
 // caller may do must still follow every change at once, whether another session committed it
 // or the caller's own transaction wrote it, and a rolled-back write must leave no trace.
 
@@ -52,6 +52,8 @@ describe("the caller's context kept for a snapshot", () => {
   let legal: { id: string };
   let rota: { id: string };
   let staffGroup: string;
+  /** A restricted category the member may not view, named with what array literals quote. */
+  const board = 'Board "minutes", {drafts} \\ notes';
 
   /**
    * Runs `fn` in one transaction of `who`, rolled back at its end. Repeatable read: every
@@ -118,6 +120,11 @@ describe("the caller's context kept for a snapshot", () => {
         user_ids: [member.userId],
       }),
       'set_member_group_members',
+    );
+    await server.db.serverWork().query(
+      `insert into public.document_categories (organization_id, name, position, restricted)
+         values ($1, $2, 99, true)`,
+      [church.id, board],
     );
   });
 
@@ -220,6 +227,45 @@ describe("the caller's context kept for a snapshot", () => {
         expect(await editsRota(sql)).toBe(0);
       });
     });
+  });
+
+  // Each helper asks private.caller_context, the one place that decides whether the kept
+  // context is the caller's: whichever is asked first in a snapshot computes and keeps it, and
+  // the next statement (the same snapshot: repeatable read) answers every helper from it.
+  describe('kept by whichever helper is asked first', () => {
+    const helpers = {
+      caller_organization_id: "select private.caller_organization_id('viewer')",
+      caller_hidden_categories: 'select private.caller_hidden_categories()',
+      caller_uneditable_categories: 'select private.caller_uneditable_categories()',
+      second_factor_checked: 'select private.second_factor_checked()',
+    };
+    for (const [helper, first] of Object.entries(helpers)) {
+      it(helper, async () => {
+        await inTransaction(member, async (sql) => {
+          // As the owner, who may use the private schema; the helpers answer for the claims.
+          await sql.owner(first);
+          expect(
+            (
+              await sql.owner(
+                `select private.caller_organization_id('user') as organisation,
+                        private.caller_organization_id('admin') as admin,
+                        private.caller_hidden_categories() as hidden,
+                        private.caller_uneditable_categories() as uneditable,
+                        private.second_factor_checked() as checked`,
+              )
+            ).rows,
+          ).toEqual([
+            {
+              organisation: church.id,
+              admin: null,
+              hidden: [board],
+              uneditable: [board],
+              checked: true,
+            },
+          ]);
+        });
+      });
+    }
   });
 
   describe('follows a write rolled back in a subtransaction', () => {

@@ -27,24 +27,52 @@ const secondTicket = (cache: ReadCache, key: string) => {
 describe('the REST read cache', () => {
   const options = { ttlMs: 1000, maxEntryBytes: 100, maxTotalBytes: 250, maxAskedKeys: 3 };
 
-  it("keeps answers of policies whose helpers keep the caller's context, and nothing else that reads the snapshot", () => {
+  it('keeps answers of policies whose helpers ask private.caller_context, and nothing else that reads the snapshot', () => {
     const keeps = `declare _key text := array[pg_current_snapshot()::text]::text;
-      begin perform set_config('steward.caller_context', _key, true); return 1; end`;
+      begin perform set_config('steward.caller_context', _key, true); return '{}'; end`;
+    const helper = (schema: string, name: string, source: string) => ({
+      kind: 'function' as const,
+      schema,
+      name,
+      source,
+    });
     const policy = (name: string, helper: string) => ({
       kind: 'relation' as const,
+      schema: 'public',
       name,
-      source: `(organization_id = ( SELECT private.${helper}('viewer'::text) AS ${helper}))`,
+      source: `(organization_id = ( SELECT ${helper}('viewer'::text) AS helper))`,
     });
+    const setConfig = {
+      kind: 'opaque' as const,
+      schema: 'pg_catalog',
+      name: 'set_config',
+      source: '',
+    };
     const unrepeatable = unrepeatableRelations([
-      { kind: 'opaque', name: 'set_config', source: '' },
-      { kind: 'function', name: 'caller_organization_id', source: keeps },
-      { kind: 'function', name: 'snapshot_of_my_own', source: keeps },
-      { kind: 'function', name: 'caller_hidden_categories', source: `${keeps} now()` },
-      policy('documents', 'caller_organization_id'),
-      policy('snapshots', 'snapshot_of_my_own'),
-      policy('notices', 'caller_hidden_categories'),
+      setConfig,
+      helper('private', 'caller_context', keeps),
+      helper(
+        'private',
+        'caller_organization_id',
+        'begin return (private.caller_context())[1]; end',
+      ),
+      helper('private', 'caller_hidden_categories', 'begin return now(); end'),
+      helper('public', 'snapshot_of_my_own', keeps),
+      policy('documents', 'private.caller_organization_id'),
+      policy('snapshots', 'public.snapshot_of_my_own'),
+      policy('notices', 'private.caller_hidden_categories'),
     ]);
     expect([...unrepeatable].sort()).toEqual(['notices', 'snapshots']);
+    // The same function's name in another schema is not ours: its calls are matched as usual,
+    // and so are those of every function that merely shares its name.
+    expect(
+      unrepeatableRelations([
+        setConfig,
+        helper('tenant', 'caller_context', keeps),
+        helper('tenant', 'my_helper', 'begin return (tenant.caller_context())[1]; end'),
+        policy('tenant_rows', 'tenant.my_helper'),
+      ]),
+    ).toEqual(new Set(['tenant_rows']));
   });
 
   it('keeps an answer until anything may have written', async () => {
