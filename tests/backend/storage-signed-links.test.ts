@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import diagnostics from 'node:diagnostics_channel';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signJwt } from '../../server/http/jwt.ts';
 import { urlSigningKey } from '../../server/storage/signed-url.ts';
@@ -360,19 +362,37 @@ describe('signed links take their signer’s turns', () => {
       finished.push(label);
       return { status: response.status, body };
     };
-    // The database is busy for a moment (every connection of PostgreSQL's pool, each in a lane
-    // of its own; PGlite runs one statement at a time); meanwhile a hundred anonymous reads
-    // from this address queue up, then the signed link's fetch. (A hundred, not twenty: a REST
-    // read on PostgreSQL is one round trip now, so twenty ran out before the link's few steps.)
-    // A second, not half: the reads reach the queue through this process's own event loop, and
-    // on a busy machine half a second ended before they were all there, so they ran as they
-    // came and the link's fetch, sent last, was answered last whatever its lane.
-    const connections = server.db.kind === 'pglite' ? 1 : 10;
-    const busy = Promise.all(
-      Array.from({ length: connections }, (_, i) =>
-        server.db.scoped({ lane: `busy ${i}`, role: 'service_role' }).query('select pg_sleep(1)'),
-      ),
-    );
+    // The database is busy (every connection of PostgreSQL's pool, each in a lane of its own;
+    // PGlite runs one statement at a time) while a hundred anonymous reads from this address
+    // queue up, then the signed link's fetch. (A hundred, not twenty: a REST read on PostgreSQL
+    // is one round trip now, so twenty ran out before the link's few steps.) The reads reach the
+    // queue through this process's own event loop, so on a busy machine a fixed time could end
+    // before they were all there, and the link's fetch, sent last, was then answered last
+    // whatever its lane. On PostgreSQL the pool's connections therefore wait on a lock that
+    // another session holds until the server has received the link's request (Node's
+    // `http.server.request.start`); PGlite's one connection sleeps for a second.
+    const arrived = new Set<string>();
+    const noteArrival = ({ request }: { request: { url?: string } }) => {
+      arrived.add(request.url ?? '');
+    };
+    const signedPath = new URL(signedUrl).pathname;
+    diagnostics.subscribe('http.server.request.start', noteArrival as (message: unknown) => void);
+    let holder: pg.Client | undefined;
+    let busy: Promise<unknown>;
+    if (server.db.kind === 'pglite') {
+      busy = server.db.scoped({ lane: 'busy', role: 'service_role' }).query('select pg_sleep(1)');
+    } else {
+      holder = new pg.Client({ connectionString: server.databaseUrl! });
+      await holder.connect();
+      await holder.query('select pg_advisory_lock(7341)');
+      busy = Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          server.db
+            .scoped({ lane: `busy ${i}`, role: 'service_role' })
+            .query('select pg_advisory_xact_lock_shared(7341)'),
+        ),
+      );
+    }
     const anonymous = Array.from({ length: 100 }, (_, i) =>
       track(
         `anonymous ${i}`,
@@ -383,7 +403,18 @@ describe('signed links take their signer’s turns', () => {
     );
     await new Promise((resolve) => setTimeout(resolve, 100));
     const signed = track('signed', fetch(signedUrl));
+    if (holder) {
+      // Released once the link's request is in (a few steps from its turn), at most after 20 s.
+      const until = Date.now() + 20_000;
+      while (![...arrived].some((url) => url.startsWith(signedPath)) && Date.now() < until) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await holder.query('select pg_advisory_unlock(7341)');
+      await holder.end();
+    }
     await busy;
+    diagnostics.unsubscribe('http.server.request.start', noteArrival as (message: unknown) => void);
 
     expect(await signed).toEqual({ status: 200, body: 'a preview' });
     // Postgres refuses the anonymous role the table (42501): each read ran in the database.
