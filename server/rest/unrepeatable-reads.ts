@@ -58,13 +58,13 @@ const wordsOf = (names: Set<string>): RegExp | null =>
  * only in this function named with its schema: a function of the same name in another schema
  * (a tenant's, say) is matched as usual. Anything else it calls is matched as usual too.
  */
-const CALLER_CONTEXT_FUNCTIONS = new Set(['private.caller_context']);
+const CALLER_CONTEXT_FUNCTION = 'private.caller_context';
 const CALLER_CONTEXT_CACHE = /\b(pg_current_snapshot|set_config)\s*\(/gi;
 
 /** The names of the relations whose reads may change with no write in between. */
 export function unrepeatableRelations(read: ReadSource[]): Set<string> {
   const sources = read.map((s) =>
-    s.kind === 'function' && CALLER_CONTEXT_FUNCTIONS.has(`${s.schema}.${s.name}`)
+    s.kind === 'function' && `${s.schema}.${s.name}` === CALLER_CONTEXT_FUNCTION
       ? { ...s, source: s.source.replace(CALLER_CONTEXT_CACHE, '(') }
       : s,
   );
