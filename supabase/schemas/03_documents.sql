@@ -228,30 +228,9 @@ create trigger documents_sha256_follows_file
 
 -- The counter of documents in use (private.document_counts above).
 
--- Adds each organisation's and category's change in documents in use: `changes`
--- (organization_id, category, delta).
-create function private.add_document_counts(changes jsonb)
-returns void
-language plpgsql
-security definer
-set search_path = ''
-as $$
-begin
-  insert into private.document_counts as c (organization_id, category, live)
-  select (x ->> 'organization_id')::uuid, x ->> 'category', (x ->> 'delta')::bigint
-    from jsonb_array_elements(changes) x
-   where (x ->> 'delta')::bigint > 0
-  on conflict (organization_id, category) do update set live = c.live + excluded.live;
-  -- Decreases only touch existing rows: an organisation being deleted has lost its rows already.
-  update private.document_counts c
-     set live = c.live + (x ->> 'delta')::bigint
-    from jsonb_array_elements(changes) x
-   where c.organization_id = (x ->> 'organization_id')::uuid
-     and c.category = x ->> 'category'
-     and (x ->> 'delta')::bigint < 0;
-end
-$$;
-
+-- Each trigger applies its changes by the statement that finds them, in one way: increases as an
+-- upsert, decreases as an update of existing rows only (an organisation being deleted has lost
+-- its rows already). No JSON list and no second security-definer call between them.
 create function private.count_inserted_documents()
 returns trigger
 language plpgsql
@@ -259,17 +238,18 @@ security definer
 set search_path = ''
 as $$
 begin
-  perform private.add_document_counts(coalesce(jsonb_agg(x), '[]'))
-     from (select n.organization_id, n.category, count(*) as delta
-             from new_documents n where n.deleted_at is null
-            group by n.organization_id, n.category) x;
+  insert into private.document_counts as d (organization_id, category, live)
+  select n.organization_id, n.category, count(*)
+    from new_documents n
+   where n.deleted_at is null
+   group by n.organization_id, n.category
+  on conflict (organization_id, category) do update set live = d.live + excluded.live;
   return null;
 end
 $$;
 
 -- Every update of documents runs this (an edit, a new file, a trash), and most change no count:
--- the changes are applied by the statement that finds them, as add_document_counts would apply
--- them, without its JSON and its second call (which ran its two statements on an empty list too).
+-- the sums that are not zero are applied, the decreases to existing rows only.
 create function private.count_updated_documents()
 returns trigger
 language plpgsql
@@ -287,7 +267,6 @@ begin
      group by c.organization_id, c.category
     having sum(c.delta) <> 0
   ), decreased as (
-    -- Decreases only touch existing rows (as add_document_counts).
     update private.document_counts d
        set live = d.live + c.delta
       from changes c
@@ -307,10 +286,13 @@ security definer
 set search_path = ''
 as $$
 begin
-  perform private.add_document_counts(coalesce(jsonb_agg(x), '[]'))
-     from (select o.organization_id, o.category, -count(*) as delta
-             from old_documents o where o.deleted_at is null
-            group by o.organization_id, o.category) x;
+  update private.document_counts d
+     set live = d.live - c.removed
+    from (select o.organization_id, o.category, count(*) as removed
+            from old_documents o
+           where o.deleted_at is null
+           group by o.organization_id, o.category) c
+   where d.organization_id = c.organization_id and d.category = c.category;
   return null;
 end
 $$;
@@ -732,7 +714,6 @@ revoke all on function private.copy_file_size_to_document() from public, anon, a
 revoke all on function private.object_sha256(jsonb, jsonb) from public, anon, authenticated;
 revoke all on function private.document_sha256_on_insert() from public, anon, authenticated;
 revoke all on function private.copy_file_sha256_to_document() from public, anon, authenticated;
-revoke all on function private.add_document_counts(jsonb) from public, anon, authenticated;
 revoke all on function private.count_inserted_documents() from public, anon, authenticated;
 revoke all on function private.count_updated_documents() from public, anon, authenticated;
 revoke all on function private.count_deleted_documents() from public, anon, authenticated;

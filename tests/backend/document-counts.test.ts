@@ -139,6 +139,32 @@ describe('the documents in use, counted', () => {
         [church.id, other.id],
       ]);
     await expectTotals({ church: 2, other: 1 });
+
+    // Many rows added and removed in one statement each (an import, and its undoing), in two
+    // organisations and two categories at once, some of them added straight to the trash: each
+    // organisation's and category's count moves by its own rows in use.
+    await server.db.serverWork().query(
+      `insert into public.documents (organization_id, name, category, file_path, deleted_at)
+       select d.organization_id, d.name || ' (copy ' || n || ')', c.category,
+              d.file_path || '-copy-' || n || '-' || c.category,
+              case when n = 2 and c.category = 'Governance' then now() end
+         from public.documents d
+        cross join generate_series(1, 2) n
+        cross join (values ('Legal'), ('Governance')) c (category)
+        where d.organization_id = any ($1) and d.deleted_at is null`,
+      [[church.id, other.id]],
+    );
+    await expectTotals({ church: 8, other: 4 });
+    expect(await perCategory(church)).toEqual({ Legal: 6, Governance: 2 });
+    expect(await perCategory(other)).toEqual({ Legal: 3, Governance: 1 });
+    await server.db
+      .serverWork()
+      .query(
+        `delete from public.documents where organization_id = any ($1) and name like '%(copy %'`,
+        [[church.id, other.id]],
+      );
+    await expectTotals({ church: 2, other: 1 });
+    expect(await perCategory(church)).toEqual({ Legal: 2 });
   });
 
   it('keeps each organisation to its own total', async () => {

@@ -101,6 +101,36 @@ describe('the logo as a PNG, JPEG or WebP image', () => {
     expect(seen.error).toBeNull();
   });
 
+  it('logs the removal of the logo, and nothing for the files of documents', async () => {
+    const chapel = await createOrganisation(server, 'Removal Chapel');
+    const branding = chapel.master.client.storage.from('branding');
+    const logo = `${chapel.id}/logo.svg`;
+    expect(
+      (await branding.upload(logo, Buffer.from(SVG), { contentType: 'image/svg+xml' })).error,
+    ).toBeNull();
+    const removed = await branding.remove([logo]);
+    expect(removed.error).toBeNull();
+    expect(removed.data?.map((object) => object.name)).toEqual([logo]);
+    // A file of the documents bucket, written and removed, is not the logo.
+    const documents = chapel.master.client.storage.from('documents');
+    const file = `documents/${chapel.id}/notes.txt`;
+    expect(
+      (await documents.upload(file, Buffer.from('notes'), { contentType: 'text/plain' })).error,
+    ).toBeNull();
+    expect((await documents.remove([file])).data?.map((object) => object.name)).toEqual([file]);
+    const { rows: history } = await server.db
+      .serverWork()
+      .query<{ kind: string; actor_id: string | null }>(
+        `select kind, actor_id from public.activity_log
+       where organization_id = $1 and kind like 'settings.logo%' order by id`,
+        [chapel.id],
+      );
+    expect(history).toEqual([
+      { kind: 'settings.logo_changed', actor_id: chapel.master.userId },
+      { kind: 'settings.logo_removed', actor_id: chapel.master.userId },
+    ]);
+  });
+
   it('refuses a decompression bomb from its header, and the server goes on', async () => {
     const parish = await createOrganisation(server, 'Bomb Parish');
     // 30 million pixels of one colour: a small file that decodes to far more than it weighs.

@@ -308,6 +308,75 @@ describe('organization_storage_usage', () => {
   });
 });
 
+describe("an object's organisation", () => {
+  it('is the folder storage.foldername names, for every shape of name', async () => {
+    // private.object_organization_id reads the folders with split_part (storage.foldername is
+    // PL/pgSQL, and the quota's triggers call it for every object row): it must name the same
+    // organisation as the folders storage.foldername gives, or none, for every name.
+    const id = '0b6f4a52-5a1e-4e8f-9a38-2c8e3f7d9a10';
+    const names = [
+      `documents/${id}/file.pdf`,
+      `documents/${id}/`,
+      `documents/${id}`,
+      `documents/${id}/deeper/file.pdf`,
+      `documents//${id}/file.pdf`,
+      `documents/${id.toUpperCase()}/file.pdf`,
+      `documents/not-a-uuid/file.pdf`,
+      `Documents/${id}/file.pdf`,
+      `other/${id}/file.pdf`,
+      `${id}/logo.svg`,
+      `${id}/`,
+      `${id}`,
+      `/${id}/logo.svg`,
+      `${id}/deeper/import.zip`,
+      `${id}x/logo.svg`,
+      'documents/',
+      'documents',
+      '/',
+      '//',
+      '',
+    ];
+    const { rows } = await server.db.serverWork().query<{
+      bucket: string;
+      name: string;
+      named: string | null;
+      folders: string | null;
+    }>(
+      `select b.bucket, n.name,
+              private.object_organization_id(b.bucket, n.name)::text as named,
+              (select case when folder ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+                           then folder::uuid end
+                 from (select case
+                         when b.bucket = 'documents' and (storage.foldername(n.name))[1] = 'documents'
+                           then (storage.foldername(n.name))[2]
+                         when b.bucket in ('branding', 'imports') then (storage.foldername(n.name))[1]
+                       end as folder) f)::text as folders
+         from unnest($1::text[]) n (name)
+        cross join unnest(array['documents', 'branding', 'imports', 'exports']) b (bucket)`,
+      [names],
+    );
+    expect(rows).toHaveLength(names.length * 4);
+    expect(rows.filter((row) => row.named !== row.folders)).toEqual([]);
+    // Both name the organisation where its folder is, and only there.
+    const named = rows
+      .filter((row) => row.named !== null)
+      .map((row) => `${row.bucket} ${row.name}`);
+    expect(named.sort()).toEqual(
+      [
+        `documents documents/${id}/file.pdf`,
+        `documents documents/${id}/`,
+        `documents documents/${id}/deeper/file.pdf`,
+        `branding ${id}/logo.svg`,
+        `branding ${id}/`,
+        `branding ${id}/deeper/import.zip`,
+        `imports ${id}/logo.svg`,
+        `imports ${id}/`,
+        `imports ${id}/deeper/import.zip`,
+      ].sort(),
+    );
+  });
+});
+
 describe("the running total of an organisation's storage", () => {
   it('follows uploads, replacements, copies, moves across folders, buckets and organisations, refusals and removals', async () => {
     const church = await createOrganisation(server, 'Total Church');
