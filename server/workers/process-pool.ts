@@ -160,6 +160,11 @@ class BackgroundProcess {
     }
   }
 
+  /** Neither ended nor being ended: a task may be given to it. */
+  get usable(): boolean {
+    return this.alive && this.#endedFor === null;
+  }
+
   /** Kills the process; a task it runs fails with `reason`. */
   end(reason: unknown = new Error('the process was ended')): void {
     this.#endedFor ??= reason;
@@ -226,6 +231,9 @@ class BackgroundProcess {
         console.error(`workers: background process ${this.pid} ended during ${name}: ${tail}`);
         reject(new TaskProcessExitError(signal ?? `code ${code}`));
       };
+      // A process ended before its task came (it died while idle, or is being ended) would
+      // never answer nor exit again.
+      if (!this.usable) return reject(this.#endedFor ?? new TaskProcessExitError('it had ended'));
       child.on('message', onMessage);
       child.once('exit', onExit);
       if (options.signal?.aborted) return onAbort();
@@ -233,7 +241,18 @@ class BackgroundProcess {
       // The peak so far belongs to earlier tasks: count this one's alone (Linux's clear_refs).
       void writeFile(`/proc/${this.pid}/clear_refs`, '5')
         .catch(() => undefined)
-        .then(() => child.send({ id, name, args }));
+        .then(() =>
+          // With a callback, a channel that has closed meanwhile (the process died between two
+          // tasks, or was ended by the watch or the signal just now) is this task's failure;
+          // without one, Node emits it as an 'error' nobody listens to, which ends the server.
+          child.send({ id, name, args }, (error) => {
+            if (!error) return;
+            const reason = this.#endedFor ?? new TaskProcessExitError('its channel closed');
+            done();
+            this.end(reason);
+            reject(reason);
+          }),
+        );
     });
   }
 }
@@ -329,10 +348,9 @@ export class ProcessPool<Tasks extends TaskTable> {
   }
 
   async #take(): Promise<BackgroundProcess> {
-    const idle = this.#idle.pop();
-    if (idle) {
+    for (let idle = this.#idle.pop(); idle; idle = this.#idle.pop()) {
       clearTimeout(idle.idleTimer);
-      return idle;
+      if (idle.usable) return idle;
     }
     const started = await BackgroundProcess.start(this.#options);
     this.#all.add(started);
@@ -350,13 +368,21 @@ export class ProcessPool<Tasks extends TaskTable> {
    * task gets a new one.
    */
   async #giveBack(worker: BackgroundProcess): Promise<void> {
-    if (!worker.alive) return;
+    if (!worker.usable) return;
     const memory = await memoryOf(worker.pid);
+    // It may have died while its memory was read: a dead process kept would be given a task.
+    if (!worker.usable) return;
     if (this.#closed || (memory && memory.rss > this.#options.memoryLimitBytes / 2)) {
       worker.end();
       return;
     }
-    worker.idleTimer = setTimeout(() => worker.end(), this.#options.idleTimeoutMs);
+    // Out of the idle list as it is ended, not when its exit is heard: a task taking it between
+    // the two would be sent into a closing channel.
+    worker.idleTimer = setTimeout(() => {
+      const index = this.#idle.indexOf(worker);
+      if (index !== -1) this.#idle.splice(index, 1);
+      worker.end();
+    }, this.#options.idleTimeoutMs);
     worker.idleTimer.unref();
     this.#idle.push(worker);
   }

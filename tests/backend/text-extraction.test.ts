@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FileTasks } from '../../server/file-tasks.ts';
 import { ProcessPool } from '../../server/workers/process-pool.ts';
 import type { ExtractTextArgs } from '../../server/workers/text-extraction-tasks.ts';
@@ -224,4 +224,64 @@ describe('text extraction in the background processes', () => {
     expect(await running).toMatchObject({ state: 'ready' });
     expect(await extract('still reading', 'after.txt')).toMatchObject({ text: 'still reading' });
   }, 120_000);
+
+  it('fails a task given to a process that has just died, and the pool goes on', async () => {
+    expect(await extract('warm', 'warm.txt')).toMatchObject({ text: 'warm' });
+    const file = path.join(dir, 'lost.txt');
+    await writeFile(file, 'lost');
+    // Killed while idle, and the task given at once, before the pool has heard of the death:
+    // the task's message meets a closed channel. Unanswered, Node raised that as an uncaught
+    // 'error' of the child process (the server's end in production; here vitest's unhandled
+    // error fails the run).
+    const [pid] = pool.pids;
+    process.kill(pid!, 'SIGKILL');
+    const lost = await pool
+      .run(
+        'extractText',
+        { path: file, name: 'lost.txt', mimeType: '', ...limits },
+        { lane: 'test' },
+      )
+      .catch((e: unknown) => e);
+    expect(lost).toBeInstanceOf(Error);
+    expect(await extract('still reading', 'after.txt')).toMatchObject({ text: 'still reading' });
+  });
+
+  it('gives a task that comes as an idle process is being ended to a new process', async () => {
+    // Only the idle timer's clock is faked, so that the task comes in the same turn of the event
+    // loop as the timer ends the process: its exit is not heard yet. The task used to be given
+    // to that process and failed with it ("the process was ended"), or met its closed channel.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const idling = new ProcessPool<FileTasks>({
+      tasksModule: new URL('../../server/file-tasks.ts', import.meta.url),
+      processes: 1,
+      memoryLimitBytes: 768 * 1024 ** 2,
+      idleTimeoutMs: 1_000,
+    });
+    const read = async (text: string) => {
+      const file = path.join(dir, `${counter++}-idle.txt`);
+      await writeFile(file, text);
+      return idling.run(
+        'extractText',
+        { path: file, name: 'idle.txt', mimeType: '', ...limits },
+        { lane: 'test' },
+      );
+    };
+    try {
+      expect(await read('first')).toMatchObject({ text: 'first' });
+      const [first] = idling.pids;
+      const file = path.join(dir, 'second.txt');
+      await writeFile(file, 'second');
+      vi.advanceTimersByTime(1_000);
+      const second = idling.run(
+        'extractText',
+        { path: file, name: 'second.txt', mimeType: '', ...limits },
+        { lane: 'test' },
+      );
+      expect(await second).toMatchObject({ text: 'second' });
+      expect(idling.pids).not.toContain(first);
+    } finally {
+      vi.useRealTimers();
+      await idling.close();
+    }
+  });
 });
