@@ -14,8 +14,8 @@ import { expectFitsScreen, PHONE, saveScreenshot } from './support/mobile.ts';
 // nothing scrolls sideways, no control leaves the screen. Screenshots go to
 // test-results/mobile/ for a person to look at.
 
-// Each test has an organisation of its own: they may run side by side, each worker with its own
-// SMTP and account server.
+// Each test has an organisation of its own and reads only the e-mails to its people: they may
+// run side by side, both workers on the run's account server (support/account-server.ts).
 test.describe.configure({ mode: 'parallel' });
 
 const WIDTHS = [

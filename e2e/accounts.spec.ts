@@ -16,8 +16,8 @@ import { confirm, memberRow } from './support/team.ts';
 // support/accounts.ts): confirming a new account, a forgotten password, a new e-mail address,
 // two-factor sign-in, and an organisation that requires it of its admins.
 
-// Each journey has people of its own: the tests may run side by side, each worker with its
-// own SMTP and account server.
+// Each journey has people of its own and reads only the e-mails to them: the tests may run side
+// by side, both workers on the run's account server (support/account-server.ts).
 test.describe.configure({ mode: 'parallel' });
 
 const NEW_PASSWORD = 'a longer and newer passphrase';

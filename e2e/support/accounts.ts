@@ -1,7 +1,6 @@
 import { expect } from '@playwright/test';
-import type { ParsedMail } from 'mailparser';
 import * as OTPAuth from 'otpauth';
-import type { TestSmtpServer } from '../../tests/support/smtp.ts';
+import type { Mailbox, ReceivedMail } from './account-server.ts';
 import { apiClient, uniqueEmail } from './api.ts';
 import { test as common } from './test.ts';
 
@@ -10,16 +9,16 @@ export const PASSWORD = 'correct horse battery staple';
 type Api = Awaited<ReturnType<typeof apiClient>>;
 
 /**
- * The account specs' `test`: `baseURL` is the address of the worker's account server, which
- * sends its e-mail to the worker's `mail` (both from ./test.ts, set up by the first test here).
+ * The account specs' `test`: `baseURL` is the address of the run's account server, whose e-mail
+ * `mail` reads (both from ./test.ts; support/account-server.ts).
  */
 export const test = common.extend({
   baseURL: async ({ accountServerUrl }, use) => use(accountServerUrl),
 });
 
 /** The e-mail to `to` whose subject is `subject`, once it has arrived (the newest such). */
-export async function mailTo(mail: TestSmtpServer, to: string, subject: string, after = 0) {
-  let found: ParsedMail | undefined;
+export async function mailTo(mail: Mailbox, to: string, subject: string, after = 0) {
+  let found: ReceivedMail['mail'] | undefined;
   await expect
     .poll(
       () => {
@@ -36,7 +35,7 @@ export async function mailTo(mail: TestSmtpServer, to: string, subject: string, 
 }
 
 /** The link of an account e-mail to one of the app's pages (`/reset-password?…`). */
-export function linkIn(message: ParsedMail, baseURL: string, page: string): string {
+export function linkIn(message: ReceivedMail['mail'], baseURL: string, page: string): string {
   const escaped = `${baseURL}${page}`.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const link = new RegExp(`${escaped}\\?\\S+`).exec(message.text ?? '')?.[0];
   if (!link) throw new Error(`no link to ${page} in:\n${message.text}`);
@@ -47,7 +46,7 @@ export function linkIn(message: ParsedMail, baseURL: string, page: string): stri
  * A new person whose address is confirmed, with a supabase-js client signed in as them: signed
  * up through the API, then confirmed with the link of the e-mail the server sent.
  */
-export async function confirmedPerson(baseURL: string, mail: TestSmtpServer, label: string) {
+export async function confirmedPerson(baseURL: string, mail: Mailbox, label: string) {
   const email = uniqueEmail(label);
   const api = await apiClient(baseURL);
   const signUp = await api.auth.signUp({ email, password: PASSWORD });
@@ -65,7 +64,7 @@ export async function confirmedPerson(baseURL: string, mail: TestSmtpServer, lab
 }
 
 /** A new organisation created through the API by a new confirmed person, its master admin. */
-export async function organizationWithMasterAdmin(baseURL: string, mail: TestSmtpServer) {
+export async function organizationWithMasterAdmin(baseURL: string, mail: Mailbox) {
   const masterAdmin = await confirmedPerson(baseURL, mail, 'master');
   const name = `Grace Chapel ${Date.now().toString(36)}`;
   const { data, error } = await masterAdmin.api.rpc('create_organization', { name });

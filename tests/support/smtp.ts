@@ -21,9 +21,14 @@ export interface TestSmtpServer {
  * receives. `answer` makes it refuse messages, as a server that is down or rejects a recipient
  * would. Without `users` anyone may send; with them, only a client that logs in as one of them
  * (AUTH PLAIN or LOGIN, allowed here without TLS), and a wrong password gets `535`.
+ * `onReceived` sees each accepted message before the sender is told it was accepted, as
+ * `received` has it by then.
  */
 export async function startSmtpServer(
-  options: { users?: Record<string, string> } = {},
+  options: {
+    users?: Record<string, string>;
+    onReceived?: (message: TestSmtpServer['received'][number]) => void;
+  } = {},
 ): Promise<TestSmtpServer> {
   const users = options.users;
   const state: TestSmtpServer = {
@@ -63,13 +68,20 @@ export async function startSmtpServer(
             callback(error);
             return;
           }
-          state.received.push({
+          const message = {
             envelope: {
               from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
               to: session.envelope.rcptTo.map((r) => r.address),
             },
             mail,
-          });
+          };
+          try {
+            options.onReceived?.(message);
+          } catch (error) {
+            callback(error as Error); // not recorded: the sender is told so
+            return;
+          }
+          state.received.push(message);
           callback();
         },
         (error: Error) => callback(error),
