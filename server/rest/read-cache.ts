@@ -21,8 +21,8 @@ import { replyParts } from './respond.ts';
  * only cost its copy, its place in memory and the collector's work. Lists and searches that
  * every caller asks differently (a distinct read) were kept at every read, 16 MB of bodies
  * replaced each second under the rest-read bench (bench/RESULTS.md). The list holds a 30-bit hash
- * of each key, not the key (the URL and every header, the token's included: most of a
- * kilobyte, kept a second by every distinct read, so promoted to the old generation): two keys
+ * of each key, not the key (the URL and every header, the token's included: several hundred
+ * bytes, kept a second by every distinct read, so promoted to the old generation): two keys
  * of one hash only make an answer kept at its first read, which keeping never makes wrong, as
  * the answers themselves stay by their whole key.
  */
