@@ -22,7 +22,7 @@ import { connectionsPerCaller } from '../../server/db/postgres.ts';
 import { signJwt } from '../../server/http/jwt.ts';
 import { startServer } from '../../server/server.ts';
 import type { Recording } from './statement-recorder.ts';
-import { recordBatches, startRecording, stopRecording } from './statement-recorder.ts';
+import { startRecording, stopRecording } from './statement-recorder.ts';
 
 const BENCH_USER = '11111111-1111-4111-8111-111111111111';
 const OTHER_USER = '22222222-2222-4222-8222-222222222222';
@@ -64,7 +64,6 @@ async function seed(db: Database): Promise<void> {
 
 const db = await openDatabase(config);
 await seed(db);
-recordBatches(db);
 let recorded: Recording = { wire: [], batches: [] };
 const control = createServer((request, response) => {
   const url = new URL(request.url ?? '/', 'http://localhost');
@@ -77,7 +76,7 @@ const control = createServer((request, response) => {
     answer({ error: (error as Error).message });
   };
   if (url.pathname === '/record') {
-    startRecording();
+    startRecording(db);
     answer({});
   } else if (url.pathname === '/recorded') {
     recorded = stopRecording();

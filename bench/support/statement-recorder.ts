@@ -3,7 +3,8 @@
  * bench/rest-read.bench.ts), so the floor is measured with those very statements rather than a
  * retyped copy. Two levels: every query the `pg` driver writes to PostgreSQL (transaction
  * control included), and every batch the REST service hands to `db.runBatch` (what the PGlite
- * worker runs). Recording is off except between `start()` and `stop()`.
+ * worker runs). Recording is off, and nothing is wrapped, except between `startRecording` and
+ * `stopRecording`.
  */
 import pg from 'pg';
 import type { Database, ScopedDatabase, Statement } from '../../server/db/database.ts';
@@ -32,7 +33,7 @@ type QueryConfig = { text?: unknown; values?: unknown };
 
 // node-postgres' only entry for a statement; the pool's clients all go through it.
 const sendQuery = pg.Client.prototype.query as (...args: unknown[]) => unknown;
-pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+const recordingQuery = function (this: pg.Client, ...args: unknown[]) {
   if (current) {
     const [config, values] = args as [string | QueryConfig, unknown];
     if (config instanceof MessageGroup) {
@@ -50,15 +51,25 @@ pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
   return sendQuery.apply(this, args);
 } as typeof pg.Client.prototype.query;
 
-/** Records the batches `db` runs (wraps its `runBatch` in place). */
-export function recordBatches(db: Database): void {
-  wrapHandles(db, (handle) => ({
+/**
+ * Records the batches `db` runs (wraps its handles' `runBatch`) and every `pg` query; returns
+ * the function that puts both back. Installed only while recording: a wrapped handle per
+ * request (eight closures) cost the server's main thread about 2.5 % of its busy time under the
+ * distinct read (bench/RESULTS.md), which no production server pays.
+ */
+function recordCalls(db: Database): () => void {
+  pg.Client.prototype.query = recordingQuery;
+  const unwrap = wrapHandles(db, (handle) => ({
     ...pick(handle),
     runBatch: (statements, finish, options) => {
       current?.batches.push(statements.map((s) => ({ sql: s.sql, params: [...s.params] })));
       return handle.runBatch(statements, finish, options);
     },
   }));
+  return () => {
+    unwrap();
+    pg.Client.prototype.query = sendQuery as typeof pg.Client.prototype.query;
+  };
 }
 
 /** The handle's own members, bound to it. */
@@ -73,12 +84,18 @@ const pick = (handle: ScopedDatabase): ScopedDatabase => ({
   runBatch: (statements, finish, options) => handle.runBatch(statements, finish, options),
 });
 
-export function startRecording(): void {
+let stopCalls: (() => void) | null = null;
+
+/** Starts recording what `db` is sent (a recording already running starts afresh). */
+export function startRecording(db: Database): void {
+  stopCalls ??= recordCalls(db);
   current = { wire: [], batches: [] };
 }
 
 export function stopRecording(): Recording {
   const recording = current ?? { wire: [], batches: [] };
   current = null;
+  stopCalls?.();
+  stopCalls = null;
   return recording;
 }

@@ -20,7 +20,11 @@ import { replyParts } from './respond.ts';
  * by key): a kept answer could only ever be used within that time, so one asked for once would
  * only cost its copy, its place in memory and the collector's work. Lists and searches that
  * every caller asks differently (a distinct read) were kept at every read, 16 MB of bodies
- * replaced each second under the rest-read bench (bench/RESULTS.md).
+ * replaced each second under the rest-read bench (bench/RESULTS.md). The list holds a 30-bit hash
+ * of each key, not the key (the URL and every header, the token's included: several hundred
+ * bytes, kept a second by every distinct read, so promoted to the old generation): two keys
+ * of one hash only make an answer kept at its first read, which keeping never makes wrong, as
+ * the answers themselves stay by their whole key.
  */
 export interface CachedAnswer {
   status: number;
@@ -66,8 +70,8 @@ export class ReadCache {
   readonly #now: () => number;
   readonly #entries = new Map<string, Entry>();
   #totalBytes = 0;
-  /** When each key was last asked for by a read that missed, oldest first. */
-  readonly #asked = new Map<string, number>();
+  /** When each key (by `askedHash`) was last asked for by a read that missed, oldest first. */
+  readonly #asked = new Map<number, number>();
 
   constructor(clock: WriteClock, options: ReadCacheOptions = READ_CACHE_DEFAULTS) {
     this.#clock = clock;
@@ -135,10 +139,11 @@ export class ReadCache {
   /** Records that `key` is asked for now; whether it had been within `ttlMs` before. */
   #noteAsked(key: string): boolean {
     const now = this.#now();
-    const last = this.#asked.get(key);
+    const hash = askedHash(key);
+    const last = this.#asked.get(hash);
     // Deleted and set again: the Map's order stays the order of asking.
-    if (last !== undefined) this.#asked.delete(key);
-    this.#asked.set(key, now);
+    if (last !== undefined) this.#asked.delete(hash);
+    this.#asked.set(hash, now);
     for (const [oldKey, at] of this.#asked) {
       if (this.#asked.size <= this.#options.maxAskedKeys && now - at < this.#options.ttlMs) break;
       this.#asked.delete(oldKey);
@@ -150,6 +155,19 @@ export class ReadCache {
     this.#entries.delete(key);
     this.#totalBytes -= entry.bytes;
   }
+}
+
+/**
+ * FNV-1a of the key's UTF-16 code units, cut to 30 bits: what the `asked` list remembers a key by (see
+ * `ReadCache`). Exported for its test.
+ */
+export function askedHash(key: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < key.length; i += 1) {
+    hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
+  }
+  // 30 bits: a small integer in any V8 build, kept in the Map without a heap number.
+  return hash & 0x3fffffff;
 }
 
 /** A fresh Response for a remembered answer (a Response body can be read only once). */

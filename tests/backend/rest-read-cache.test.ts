@@ -202,6 +202,31 @@ describe('the REST read cache', () => {
     cache.set('s', cache.ticket('s'), answer('[4]'));
     expect(text(cache.get('s'))).toBe('[4]');
   });
+
+  it('remembers the keys asked for by all of each key: a key that differs in one header is new', () => {
+    const cache = new ReadCache(new WriteClock(), {
+      ...options,
+      maxEntryBytes: 10_000,
+      maxTotalBytes: 100_000,
+    });
+    // Two callers' keys of one URL, their tokens differing only in their last character.
+    const key = (token: string) =>
+      ReadCache.keyOf('GET', '/rest/v1/notes?select=id', [
+        'Accept-Profile',
+        'public',
+        'Authorization',
+        `Bearer ${'x'.repeat(600)}${token}`,
+      ]);
+    cache.ticket(key('a'));
+    // The other caller's first read is not a second one: nothing kept, nothing answered.
+    cache.set(key('b'), cache.ticket(key('b')), answer('[5]'));
+    expect(cache.get(key('b'))).toBeUndefined();
+    expect(cache.get(key('a'))).toBeUndefined();
+    // Each key's own second read is.
+    cache.set(key('a'), cache.ticket(key('a')), answer('[6]'));
+    expect(text(cache.get(key('a')))).toBe('[6]');
+    expect(cache.get(key('b'))).toBeUndefined();
+  });
 });
 
 // Through supabase-js against the running server: every kind of write any service makes is
