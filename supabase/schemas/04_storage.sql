@@ -142,6 +142,8 @@ $$;
 -- does not apply inside it) both ask it. The caller's values are arguments so that the policy
 -- passes its `(select …)` InitPlans, evaluated once per statement, not once per row. Security
 -- definer: the policy asks it as the signed-in role, which has no right on the private schema.
+-- The folders as storage.foldername names them, read without calling it (see the documents
+-- bucket's policies in 09_versions.sql); false where it answered null, as both callers read it.
 create function private.document_file_readable(name text, organization_id text, hidden text[],
                                                leaving text[])
 returns boolean
@@ -151,8 +153,8 @@ security definer
 set search_path = ''
 as $$
 begin
-  return (storage.foldername(document_file_readable.name))[1] = 'documents'
-     and (storage.foldername(document_file_readable.name))[2]
+  return document_file_readable.name like 'documents/%/%'
+     and pg_catalog.split_part(document_file_readable.name, '/', 2)
          = document_file_readable.organization_id
      and (hidden = '{}' or not private.file_in_categories(document_file_readable.name, hidden))
      and document_file_readable.name <> all (leaving)
@@ -505,11 +507,14 @@ create policy "members read their organisation's document files"
                                        (select private.caller_files_leaving())::text[])
   );
 
+-- The first folder as storage.foldername names it, without calling it (see the documents
+-- bucket's policies in 09_versions.sql).
 create policy "members read their organisation's logo"
   on storage.objects for select to authenticated
   using (
     bucket_id = 'branding'
-    and (storage.foldername(name))[1] = (select private.caller_organization_id('viewer')::text)
+    and pg_catalog.strpos(name, '/') > 0
+    and pg_catalog.split_part(name, '/', 1) = (select private.caller_organization_id('viewer')::text)
   );
 
 create policy "admins upload their organisation's logo"

@@ -475,7 +475,8 @@ begin
   for _document in
     select d.id, d.organization_id from public.documents d
      where d.file_path = new.name
-       and d.organization_id::text = (storage.foldername(new.name))[2]
+       and new.name like '%/%/%'
+       and d.organization_id::text = pg_catalog.split_part(new.name, '/', 2)
   loop
     update public.document_texts t
        set object_version = new.version, state = 'pending', reason = null, updated_at = now()

@@ -394,11 +394,14 @@ create policy "admins read their organisation's imports"
   using (organization_id = (select private.caller_organization_id('admin')));
 
 -- Exports are written by the server only; admins read (download) their organisation's.
+-- The first folder as storage.foldername names it, without calling it (PL/pgSQL, not inlined):
+-- there is one when the name holds a `/`, and it is split_part(name, '/', 1).
 create policy "admins read their organisation's export files"
   on storage.objects for select to authenticated
   using (
     bucket_id = 'exports'
-    and (storage.foldername(name))[1] = (select private.caller_organization_id('admin')::text)
+    and pg_catalog.strpos(name, '/') > 0
+    and pg_catalog.split_part(name, '/', 1) = (select private.caller_organization_id('admin')::text)
   );
 
 -- Admins upload a ZIP to import into their organisation's folder (and may read it back).
@@ -406,14 +409,16 @@ create policy "admins upload import files to their organisation's folder"
   on storage.objects for insert to authenticated
   with check (
     bucket_id = 'imports'
-    and (storage.foldername(name))[1] = (select private.caller_organization_id('admin')::text)
+    and pg_catalog.strpos(name, '/') > 0
+    and pg_catalog.split_part(name, '/', 1) = (select private.caller_organization_id('admin')::text)
   );
 
 create policy "admins read their organisation's import files"
   on storage.objects for select to authenticated
   using (
     bucket_id = 'imports'
-    and (storage.foldername(name))[1] = (select private.caller_organization_id('admin')::text)
+    and pg_catalog.strpos(name, '/') > 0
+    and pg_catalog.split_part(name, '/', 1) = (select private.caller_organization_id('admin')::text)
   );
 
 -- ============================================================================================

@@ -631,3 +631,192 @@ if (postgresAdminUrl()) {
     });
   });
 }
+
+describe("the storage policies' folders", () => {
+  it('allow and refuse what storage.foldername named, for every shape of name', async () => {
+    // The policies on storage.objects (and document_file_readable, which the documents
+    // bucket's read policy asks) read an object's folders with split_part, not the PL/pgSQL
+    // storage.foldername: each command must allow exactly the names that storage.foldername's
+    // form allowed, in every bucket. Triggers are off (replica) so that only the policies
+    // decide; the expectation is computed with storage.foldername in the same transaction.
+    const church = await createOrganisation(server, 'Folder Church');
+    const id = church.id;
+    const other = randomUUID();
+    const names = [
+      ...[`${id}`, `documents/${id}`, `documents/${other}`].flatMap((folder) => [
+        `${folder}/file.pdf`,
+        `${folder}/`,
+        `${folder}//file.pdf`,
+        `${folder}/deeper/file.pdf`,
+        `${folder}/ünïcödé ✓/ファイル.pdf`,
+      ]),
+      `${id}`,
+      `/${id}/file.pdf`,
+      `${id}x/file.pdf`,
+      `x${id}/file.pdf`,
+      `${id.toUpperCase()}/file.pdf`,
+      `documents/${id}`,
+      `documents//${id}/file.pdf`,
+      `/documents/${id}/file.pdf`,
+      `Documents/${id}/file.pdf`,
+      `documents/${id}x/file.pdf`,
+      'documents/',
+      'documents',
+      '/',
+      '//',
+    ];
+    const buckets = ['documents', 'branding', 'imports', 'exports'];
+    const key = (row: { bucket_id: string; name: string }) => `${row.bucket_id} ${row.name}`;
+    type Row = { bucket_id: string; name: string };
+    const seen = await server.db
+      .serverWork()
+      .transaction(async (tx) => {
+        const caller = async (sql: string, params: unknown[]) => {
+          await tx.query('set local role authenticated');
+          const result = await tx.query<Row>(sql, params);
+          await tx.query('reset role');
+          return result.rows.map(key).sort();
+        };
+        await tx.query(`set local session_replication_role = replica`);
+        await tx.query(`select set_config('request.jwt.claims', $1, true)`, [
+          JSON.stringify({ sub: church.master.userId, role: 'authenticated', aal: 'aal1' }),
+        ]);
+        const { rows: expected } = await tx.query<Row & { readable: boolean; writable: boolean }>(
+          `select b.bucket_id, n.name,
+                  coalesce(case when b.bucket_id = 'documents'
+                                then (storage.foldername(n.name))[1] = 'documents'
+                                     and (storage.foldername(n.name))[2] = $3
+                                else (storage.foldername(n.name))[1] = $3 end, false) as readable,
+                  coalesce(case when b.bucket_id = 'documents'
+                                then (storage.foldername(n.name))[1] = 'documents'
+                                     and (storage.foldername(n.name))[2] = $3
+                                when b.bucket_id = 'imports'
+                                then (storage.foldername(n.name))[1] = $3 end, false) as writable
+             from unnest($1::text[]) n (name) cross join unnest($2::text[]) b (bucket_id)`,
+          [names, buckets, id],
+        );
+        // Inserted by the caller one at a time, each refusal undone by its savepoint.
+        const inserted: string[] = [];
+        for (const row of expected) {
+          await tx.query('savepoint one_insert');
+          try {
+            await caller(
+              `insert into storage.objects (bucket_id, name, metadata) values ($1, $2, '{}')`,
+              [row.bucket_id, row.name],
+            );
+            inserted.push(key(row));
+            await tx.query('release savepoint one_insert');
+          } catch (error) {
+            if (!/row-level security/.test((error as Error).message)) throw error;
+            await tx.query('rollback to savepoint one_insert');
+          }
+        }
+        await tx.query(
+          `insert into storage.objects (bucket_id, name, metadata)
+           select b, n, '{}' from unnest($1::text[]) n cross join unnest($2::text[]) b
+           on conflict (bucket_id, name) do nothing`,
+          [names, buckets],
+        );
+        const read = await caller(
+          `select bucket_id, name from storage.objects where name = any ($1)`,
+          [names],
+        );
+        const updated = await caller(
+          `update storage.objects set metadata = '{"touched": true}'
+            where name = any ($1) and bucket_id = 'documents' returning bucket_id, name`,
+          [names],
+        );
+        const removed = await caller(
+          `delete from storage.objects where name = any ($1) and bucket_id = 'documents'
+           returning bucket_id, name`,
+          [names],
+        );
+        throw Object.assign(new Error('rolled back'), {
+          seen: { expected, inserted: inserted.sort(), read, updated, removed },
+        });
+      })
+      .catch(
+        (
+          error: Error & {
+            seen?: {
+              expected: (Row & { readable: boolean; writable: boolean })[];
+              inserted: string[];
+              read: string[];
+              updated: string[];
+              removed: string[];
+            };
+          },
+        ) => {
+          if (!error.seen) throw error;
+          return error.seen;
+        },
+      );
+    expect(seen.expected).toHaveLength(names.length * buckets.length);
+    const readable = seen.expected
+      .filter((row) => row.readable)
+      .map(key)
+      .sort();
+    const writable = seen.expected
+      .filter((row) => row.writable)
+      .map(key)
+      .sort();
+    const documents = readable.filter((name) => name.startsWith('documents '));
+    // storage.foldername's answer, spelled out: the organisation's folder and below, only.
+    expect(readable).toEqual(
+      buckets
+        .flatMap((bucket) =>
+          (bucket === 'documents' ? [`documents/${id}`] : [id]).flatMap((folder) => [
+            `${bucket} ${folder}/file.pdf`,
+            `${bucket} ${folder}/`,
+            `${bucket} ${folder}//file.pdf`,
+            `${bucket} ${folder}/deeper/file.pdf`,
+            `${bucket} ${folder}/ünïcödé ✓/ファイル.pdf`,
+          ]),
+        )
+        .sort(),
+    );
+    expect(seen.read).toEqual(readable);
+    expect(seen.inserted).toEqual(writable);
+    expect(seen.updated).toEqual(documents);
+    expect(seen.removed).toEqual(documents);
+  });
+
+  it("the triggers' second folder is storage.foldername's, for every shape of name", async () => {
+    // copy_file_size_to_document, copy_file_sha256_to_document and
+    // document_text_on_new_version find an object's document in the organisation its second
+    // folder names, read as `name like '%/%/%' and split_part(name, '/', 2) = …`.
+    const id = randomUUID();
+    const names = [
+      `documents/${id}/file.pdf`,
+      `documents/${id}/`,
+      `documents/${id}`,
+      `documents//${id}/file.pdf`,
+      `documents/${id}//file.pdf`,
+      `/${id}/file.pdf`,
+      `//${id}`,
+      `${id}/${id}/ü`,
+      `${id}`,
+      '/',
+      '//',
+      '',
+    ];
+    const { rows } = await server.db
+      .serverWork()
+      .query<{ name: string; old: boolean; new: boolean }>(
+        `select n.name,
+              coalesce($2 = (storage.foldername(n.name))[2], false) as old,
+              coalesce(n.name like '%/%/%' and $2 = pg_catalog.split_part(n.name, '/', 2), false)
+                as new
+         from unnest($1::text[]) n (name)`,
+        [names, id],
+      );
+    expect(rows.filter((row) => row.old !== row.new)).toEqual([]);
+    expect(rows.filter((row) => row.new).map((row) => row.name)).toEqual([
+      `documents/${id}/file.pdf`,
+      `documents/${id}/`,
+      `documents/${id}//file.pdf`,
+      `/${id}/file.pdf`,
+      `${id}/${id}/ü`,
+    ]);
+  });
+});
