@@ -632,6 +632,18 @@ if (postgresAdminUrl()) {
   });
 }
 
+/** The policies on storage.objects that read an object's folders. */
+const FOLDER_POLICIES = [
+  "admins read their organisation's export files",
+  "admins read their organisation's import files",
+  "admins upload import files to their organisation's folder",
+  "members read their organisation's document files",
+  "members read their organisation's logo",
+  "members remove their organisation's files no document holds",
+  "members replace their organisation's files no document holds",
+  "members upload new document files to their organisation's folder",
+];
+
 describe("the storage policies' folders", () => {
   it('allow and refuse what storage.foldername named, for every shape of name', async () => {
     // The policies on storage.objects (and document_file_readable, which the documents
@@ -717,6 +729,29 @@ describe("the storage policies' folders", () => {
            on conflict (bucket_id, name) do nothing`,
           [names, buckets],
         );
+        // Each policy's own conditions too, evaluated over every name and bucket: a command's
+        // other policies can hide a wrong one (a row the read policy hides cannot be removed).
+        const { rows: policies } = await tx.query<{ policy: string; expression: string }>(
+          `select f.name || ' (' || e.kind || ')' as policy, e.expression
+             from unnest($1::text[]) f (name)
+             join pg_policy p on p.polname = left(f.name, 63) -- names are cut to 63 bytes
+            cross join lateral (values ('using', pg_get_expr(p.polqual, p.polrelid)),
+                                       ('with check', pg_get_expr(p.polwithcheck, p.polrelid)))
+                  e (kind, expression)
+            where p.polrelid = 'storage.objects'::regclass and e.expression is not null
+            order by 1`,
+          [FOLDER_POLICIES],
+        );
+        const byPolicy: Record<string, string[]> = {};
+        for (const { policy, expression } of policies) {
+          const { rows } = await tx.query<Row>(
+            `select b.bucket_id, n.name
+               from unnest($1::text[]) n (name) cross join unnest($2::text[]) b (bucket_id)
+              where ${expression}`,
+            [names, buckets],
+          );
+          byPolicy[policy] = rows.map(key).sort();
+        }
         const read = await caller(
           `select bucket_id, name from storage.objects where name = any ($1)`,
           [names],
@@ -732,7 +767,7 @@ describe("the storage policies' folders", () => {
           [names],
         );
         throw Object.assign(new Error('rolled back'), {
-          seen: { expected, inserted: inserted.sort(), read, updated, removed },
+          seen: { expected, byPolicy, inserted: inserted.sort(), read, updated, removed },
         });
       })
       .catch(
@@ -740,6 +775,7 @@ describe("the storage policies' folders", () => {
           error: Error & {
             seen?: {
               expected: (Row & { readable: boolean; writable: boolean })[];
+              byPolicy: Record<string, string[]>;
               inserted: string[];
               read: string[];
               updated: string[];
@@ -775,6 +811,18 @@ describe("the storage policies' folders", () => {
         )
         .sort(),
     );
+    const inBucket = (bucket: string) => readable.filter((name) => name.startsWith(`${bucket} `));
+    expect(seen.byPolicy).toEqual({
+      "admins read their organisation's export files (using)": inBucket('exports'),
+      "admins read their organisation's import files (using)": inBucket('imports'),
+      "admins upload import files to their organisation's folder (with check)": inBucket('imports'),
+      "members read their organisation's document files (using)": documents,
+      "members read their organisation's logo (using)": inBucket('branding'),
+      "members remove their organisation's files no document holds (using)": documents,
+      "members replace their organisation's files no document holds (using)": documents,
+      "members replace their organisation's files no document holds (with check)": documents,
+      "members upload new document files to their organisation's folder (with check)": documents,
+    });
     expect(seen.read).toEqual(readable);
     expect(seen.inserted).toEqual(writable);
     expect(seen.updated).toEqual(documents);
