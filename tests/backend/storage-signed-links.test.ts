@@ -404,12 +404,18 @@ describe('signed links take their signer’s turns', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     const signed = track('signed', fetch(signedUrl));
     if (holder) {
-      // Released once the link's request is in (a few steps from its turn), at most after 20 s.
+      // Released once every request is in, the link's last (at most after 20 s), and the link
+      // has had a second to reach its first step's turn: 200 ms were too few beside the
+      // end-to-end pass, where the hundred reads were answered before the link's first step
+      // was queued (89th and 100th of 101).
       const until = Date.now() + 20_000;
-      while (![...arrived].some((url) => url.startsWith(signedPath)) && Date.now() < until) {
+      const allIn = () =>
+        [...arrived].some((url) => url.startsWith(signedPath)) &&
+        [...arrived].filter((url) => url.includes('name=eq.lane-')).length === 100;
+      while (!allIn() && Date.now() < until) {
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await new Promise((resolve) => setTimeout(resolve, 1000));
       await holder.query('select pg_advisory_unlock(7341)');
       await holder.end();
     }
