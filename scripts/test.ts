@@ -10,9 +10,10 @@ import { runLanes, type Pass } from './test-passes.ts';
 //   3. the suites that exercise the file store again with stored files in an S3 bucket (a local
 //      s3rver started by the run, tests/support/s3.ts), on PGlite
 //   4. end to end in Chromium, against `npm start` on a temporary data directory
-// The first runs alone: it is the largest, and its component tests wait on a shared server with
-// short timeouts. Then 2 runs beside 4 followed by 3: the end-to-end pass leaves most of this
-// 2-core machine idle (184-195 s of CPU, browsers included, over the 294 s it took on a quiet
+// The first runs alone but for the later passes' set-ups (scripts/test-prepare.ts, at its start,
+// while it keeps one core busy): it is the largest, and its component tests wait on a shared
+// server with short timeouts. Then 2 runs beside 4 followed by 3: the end-to-end pass leaves
+// most of this 2-core machine idle (184-195 s of CPU, browsers included, over the 294 s it took on a quiet
 // machine: about 0.65 of a core), so the PostgreSQL pass uses the rest instead of following it.
 // The S3 pass follows the end-to-end pass, the shorter of the two (372 s against 417 s in a
 // fresh clone's run on a quiet machine), so that it runs beside the PostgreSQL pass rather than
@@ -87,8 +88,31 @@ const endToEnd: Pass[] =
       ]
     : [];
 
+// Beside the first pass, the later passes' set-ups (scripts/test-prepare.ts): that pass keeps
+// one core busy at its start and the other idle.
+const prepare: Pass[] =
+  extraArgs.length === 0
+    ? [
+        {
+          title: 'templates and app build for the later passes',
+          // Node with tsx as its loader: one process rather than npx's and tsx's three.
+          command: process.execPath,
+          args: [
+            '--import',
+            'tsx',
+            'scripts/test-prepare.ts',
+            ...(endToEnd.length > 0 ? ['--app'] : []),
+          ],
+          env: process.env,
+        },
+      ]
+    : [];
+
 // The end-to-end pass's output is shown as it comes, the others' whole as each ends.
-const phases = [async () => [[pglite]], async () => [[...endToEnd, ...s3], await postgres()]];
+const phases = [
+  async () => [[pglite], prepare],
+  async () => [[...endToEnd, ...s3], await postgres()],
+];
 const results = [];
 for (const phase of phases) {
   const lanes = await phase();
