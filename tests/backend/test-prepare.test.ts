@@ -1,11 +1,8 @@
 import { execFile } from 'node:child_process';
-import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { postgresAdminUrl, schemaHash } from '../support/template.ts';
-
-const rootDir = path.resolve(import.meta.dirname, '../..');
+import { postgresAdminUrl, rootDir, schemaHash } from '../support/template.ts';
 
 describe("npm test's set-ups for its later passes (scripts/test-prepare.ts)", () => {
   // Without `--app`: the SPA's build is `npm start`'s own `buildIfStale`, and a Vite build here
