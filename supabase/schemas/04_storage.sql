@@ -354,6 +354,14 @@ begin
 end
 $$;
 
+-- An update that changes no object's bucket, name or metadata (the size) changes no total:
+-- `claim_document_file` touches `last_accessed_at` of the file of every new document and every
+-- content edit, and computing and recording the zero changes cost such an update about 250 µs
+-- of its 290 µs of trigger on PGlite. The test compares what the totals read of each row: an
+-- update has as many new rows as old ones, so the new rows' values all being among the old
+-- ones' (`except all` counts repeats) means that they are the same values. A trigger with a column list
+-- (`update of …`) would not do: it cannot have transition tables, and it does not fire for a
+-- value a BEFORE trigger changed.
 create function private.enforce_storage_quota_on_update()
 returns trigger
 language plpgsql
@@ -361,6 +369,11 @@ security definer
 set search_path = ''
 as $$
 begin
+  if not exists (select n.bucket_id, n.name, n.metadata from new_objects n
+                 except all
+                 select o.bucket_id, o.name, o.metadata from old_objects o) then
+    return null;
+  end if;
   perform private.record_storage_changes(coalesce((
     select jsonb_agg(jsonb_build_object('organization_id', g.organization_id, 'bytes', g.bytes))
     from (

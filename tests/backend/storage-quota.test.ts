@@ -520,6 +520,51 @@ describe("the running total of an organisation's storage", () => {
     expect(await usage(church.master)).toMatchObject({ used_bytes: 2 * 800 + 8 * 600 });
   });
 
+  it('follows an update of any one of bucket, name and metadata, and of none', async () => {
+    // The update trigger returns at once when the statement left every row's bucket, name and
+    // metadata as they were (a document claiming its file sets `last_accessed_at` only); each
+    // statement below changes one of the three, or none, or one row of several.
+    const church = await createOrganisation(server, 'Total Columns Church');
+    const neighbour = await createOrganisation(server, 'Total Columns Neighbour');
+    const paths = [newPath(church), newPath(church)];
+    for (const path of paths)
+      expect((await documents(church.master).upload(path, file(400))).error).toBeNull();
+    const used = async (organisation: Organisation) =>
+      (await usage(organisation.master)).used_bytes;
+    const update = async (sql: string, params: unknown[]) => {
+      const { rowCount } = await server.db.serverWork().query(sql, params);
+      expect(rowCount).toBeGreaterThan(0);
+      await expectTotalsRight();
+    };
+
+    await update(
+      `update storage.objects set last_accessed_at = now() where bucket_id = 'documents' and name = any ($1)`,
+      [paths],
+    );
+    expect(await used(church)).toBe(800);
+    // Metadata only: the first file's size, in a statement that leaves the second as it was.
+    await update(
+      `update storage.objects
+          set metadata = case when name = $1 then metadata || '{"size": 900}' else metadata end
+        where bucket_id = 'documents' and name = any ($2)`,
+      [paths[0], paths],
+    );
+    expect(await used(church)).toBe(1_300);
+    // Name only: into the neighbour's folder.
+    const handed = `documents/${neighbour.id}/handed-over.bin`;
+    await update(
+      `update storage.objects set name = $2 where bucket_id = 'documents' and name = $1`,
+      [paths[1], handed],
+    );
+    expect([await used(church), await used(neighbour)]).toEqual([900, 400]);
+    // Bucket only: the same name in imports names no organisation (its first folder is not one).
+    await update(
+      `update storage.objects set bucket_id = 'imports' where bucket_id = 'documents' and name = $1`,
+      [paths[0]],
+    );
+    expect(await used(church)).toBe(0);
+  });
+
   it('is cleared by a TRUNCATE and left as it was by a rolled-back write', async () => {
     const church = await createOrganisation(server, 'Total Truncate Church');
     expect((await uploadFile(church.master, church, 1_200)).error).toBeNull();
