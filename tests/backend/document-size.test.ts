@@ -101,6 +101,38 @@ describe('document size follows the stored file', () => {
     expect(await sizeOf(member, neighbour.id)).toBe(9);
   });
 
+  it('copies the size and hash of a file written after the document that holds its name', async () => {
+    // The server's own writes (an import's) may store the object after the document's row, or
+    // change its metadata later: the document follows. (The triggers that copy them ask first
+    // whether a document holds the name at all, as a new upload's file is held by none.)
+    const db = server.db.serverWork();
+    const filePath = `documents/${org.id}/later-${Date.now()}.txt`;
+    const { id } = (
+      await db.query<{ id: string }>(
+        `insert into public.documents (organization_id, name, category, size, file_path, status)
+         values ($1, 'Later.txt', 'Reports', 1, $2, 'Active') returning id`,
+        [org.id, filePath],
+      )
+    ).rows[0]!;
+    const recorded = async () =>
+      (
+        await db.query<{ size: string; content_sha256: string | null }>(
+          `select size::text, content_sha256 from public.documents where id = $1`,
+          [id],
+        )
+      ).rows[0];
+    await db.query(
+      `insert into storage.objects (bucket_id, name, metadata) values ('documents', $1, $2::jsonb)`,
+      [filePath, JSON.stringify({ size: 1234, sha256: 'a'.repeat(64) })],
+    );
+    expect(await recorded()).toEqual({ size: '1234', content_sha256: 'a'.repeat(64) });
+    await db.query(
+      `update storage.objects set metadata = $2::jsonb where bucket_id = 'documents' and name = $1`,
+      [filePath, JSON.stringify({ size: 99, sha256: 'b'.repeat(64) })],
+    );
+    expect(await recorded()).toEqual({ size: '99', content_sha256: 'b'.repeat(64) });
+  });
+
   it('corrects a size recorded wrongly at upload on the next replacement of the file', async () => {
     const doc = await addDocument(member, org.id, 'exactly 17 bytes.', 1);
     expect(await sizeOf(member, doc.id)).toBe(1);
