@@ -141,6 +141,12 @@ $$;
 -- only when either holds.
 -- Asking two_factor_required_for and then the factors cost a property edit about 0.2 ms on
 -- PGlite. The caller's context (below) keeps its answer for the statement's snapshot.
+-- The profile's row (one at most: the id is its key) is read as a value whose conditions are
+-- tested in order, the organisation's requirement first, so that the role's rank (a call of
+-- role_rank, which a `set` clause keeps from being inlined) is computed only for members of
+-- an organisation that requires a second factor: as an EXISTS, the planner tested it on the
+-- profile before the join, for every computation of the caller's context (22 against 26–30 µs
+-- a call on PGlite).
 create function private.second_factor_refusal(user_id uuid)
 returns text
 language plpgsql
@@ -155,13 +161,11 @@ begin
   if user_id is null then
     return null;
   end if;
-  select exists (select 1
-                   from public.user_profiles p
-                   join public.organizations o on o.id = p.organization_id
-                  where p.id = second_factor_refusal.user_id
-                    and p.is_active
-                    and private.role_rank(p.role) >= private.role_rank('admin')
-                    and o.require_two_factor_for_admins),
+  select coalesce((select o.require_two_factor_for_admins and p.is_active
+                           and private.role_rank(p.role) >= private.role_rank('admin')
+                      from public.user_profiles p
+                      join public.organizations o on o.id = p.organization_id
+                     where p.id = second_factor_refusal.user_id), false),
          exists (select 1 from auth.mfa_factors f
                   where f.user_id = second_factor_refusal.user_id and f.status = 'verified')
     into _required, _enrolled;
