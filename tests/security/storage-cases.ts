@@ -194,7 +194,7 @@ async function attempt(
 
   // A name every case gets (the logo's) may be taken by an earlier case: clear it before an
   // upload, as a fresh organisation's would be. A name new to the case (a time and a random
-  // part, a UUID) has nothing to clear: those removals were 7 % of the part's requests.
+  // part, a UUID) has nothing to clear: those removals were 6 % of the part's requests.
   const nameReused = spec.objectName(org) === name;
   const clear = async () => {
     if (nameReused) await server.service().storage.from(spec.bucket).remove([name]);
