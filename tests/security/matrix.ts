@@ -29,8 +29,9 @@ import { trashCases } from './trash-cases.ts';
  * second factor, with a password-only session and with one that proved the code, and
  * (category-access-cases.ts) Viewers, users and admins in a group that may view or edit a
  * restricted category, or in none. Everything goes through unmodified supabase-js against the
- * embedded server; every case checks its effect in the database with the service role. The
- * expected outcomes come from the rules written out in the case files (`*-cases.ts`).
+ * embedded server; every case checks its effect in the database past row-level security (with
+ * the service role, or on the server's own connection). The expected outcomes come from the
+ * rules written out in the case files (`*-cases.ts`).
  *
  * The suites are run in parts, one test file each (`matrix-<part>.test.ts`), so that vitest runs
  * the parts side by side: one file running every suite took minutes alone at the end of a run.
