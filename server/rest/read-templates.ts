@@ -19,7 +19,8 @@
  * parser's nesting and NUL checks read them), and so is every `Prefer` naming a time zone (its
  * check reads the database).
  *
- * Nothing is taken on trust: a template is made only when the request's plan and a second plan
+ * A template is made at a shape's second request (the first only notes the shape), and nothing
+ * is taken on trust: it is made only when the request's plan and a second plan
  * of the same shape with other values (`\u0001<n>\u0001`) give the same SQL text, the same
  * parameters but for one slot per filter value, and that slot holds the value as sent; any
  * other shape is planned every time. Whether PGlite's read cache may keep the answer is
@@ -179,6 +180,12 @@ function templateOf(
 /** The templates of one app's table reads, per schema cache. */
 export class ReadTemplates {
   readonly #byCache = new WeakMap<SchemaCache, Map<string, Template | null>>();
+  /**
+   * Shapes asked for once, per schema cache: a template is made at a shape's second request,
+   * so that reads whose every request is a shape of its own (an `in` list, a search pattern:
+   * their values are in the key) are planned once each, not twice.
+   */
+  readonly #seen = new WeakMap<SchemaCache, Set<string>>();
 
   /** @param capacity Shapes kept per schema cache (the oldest is forgotten first). */
   constructor(private readonly capacity = 500) {}
@@ -210,12 +217,20 @@ export class ReadTemplates {
 
   /**
    * Makes the template of `shape` from `request`, a read of that shape just planned against
-   * `cache` without error (`range`: its `Range` header), if its plan and the probe's agree.
+   * `cache` without error (`range`: its `Range` header), if its plan and the probe's agree;
+   * at the shape's first request only notes it (`#seen`).
    */
   learn(cache: SchemaCache, shape: ReadShape, request: RestRequest, range: string | null): void {
     let shapes = this.#byCache.get(cache);
     if (!shapes) this.#byCache.set(cache, (shapes = new Map()));
     if (shapes.has(shape.key)) return;
+    let seen = this.#seen.get(cache);
+    if (!seen) this.#seen.set(cache, (seen = new Set()));
+    if (!seen.delete(shape.key)) {
+      if (seen.size >= this.capacity) seen.delete(seen.values().next().value!);
+      seen.add(shape.key);
+      return;
+    }
     let template: Template | null = null;
     try {
       const probe = parseQuery(shape.probeQuery);
