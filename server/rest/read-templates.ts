@@ -4,27 +4,28 @@
  * the whole statement per query shape in the database). A read that only differs from an
  * earlier one in the values of its plain filters (`?title=neq.x` after `?title=neq.y`: a list
  * searched as the user types, the pages of a feed by date) skipped nothing before: parsing,
- * planning and writing its SQL were about a twentieth of the server's CPU per read on
- * PostgreSQL (bench/RESULTS.md, `i10-pgread`).
+ * planning and writing its SQL were 15 % of the main thread's busy time under the bench's
+ * distinct read on PostgreSQL, and without them it spends a sixth less per read
+ * (bench/RESULTS.md, `i10-pgread`).
  *
  * What makes a shape, and why it is enough: the statement of a table read depends on the
  * method, the table, the query string, the headers `routes.ts` reads for it (`Accept-Profile`,
- * `Prefer`, `Accept`, `Range`), the installation's API settings (one
- * `ReadTemplates` per app) and the schema cache (templates are kept per cache object; a reload
- * makes a new one). Not on the caller: row-level security and grants are the database's, run
- * as the caller's role by `execute`. The key holds all of these as they came, except the value
- * of each filter of the form `column=op.value` with `op` one of `eq`, `neq`, `gt`, `gte`, `lt`,
- * `lte` on a column of the table itself (no embed, no JSON path, no cast), which is bound as
- * one parameter as it is (sql-filter.ts). Values with brackets or NUL are kept in the key (the
- * parser's nesting and NUL checks read them), and so is every `Prefer` naming a time zone (its
- * check reads the database).
+ * `Prefer`, `Accept`, `Range`), the installation's API settings (one `ReadTemplates` per app)
+ * and the schema cache (templates are kept per cache object; a reload makes a new one). Not on
+ * the caller: row-level security and grants are the database's, run as the caller's role by
+ * `execute`. The key holds all of these as they came, except the value of each filter of the
+ * form `column=op.value` with `op` one of `eq`, `neq`, `gt`, `gte`, `lt`, `lte` on a column of
+ * the table itself (no embed, no JSON path), which is bound as one parameter as it is
+ * (sql-filter.ts). Values with brackets or NUL are kept in the key (the parser's nesting and NUL
+ * checks read them), and a read whose `Prefer` names a time zone is never templated (its check
+ * reads the database, and `execute` applies the zone).
  *
  * A template is made at a shape's second request (the first only notes the shape), and nothing
- * is taken on trust: it is made only when the request's plan and a second plan
- * of the same shape with other values (`\u0001<n>\u0001`) give the same SQL text, the same
- * parameters but for one slot per filter value, and that slot holds the value as sent; any
- * other shape is planned every time. Whether PGlite's read cache may keep the answer is
- * worked out again from each request's values (`now` reads the clock: cacheable-read.ts).
+ * is taken on trust: it is made only when the request's plan and a second plan of the same
+ * shape with other values (`\u0001<n>\u0001`) give the same SQL text, the same parameters but
+ * for one slot per filter value, and that slot holds the value as sent; any other shape is
+ * planned every time. Whether PGlite's read cache may keep the answer is worked out again from
+ * each request's values (`now` reads the clock: cacheable-read.ts).
  */
 import { isCacheableRead } from './cacheable-read.ts';
 import type { PlannedRead } from './handle-read.ts';
