@@ -6,6 +6,7 @@ import { findTable, planRead } from './plan-read.ts';
 import { appliedPreferences } from './preferences.ts';
 import type { ResultRow } from './respond.ts';
 import { assertSingle, rangeStatus, reply, totalOf } from './respond.ts';
+import type { ReadNode } from './plan-types.ts';
 import type { SchemaCache } from './schema-types.ts';
 import { readStatement } from './sql-read.ts';
 import { Params, qualified } from './sql-util.ts';
@@ -15,7 +16,7 @@ import { Params, qualified } from './sql-util.ts';
  * more rows than returned, 416 past the end; `.single()` needs exactly one row.
  */
 export function readResponse(
-  req: RestRequest,
+  req: Pick<RestRequest, 'media' | 'prefs' | 'profileNegotiated'>,
   row: ResultRow,
   offset: number,
   head: boolean,
@@ -42,8 +43,19 @@ export function readResponse(
   return reply(status, head ? null : row.body, headers);
 }
 
-/** GET/HEAD of a table or view: one SELECT building the JSON (and the count) in Postgres. */
-export function prepareRead(cache: SchemaCache, req: RestRequest): Prepared {
+/** A table read's statement, before it is tied to a request's response (`prepareRead`). */
+export interface PlannedRead {
+  sql: string;
+  params: unknown[];
+  /** The plan's root, for `isCacheableRead`. */
+  root: ReadNode;
+  /** The first row's position, for `Content-Range`. */
+  offset: number;
+  head: boolean;
+}
+
+/** Plans the one SELECT of a GET/HEAD of a table or view (the JSON and the count built in Postgres). */
+export function planReadStatement(cache: SchemaCache, req: RestRequest): PlannedRead {
   const table = findTable(cache, req.resource);
   const from = qualified(cache.schema, table.name);
   const root = planRead(cache, { name: table.name, table, from, qualifier: from }, req.query);
@@ -55,12 +67,17 @@ export function prepareRead(cache: SchemaCache, req: RestRequest): Prepared {
     head,
     bounds: req.limits,
   });
-  const offset = root.range.offset ?? 0;
+  return { sql, params: params.values, root, offset: root.range.offset ?? 0, head };
+}
+
+/** GET/HEAD of a table or view: one SELECT building the JSON (and the count) in Postgres. */
+export function prepareRead(cache: SchemaCache, req: RestRequest): Prepared {
+  const { sql, params, root, offset, head } = planReadStatement(cache, req);
   return {
     sql,
-    params: params.values,
+    params,
     readOnly: true,
     respond: (row) => readResponse(req, row, offset, head),
-    cacheable: isCacheableRead(cache, root, params.values),
+    cacheable: isCacheableRead(cache, root, params),
   };
 }

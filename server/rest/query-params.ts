@@ -9,7 +9,7 @@ import type { AtPath, ParsedQuery, Range } from './query-types.ts';
 const RESERVED = new Set(['select', 'columns', 'on_conflict']);
 const EMBEDDABLE = new Set(['order', 'limit', 'offset', 'and', 'or']);
 
-function decode(component: string): string {
+export function decode(component: string): string {
   // Most names and values have nothing to decode; decoding them anyway was a measurable part
   // of parsing a read's query.
   if (component.indexOf('%') === -1 && component.indexOf('+') === -1) return component;

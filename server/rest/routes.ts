@@ -17,10 +17,12 @@ import { prepareRpc } from './handle-rpc.ts';
 import { prepareWrite } from './handle-write.ts';
 import type { Prepared, RestRequest } from './handler-types.ts';
 import { checkProfile, negotiateMedia } from './negotiate.ts';
+import type { Preferences } from './preferences.ts';
 import { namesTimezone, parsePreferences } from './preferences.ts';
 import { parseQuery } from './query-params.ts';
 import { applyRangeHeader } from './range-header.ts';
 import { ReadCache, answerOf, readCacheFor, responseOf } from './read-cache.ts';
+import { ReadTemplates, readShape } from './read-templates.ts';
 import type { SchemaCacheHolder } from './schema-cache.ts';
 import { schemaCacheFor } from './schema-cache.ts';
 import type { SchemaCache } from './schema-types.ts';
@@ -109,20 +111,44 @@ function checkMethod(resource: Resource, method: string): void {
     : new RestError(405, 'PGRST117', `Unsupported HTTP method: ${method}`);
 }
 
-/** Parses, plans and runs one request as `caller`. */
+/** Whether the request's transaction ends with a rollback (`[api] db_tx_end`, `Prefer: tx`). */
+const rollsBack = (prefs: Preferences, txEnd: string) =>
+  prefs.tx === 'rollback' || (txEnd.startsWith('rollback') && prefs.tx !== 'commit');
+
+/**
+ * Parses, plans and runs one request as `caller`; a table read of a shape planned before
+ * (`templates`) is only bound again.
+ */
 async function run(
   ctx: AppContext,
   c: Context<ApiEnv>,
   resource: Resource,
   caller: Caller,
   holder: SchemaCacheHolder,
+  templates: ReadTemplates,
 ): Promise<Answer> {
   const db = c.get('db');
   const headers = c.req.raw.headers;
   const method = c.req.method;
+  const txEnd = ctx.config.api.txEnd;
+  const tableRead = resource.kind === 'table' && (method === 'GET' || method === 'HEAD');
+  const shape = tableRead ? readShape(method, resource.name, rawQuery(c.req.url), headers) : null;
+  if (shape) {
+    // A shape planned before: its statement with this request's values (read-templates.ts).
+    const templated = templates.prepare(await holder.get(db), shape);
+    if (templated) {
+      const { prepared, request } = templated;
+      const response = await execute(db, caller, prepared, {
+        method,
+        path: `/${resource.name}`,
+        headers,
+        rollback: rollsBack(request.prefs, txEnd),
+      });
+      return { response, cacheable: prepared.cacheable === true };
+    }
+  }
   const profileNegotiated = checkProfile(method, headers);
   const prefer = headers.get('prefer');
-  const txEnd = ctx.config.api.txEnd;
   const prefs = parsePreferences(prefer, {
     txOverride: txEnd.endsWith('-allow-override'),
     ...(namesTimezone(prefer) ? { timezones: await timezoneNames(db) } : {}),
@@ -161,26 +187,36 @@ async function run(
       : method === 'GET' || method === 'HEAD'
         ? prepareRead
         : prepareWrite;
-  const prepared = await planWithRefresh(db, holder, (cache) => prepare(cache, req));
+  let planned: SchemaCache | undefined;
+  const prepared = await planWithRefresh(db, holder, (cache) => {
+    planned = cache;
+    return prepare(cache, req);
+  });
+  if (shape && planned) templates.learn(planned, shape, req, headers.get('range'));
   const path = resource.kind === 'rpc' ? `/rpc/${resource.name}` : `/${resource.name}`;
   const response = await execute(db, caller, prepared, {
     method,
     path,
     headers,
     ...(prefs.timezone !== undefined ? { timezone: prefs.timezone } : {}),
-    rollback: prefs.tx === 'rollback' || (txEnd.startsWith('rollback') && prefs.tx !== 'commit'),
+    rollback: rollsBack(prefs, txEnd),
   });
   return { response, cacheable: prepared.cacheable === true };
 }
 
-async function handle(ctx: AppContext, c: Context<ApiEnv>, resource: Resource): Promise<Response> {
+async function handle(
+  ctx: AppContext,
+  c: Context<ApiEnv>,
+  resource: Resource,
+  templates: ReadTemplates,
+): Promise<Response> {
   const method = c.req.method;
   const holder = schemaCacheFor(ctx.db);
   try {
     // The token is checked on every request, a remembered answer or not.
     const caller = authenticate(c.get('credentials'));
     checkMethod(resource, method);
-    const answer = () => run(ctx, c, resource, caller, holder);
+    const answer = () => run(ctx, c, resource, caller, holder, templates);
     const tableRead = resource.kind === 'table' && (method === 'GET' || method === 'HEAD');
     const readCache = tableRead ? readCacheFor(ctx.db.writeClock) : null;
     return await (readCache ? cachedRead(readCache, c, answer) : (await answer()).response);
@@ -200,12 +236,16 @@ async function handle(ctx: AppContext, c: Context<ApiEnv>, resource: Resource): 
  */
 export function createRestApp(ctx: AppContext): Hono<ApiEnv> {
   const app = new Hono<ApiEnv>();
+  // Per app: a template depends on its API settings (`ctx.config.api`).
+  const templates = new ReadTemplates();
   app.use('*', errorFormat(restErrors));
   app.on(['OPTIONS'], '*', (c) =>
     c.body(null, 200, { Allow: 'OPTIONS,GET,HEAD,POST,PATCH,DELETE' }),
   );
-  app.all('/rpc/:fn', (c) => handle(ctx, c, { kind: 'rpc', name: c.req.param('fn') }));
-  app.all('/:table', (c) => handle(ctx, c, { kind: 'table', name: c.req.param('table') }));
+  app.all('/rpc/:fn', (c) => handle(ctx, c, { kind: 'rpc', name: c.req.param('fn') }, templates));
+  app.all('/:table', (c) =>
+    handle(ctx, c, { kind: 'table', name: c.req.param('table') }, templates),
+  );
   app.all('*', (c) => {
     const root = c.req.path.replace(/\/+$/, '').endsWith('/rest/v1');
     const error = root
