@@ -9,6 +9,9 @@ import type { AtPath, ParsedQuery, Range } from './query-types.ts';
 const RESERVED = new Set(['select', 'columns', 'on_conflict']);
 const EMBEDDABLE = new Set(['order', 'limit', 'offset', 'and', 'or']);
 
+/** Whether a parameter's name is one the parser reads as other than a filter's column. */
+export const isReservedParam = (name: string) => RESERVED.has(name) || EMBEDDABLE.has(name);
+
 export function decode(component: string): string {
   // Most names and values have nothing to decode; decoding them anyway was a measurable part
   // of parsing a read's query.

@@ -33,7 +33,7 @@ import { planReadStatement, readResponse } from './handle-read.ts';
 import type { Prepared, RestRequest } from './handler-types.ts';
 import type { ReadNode } from './plan-types.ts';
 import { namesTimezone } from './preferences.ts';
-import { decode, parseQuery } from './query-params.ts';
+import { decode, isReservedParam, parseQuery } from './query-params.ts';
 import { applyRangeHeader } from './range-header.ts';
 import type { SchemaCache } from './schema-types.ts';
 
@@ -45,16 +45,6 @@ export const SHAPE_HEADERS = ['accept-profile', 'prefer', 'accept', 'range'];
 
 /** A plain column of the table (no embed path, no JSON path), and no reserved parameter. */
 const PLAIN_COLUMN = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const NOT_FILTERS = new Set([
-  'select',
-  'columns',
-  'on_conflict',
-  'order',
-  'limit',
-  'offset',
-  'and',
-  'or',
-]);
 /** Operators whose value is bound as one parameter as it is (sql-filter.ts `filterSql`). */
 const BOUND_AS_IS = /^(eq|neq|gt|gte|lt|lte)\./;
 /** What the parser reads in a value besides binding it: brackets (nesting) and NUL. */
@@ -104,7 +94,7 @@ export function readShape(
     const eq = part.indexOf('=');
     const name = eq === -1 ? '' : part.slice(0, eq);
     const op = eq === -1 ? null : BOUND_AS_IS.exec(part.slice(eq + 1));
-    if (op && PLAIN_COLUMN.test(name) && !NOT_FILTERS.has(name)) {
+    if (op && PLAIN_COLUMN.test(name) && !isReservedParam(name)) {
       let value: string;
       try {
         value = decode(part.slice(eq + 1)).slice(op[0].length);
