@@ -122,10 +122,11 @@ for (const phase of phases) {
   if (results.some((result) => result.status !== 0)) break;
 }
 console.log('\n=== npm test ===');
-for (const { title, status, seconds } of results) {
+for (const { title, status, seconds, failures } of results) {
   console.log(
     `${status === 0 ? 'passed' : 'FAILED'}  ${seconds.toFixed(0).padStart(5)}s  ${title}`,
   );
+  for (const line of failures) console.log(`                ${line}`);
 }
 const failed = results.find((result) => result.status !== 0);
 process.exit(failed ? failed.status : 0);

@@ -79,11 +79,31 @@ describe("npm test's passes side by side (scripts/test-passes.ts)", () => {
     expect(output).toContain('=== end to end: passed in');
   });
 
+  it('names the failed tests of a failed pass, for the summary at the end of the log', async () => {
+    const vitestFailure = '\x1b[31m FAIL \x1b[39m backend  tests/backend/a.test.ts > a > fails';
+    const { results } = await run([
+      [pass('e2e', ['  1) [chromium] › e2e/a.spec.ts:3:1 › opens ──', 'failed'], { status: 1 })],
+      [
+        pass('postgres', ['✓ passes', vitestFailure, 'AssertionError: no', vitestFailure, 'end'], {
+          status: 1,
+        }),
+      ],
+      [pass('s3', [' FAIL  would be a failure, but the pass passed'])],
+    ]);
+    expect(results.map(({ title, failures }) => [title, failures])).toEqual([
+      ['e2e', ['1) [chromium] › e2e/a.spec.ts:3:1 › opens ──']],
+      ['postgres', ['FAIL  backend  tests/backend/a.test.ts > a > fails']],
+      ['s3', []],
+    ]);
+  });
+
   it('reports a command that cannot start as a failure', async () => {
     const { results, output } = await run([
       [{ title: 'missing', command: path.join(rootDir, 'no-such-command'), args: [], env: {} }],
     ]);
-    expect(results).toEqual([{ title: 'missing', status: 1, seconds: expect.any(Number) }]);
+    expect(results).toEqual([
+      { title: 'missing', status: 1, seconds: expect.any(Number), failures: [] },
+    ]);
     expect(output).toMatch(/ENOENT[^]*=== missing: FAILED in \d+s ===/);
   });
 });
