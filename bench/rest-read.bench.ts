@@ -38,6 +38,12 @@ export interface RestReadOptions {
   connections?: number;
 }
 
+/**
+ * The same read repeated, as a share of bare `node:http` sending the same bytes: a target of
+ * PGlite's, whose read cache answers a repeated read without the database (issue 27). On
+ * PostgreSQL every read runs in the database (a cache there would be wrong as soon as another
+ * process wrote), so there the ratio is shown for information, against the floor that applies.
+ */
 const TARGET = 0.3;
 /** Every distinct read as a share of the database's floor for it. */
 const FLOOR_TARGET = { PostgreSQL: 0.5, PGlite: 0.7 } as const;
@@ -245,7 +251,9 @@ export async function run(options: RestReadOptions = {}) {
       `  Hono + API middleware (same bytes):   ${fmt(frameworkRounds)}`,
       `  /rest/v1, the same read repeated:     ${fmt(restRounds)}${errors ? ` (${errors} errors!)` : ''}`,
       `  /rest/v1, every read distinct:        ${fmt(distinctRounds)}`,
-      `  ratio REST / bare: ${ratio.toFixed(3)} (target ≥ ${TARGET})${ratio >= TARGET ? '' : ' — below target'}`,
+      postgres
+        ? `  ratio REST / bare: ${ratio.toFixed(3)} (no read cache on PostgreSQL: each read runs in the database)`
+        : `  ratio REST / bare: ${ratio.toFixed(3)} (target ≥ ${TARGET})${ratio >= TARGET ? '' : ' — below target'}`,
       `  ratio REST, every read distinct / bare: ${(distinctRps / bareRps).toFixed(3)} (each one runs in the database)`,
       `  ratio Hono stack / bare: ${(frameworkRps / bareRps).toFixed(3)} (the ceiling of any route, before its own work)`,
       `  floor of ${backend} for the distinct read: ${floorRps.toFixed(0)} reads/s (${floorHow})`,
@@ -270,7 +278,7 @@ export async function run(options: RestReadOptions = {}) {
       floorRps,
       floorRatio,
       target: TARGET,
-      pass: ratio >= TARGET && floorRatio >= floorTarget && errors === 0,
+      pass: (postgres || ratio >= TARGET) && floorRatio >= floorTarget && errors === 0,
       lines,
     };
   } finally {
