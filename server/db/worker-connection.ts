@@ -15,18 +15,6 @@ type Request = WorkerRequest extends infer R
 
 const entryFile = new URL('./pglite-worker-entry.mjs', import.meta.url);
 
-/**
- * The worker's V8 heap: a young generation of 8 MB (V8's default here is 48 MB). Why: PGlite
- * copies every chunk Postgres writes into an ArrayBuffer of its own, some 40 KB a small read,
- * and V8 counts those bytes against the old generation's room until its next full collection;
- * with a young generation as large as that room, every read-heavy stretch ran a full
- * mark-compact of the worker's heap every 150–200 reads and no scavenge at all, each marking
- * the heap on V8's helper threads too, which take the cores the main thread and the worker
- * need. With 8 MB the same reads run scavenges (13–14 per 1,000 reads) and a mark-compact per
- * 1,200–2,500 reads (bench/RESULTS.md, `i11-distinct`). The old generation keeps V8's limit.
- */
-export const WORKER_RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 8 } as const;
-
 /** One PGlite worker thread and the requests waiting for its answers. */
 export class WorkerConnection {
   readonly started: Promise<void>;
@@ -39,7 +27,6 @@ export class WorkerConnection {
   constructor(data: PgliteWorkerData, onUnexpectedExit: (error: Error) => void) {
     this.#worker = new Worker(entryFile, {
       workerData: data,
-      resourceLimits: WORKER_RESOURCE_LIMITS,
       // The data directory's bytes, when given, are handed over rather than copied.
       transferList: data.loadDataDir ? [data.loadDataDir.buffer as ArrayBuffer] : [],
     });
@@ -74,11 +61,6 @@ export class WorkerConnection {
       this.#pending.set(id, { resolve, reject });
       this.#worker.postMessage({ ...request, id } as WorkerRequest);
     });
-  }
-
-  /** The limits the worker's V8 heap runs with (Node's `Worker.resourceLimits`). */
-  get resourceLimits(): Worker['resourceLimits'] {
-    return this.#worker.resourceLimits;
   }
 
   /** Stops the worker at once, mid-statement if need be; pending requests fail with `reason`. */
