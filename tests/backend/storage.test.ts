@@ -326,7 +326,7 @@ describe('storage: an upload’s turns of the database', () => {
     const someoneElse = '00000000-0000-4000-8000-000000000000';
     const taken = `${alice.id}/turns/taken.txt`;
     expect((await files().upload(taken, 'first')).error).toBeNull();
-    const answer = async (path: string, body: string | Uint8Array, contentType = 'text/plain') => {
+    const answer = async (path: string, body: string | Blob, contentType = 'text/plain') => {
       let result: { status: number; body: unknown } | undefined;
       const calls = await callsOf(async () => {
         const response = await storageFetch(server, `/object/${path}`, {
@@ -341,7 +341,7 @@ describe('storage: an upload’s turns of the database', () => {
     };
     const before = await storedFiles(server);
     const small = 'x'.repeat(100);
-    const large = bytes(READ_FIRST_MAX_BYTES + 1);
+    const large = new Blob([bytes(READ_FIRST_MAX_BYTES + 1)]);
     // The row-level security's refusal and the taken name's, each both ways.
     for (const path of [`files/${someoneElse}/a.txt`, `files/${taken}`]) {
       const first = await answer(path, small);
