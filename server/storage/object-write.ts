@@ -3,7 +3,7 @@ import { storageErrors } from './errors.ts';
 import type { NewObjectRow } from './object-rows.ts';
 import { checkWritableInBucket, commitRow } from './object-rows.ts';
 import type { BucketInfo, ObjectMetadata } from './queries.ts';
-import { findBucket } from './queries.ts';
+import { bucketOf, findBucket, findBucketStatement } from './queries.ts';
 import type { StorageScope } from './scope.ts';
 import type { StorageServices } from './services.ts';
 import { mimeTypeAllowed, readUploadSource } from './upload-source.ts';
@@ -85,7 +85,11 @@ export async function uploadObject(
     body = (async function* () {
       yield* chunks;
     })();
-    const bucket = await findBucket(services.db, bucketId);
+    // A read-only batch, which the PGlite read cache's write clock does not count as a write
+    // (`query` would: it may write), so that the remembered reads stay current through it.
+    const bucket = await services.db.runBatch([findBucketStatement(bucketId)], bucketOf, {
+      readOnly: true,
+    });
     if (!bucket) throw storageErrors.noSuchBucket();
     limit = rules(bucket);
   } else {
