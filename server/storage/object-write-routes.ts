@@ -1,4 +1,5 @@
-import { Hono } from 'hono';
+import type { IncomingMessage } from 'node:http';
+import { Hono, type Context } from 'hono';
 import type { ApiEnv } from '../http/api-env.ts';
 import { inUserLane } from '../http/request-scope.ts';
 import { readJsonObject } from './body.ts';
@@ -30,6 +31,15 @@ function relocation(body: Record<string, unknown>) {
         : bucketId,
     destinationKey: validObjectName(requiredString(body, 'destinationKey')),
   };
+}
+
+/**
+ * Whether Node has received the whole request, body included (`IncomingMessage.complete`, set
+ * when its parser reaches the message's end, before the body is read); false without a Node
+ * request (`app.request` in process).
+ */
+function bodyReceived(c: Context<ApiEnv>): boolean {
+  return (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.complete === true;
 }
 
 /**
@@ -154,6 +164,7 @@ export function objectWriteRoutes(shared: SharedStorage): Hono<ApiEnv> {
         name,
         upsert,
         request: c.req.raw,
+        bodyReceived: () => bodyReceived(c),
       }),
     );
   });
@@ -167,6 +178,7 @@ export function objectWriteRoutes(shared: SharedStorage): Hono<ApiEnv> {
         name,
         upsert: true,
         request: c.req.raw,
+        bodyReceived: () => bodyReceived(c),
       }),
     );
   });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordingHandle, wrapHandles } from '../support/db-handles.ts';
 import { signJwt } from '../../server/http/jwt.ts';
 import { urlSigningKey } from '../../server/storage/signed-url.ts';
+import { READ_FIRST_MAX_BYTES } from '../../server/storage/object-write.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import {
   createStorageFixtures,
@@ -249,8 +250,11 @@ describe('storage: upload and download', () => {
 // An upload's database work before its bytes (the bucket, its limits and the caller's rights)
 // is one batch, the bucket looked up with the server's rights before the trial write as the
 // caller, and its row after the bytes is one more: on PGlite two messages to the worker, each
-// ended by the worker itself (the trial undone, the row committed). What the storage server
-// answers first must still come first.
+// ended by the worker itself (the trial undone, the row committed). A small raw body already
+// received (at most READ_FIRST_MAX_BYTES) is read first instead, and its row written once, after
+// the bucket is looked up (a read-only batch, which the read cache's write clock does not count
+// as a write): no trial. What the storage server answers first must still come first, and a
+// refused upload keeps no file.
 describe('storage: an upload’s turns of the database', () => {
   /**
    * The database calls `work` makes for alice (the server's background work aside): `runBatch`
@@ -271,12 +275,27 @@ describe('storage: an upload’s turns of the database', () => {
     return calls;
   }
 
-  it('looks the bucket up with the trial write, then commits the row, one batch each', async () => {
-    const calls = await callsOf(async () => {
+  it('reads a small body first and writes its row once; a larger or multipart one after a trial', async () => {
+    const small = await callsOf(async () => {
       expect((await files().upload(`${alice.id}/turns/one.txt`, 'one')).error).toBeNull();
     });
-    expect(calls).toEqual(['write, then rollback', 'write, then commit']);
+    expect(small).toEqual(['read', 'write, then commit']);
     expect(new TextDecoder().decode(await downloadBytes(`${alice.id}/turns/one.txt`))).toBe('one');
+
+    const large = bytes(READ_FIRST_MAX_BYTES + 1);
+    const big = await callsOf(async () => {
+      expect(
+        (await files().upload(`${alice.id}/turns/large.bin`, Buffer.from(large))).error,
+      ).toBeNull();
+    });
+    expect(big).toEqual(['write, then rollback', 'write, then commit']);
+    expect(await downloadBytes(`${alice.id}/turns/large.bin`)).toEqual(large);
+
+    const multipart = await callsOf(async () => {
+      const file = new File(['two'], 'two.txt', { type: 'text/plain' });
+      expect((await files().upload(`${alice.id}/turns/two.txt`, file)).error).toBeNull();
+    });
+    expect(multipart).toEqual(['write, then rollback', 'write, then commit']);
   });
 
   it('answers a missing bucket first, then the bucket’s limits, then the caller’s rights', async () => {
@@ -302,6 +321,58 @@ describe('storage: an upload’s turns of the database', () => {
     );
     expect(await upload('limited', `${someoneElse}/a.txt`, text, 'x')).toBe('AccessDenied');
     expect(await storedFiles(server)).not.toContainEqual(expect.stringContaining(someoneElse));
+  });
+
+  it('answers each refusal of a small body read first as the trial answers a larger one, and keeps no file', async () => {
+    const someoneElse = '00000000-0000-4000-8000-000000000000';
+    const taken = `${alice.id}/turns/taken.txt`;
+    expect((await files().upload(taken, 'first')).error).toBeNull();
+    const answer = async (path: string, body: string | Blob, contentType = 'text/plain') => {
+      let result: { status: number; body: unknown } | undefined;
+      const calls = await callsOf(async () => {
+        const response = await storageFetch(server, `/object/${path}`, {
+          method: 'POST',
+          token: alice.token,
+          headers: { 'content-type': contentType },
+          body,
+        });
+        result = { status: response.status, body: await response.json() };
+      });
+      return { ...result!, trial: calls.includes('write, then rollback') };
+    };
+    const before = await storedFiles(server);
+    const small = 'x'.repeat(100);
+    const large = new Blob([bytes(READ_FIRST_MAX_BYTES + 1)]);
+    // The row-level security's refusal and the taken name's, each both ways.
+    for (const path of [`files/${someoneElse}/a.txt`, `files/${taken}`]) {
+      const first = await answer(path, small);
+      const tried = await answer(path, large);
+      expect(first.trial).toBe(false);
+      expect(tried.trial).toBe(true);
+      expect(first.status).toBeGreaterThanOrEqual(400);
+      expect({ status: first.status, body: first.body }).toEqual({
+        status: tried.status,
+        body: tried.body,
+      });
+    }
+    // The bucket and its limits (no larger body gets past these to a trial).
+    expect(await answer(`nowhere/${alice.id}/a.txt`, small)).toMatchObject({
+      status: 400,
+      body: { code: 'NoSuchBucket' },
+      trial: false,
+    });
+    expect(await answer(`limited/${alice.id}/a.pdf`, small, 'application/pdf')).toMatchObject({
+      status: 400,
+      body: { code: 'InvalidMimeType' },
+      trial: false,
+    });
+    expect(await answer(`limited/${alice.id}/a.txt`, 'x'.repeat(1025))).toMatchObject({
+      status: 400,
+      body: { code: 'EntityTooLarge' },
+      trial: false,
+    });
+    expect(await storedFiles(server)).toEqual(before);
+    expect(new TextDecoder().decode(await downloadBytes(taken))).toBe('first');
   });
 });
 
