@@ -1,4 +1,3 @@
-import ExcelJS from 'exceljs';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -9,7 +8,7 @@ import {
   type Person,
 } from '../security/world.ts';
 import { uploadDocument } from '../support/documents.ts';
-import { xlsx } from '../support/sample-files.ts';
+import { largeXlsx, xlsx } from '../support/sample-files.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 // Issue 25, item 2: the bounds of a Word or Excel preview's rendering, in a capped background
@@ -29,12 +28,13 @@ describe('the memory cap of a preview’s rendering', () => {
   beforeAll(async () => {
     // A 5 MB workbook of 94,000 cells of random text: within the 16 MiB of XML checked before
     // decoding, but more than a deliberately tiny cap once exceljs builds its cells.
-    const workbook = new ExcelJS.Workbook();
-    const sheet = workbook.addWorksheet('Giving');
-    for (let row = 0; row < 47_000; row++) {
-      sheet.addRow([randomBytes(48).toString('base64url'), randomBytes(48).toString('base64url')]);
-    }
-    bigWorkbook = new Uint8Array(await workbook.xlsx.writeBuffer());
+    bigWorkbook = await largeXlsx(
+      'Giving',
+      Array.from({ length: 47_000 }, () => [
+        randomBytes(48).toString('base64url'),
+        randomBytes(48).toString('base64url'),
+      ]),
+    );
     server = await startTestServer({
       env: { JOB_POLL_INTERVAL: '1h', BACKGROUND_MEMORY_LIMIT: '150MiB' },
     });
@@ -95,12 +95,13 @@ describe('turns between organisations', () => {
     // Long enough to render (about half a second each, once the renderers' process has
     // started) that the order of the answers shows the turns, short enough that the last of
     // four waits well within a rendering's 10 s for its turn on a loaded machine.
-    const book = new ExcelJS.Workbook();
-    const sheet = book.addWorksheet('Giving');
-    for (let row = 0; row < 10_000; row++) {
-      sheet.addRow([randomBytes(24).toString('base64url'), randomBytes(24).toString('base64url')]);
-    }
-    workbook = new Uint8Array(await book.xlsx.writeBuffer());
+    workbook = await largeXlsx(
+      'Giving',
+      Array.from({ length: 10_000 }, () => [
+        randomBytes(24).toString('base64url'),
+        randomBytes(24).toString('base64url'),
+      ]),
+    );
     server = await startTestServer({ env: { JOB_POLL_INTERVAL: '1h' } });
     busy = await createOrganisation(server, 'Busy Church');
     quiet = await createOrganisation(server, 'Quiet Church');

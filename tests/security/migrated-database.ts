@@ -1,8 +1,11 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
 import type { Database } from '../../server/db/database.ts';
 import { openPglite } from '../../server/db/pglite.ts';
 import { openPostgres } from '../../server/db/postgres.ts';
+import { scratchDir } from '../support/scratch.ts';
 import {
+  copyPgliteTemplate,
   freshPostgresDatabase,
   pgliteTemplate,
   postgresAdminUrl,
@@ -31,6 +34,20 @@ export async function openMigratedDatabase(
       async close() {
         await db.close();
         await fresh.drop();
+      },
+    };
+  }
+  if (schema === 'app') {
+    // The global set-up unpacked this template for the test servers: a copy of it opened for
+    // about 0.4 s of CPU, against 0.9 s loading its dump.
+    const dir = await scratchDir('steward-migrated-');
+    await copyPgliteTemplate(schema, path.join(dir, 'db'));
+    const db = await openPglite({ dataDir: path.join(dir, 'db') });
+    return {
+      db,
+      async close() {
+        await db.close();
+        await rm(dir, { recursive: true, force: true });
       },
     };
   }

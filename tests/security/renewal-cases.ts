@@ -3,7 +3,8 @@
  * organisations: `send_documents_email`, `invite_user_by_email`, `retry_outbox_message`,
  * `renew_document`, `create_calendar_feed`, `revoke_calendar_feed`, the service-only
  * `calendar_feed`, and the `calendar` edge function read without signing in. Every case checks
- * its effect with the service role. The matrix server has no SMTP: messages go to the Outbox.
+ * its effect past row-level security (on the server's own connection, or with the service role).
+ * The matrix server has no SMTP: messages go to the Outbox.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { TestServer } from '../support/server.ts';
@@ -43,26 +44,25 @@ function documentAction(actor: Actor, target: OrgKey): Outcome {
   );
 }
 
+/**
+ * Rows read or written on the server's own connection, past row-level security as the service
+ * role's REST requests were: a case's fixtures and effects, without a request each.
+ */
+async function sql<T>(server: TestServer, text: string, params: unknown[] = []): Promise<T[]> {
+  return (await server.db.serverWork().query<T & Record<string, unknown>>(text, params)).rows;
+}
+
 /** A document row of the organisation, with a stored file when `withFile`. */
 async function documentOf(server: TestServer, org: OrgWorld, withFile: boolean) {
   const filePath = `documents/${org.organisation.id}/${Date.now()}-${tag()}.txt`;
   if (withFile) await uploadAsService(server, filePath, 'matrix file');
-  const row = unwrap(
-    await server
-      .service()
-      .from('documents')
-      .insert({
-        organization_id: org.organisation.id,
-        name: `matrix-${tag()}.txt`,
-        category: 'Legal',
-        file_path: filePath,
-        size: 11,
-        expiry_date: '2027-06-30',
-      })
-      .select('id, file_path')
-      .single(),
-    'matrix document',
-  ) as { id: string; file_path: string };
+  const [row] = await sql<{ id: string; file_path: string }>(
+    server,
+    `insert into public.documents (organization_id, name, category, file_path, size, expiry_date)
+     values ($1, $2, 'Legal', $3, 11, '2027-06-30') returning id, file_path`,
+    [org.organisation.id, `matrix-${tag()}.txt`, filePath],
+  );
+  if (!row) throw new Error('matrix document: no row inserted');
   return row;
 }
 
@@ -82,6 +82,13 @@ const feedUrl = (server: TestServer, token: string) =>
 export function renewalCases(server: TestServer, world: World): Case[] {
   const cases: Case[] = [];
   const service = () => server.service();
+  /** The caller's calendar addresses, and removing them (before and after a case). */
+  const feedsOf = (userId: string) =>
+    sql<{ id: string }>(server, 'select id from public.calendar_feeds where user_id = $1', [
+      userId,
+    ]);
+  const removeFeeds = (userId: string) =>
+    sql(server, 'delete from public.calendar_feeds where user_id = $1', [userId]);
   const ownOrg = (actor: Actor): OrgWorld | null => (actor.org ? world.orgs[actor.org] : null);
 
   for (const actor of world.actors) {
@@ -103,18 +110,17 @@ export function renewalCases(server: TestServer, world: World): Case[] {
         const outcome = outcomeOf(
           await actor.client.rpc('invite_user_by_email', { email, role: 'user', full_name: null }),
         );
-        const invitations = unwrap(
-          await service().from('user_invitations').select('organization_id').eq('email', email),
-          'invitations',
-        ) as { organization_id: string }[];
-        const messages = unwrap(
-          await service()
-            .from('outbox_messages')
-            .select('organization_id, status')
-            .eq('kind', 'invitation')
-            .contains('recipients', [email]),
-          'messages',
-        ) as { organization_id: string; status: string }[];
+        const invitations = await sql<{ organization_id: string }>(
+          server,
+          'select organization_id from public.user_invitations where email = $1',
+          [email],
+        );
+        const messages = await sql<{ organization_id: string; status: string }>(
+          server,
+          `select organization_id, status from public.outbox_messages
+            where kind = 'invitation' and recipients @> array[$1]::text[]`,
+          [email],
+        );
         const own = ownOrg(actor)?.organisation.id;
         if (outcome === 'allowed') {
           if (invitations[0]?.organization_id !== own || messages[0]?.organization_id !== own) {
@@ -133,27 +139,15 @@ export function renewalCases(server: TestServer, world: World): Case[] {
       name: `${actor.label} makes their calendar address`,
       expected: memberOutcome(actor) ?? 'allowed',
       run: async () => {
-        if (actor.person) {
-          await service().from('calendar_feeds').delete().eq('user_id', actor.person.userId);
-        }
+        if (actor.person) await removeFeeds(actor.person.userId);
         const outcome = outcomeOf(
           await actor.client.rpc('create_calendar_feed', { scope: 'mine' }),
         );
-        const rows = actor.person
-          ? (unwrap(
-              await service()
-                .from('calendar_feeds')
-                .select('id')
-                .eq('user_id', actor.person.userId),
-              'feeds',
-            ) as { id: string }[])
-          : [];
+        const rows = actor.person ? await feedsOf(actor.person.userId) : [];
         if ((rows.length === 1) !== (outcome === 'allowed')) {
           return 'error: effect does not match the answer';
         }
-        if (actor.person) {
-          await service().from('calendar_feeds').delete().eq('user_id', actor.person.userId);
-        }
+        if (actor.person) await removeFeeds(actor.person.userId);
         return outcome;
       },
     });
@@ -165,24 +159,19 @@ export function renewalCases(server: TestServer, world: World): Case[] {
       run: async () => {
         const org = ownOrg(actor);
         if (actor.person && org) {
-          await service().from('calendar_feeds').delete().eq('user_id', actor.person.userId);
-          unwrap(
-            await service().from('calendar_feeds').insert({
-              user_id: actor.person.userId,
-              organization_id: org.organisation.id,
-              scope: 'all',
-            }),
-            'own feed',
+          await removeFeeds(actor.person.userId);
+          await sql(
+            server,
+            `insert into public.calendar_feeds (user_id, organization_id, scope)
+             values ($1, $2, 'all')`,
+            [actor.person.userId, org.organisation.id],
           );
         }
         const outcome = outcomeOf(await actor.client.rpc('revoke_calendar_feed'));
         if (actor.person) {
-          const left = unwrap(
-            await service().from('calendar_feeds').select('id').eq('user_id', actor.person.userId),
-            'feeds',
-          ) as unknown[];
+          const left = await feedsOf(actor.person.userId);
           if (outcome === 'allowed' && left.length > 0) return 'error: the address is still there';
-          await service().from('calendar_feeds').delete().eq('user_id', actor.person.userId);
+          await removeFeeds(actor.person.userId);
         }
         return outcome;
       },
@@ -215,14 +204,12 @@ export function renewalCases(server: TestServer, world: World): Case[] {
             const uids = [...(await response.text()).matchAll(/^UID:(.+)@steward\r?$/gm)].map(
               (m) => m[1]!,
             );
-            const own = unwrap(
-              await service()
-                .from('documents')
-                .select('id')
-                .eq('organization_id', ownOrg(actor)!.organisation.id)
-                .not('expiry_date', 'is', null),
-              'own documents',
-            ) as { id: string }[];
+            const own = await sql<{ id: string }>(
+              server,
+              `select id from public.documents
+                where organization_id = $1 and expiry_date is not null`,
+              [ownOrg(actor)!.organisation.id],
+            );
             const ownIds = new Set(own.map((d) => d.id));
             if (uids.length === 0) return 'error: the feed lists nothing';
             if (uids.some((uid) => !ownIds.has(uid))) {
@@ -230,7 +217,7 @@ export function renewalCases(server: TestServer, world: World): Case[] {
             }
             return 'allowed';
           } finally {
-            await service().from('calendar_feeds').delete().eq('user_id', person.userId);
+            await removeFeeds(person.userId);
           }
         },
       });
@@ -255,13 +242,11 @@ export function renewalCases(server: TestServer, world: World): Case[] {
               as_links: false,
             }),
           );
-          const messages = unwrap(
-            await service()
-              .from('outbox_messages')
-              .select('organization_id, status')
-              .eq('subject', subject),
-            'messages',
-          ) as { organization_id: string; status: string }[];
+          const messages = await sql<{ organization_id: string; status: string }>(
+            server,
+            'select organization_id, status from public.outbox_messages where subject = $1',
+            [subject],
+          );
           if (outcome === 'allowed') {
             if (messages.length !== 1 || messages[0]!.organization_id !== org.organisation.id) {
               return 'error: no message in the document’s organisation';
@@ -289,28 +274,23 @@ export function renewalCases(server: TestServer, world: World): Case[] {
                   : // Without SMTP nothing can be sent again: the last check refuses.
                     'error: E-mail delivery is not configured: messages stay in the Outbox',
         run: async () => {
-          const message = unwrap(
-            await service()
-              .from('outbox_messages')
-              .insert({
-                organization_id: org.organisation.id,
-                kind: 'documents',
-                recipients: ['outside@example.org'],
-                subject: `Failed ${tag()}`,
-                status: 'failed',
-                last_error: '550 No such user',
-              })
-              .select('id')
-              .single(),
-            'failed message',
-          ) as { id: string };
+          const [message] = await sql<{ id: string }>(
+            server,
+            `insert into public.outbox_messages
+               (organization_id, kind, recipients, subject, status, last_error)
+             values ($1, 'documents', '{outside@example.org}', $2, 'failed', '550 No such user')
+             returning id`,
+            [org.organisation.id, `Failed ${tag()}`],
+          );
+          if (!message) throw new Error('failed message: no row inserted');
           const outcome = outcomeOf(
             await actor.client.rpc('retry_outbox_message', { message_id: message.id }),
           );
-          const after = unwrap(
-            await service().from('outbox_messages').select('status').eq('id', message.id),
-            'after',
-          ) as { status: string }[];
+          const after = await sql<{ status: string }>(
+            server,
+            'select status from public.outbox_messages where id = $1',
+            [message.id],
+          );
           if ((after[0]?.status === 'failed') === (outcome === 'allowed')) {
             return 'error: effect does not match the answer';
           }
@@ -333,17 +313,16 @@ export function renewalCases(server: TestServer, world: World): Case[] {
               expiry_date: '2030-06-30',
             }),
           );
-          const row = unwrap(
-            await service().from('documents').select('file_path').eq('id', document.id),
-            'document',
-          ) as { file_path: string }[];
-          const versions = unwrap(
-            await service()
-              .from('document_versions')
-              .select('file_path')
-              .eq('document_id', document.id),
-            'versions',
-          ) as { file_path: string }[];
+          const row = await sql<{ file_path: string }>(
+            server,
+            'select file_path from public.documents where id = $1',
+            [document.id],
+          );
+          const versions = await sql<{ file_path: string }>(
+            server,
+            'select file_path from public.document_versions where document_id = $1',
+            [document.id],
+          );
           const changed = row[0]?.file_path === renewed;
           if (changed !== (outcome === 'allowed')) return 'error: effect does not match the answer';
           if (changed && versions[0]?.file_path !== document.file_path) {
@@ -416,7 +395,7 @@ export function renewalCases(server: TestServer, world: World): Case[] {
               ? 'denied'
               : `error: status ${response.status}`;
         } finally {
-          await service().from('calendar_feeds').delete().eq('user_id', bystander.userId);
+          await removeFeeds(bystander.userId);
           await service()
             .from('user_profiles')
             .update({ is_active: true })

@@ -60,18 +60,43 @@ const memberOnly = (actor: Actor): Outcome =>
       ? 'error: No organization found'
       : 'allowed';
 
+/**
+ * Rows read or written on the server's own connection, past row-level security as the service
+ * role's REST requests were: a case's fixtures and effects, without a request each.
+ */
+async function sql<T>(server: TestServer, text: string, params: unknown[] = []): Promise<T[]> {
+  return (await server.db.serverWork().query<T & Record<string, unknown>>(text, params)).rows;
+}
+
 /** The organisation's documents in use (the counters leave the trash out). */
 async function documentsOf(server: TestServer, organizationId: string) {
-  return unwrap(
-    await server
-      .service()
-      .from('documents')
-      .select('category, tags')
-      .eq('organization_id', organizationId)
-      .is('deleted_at', null),
-    'documents',
-  ) as { category: string; tags: string[] }[];
+  return sql<{ category: string; tags: string[] }>(
+    server,
+    `select category, tags from public.documents
+      where organization_id = $1 and deleted_at is null`,
+    [organizationId],
+  );
 }
+
+/** A connection of `userId` in the organisation, inserted as a fixture; returns its id. */
+async function connectionOf(server: TestServer, provider: string, userId: string, orgId: string) {
+  const [row] = await sql<{ id: string }>(
+    server,
+    `insert into public.oauth_connections (provider_id, user_id, organization_id)
+     values ($1, $2, $3) returning id`,
+    [provider, userId, orgId],
+  );
+  if (!row) throw new Error('connection: no row inserted');
+  return row;
+}
+
+/** Whether the connection is still active. */
+const activeOf = (server: TestServer, id: string) =>
+  sql<{ is_active: boolean }>(
+    server,
+    'select is_active from public.oauth_connections where id = $1',
+    [id],
+  );
 
 /** steward.toml's default `[storage] quota_per_organization`, which the matrix server keeps. */
 const DEFAULT_QUOTA = 10 * 1024 ** 3;
@@ -204,9 +229,10 @@ export function rpcCases(server: TestServer, world: World): Case[] {
           full_name: null,
         });
         const outcome = outcomeOf(result);
-        const rows = unwrap(
-          await service().from('user_invitations').select('organization_id').eq('email', email),
-          'check',
+        const rows = await sql<{ organization_id: string }>(
+          server,
+          'select organization_id from public.user_invitations where email = $1',
+          [email],
         );
         const org = orgOf(actor);
         if (
@@ -312,12 +338,10 @@ export function rpcCases(server: TestServer, world: World): Case[] {
           token_url: null,
         });
         const outcome = outcomeOf(result);
-        const rows = unwrap(
-          await service()
-            .from('oauth_configs')
-            .select('organization_id')
-            .eq('provider_id', provider),
-          'check',
+        const rows = await sql<{ organization_id: string }>(
+          server,
+          'select organization_id from public.oauth_configs where provider_id = $1',
+          [provider],
         );
         if (outcome === 'allowed' && rows[0]?.organization_id !== orgOf(actor)?.organisation.id) {
           return 'error: configuration not stored for the own organisation';
@@ -335,25 +359,16 @@ export function rpcCases(server: TestServer, world: World): Case[] {
         name: `${actor.label} disconnects their own connection`,
         expected: actor.kind === 'deactivated' ? 'error: Connection not found' : 'allowed',
         run: async () => {
-          const connection = unwrap(
-            await service()
-              .from('oauth_connections')
-              .insert({
-                provider_id: `own-${randomBytes(3).toString('hex')}`,
-                user_id: person.userId,
-                organization_id: org.organisation.id,
-              })
-              .select('id')
-              .single(),
-            'connection',
-          ) as { id: string };
+          const connection = await connectionOf(
+            server,
+            `own-${randomBytes(3).toString('hex')}`,
+            person.userId,
+            org.organisation.id,
+          );
           const outcome = outcomeOf(
             await actor.client.rpc('disconnect_oauth_connection', { connection_id: connection.id }),
           );
-          const row = unwrap(
-            await service().from('oauth_connections').select('is_active').eq('id', connection.id),
-            'check',
-          );
+          const row = await activeOf(server, connection.id);
           if ((outcome === 'allowed') === row[0]!.is_active)
             return 'error: effect does not match the answer';
           return outcome;
@@ -498,9 +513,10 @@ export function rpcCases(server: TestServer, world: World): Case[] {
           const outcome = outcomeOf(
             await actor.client.rpc('cancel_invitation', { invitation_id: id }),
           );
-          const rows = unwrap(
-            await service().from('user_invitations').select('id').eq('id', id),
-            'check',
+          const rows = await sql<{ id: string }>(
+            server,
+            'select id from public.user_invitations where id = $1',
+            [id],
           );
           if ((rows.length === 0) !== (outcome === 'allowed'))
             return 'error: effect does not match the answer';
@@ -547,11 +563,12 @@ export function rpcCases(server: TestServer, world: World): Case[] {
             actor.person && actor.org !== target ? actor.person.email : uniqueEmail('someone');
           const { id, token } = await invite(org.organisation.master, email);
           const outcome = outcomeOf(await actor.client.rpc('accept_invitation', { token }));
-          const accepted =
-            unwrap(
-              await service().from('user_invitations').select('accepted_at').eq('id', id),
-              'check',
-            )[0]!.accepted_at !== null;
+          const [invitation] = await sql<{ accepted: boolean }>(
+            server,
+            'select accepted_at is not null as accepted from public.user_invitations where id = $1',
+            [id],
+          );
+          const accepted = invitation!.accepted;
           if (outcome === 'allowed' && actor.person) {
             const profile = await profileOf(server, actor.person.userId);
             if (profile.organization_id !== org.organisation.id)
@@ -575,25 +592,16 @@ export function rpcCases(server: TestServer, world: World): Case[] {
         name: `${actor.label} disconnects someone else's connection in ${on}`,
         expected: actor.kind === 'anonymous' ? 'denied' : 'error: Connection not found',
         run: async () => {
-          const connection = unwrap(
-            await service()
-              .from('oauth_connections')
-              .insert({
-                provider_id: `p-${randomBytes(3).toString('hex')}`,
-                user_id: org.bystander.userId,
-                organization_id: org.organisation.id,
-              })
-              .select('id')
-              .single(),
-            'connection',
-          ) as { id: string };
+          const connection = await connectionOf(
+            server,
+            `p-${randomBytes(3).toString('hex')}`,
+            org.bystander.userId,
+            org.organisation.id,
+          );
           const outcome = outcomeOf(
             await actor.client.rpc('disconnect_oauth_connection', { connection_id: connection.id }),
           );
-          const row = unwrap(
-            await service().from('oauth_connections').select('is_active').eq('id', connection.id),
-            'check',
-          );
+          const row = await activeOf(server, connection.id);
           if (!row[0]!.is_active && outcome !== 'allowed')
             return 'error: disconnected despite the refusal';
           return outcome;
