@@ -233,7 +233,7 @@ $$;
 -- its own request settings, and exposes no function of pg_catalog), and the kept context is
 -- used only under its exact key, which is written with it. The rules themselves stay in their
 -- one statement each: the profile's role below, second_factor_refusal and
--- member_category_access.
+-- member_category_access_rows (read here in place, as a view: see there).
 --
 -- The context is one text array, kept whole in one setting (`steward.caller`) beside its key
 -- (`steward.caller_context`): in seven settings it cost every computation seven `set_config`
@@ -243,7 +243,8 @@ $$;
 -- caller_organization_id answers any of them without a call of role_rank (each costs about
 -- 25 µs on PGlite; with constants, as here, Postgres computes them once when it plans the
 -- statement); 4 second_factor_refusal's answer ('' for none); 5 the categories the caller may
--- not view, and 6 those they may not add to or change, as arrays (member_category_access).
+-- not view, and 6 those they may not add to or change, as arrays
+-- (member_category_access_rows).
 create function private.caller_context()
 returns text[]
 language plpgsql
@@ -252,10 +253,17 @@ security definer
 set search_path = ''
 as $$
 declare
-  _key text := array[pg_current_snapshot()::text,
-                     current_setting('request.jwt.claim.sub', true),
-                     current_setting('request.jwt.claim', true),
-                     current_setting('request.jwt.claims', true)]::text;
+  _sub text := current_setting('request.jwt.claim.sub', true);
+  _claim text := current_setting('request.jwt.claim', true);
+  _claims text := current_setting('request.jwt.claims', true);
+  -- Each setting as its length in bytes and its text (' -' when unset), after the snapshot's
+  -- text (digits, colons and commas): no two keys of different settings are the same text, and
+  -- none is 'written'. Built on every call, kept or not; as an array's text it quoted and
+  -- escaped the claims' JSON, about 2 µs a call on PGlite.
+  _key text := pg_current_snapshot()::text
+               || coalesce(' ' || octet_length(_sub) || ':' || _sub, ' -')
+               || coalesce(' ' || octet_length(_claim) || ':' || _claim, ' -')
+               || coalesce(' ' || octet_length(_claims) || ':' || _claims, ' -');
   _uid uuid;
   _role text;
   _rank integer;
@@ -269,7 +277,15 @@ begin
   select p.role, case when p.is_active then p.organization_id end into _role, _organization
     from public.user_profiles p
    where p.id = _uid;
-  _rank := private.role_rank(_role);
+  -- The rank of each known role as a constant (role_rank of a constant is computed when the
+  -- expression is planned, once per session), role_rank called only for any other value: one
+  -- call of a SQL function with a `set` clause less per computation. The same answer for every
+  -- role, null included (role_rank stays the one definition of the ranks).
+  _rank := case _role when 'viewer' then private.role_rank('viewer')
+                      when 'user' then private.role_rank('user')
+                      when 'admin' then private.role_rank('admin')
+                      when 'master_admin' then private.role_rank('master_admin')
+                      else private.role_rank(_role) end;
   select array[coalesce(_organization::text, ''),
                _rank::text,
                array_remove(array[
@@ -282,10 +298,13 @@ begin
                coalesce(array_agg(a.name) filter (where not a.can_view), '{}')::text,
                coalesce(array_agg(a.name) filter (where not a.can_edit), '{}')::text]
     into _context
-    from private.member_category_access(_uid) a;
+    from private.member_category_access_rows a
+   where a.user_id = _uid;
   if current_setting('steward.caller_context', true) is distinct from 'written' then
-    perform set_config('steward.caller', _context::text, true),
-            set_config('steward.caller_context', _key, true);
+    -- Two statements of one expression each, which PL/pgSQL evaluates without the executor
+    -- (one statement of two took a plan's whole start and end).
+    perform set_config('steward.caller', _context::text, true);
+    perform set_config('steward.caller_context', _key, true);
   end if;
   return _context;
 end

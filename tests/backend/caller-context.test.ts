@@ -268,6 +268,65 @@ describe("the caller's context kept for a snapshot", () => {
     }
   });
 
+  // The key holds the three claim settings apart: the same texts in other settings are another
+  // caller (here none: auth.uid() reads `request.jwt.claim.sub` and `request.jwt.claims`, not
+  // `request.jwt.claim`), and must not find the context kept for the first.
+  it('keeps the claim settings of its key apart', async () => {
+    await inTransaction(member, async (sql) => {
+      const organisation = async (sub: string, claim: string, claimsText: string) => {
+        await sql.owner(
+          `select set_config('request.jwt.claim.sub', $1, true),
+                  set_config('request.jwt.claim', $2, true),
+                  set_config('request.jwt.claims', $3, true)`,
+          [sub, claim, claimsText],
+        );
+        const { rows } = await sql.owner(`select private.caller_organization_id('viewer') as id`);
+        return (rows[0] as { id: string | null }).id;
+      };
+      const theMember = claims(member);
+      expect(await organisation('', '', theMember)).toBe(church.id);
+      expect(await organisation('', theMember, '')).toBeNull();
+      expect(await organisation(member.userId, '', '')).toBe(church.id);
+      expect(await organisation('', '', '')).toBeNull();
+      expect(await organisation('', '', theMember)).toBe(church.id);
+    });
+  });
+
+  // The rank of each role, and the minimum roles it meets, as private.role_rank ranks them
+  // (the context names the known roles' ranks as planned constants).
+  it('ranks every role as role_rank does', async () => {
+    const ranks = ['viewer', 'user', 'admin', 'master_admin'];
+    for (const role of ranks) {
+      await inTransaction(member, async (sql) => {
+        await sql.owner('update public.user_profiles set role = $2 where id = $1', [
+          member.userId,
+          role,
+        ]);
+        const [row] = (
+          await sql.owner(
+            `select (c)[2] as rank, (c)[3] as roles, private.role_rank($1) as expected,
+                    private.caller_organization_id('viewer') is not null as viewer,
+                    private.caller_organization_id('user') is not null as "user",
+                    private.caller_organization_id('admin') is not null as admin,
+                    private.caller_organization_id('master_admin') is not null as master_admin
+               from private.caller_context() c`,
+            [role],
+          )
+        ).rows as Record<string, unknown>[];
+        const meets = ranks.slice(0, ranks.indexOf(role) + 1);
+        expect(row).toEqual({
+          rank: String(row!.expected),
+          roles: `{${meets.join(',')}}`,
+          expected: ranks.indexOf(role) + 1,
+          viewer: true,
+          user: meets.includes('user'),
+          admin: meets.includes('admin'),
+          master_admin: meets.includes('master_admin'),
+        });
+      });
+    }
+  });
+
   describe('follows a write rolled back in a subtransaction', () => {
     it('to a savepoint', async () => {
       await inTransaction(member, async (sql) => {

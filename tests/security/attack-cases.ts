@@ -221,6 +221,13 @@ export function attackCases(server: TestServer, world: World): Case[] {
       return judgeWrite(error, rows.length > 0);
     });
   }
+  // ---- what every member may do in each category (…20261208000000): only the definer helpers
+  // read it; through the API it would show other organisations' categories and members ---------
+  for (const actor of [aMaster, actorOf(world, 'anonymous')]) {
+    attack(`${actor.label} reads private.member_category_access_rows through the API`, async () =>
+      leaks(await actor.client.schema('private').from('member_category_access_rows').select('*')),
+    );
+  }
   // ---- the search budget (…2026112906000400): only search_documents reads it ----------------
   const readBudget = async () =>
     (

@@ -186,6 +186,19 @@ describe('security rules in the catalogue', () => {
     expect(granted).toEqual([]);
   });
 
+  // A view of private (member_category_access_rows) holds every organisation's rows; only the
+  // definer helpers read it.
+  it('gives the API roles no view of private', async () => {
+    const granted = await rows<{ name: string }>(
+      db,
+      `select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+       where n.nspname = 'private' and c.relkind in ('v', 'm')
+         and (has_table_privilege('anon', c.oid, 'select, insert, update, delete')
+              or has_table_privilege('authenticated', c.oid, 'select, insert, update, delete'))`,
+    );
+    expect(granted).toEqual([]);
+  });
+
   it('lets each API role execute exactly its rpc functions, and nothing in private but the policy helpers', async () => {
     const executable = async (role: string, schema: string) =>
       (
