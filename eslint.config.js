@@ -49,6 +49,8 @@ const SERVER_PARTS = {
   'config.ts': ['config'],
   // What the server's links name when [auth] site_url is not set, for the start-up log.
   'site-url.ts': ['config.ts'],
+  // The flags node runs the server with, for whatever starts it as a process.
+  'node-flags.ts': [],
   // How a new thread or process loads the server's TypeScript (the database worker, the pools).
   'import-typescript.mjs': [],
   db: ['config.ts', 'files', 'import-typescript.mjs'],

@@ -2,6 +2,7 @@ import { defineConfig } from '@playwright/test';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { serverNodeFlags } from './server/node-flags.ts';
 
 // End to end: Debian's Chromium against `npm start` on a temporary data directory, on the RAM
 // file system when there is one (a new database writes some 1,200 files; on this machine's disk
@@ -53,7 +54,7 @@ export default defineConfig({
     // Node with tsx as its loader, not the npx and tsx wrappers: one process instead of four, and
     // about a second less before the first test (npx tsx 2.1-3.0 s against 0.9-1.0 s of wall to
     // run an empty script, load 17).
-    command: 'node --import tsx scripts/start.ts',
+    command: `node ${serverNodeFlags.join(' ')} --import tsx scripts/start.ts`,
     url: `http://localhost:${port}/config.json`,
     reuseExistingServer: false,
     timeout: 180_000,

@@ -17,6 +17,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { serverNodeFlags } from '../server/node-flags.ts';
 
 export interface ColdStartOptions {
   rounds?: number;
@@ -39,7 +40,7 @@ async function timeStart(script: string, env: Record<string, string>): Promise<n
   const port = await freePort();
   const started = performance.now();
   // Its own process group: tsx runs the script in a child process, and both must stop.
-  const child = spawn(tsx, [script], {
+  const child = spawn(tsx, [...serverNodeFlags, script], {
     cwd: rootDir,
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_REQUESTS: '0' },
     stdio: ['ignore', 'ignore', 'inherit'],

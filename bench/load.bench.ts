@@ -17,6 +17,7 @@ import { rm } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { cpuByThread, cpuPerRequest, readLoadCpu } from './support/load-cpu.ts';
 import { runLoad, startLoadSession } from './support/load-session.ts';
+import { peakMemoryMb } from './support/steward-process.ts';
 import { checkStoppedDataDir, findingLines } from './support/store-check.ts';
 
 export interface LoadOptions {
@@ -42,6 +43,7 @@ export async function run(options: LoadOptions = {}) {
     const { requests, errors } = metrics.totals;
     const cpu = cpuPerRequest(cpuBefore, cpuAfter, requests);
     const threads = cpuByThread(cpuBefore, cpuAfter, requests);
+    const peakMb = await peakMemoryMb(session.server);
     await session.server.kill('SIGTERM');
     const { report } = await checkStoppedDataDir(session.dataDir, {
       ...(session.postgres ? { databaseUrl: session.postgres.url } : {}),
@@ -75,6 +77,7 @@ export async function run(options: LoadOptions = {}) {
               `its other threads ${threads.otherThreads.toFixed(0)} µs, other processes ${threads.otherProcesses.toFixed(0)} µs`,
           ]
         : []),
+      `  server's peak resident memory (VmHWM, set-up included): ${peakMb.toFixed(0)} MB`,
       `  errors: ${errors}${metrics.errorSamples.length ? ` — e.g. ${metrics.errorSamples.slice(0, 5).join(' | ')}` : ''}`,
       `  cross-organisation rows or files seen: ${crossOrg}${crossOrg ? ` — e.g. ${metrics.crossOrganization.slice(0, 3).join(' | ')}` : ''}`,
       `  acknowledged: ${session.ledger.documents.size} documents, ${session.ledger.invitations.acked.size} invitations`,
@@ -89,6 +92,7 @@ export async function run(options: LoadOptions = {}) {
       requests,
       requestsPerSecond: requests / metrics.seconds,
       cpuPerRequest: cpu,
+      peakMemoryMb: peakMb,
       errors,
       crossOrganization: crossOrg,
       kinds: metrics.summary(),

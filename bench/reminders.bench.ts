@@ -16,7 +16,7 @@
  * BENCH_REMINDER_DOCUMENTS change the size.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Database } from '../server/db/database.ts';
@@ -24,7 +24,7 @@ import { openPglite } from '../server/db/pglite.ts';
 import { openPostgres } from '../server/db/postgres.ts';
 import { signJwt } from '../server/http/jwt.ts';
 import { freshPostgres } from './support/postgres.ts';
-import { startSteward, type StewardProcess } from './support/steward-process.ts';
+import { peakMemoryMb, startSteward, type StewardProcess } from './support/steward-process.ts';
 
 const ORGANISATIONS = Number(process.env.BENCH_REMINDER_ORGS ?? 1000);
 const DOCUMENTS = Number(process.env.BENCH_REMINDER_DOCUMENTS ?? 100);
@@ -157,21 +157,6 @@ async function progress(server: StewardProcess): Promise<{ recorded: number; pen
     return Number(response.headers.get('content-range')?.split('/')[1] ?? NaN);
   };
   return { recorded: await count(''), pending: await count('&text_body=is.null') };
-}
-
-/** The largest resident set any process of the server's group reached (VmHWM), in MB. */
-async function peakMemoryMb(server: StewardProcess): Promise<number> {
-  let peak = 0;
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (Number(fields[2]) !== server.child.pid) continue;
-    const status = await readFile(`/proc/${entry}/status`, 'utf8').catch(() => '');
-    const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
-    peak = Math.max(peak, kb / 1024);
-  }
-  return peak;
 }
 
 const after = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
+import { serverNodeFlags } from '../server/node-flags.ts';
 
 // `npm run dev`: the embedded backend on BACKEND_PORT, and Vite with hot reload proxying the API
 // paths to it. Stopping this script stops both.
 const backendPort = process.env.BACKEND_PORT ?? '54321';
 const env = { ...process.env, BACKEND_URL: `http://localhost:${backendPort}` };
-const backend = spawn('npx', ['tsx', 'server/index.ts'], {
+const backend = spawn('npx', ['tsx', ...serverNodeFlags, 'server/index.ts'], {
   stdio: 'inherit',
   env: { ...env, PORT: backendPort },
 });

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { serverNodeFlags } from '../../server/node-flags.ts';
 
 /** A child process started by a bench, and the JSON line it printed once ready. */
 export interface Child<T> {
@@ -11,6 +12,8 @@ export interface Child<T> {
 /**
  * Runs `script` with tsx in its own process (so it does not share the bench's event loop) and
  * waits for its first stdout line, parsed as JSON. `stop()` sends SIGTERM to that process only.
+ * Node runs with the server's flags (server/node-flags.ts), the Steward server and the bare
+ * references alike, so that they compare one runtime.
  * With BENCH_CPU_PROF_DIR set, the child writes a V8 CPU profile there when it stops (node
  * refuses `--cpu-prof` in NODE_OPTIONS, so it is passed here).
  */
@@ -21,10 +24,14 @@ export async function startChild<T>(
 ): Promise<Child<T>> {
   const profileDir = process.env.BENCH_CPU_PROF_DIR;
   const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', script], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...serverNodeFlags, ...profile, '--import', 'tsx', script],
+    {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const ready = await new Promise<T>((resolve, reject) => {
     let buffer = '';
     const timer = setTimeout(

@@ -1,8 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { readdir, readFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { deriveKeys, type ApiKeys } from '../../server/http/keys.ts';
+import { serverNodeFlags } from '../../server/node-flags.ts';
 
 const rootDir = path.resolve(import.meta.dirname, '..', '..');
 
@@ -46,7 +48,7 @@ export async function startSteward(options: StartStewardOptions): Promise<Stewar
   const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
   const child = spawn(
     path.join(rootDir, 'node_modules', '.bin', 'tsx'),
-    [...profile, 'server/index.ts'],
+    [...serverNodeFlags, ...profile, 'server/index.ts'],
     {
       cwd: rootDir,
       detached: true,
@@ -103,4 +105,19 @@ export async function startSteward(options: StartStewardOptions): Promise<Stewar
     output: () => output,
     kill,
   };
+}
+
+/** The largest resident set any process of the server's group reached (VmHWM), in MB. */
+export async function peakMemoryMb(server: StewardProcess): Promise<number> {
+  let peak = 0;
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(fields[2]) !== server.child.pid) continue;
+    const status = await readFile(`/proc/${entry}/status`, 'utf8').catch(() => '');
+    const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    peak = Math.max(peak, kb / 1024);
+  }
+  return peak;
 }

@@ -12,6 +12,7 @@ import {
 import { createServer, type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { serverNodeFlags } from '../../server/node-flags.ts';
 import { startSmtpServer } from '../../tests/support/smtp.ts';
 
 // The account journeys of issue 16 read the e-mails the server sends (reset and confirmation
@@ -88,29 +89,33 @@ export default async function startAccountServer(): Promise<() => Promise<void>>
   const url = `http://localhost:${port}`;
   // One process (tsx as Node's loader, not the npx and tsx wrappers), so that stopping it stops
   // the server.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
-    cwd: path.resolve(import.meta.dirname, '../..'),
-    env: {
-      ...process.env,
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      LOG_REQUESTS: '0',
-      AUTH_SITE_URL: url,
-      SMTP_URL: smtp.url,
-      SMTP_ADMIN_EMAIL: 'office@steward.example',
-      // Every test signs up and mails its own people from 127.0.0.1, a confirmation and then a
-      // reset link to one address within the minute GoTrue makes an address wait between two
-      // e-mails; these limits are tested in tests/backend.
-      AUTH_RATE_LIMIT_SIGN_IN_SIGN_UPS: '100000',
-      AUTH_RATE_LIMIT_TOKEN_REFRESH: '100000',
-      AUTH_RATE_LIMIT_EMAIL_SENT: '100000',
-      // As the shared e2e server (playwright.config.ts): cheaper hashes, real sign-ins.
-      AUTH_BCRYPT_COST: '4',
-      AUTH_EMAIL_REQUESTS_PER_ADDRESS: '100000',
-      AUTH_EMAIL_MAX_FREQUENCY: '1ms',
+  const child = spawn(
+    process.execPath,
+    [...serverNodeFlags, '--import', 'tsx', 'scripts/start.ts'],
+    {
+      cwd: path.resolve(import.meta.dirname, '../..'),
+      env: {
+        ...process.env,
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        LOG_REQUESTS: '0',
+        AUTH_SITE_URL: url,
+        SMTP_URL: smtp.url,
+        SMTP_ADMIN_EMAIL: 'office@steward.example',
+        // Every test signs up and mails its own people from 127.0.0.1, a confirmation and then a
+        // reset link to one address within the minute GoTrue makes an address wait between two
+        // e-mails; these limits are tested in tests/backend.
+        AUTH_RATE_LIMIT_SIGN_IN_SIGN_UPS: '100000',
+        AUTH_RATE_LIMIT_TOKEN_REFRESH: '100000',
+        AUTH_RATE_LIMIT_EMAIL_SENT: '100000',
+        // As the shared e2e server (playwright.config.ts): cheaper hashes, real sign-ins.
+        AUTH_BCRYPT_COST: '4',
+        AUTH_EMAIL_REQUESTS_PER_ADDRESS: '100000',
+        AUTH_EMAIL_MAX_FREQUENCY: '1ms',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  );
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-4000);

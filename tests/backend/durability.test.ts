@@ -9,6 +9,7 @@ import type { Database } from '../../server/db/database.ts';
 import { openDatabase } from '../../server/db/open.ts';
 import { openPostgres } from '../../server/db/postgres.ts';
 import { deriveKeys } from '../../server/http/keys.ts';
+import { serverNodeFlags } from '../../server/node-flags.ts';
 import { nodeClient, startTestServer } from '../support/server.ts';
 import {
   copyPgliteTemplate,
@@ -104,20 +105,24 @@ interface RunningChild {
 /** `tsx server/index.ts` on `backend`, resolved once it answers HTTP. */
 async function startChild(backend: Backend): Promise<RunningChild> {
   const port = await freePort();
-  const child = spawn(path.join(rootDir, 'node_modules', '.bin', 'tsx'), ['server/index.ts'], {
-    cwd: rootDir,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      DATA_DIR: backend.dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      JWT_SECRET,
-      LOG_REQUESTS: '0',
-      ...(backend.databaseUrl ? { DATABASE_URL: backend.databaseUrl } : { DATABASE_URL: '' }),
+  const child = spawn(
+    path.join(rootDir, 'node_modules', '.bin', 'tsx'),
+    [...serverNodeFlags, 'server/index.ts'],
+    {
+      cwd: rootDir,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        ...process.env,
+        DATA_DIR: backend.dataDir,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        JWT_SECRET,
+        LOG_REQUESTS: '0',
+        ...(backend.databaseUrl ? { DATABASE_URL: backend.databaseUrl } : { DATABASE_URL: '' }),
+      },
     },
-  });
+  );
   children.add(child);
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));

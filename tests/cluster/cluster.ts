@@ -4,6 +4,7 @@ import { writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { deriveKeys, type ApiKeys } from '../../server/http/keys.ts';
+import { serverNodeFlags } from '../../server/node-flags.ts';
 import { objectStorageEnv, startLocalS3Server, type LocalS3Server } from '../support/s3.ts';
 import { scratchDir } from '../support/scratch.ts';
 import { freshPostgresDatabase, postgresAdminUrl, rootDir } from '../support/template.ts';
@@ -199,7 +200,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       const dataDir = await scratchDir(`steward-cluster-${role}-`);
       const started = startChild(
         process.execPath,
-        ['--import', 'tsx', path.join('server', 'index.ts')],
+        [...serverNodeFlags, '--import', 'tsx', path.join('server', 'index.ts')],
         env(role, port, dataDir),
       );
       const steward = { ...started, role, port, url: `http://127.0.0.1:${port}` };
