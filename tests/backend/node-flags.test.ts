@@ -29,4 +29,13 @@ describe("the server's node flags", () => {
     expect(serverNodeFlags.length).toBeGreaterThan(0);
     for (const flag of serverNodeFlags) expect(execArgv).toContain(flag);
   });
+
+  it('are on every command of the README that starts the server', async () => {
+    const readme = await readFile(path.join(rootDir, 'README.md'), 'utf8');
+    const commands = readme.split('\n').filter((line) => /\btsx\b.*server\/index\.ts/.test(line));
+    expect(commands.length).toBeGreaterThan(0);
+    for (const command of commands) {
+      for (const flag of serverNodeFlags) expect(command).toContain(flag);
+    }
+  });
 });
