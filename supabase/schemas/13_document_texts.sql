@@ -86,7 +86,10 @@ $$;
 -- The totals follow each statement that writes texts: the bytes of the vectors it stored out
 -- of line, less those of the vectors it replaced or deleted, per organisation. The new vectors
 -- are measured as stored (read again from the table), as the old ones are: a vector as it was
--- written is larger by its header.
+-- written is larger by its header. An organisation whose change is 0 is left as it is (no row
+-- reads as 0): a new document's text row holds only its properties' vector, nearly always kept
+-- in its row, and writing its organisation's total again cost every document insert an
+-- update of that row (and, on PostgreSQL, held its lock to the end of the transaction).
 create function private.search_vector_bytes_on_insert()
 returns trigger
 language plpgsql
@@ -99,6 +102,7 @@ begin
     from new_rows n
     join public.document_texts t on t.document_id = n.document_id
    group by t.organization_id
+  having sum(private.vector_bytes_out_of_line(t.search_vector)) <> 0
   on conflict (organization_id) do update set bytes = b.bytes + excluded.bytes;
   return null;
 end

@@ -353,4 +353,58 @@ describe('document text in the background', () => {
     expect(await textStateOf(member, doc.id)).toMatchObject({ state: 'ready' });
     expect((await search(member, 'lakeside')).map((d) => d.id)).toContain(doc.id);
   }, 120_000);
+
+  it('counts the vectors kept out of line of new documents, writing the total only when it changes', async () => {
+    // private.search_vector_bytes, which search_documents reads to choose how to search (no row
+    // reads as 0): a new document's text row is counted as stored, and an insert that adds no
+    // out-of-line bytes does not write its organisation's total (migration 20261209000200).
+    const parish = await createOrganisation(server, 'Vector Bytes Church');
+    const writer = await addMember(server, parish, 'user');
+    const total = async () =>
+      (
+        await server.db
+          .serverWork()
+          .query<{ bytes: string; version: string }>(
+            'select bytes::text, xmin::text as version from private.search_vector_bytes where organization_id = $1',
+            [parish.id],
+          )
+      ).rows[0] ?? null;
+    const counted = async () =>
+      (
+        await server.db.serverWork().query<{ bytes: string }>(
+          `select coalesce(sum(pg_column_size(search_vector))
+                             filter (where pg_column_size(search_vector) > 2048), 0)::text as bytes
+             from public.document_texts where organization_id = $1`,
+          [parish.id],
+        )
+      ).rows[0]!.bytes;
+    const insert = async (name: string, description: string) =>
+      unwrap(
+        await writer.client.from('documents').insert({
+          organization_id: parish.id,
+          name,
+          category: 'Reports',
+          size: 10,
+          file_path: `documents/${parish.id}/${name}`,
+          status: 'Active',
+          description,
+        }),
+        `insert ${name}`,
+      );
+    // 1,200 different words: a vector of several kilobytes, kept out of the row.
+    const register = Array.from(
+      { length: 1200 },
+      (_, i) => `w${((i * 7919) % 1_000_003).toString(36)}`,
+    ).join(' ');
+
+    await insert('agenda.pdf', 'Agenda of the vestry meeting');
+    expect(await total()).toBeNull();
+    await insert('register.pdf', register);
+    const first = await total();
+    expect(Number(first?.bytes)).toBeGreaterThan(2048);
+    expect(first?.bytes).toBe(await counted());
+    await insert('notice.pdf', 'Notice of the annual meeting');
+    expect(await total()).toEqual(first);
+    expect(first?.bytes).toBe(await counted());
+  });
 });
