@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { TestServer } from '../support/server.ts';
 import type { Actor, World } from './actors.ts';
 import { allowedIf, judgeWrite, type Case, type Outcome } from './cases.ts';
-import { profileOf, restoreProfile, unwrap, type Person } from './world.ts';
+import { restoreProfile, type Person } from './world.ts';
 
 type ProfileChange = { column: string; value: (actor: Actor, world: World) => unknown };
 
@@ -38,58 +38,90 @@ const sameValue = (stored: unknown, wanted: unknown) =>
     Date.parse(stored) === Date.parse(wanted) &&
     /\d{4}-\d\d-\d\d/.test(wanted));
 
+/**
+ * Rows read or written on the server's own connection, past row-level security as the service
+ * role's REST requests were: a case's fixtures and the checks of its effect, which are not what
+ * the case tests (its own request is), without an HTTP, REST and supabase-js round trip each
+ * (about 400 of the `tables` part's requests, as `table-cases.ts` did for its own).
+ */
+async function sql<T>(server: TestServer, text: string, params: unknown[] = []): Promise<T[]> {
+  return (await server.db.serverWork().query<T & Record<string, unknown>>(text, params)).rows;
+}
+
+/** A profile row; the cases compare any of its columns. */
+type Profile = Record<string, unknown> & { full_name: string | null; email_reminders: boolean };
+
+/**
+ * The profile as the database holds it, turned into JSON by `row_to_json` as the REST API turns
+ * rows into JSON (so the timestamps compared with `sameValue` are written as the service role
+ * read them).
+ */
+async function storedProfile(server: TestServer, userId: string): Promise<Profile> {
+  const [row] = await sql<{ row: string }>(
+    server,
+    'select row_to_json(p)::text as row from public.user_profiles p where p.id = $1',
+    [userId],
+  );
+  if (!row) throw new Error(`profile ${userId}: not found`);
+  return JSON.parse(row.row) as Profile;
+}
+
+/** Puts back a column an allowed case changed (one of the two the API lets a member write). */
+async function restoreOwn(
+  server: TestServer,
+  userId: string,
+  column: 'full_name' | 'email_reminders',
+  value: unknown,
+) {
+  await sql(server, `update public.user_profiles set ${column} = $2 where id = $1`, [
+    userId,
+    value,
+  ]);
+}
+
 async function ownConnection(server: TestServer, person: Person, organizationId: string) {
-  const row = unwrap(
-    await server
-      .service()
-      .from('oauth_connections')
-      .insert({
-        provider_id: `own-${randomBytes(3).toString('hex')}`,
-        user_id: person.userId,
-        organization_id: organizationId,
-        scopes: ['read'],
-      })
-      .select('id')
-      .single(),
-    'own connection',
-  ) as { id: string };
-  unwrap(
-    await server.service().from('oauth_connection_tokens').insert({
-      connection_id: row.id,
-      access_token: 'enc:own-access',
-      refresh_token: 'enc:own-refresh',
-    }),
-    'own tokens',
+  const [row] = await sql<{ id: string }>(
+    server,
+    `insert into public.oauth_connections (provider_id, user_id, organization_id, scopes)
+     values ($1, $2, $3, '{read}') returning id`,
+    [`own-${randomBytes(3).toString('hex')}`, person.userId, organizationId],
+  );
+  if (!row) throw new Error('own connection: no row inserted');
+  await sql(
+    server,
+    `insert into public.oauth_connection_tokens (connection_id, access_token, refresh_token)
+     values ($1, 'enc:own-access', 'enc:own-refresh')`,
+    [row.id],
   );
   return row.id;
 }
 
-/** The person's calendar address, made with the service role (replacing an earlier one). */
+/** The person's calendar address, made as a fixture (replacing an earlier one). */
 async function ownFeed(
   server: TestServer,
   person: Person,
   organizationId: string,
   scope: 'all' | 'mine' = 'all',
 ): Promise<string> {
-  unwrap(
-    await server.service().from('calendar_feeds').delete().eq('user_id', person.userId),
-    'clear own feed',
+  await sql(server, 'delete from public.calendar_feeds where user_id = $1', [person.userId]);
+  const [row] = await sql<{ id: string }>(
+    server,
+    `insert into public.calendar_feeds (user_id, organization_id, scope)
+     values ($1, $2, $3) returning id`,
+    [person.userId, organizationId, scope],
   );
-  const row = unwrap(
-    await server
-      .service()
-      .from('calendar_feeds')
-      .insert({ user_id: person.userId, organization_id: organizationId, scope })
-      .select('id')
-      .single(),
-    'own feed',
-  ) as { id: string };
+  if (!row) throw new Error('own feed: no row inserted');
   return row.id;
 }
 
+/** The connection's row as JSON (`row_to_json`, as REST gives it), or undefined when gone. */
 async function connectionRow(server: TestServer, id: string) {
-  return (await server.service().from('oauth_connections').select('*').eq('id', id)).data?.[0] as
-    Record<string, unknown> | undefined;
+  const [row] = await sql<{ row: string }>(
+    server,
+    'select row_to_json(c)::text as row from public.oauth_connections c where c.id = $1',
+    [id],
+  );
+  return row ? (JSON.parse(row.row) as Record<string, unknown>) : undefined;
 }
 
 export function ownRowCases(server: TestServer, world: World): Case[] {
@@ -117,14 +149,14 @@ export function ownRowCases(server: TestServer, world: World): Case[] {
       name: `${actor.label} renames themselves`,
       expected: allowedIf(active),
       run: async () => {
-        const before = await profileOf(server, person.userId);
+        const before = await storedProfile(server, person.userId);
         const name = `Renamed ${randomBytes(3).toString('hex')}`;
         const { error } = await actor.client
           .from('user_profiles')
           .update({ full_name: name })
           .eq('id', person.userId);
-        const after = await profileOf(server, person.userId);
-        await restoreProfile(server, person.userId, { full_name: before.full_name });
+        const after = await storedProfile(server, person.userId);
+        await restoreOwn(server, person.userId, 'full_name', before.full_name);
         return judgeWrite(error, after.full_name === name);
       },
     });
@@ -137,10 +169,8 @@ export function ownRowCases(server: TestServer, world: World): Case[] {
           .from('user_profiles')
           .update({ email_reminders: false })
           .eq('id', person.userId);
-        const after = (await profileOf(server, person.userId)) as unknown as {
-          email_reminders: boolean;
-        };
-        await restoreProfile(server, person.userId, { email_reminders: true });
+        const after = await storedProfile(server, person.userId);
+        await restoreOwn(server, person.userId, 'email_reminders', true);
         return judgeWrite(error, after.email_reminders === false);
       },
     });
@@ -149,15 +179,15 @@ export function ownRowCases(server: TestServer, world: World): Case[] {
       name: `${actor.label} gives themselves a name with spaces around it`,
       expected: 'denied',
       run: async () => {
-        const before = await profileOf(server, person.userId);
+        const before = await storedProfile(server, person.userId);
         const name = ` Padded ${randomBytes(3).toString('hex')} `;
         const { error } = await actor.client
           .from('user_profiles')
           .update({ full_name: name })
           .eq('id', person.userId);
-        const after = await profileOf(server, person.userId);
+        const after = await storedProfile(server, person.userId);
         const changed = after.full_name === name;
-        if (changed) await restoreProfile(server, person.userId, { full_name: before.full_name });
+        if (changed) await restoreOwn(server, person.userId, 'full_name', before.full_name);
         return judgeWrite(error, changed);
       },
     });
@@ -167,20 +197,18 @@ export function ownRowCases(server: TestServer, world: World): Case[] {
         name: `${actor.label} sets their own ${change.column}`,
         expected: 'denied',
         run: async () => {
-          const before = await profileOf(server, person.userId);
+          const before = await storedProfile(server, person.userId);
           const value = change.value(actor, world);
           const { error } = await actor.client
             .from('user_profiles')
             .update({ [change.column]: value })
             .eq('id', person.userId);
-          const after = (await profileOf(server, person.userId)) as unknown as Record<
-            string,
-            unknown
-          >;
+          const after = await storedProfile(server, person.userId);
           const changed = sameValue(after[change.column], value);
+          // Only when the case has failed: the column put back as the service role, as before.
           if (changed) {
             await restoreProfile(server, person.userId, {
-              [change.column]: (before as unknown as Record<string, unknown>)[change.column],
+              [change.column]: before[change.column],
             });
           }
           return judgeWrite(error, changed);
@@ -194,8 +222,8 @@ export function ownRowCases(server: TestServer, world: World): Case[] {
       run: async () => {
         const { error } = await actor.client.from('user_profiles').delete().eq('id', person.userId);
         const gone =
-          (await server.service().from('user_profiles').select('id').eq('id', person.userId)).data
-            ?.length === 0;
+          (await sql(server, 'select 1 from public.user_profiles where id = $1', [person.userId]))
+            .length === 0;
         return judgeWrite(error, gone);
       },
     });
@@ -207,10 +235,10 @@ export function ownRowCases(server: TestServer, world: World): Case[] {
         const { error } = await actor.client
           .from('user_profiles')
           .insert({ id: person.userId, email: person.email, role: 'user', is_active: true });
-        const rows = (
-          await server.service().from('user_profiles').select('id').eq('id', person.userId)
-        ).data;
-        return judgeWrite(error, (rows?.length ?? 0) > 1);
+        const rows = await sql(server, 'select 1 from public.user_profiles where id = $1', [
+          person.userId,
+        ]);
+        return judgeWrite(error, rows.length > 1);
       },
     });
 
@@ -273,8 +301,11 @@ export function ownRowCases(server: TestServer, world: World): Case[] {
           .from('calendar_feeds')
           .update({ scope: 'all' })
           .eq('id', id);
-        const row = (await server.service().from('calendar_feeds').select('scope').eq('id', id))
-          .data?.[0] as { scope: string } | undefined;
+        const [row] = await sql<{ scope: string }>(
+          server,
+          'select scope from public.calendar_feeds where id = $1',
+          [id],
+        );
         return judgeWrite(error, row?.scope === 'all');
       },
     });
