@@ -94,7 +94,7 @@ export class BatchRunner {
 
   /** Commits or rolls back the transaction a writing batch left open. */
   async finish(commit: boolean): Promise<void> {
-    const { messages } = await this.pglite.execProtocol(
+    const messages = await this.pglite.execProtocolStream(
       concat([serialize.query(commit ? 'commit' : 'rollback'), serialize.sync()]),
       { syncToFs: false },
     );
@@ -123,7 +123,10 @@ export class BatchRunner {
     parts.push(serialize.sync());
     let results: Results[];
     try {
-      const { messages } = await this.pglite.execProtocol(concat(parts), { syncToFs: false });
+      // The stream form parses each piece Postgres writes straight from PGlite's memory;
+      // `execProtocol` copies every piece twice more and the whole answer once, which is most
+      // of the PGlite worker's garbage on a read (bench/RESULTS.md, `i12-stream` and `i13-stream`).
+      const messages = await this.pglite.execProtocolStream(concat(parts), { syncToFs: false });
       results = parse.parseResults(messages, this.pglite.parsers);
     } catch (error) {
       if (!readOnly) await this.finish(false).catch(() => undefined);
@@ -138,7 +141,7 @@ export class BatchRunner {
   async #close(closes: Uint8Array[]): Promise<void> {
     if (closes.length === 0) return;
     await this.pglite
-      .execProtocol(concat([...closes, serialize.sync()]), { syncToFs: false })
+      .execProtocolStream(concat([...closes, serialize.sync()]), { syncToFs: false })
       .catch(() => undefined);
   }
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -53,6 +54,28 @@ describe('PGlite single queries', () => {
     const rows = await db.serverWork().transaction(async (tx) => (await tx.query(sql, [1])).rows);
     expect(rows).toEqual([{ id: 1, title: 'first', done: true, due: null }]);
     expect((await db.serverWork().query(sql, [1])).rows).toEqual([rows[0]]);
+  });
+
+  it('answers larger than one piece of what Postgres writes arrive whole, byte for byte', async () => {
+    await db
+      .serverWork()
+      .exec(
+        `create table pieces as select n, md5(n::text) || repeat('x', n % 97) as label from generate_series(1, 3000) n`,
+      );
+    const { rows } = await db.serverWork().query('select n, label from pieces order by n', []);
+    expect(rows).toHaveLength(3000);
+    rows.forEach((row, index) => {
+      const n = index + 1;
+      expect(row.n).toBe(n);
+      expect(row.label).toBe(
+        createHash('md5').update(String(n)).digest('hex') + 'x'.repeat(n % 97),
+      );
+    });
+    // One value of 1.1 MB, also far larger than a piece, and a value that spans pieces whole.
+    const big = await db
+      .serverWork()
+      .query(`select repeat('abcdefghij', 110000) || 'end' as text, 7 as after`, []);
+    expect(big.rows).toEqual([{ text: 'abcdefghij'.repeat(110000) + 'end', after: 7 }]);
   });
 
   it('rolls back a failed transaction and keeps serving queries', async () => {
