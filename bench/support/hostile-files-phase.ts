@@ -17,7 +17,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { hugeScanPdf, paragraphBombDocx } from '../../tests/support/hostile-files.ts';
 import { textPdf } from '../../tests/support/sample-files.ts';
 
-const BUDGET_BYTES = 1.5 * 1024 ** 3;
+export const BUDGET_BYTES = 1.5 * 1024 ** 3;
 /** Longest the phase waits for the hostile files to be settled. */
 const PHASE_LIMIT_MS = 180_000;
 
@@ -34,7 +34,7 @@ export interface PhaseMeasures {
 }
 
 /** Every process whose ancestors include `root`, and `root` itself. */
-async function processTree(root: number): Promise<number[]> {
+export async function processTree(root: number): Promise<number[]> {
   const parents = new Map<number, number>();
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -66,7 +66,7 @@ export async function treeRss(root: number): Promise<number> {
   return total;
 }
 
-async function upload(member: PhaseMember, name: string, bytes: Uint8Array, type: string) {
+export async function upload(member: PhaseMember, name: string, bytes: Uint8Array, type: string) {
   const filePath = `documents/${member.organizationId}/${Date.now()}-${Math.random().toString(36).slice(2)}-${name}`;
   const stored = await member.client.storage
     .from('documents')
@@ -89,7 +89,7 @@ async function upload(member: PhaseMember, name: string, bytes: Uint8Array, type
   return row.data.id;
 }
 
-async function textStates(member: PhaseMember, ids: string[]) {
+export async function textStates(member: PhaseMember, ids: string[]) {
   const { data, error } = await member.client
     .from('document_texts')
     .select('document_id, state, reason')
