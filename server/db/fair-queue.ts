@@ -36,10 +36,9 @@ export type HoldPlace = (until: Promise<unknown>) => void;
 
 /**
  * Runs tasks with bounded concurrency, taking turns between lanes: the next task comes from the
- * waiting lane served least recently (a lane with nothing running or waiting joins the round
- * where it stands), so one lane with a thousand queued requests delays another lane's request
- * by at most one task per busy lane, never by its whole backlog, and no lane waits for more than
- * one task of every other lane. Within a lane, tasks run in the order they came.
+ * waiting lane served least recently (a lane with nothing running or waiting starts afresh), so
+ * one lane with a thousand queued requests delays another lane's request by at most one task
+ * per busy lane, never by its whole backlog. Within a lane, tasks run in the order they came.
  */
 export class FairQueue<Host = never> {
   #running = 0;
@@ -118,12 +117,6 @@ export class FairQueue<Host = never> {
         }, maxWaitMs);
         waiting.timer.unref();
       }
-      // A lane with nothing running or waiting joins the round where it stands: after every
-      // lane last served before the latest start, ahead of the lane served last. Counted as
-      // never served, it came back first every time: a caller sending one request at a time
-      // (the next once the last is answered) always did, and under load a caller with two at
-      // once (a page asking for two things) waited behind all of them until its deadline.
-      if (!this.#lastStart.has(lane)) this.#lastStart.set(lane, this.#starts - 0.5);
       const tasks = this.#lanes.get(lane);
       if (tasks) tasks.push(waiting);
       else this.#lanes.set(lane, [waiting]);
@@ -211,7 +204,7 @@ export class FairQueue<Host = never> {
     let bestStart = Infinity;
     for (const lane of this.#lanes.keys()) {
       if ((this.#runningPerLane.get(lane) ?? 0) >= this.#limitOf(lane)) continue;
-      const lastStart = this.#lastStart.get(lane)!;
+      const lastStart = this.#lastStart.get(lane) ?? 0;
       if (lastStart < bestStart) {
         best = lane;
         bestStart = lastStart;
