@@ -14,10 +14,10 @@
  * `npx tsx bench/memory-budget.bench.ts` runs it alone; BENCH_DATABASE_URL runs it on a new
  * database of that PostgreSQL server (the server's own process is then far smaller).
  */
-import { readFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { hugeScanPdf, paragraphBombDocx } from '../tests/support/hostile-files.ts';
-import { BUDGET_BYTES, processTree, textStates, upload } from './support/hostile-files-phase.ts';
+import { BUDGET_BYTES, textStates, treeMemory, upload } from './support/hostile-files-phase.ts';
 import { runLoad, startLoadSession } from './support/load-session.ts';
 
 const MIB = 1024 ** 2;
@@ -27,18 +27,6 @@ const UPLOAD_AFTER_MS = 10_000;
 /** Longest the bench waits for the files' text after the load. */
 const SETTLE_LIMIT_MS = 180_000;
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
-
-/** Resident memory of each process of the tree now, and its peak so far (VmHWM), in bytes. */
-async function treeMemory(root: number): Promise<Map<number, { rss: number; peak: number }>> {
-  const memory = new Map<number, { rss: number; peak: number }>();
-  for (const pid of await processTree(root)) {
-    const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
-    const kib = (field: string) =>
-      Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
-    memory.set(pid, { rss: kib('VmRSS'), peak: kib('VmHWM') });
-  }
-  return memory;
-}
 
 /**
  * `upload`, tried again while the server answers 503 (no turn for the request within its

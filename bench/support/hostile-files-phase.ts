@@ -34,7 +34,7 @@ export interface PhaseMeasures {
 }
 
 /** Every process whose ancestors include `root`, and `root` itself. */
-export async function processTree(root: number): Promise<number[]> {
+async function processTree(root: number): Promise<number[]> {
   const parents = new Map<number, number>();
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -56,13 +56,24 @@ export async function processTree(root: number): Promise<number[]> {
   return [...tree];
 }
 
+/** Resident memory of each process of the tree now, and its peak so far (VmHWM), in bytes. */
+export async function treeMemory(
+  root: number,
+): Promise<Map<number, { rss: number; peak: number }>> {
+  const memory = new Map<number, { rss: number; peak: number }>();
+  for (const pid of await processTree(root)) {
+    const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+    const kib = (field: string) =>
+      Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
+    memory.set(pid, { rss: kib('VmRSS'), peak: kib('VmHWM') });
+  }
+  return memory;
+}
+
 /** Resident memory of the tree under `root` now, in bytes. */
 export async function treeRss(root: number): Promise<number> {
   let total = 0;
-  for (const pid of await processTree(root)) {
-    const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
-    total += Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) * 1024;
-  }
+  for (const { rss } of (await treeMemory(root)).values()) total += rss;
   return total;
 }
 
